@@ -1,0 +1,13 @@
+#pragma once
+/// @file apsp.hpp
+/// Umbrella header: everything in apsp's public API.
+
+#include "apsp/error.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/options.hpp"
+#include "apsp/plan.hpp"
+#include "apsp/result.hpp"
+#include "apsp/solve.hpp"
+#include "apsp/types.hpp"

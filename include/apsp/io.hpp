@@ -1,0 +1,87 @@
+#pragma once
+/// @file io.hpp
+/// Graph and matrix file formats. Host-only; independent of every back end.
+/// Every reader throws invalid_input_error with a one-line message naming the file and the line
+/// (text formats) or byte offset (binary formats). Every writer writes atomically: a temporary
+/// file in the target's directory, then rename; on failure nothing is left behind.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/result.hpp"
+
+namespace apsp::io {
+
+enum class format { dimacs, mtx, edgelist, csv, course_binary, npy };
+
+/// "dimacs", "mtx", "edgelist", "csv", "course-binary", "npy".
+[[nodiscard]] std::string_view to_string(format f) noexcept;
+/// Parses the names above; throws invalid_argument_error listing the valid names otherwise.
+[[nodiscard]] format parse_format(std::string_view name);
+/// By suffix: .gr -> dimacs, .mtx -> mtx, .txt/.el/.wel/.edges -> edgelist, .csv/.csv.gz -> csv,
+/// .bin/.course -> course_binary, .npy -> npy; nullopt when unknown.
+[[nodiscard]] std::optional<format> format_from_path(const std::filesystem::path& p);
+
+/// Maps internal vertex indices 0..n-1 to the ids the file used, and back.
+/// Numeric files (.gr, .mtx: 1-based; course binary, .npy: 0-based) keep `names` empty and use
+/// `base`; edge lists keep the original ids as strings, in sorted order (numeric ids sorted as
+/// numbers, string ids sorted as byte strings).
+class vertex_labels {
+ public:
+  vertex_labels() = default;
+  static vertex_labels numeric(std::int64_t n, std::int64_t base);
+  static vertex_labels named(std::vector<std::string> names);
+
+  [[nodiscard]] std::int64_t size() const noexcept { return n_; }
+  [[nodiscard]] bool is_numeric() const noexcept { return names_.empty(); }
+  [[nodiscard]] std::int64_t base() const noexcept { return base_; }
+  /// The file's id of internal vertex i.
+  [[nodiscard]] std::string label(std::int64_t i) const;
+  /// Internal index of the file id `id`; nullopt if there is no such vertex.
+  [[nodiscard]] std::optional<std::int64_t> find(std::string_view id) const;
+
+ private:
+  std::int64_t n_ = 0;
+  std::int64_t base_ = 0;
+  std::vector<std::string> names_;  // sorted when non-empty; index = internal id
+};
+
+/// A graph as read from a file, with its ids.
+struct graph_file {
+  graph g;
+  vertex_labels labels;
+  format source_format = format::edgelist;
+};
+
+struct read_options {
+  /// Overrides the suffix.
+  std::optional<format> fmt;
+  /// CSV column holding weights (used when present; otherwise every weight is 1).
+  std::string weight_column = "weight";
+};
+
+/// Reads a graph. A .npy graph is a square matrix of weights in which +inf/NaN (float) or values
+/// >= 2^30-1 (integer) mean "no edge"; the diagonal gives self-loops.
+[[nodiscard]] graph_file read_graph(const std::filesystem::path& p, const read_options& o = {});
+
+/// Writes a graph (for `apsp convert`): dimacs, mtx, edgelist, csv, course_binary or npy.
+void write_graph(const std::filesystem::path& p, const graph_file& g, format f);
+
+/// Writes a distance matrix: npy (in its own dtype), course_binary (n*n int32, unreachable =
+/// 1073741823; only for int32 distances or integral values that fit), or csv (n <= 10000).
+void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f);
+/// Writes the via matrix as .npy (int32).
+void write_via(const std::filesystem::path& p, const via_matrix& via);
+
+/// Reads a distance matrix written by write_matrix (npy of any of the four dtypes, or
+/// course_binary with n inferred from the file size).
+[[nodiscard]] any_matrix read_matrix(const std::filesystem::path& p,
+                                     std::optional<format> f = std::nullopt);
+
+}  // namespace apsp::io

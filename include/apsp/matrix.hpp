@@ -1,0 +1,71 @@
+#pragma once
+/// @file matrix.hpp
+/// Dense row-major n x n matrices, owned, 64-byte aligned, not zero-initialised.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <span>
+#include <variant>
+
+namespace apsp {
+
+/// An n x n row-major matrix of T. Storage is uninitialised on construction (so a 10 GB matrix
+/// costs no single-threaded page-touching pass); every solver writes every element.
+template <class T>
+class dense_matrix {
+ public:
+  using value_type = T;
+
+  dense_matrix() = default;
+  /// Allocates n*n elements; throws out_of_memory_error (via std::bad_alloc translation in the
+  /// library) when the allocation fails.
+  explicit dense_matrix(std::int64_t n) : n_(n) {
+    if (n < 0) throw std::bad_array_new_length();
+    const std::size_t count = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+    if (count == 0) return;
+    if (count > (~std::size_t{0}) / sizeof(T) - 64) throw std::bad_array_new_length();
+    std::size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, bytes);
+    if (p == nullptr) throw std::bad_alloc();
+    data_.reset(static_cast<T*>(p));
+  }
+
+  [[nodiscard]] std::int64_t n() const noexcept { return n_; }
+  [[nodiscard]] std::size_t size() const noexcept {
+    return static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_);
+  }
+  [[nodiscard]] T* data() noexcept { return data_.get(); }
+  [[nodiscard]] const T* data() const noexcept { return data_.get(); }
+  [[nodiscard]] T* row(std::int64_t i) noexcept { return data_.get() + i * n_; }
+  [[nodiscard]] const T* row(std::int64_t i) const noexcept { return data_.get() + i * n_; }
+  [[nodiscard]] T& operator()(std::int64_t i, std::int64_t j) noexcept {
+    return data_[static_cast<std::size_t>(i * n_ + j)];
+  }
+  [[nodiscard]] const T& operator()(std::int64_t i, std::int64_t j) const noexcept {
+    return data_[static_cast<std::size_t>(i * n_ + j)];
+  }
+  [[nodiscard]] std::span<T> values() noexcept { return {data(), size()}; }
+  [[nodiscard]] std::span<const T> values() const noexcept { return {data(), size()}; }
+
+ private:
+  struct free_deleter {
+    void operator()(T* p) const noexcept { std::free(p); }
+  };
+  std::int64_t n_ = 0;
+  std::unique_ptr<T[], free_deleter> data_;
+};
+
+/// A distance matrix whose element type is chosen at run time.
+using any_matrix = std::variant<dense_matrix<std::int32_t>, dense_matrix<float>,
+                                dense_matrix<std::int64_t>, dense_matrix<double>>;
+
+/// The path ("construction") matrix: via(i, j) is an intermediate vertex on a shortest i->j
+/// path (the pivot that last improved d[i][j]), or `no_via` when the shortest path is the
+/// direct edge, i == j, or j is unreachable.
+using via_matrix = dense_matrix<std::int32_t>;
+inline constexpr std::int32_t no_via = -1;
+
+}  // namespace apsp

@@ -1,0 +1,42 @@
+#pragma once
+/// @file options.hpp
+/// What to solve and how.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "apsp/types.hpp"
+
+namespace apsp {
+
+/// Passed to the progress callback after each pivot round (and once at the end).
+struct progress_info {
+  std::int64_t rounds_done = 0;
+  std::int64_t rounds_total = 0;
+  double elapsed_seconds = 0;
+  /// n^3 * rounds_done / rounds_total / elapsed_seconds.
+  double updates_per_second = 0;
+};
+
+/// Called from the solving thread; return false to cancel the solve (it then throws
+/// cancelled_error). Keep it cheap: it runs once per round.
+using progress_callback = std::function<bool(const progress_info&)>;
+
+struct solve_options {
+  backend_kind backend = backend_kind::automatic;
+  dtype type = dtype::int32;
+  /// Tile edge; 0 lets the back end choose.
+  std::int64_t block = 0;
+  /// Also compute the path matrix.
+  bool paths = false;
+  progress_callback progress;
+  /// CPU threads; 0 = all hardware threads.
+  int threads = 0;
+  /// CUDA devices to use; empty = the back end's default (device 0).
+  std::vector<int> devices;
+  /// Cap on device memory used in bytes; 0 = no cap beyond what is free.
+  std::uint64_t device_memory_limit = 0;
+};
+
+}  // namespace apsp

@@ -1,0 +1,26 @@
+#pragma once
+/// @file plan.hpp
+/// What a solve will do and need, computed without allocating anything.
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/types.hpp"
+
+namespace apsp {
+
+struct plan {
+  backend_kind backend = backend_kind::cpu;  ///< the concrete back end (never `automatic`)
+  std::string device;                        ///< e.g. "cpu (2 threads, avx512)" or a GPU name
+  dtype type = dtype::int32;
+  std::int64_t n = 0;
+  std::int64_t block = 0;   ///< tile edge
+  std::int64_t rounds = 0;  ///< ceil(n / block)
+  bool paths = false;
+  std::uint64_t host_bytes = 0;    ///< peak host memory: result matrices plus working copies
+  std::uint64_t device_bytes = 0;  ///< peak device memory (0 for host back ends)
+  bool fits = true;                ///< false when the memory above is not available
+  std::string reason;              ///< why it does not fit (empty when it fits)
+};
+
+}  // namespace apsp

@@ -1,0 +1,41 @@
+#pragma once
+/// @file solve.hpp
+/// The entry points: plan, solve, and back-end discovery.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/options.hpp"
+#include "apsp/plan.hpp"
+#include "apsp/result.hpp"
+
+namespace apsp {
+
+/// Plans a solve of an n-vertex problem without allocating. Resolves `backend_kind::automatic`.
+/// Throws backend_unavailable_error when a named back end cannot run here.
+[[nodiscard]] plan make_plan(std::int64_t n, const solve_options& options = {});
+
+/// All-pairs shortest paths of `g`.
+/// Throws overflow_risk_error (int types whose range the graph could exceed),
+/// negative_cycle_error, out_of_memory_error, backend_unavailable_error, cancelled_error.
+[[nodiscard]] result solve(const graph& g, const solve_options& options = {});
+
+/// All-pairs shortest paths from an initial distance matrix (`infinity` of the element type =
+/// no edge; the diagonal is taken as min(0, given)). The element type must match options.type.
+[[nodiscard]] result solve_dense(any_matrix initial, const solve_options& options = {});
+
+/// Back ends built into this library and whether each can run now.
+struct backend_status {
+  backend_kind kind;
+  bool available;
+  std::string detail;  ///< device name, or why it is unavailable
+};
+[[nodiscard]] std::vector<backend_status> list_backends();
+
+/// The library version, e.g. "0.1.0".
+[[nodiscard]] const char* version() noexcept;
+
+}  // namespace apsp

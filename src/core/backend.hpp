@@ -1,0 +1,72 @@
+#pragma once
+// The interface every back end implements. Internal: not installed.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include "apsp/error.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/options.hpp"
+#include "apsp/plan.hpp"
+#include "apsp/solve.hpp"
+#include "apsp/types.hpp"
+
+namespace apsp::detail {
+
+/// What a back end needs besides the matrices: progress/cancel and arithmetic mode.
+class run_context {
+ public:
+  run_context(const solve_options& options, std::int64_t n, bool negative_weights)
+      : options_(options), n_(n), negative_weights_(negative_weights),
+        start_(std::chrono::steady_clock::now()) {}
+
+  /// Integer types must clamp sums at -infinity (a negative cycle would otherwise overflow).
+  [[nodiscard]] bool negative_weights() const noexcept { return negative_weights_; }
+  [[nodiscard]] const solve_options& options() const noexcept { return options_; }
+  [[nodiscard]] std::int64_t n() const noexcept { return n_; }
+
+  /// Call after each pivot round from the orchestrating thread. Throws cancelled_error when the
+  /// progress callback returns false.
+  void round_done(std::int64_t rounds_done, std::int64_t rounds_total);
+
+ private:
+  const solve_options& options_;
+  std::int64_t n_;
+  bool negative_weights_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+class backend {
+ public:
+  virtual ~backend() = default;
+  [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
+  /// Whether it can run here and on what (device name, or the reason it cannot).
+  [[nodiscard]] virtual backend_status status() const = 0;
+  /// Tile size, rounds and memory for an n-vertex solve; allocates nothing.
+  [[nodiscard]] virtual plan make_plan(std::int64_t n, const solve_options& options) const = 0;
+  /// Floyd-Warshall in place on `d` (n x n, diagonal already min(0, self-loop), infinity = no
+  /// edge). When `via` is non-null it has the same n and the back end fills every element.
+  virtual void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) = 0;
+};
+
+[[nodiscard]] std::unique_ptr<backend> make_reference_backend();
+[[nodiscard]] std::unique_ptr<backend> make_cpu_backend();
+/// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
+[[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
+
+/// One relaxation d = min(d, a + b), with sums clamped at -infinity for integer types when
+/// `Clamp` (graphs with negative weights), so negative cycles cannot overflow.
+template <bool Clamp, class T>
+inline T relax(T d, T a, T b) noexcept {
+  T s = a + b;
+  if constexpr (Clamp && std::is_integral_v<T>) {
+    constexpr T lo = -weight_traits<T>::infinity;
+    s = s < lo ? lo : s;
+  }
+  return s < d ? s : d;
+}
+
+}  // namespace apsp::detail

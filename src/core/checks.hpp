@@ -1,0 +1,42 @@
+#pragma once
+// Input checks and result post-processing shared by every back end.
+
+#include <cstdint>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/options.hpp"
+
+namespace apsp::detail {
+
+/// What the pre-solve checks learned about the weights.
+struct weight_facts {
+  bool has_negative = false;
+  /// Upper bound on |d[i][j]| for every finite distance when there is no negative cycle.
+  double distance_bound = 0;
+};
+
+/// Bound: the sum of the n-1 largest |w| (a shortest path has at most n-1 edges).
+[[nodiscard]] weight_facts analyze_weights(const graph& g);
+/// Same for a dense initial matrix: (n-1) * max |finite off-diagonal entry|.
+[[nodiscard]] weight_facts analyze_weights(const any_matrix& m);
+
+/// Refuses integer solves that could overflow (throws overflow_risk_error with advice) and
+/// non-integral weights for integer types (invalid_input_error).
+void check_representable(const weight_facts& facts, dtype type, bool all_integral);
+
+/// Fills `d` from `g`: infinity everywhere, 0 on the diagonal, the minimum weight per (u, v),
+/// and min(0, w) for self-loops. Parallel over rows.
+void fill_initial(const graph& g, any_matrix& d);
+
+/// Sets the diagonal to min(0, d[i][i]) (dense inputs).
+void clamp_diagonal(any_matrix& d);
+
+/// Throws negative_cycle_error when some d[v][v] < 0.
+void check_negative_cycles(const any_matrix& d);
+
+/// Integer types with negative weights: sums with infinity can drift below infinity; every value
+/// above the distance bound is unreachable, so reset it to infinity (and its via to none).
+void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& facts);
+
+}  // namespace apsp::detail

@@ -1,0 +1,67 @@
+#include "apsp/graph.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "apsp/error.hpp"
+
+namespace apsp {
+
+graph::graph(std::int64_t num_vertices) : n_(num_vertices) {
+  APSP_EXPECTS(num_vertices >= 0 && num_vertices <= std::numeric_limits<std::int32_t>::max(),
+               invalid_argument_error,
+               "vertex count " + std::to_string(num_vertices) + " is out of range");
+}
+
+void graph::add_edge(std::int64_t u, std::int64_t v, double w) {
+  APSP_EXPECTS(u >= 0 && u < n_ && v >= 0 && v < n_, invalid_argument_error,
+               "edge (" + std::to_string(u) + ", " + std::to_string(v) +
+                   ") has a vertex outside 0.." + std::to_string(n_ - 1));
+  APSP_EXPECTS(std::isfinite(w), invalid_argument_error,
+               "edge (" + std::to_string(u) + ", " + std::to_string(v) +
+                   ") has a non-finite weight");
+  src_.push_back(static_cast<std::int32_t>(u));
+  dst_.push_back(static_cast<std::int32_t>(v));
+  w_.push_back(w);
+}
+
+void graph::reserve(std::int64_t num_edges) {
+  const auto m = static_cast<std::size_t>(num_edges);
+  src_.reserve(m);
+  dst_.reserve(m);
+  w_.reserve(m);
+}
+
+void graph::assign(std::vector<std::int32_t> src, std::vector<std::int32_t> dst,
+                   std::vector<double> weight) {
+  APSP_EXPECTS(src.size() == dst.size() && src.size() == weight.size(), invalid_argument_error,
+               "edge arrays differ in length");
+  for (std::size_t e = 0; e < src.size(); ++e) {
+    APSP_EXPECTS(src[e] >= 0 && src[e] < n_ && dst[e] >= 0 && dst[e] < n_,
+                 invalid_argument_error,
+                 "edge " + std::to_string(e) + " has a vertex outside 0.." +
+                     std::to_string(n_ - 1));
+    APSP_EXPECTS(std::isfinite(weight[e]), invalid_argument_error,
+                 "edge " + std::to_string(e) + " has a non-finite weight");
+  }
+  src_ = std::move(src);
+  dst_ = std::move(dst);
+  w_ = std::move(weight);
+}
+
+graph::weight_summary graph::summarize_weights() const noexcept {
+  weight_summary s;
+  if (w_.empty()) return s;
+  s.min = s.max = w_[0];
+  for (double w : w_) {
+    s.min = w < s.min ? w : s.min;
+    s.max = w > s.max ? w : s.max;
+    s.all_integral = s.all_integral && std::trunc(w) == w;
+  }
+  s.max_abs = std::fmax(std::fabs(s.min), std::fabs(s.max));
+  s.has_negative = s.min < 0;
+  return s;
+}
+
+}  // namespace apsp

@@ -1,0 +1,26 @@
+#include <string>
+
+#include "core/backend.hpp"
+
+namespace apsp::detail {
+
+void run_context::round_done(std::int64_t rounds_done, std::int64_t rounds_total) {
+  if (!options_.progress) return;
+  progress_info info;
+  info.rounds_done = rounds_done;
+  info.rounds_total = rounds_total;
+  info.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (info.elapsed_seconds > 0 && rounds_total > 0) {
+    const double n = static_cast<double>(n_);
+    info.updates_per_second = n * n * n * static_cast<double>(rounds_done) /
+                              static_cast<double>(rounds_total) / info.elapsed_seconds;
+  }
+  if (!options_.progress(info)) {
+    throw cancelled_error("cancelled by the progress callback after " +
+                          std::to_string(rounds_done) + " of " + std::to_string(rounds_total) +
+                          " rounds");
+  }
+}
+
+}  // namespace apsp::detail

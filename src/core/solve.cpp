@@ -1,0 +1,133 @@
+// apsp::solve: checks inputs, plans, dispatches to a back end, post-checks the result.
+
+#include "apsp/solve.hpp"
+
+#include <chrono>
+#include <new>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "core/backend.hpp"
+#include "core/checks.hpp"
+
+namespace apsp {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+std::unique_ptr<detail::backend> make_backend(backend_kind kind) {
+  switch (kind) {
+    case backend_kind::reference: return detail::make_reference_backend();
+    case backend_kind::cpu: return detail::make_cpu_backend();
+    case backend_kind::cuda: return detail::make_cuda_backend();
+    case backend_kind::automatic: break;
+  }
+  throw internal_error("make_backend called with 'auto'");
+}
+
+/// Resolves `automatic` and checks that the chosen back end can run.
+std::unique_ptr<detail::backend> choose_backend(std::int64_t n, const solve_options& o) {
+  if (o.backend == backend_kind::automatic) {
+    auto cuda = detail::make_cuda_backend();
+    const bool cuda_type = o.type == dtype::int32 || o.type == dtype::float32;
+    if (cuda_type && cuda->status().available && cuda->make_plan(n, o).fits) return cuda;
+    return detail::make_cpu_backend();
+  }
+  auto chosen = make_backend(o.backend);
+  const backend_status s = chosen->status();
+  APSP_EXPECTS(s.available, backend_unavailable_error,
+               "back end '" + std::string(to_string(o.backend)) + "' is unavailable: " + s.detail);
+  return chosen;
+}
+
+any_matrix allocate(dtype type, std::int64_t n) {
+  try {
+    return visit_dtype(type, [n](auto zero) -> any_matrix {
+      return dense_matrix<decltype(zero)>(n);
+    });
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error("cannot allocate the " + std::to_string(n) + " x " +
+                              std::to_string(n) + " " + std::string(to_string(type)) +
+                              " distance matrix in host memory");
+  }
+}
+
+result run_solve(any_matrix d, const detail::weight_facts& facts, const solve_options& o,
+                 clock_type::time_point t0) {
+  const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
+  auto chosen = choose_backend(n, o);
+  plan p = chosen->make_plan(n, o);
+  APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+
+  std::optional<via_matrix> via;
+  if (o.paths) {
+    try {
+      via.emplace(n);
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory_error("cannot allocate the path matrix in host memory");
+    }
+  }
+  solve_timings t;
+  t.setup_seconds = seconds_since(t0);
+  auto t1 = clock_type::now();
+  detail::run_context ctx(o, n, facts.has_negative);
+  try {
+    chosen->run(d, via ? &*via : nullptr, p, ctx);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error("out of host memory while solving");
+  }
+  t.solve_seconds = seconds_since(t1);
+  auto t2 = clock_type::now();
+  detail::check_negative_cycles(d);
+  detail::normalize_unreachable(d, via ? &*via : nullptr, facts);
+  t.finish_seconds = seconds_since(t2);
+  return result(std::move(d), std::move(via), std::move(p), t);
+}
+
+}  // namespace
+
+plan make_plan(std::int64_t n, const solve_options& options) {
+  APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
+  return choose_backend(n, options)->make_plan(n, options);
+}
+
+result solve(const graph& g, const solve_options& options) {
+  const auto t0 = clock_type::now();
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g);
+  detail::check_representable(facts, options.type, summary.all_integral);
+  // Plan before allocating, so an impossible request fails fast and allocates nothing.
+  const plan p = make_plan(g.num_vertices(), options);
+  APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+  any_matrix d = allocate(options.type, g.num_vertices());
+  detail::fill_initial(g, d);
+  return run_solve(std::move(d), facts, options, t0);
+}
+
+result solve_dense(any_matrix initial, const solve_options& options) {
+  const auto t0 = clock_type::now();
+  APSP_EXPECTS(static_cast<dtype>(initial.index()) == options.type, invalid_argument_error,
+               "the initial matrix holds " +
+                   std::string(to_string(static_cast<dtype>(initial.index()))) +
+                   " values but options.type is " + std::string(to_string(options.type)));
+  detail::clamp_diagonal(initial);
+  const auto facts = detail::analyze_weights(initial);
+  detail::check_representable(facts, options.type, true);
+  return run_solve(std::move(initial), facts, options, t0);
+}
+
+std::vector<backend_status> list_backends() {
+  std::vector<backend_status> out;
+  for (auto kind : {backend_kind::reference, backend_kind::cpu, backend_kind::cuda}) {
+    out.push_back(make_backend(kind)->status());
+  }
+  return out;
+}
+
+const char* version() noexcept { return "0.1.0"; }
+
+}  // namespace apsp
