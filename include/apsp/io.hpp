@@ -25,7 +25,8 @@ enum class format { dimacs, mtx, edgelist, csv, course_binary, npy };
 /// Parses the names above; throws invalid_argument_error listing the valid names otherwise.
 [[nodiscard]] format parse_format(std::string_view name);
 /// By suffix: .gr -> dimacs, .mtx -> mtx, .txt/.el/.wel/.edges -> edgelist, .csv/.csv.gz -> csv,
-/// .bin/.course -> course_binary, .npy -> npy; nullopt when unknown.
+/// .bin/.course -> course_binary, .npy -> npy; nullopt when unknown. A trailing .gz on a text
+/// format (.gr.gz, .mtx.gz, .txt.gz, ...) names the same format, gzip-compressed. Case-insensitive.
 [[nodiscard]] std::optional<format> format_from_path(const std::filesystem::path& p);
 
 /// Maps internal vertex indices 0..n-1 to the ids the file used, and back.
@@ -35,7 +36,10 @@ enum class format { dimacs, mtx, edgelist, csv, course_binary, npy };
 class vertex_labels {
  public:
   vertex_labels() = default;
+  /// Ids base, base+1, ..., base+n-1.
   static vertex_labels numeric(std::int64_t n, std::int64_t base);
+  /// names[i] is the id of internal vertex i. Any order is accepted (readers pass them sorted);
+  /// throws invalid_argument_error on a duplicate name.
   static vertex_labels named(std::vector<std::string> names);
 
   [[nodiscard]] std::int64_t size() const noexcept { return n_; }
@@ -49,7 +53,9 @@ class vertex_labels {
  private:
   std::int64_t n_ = 0;
   std::int64_t base_ = 0;
-  std::vector<std::string> names_;  // sorted when non-empty; index = internal id
+  std::vector<std::string> names_;  // index = internal id; file order (see above) when non-empty
+  // Indices into names_ in byte-string order, for find(); empty when names_ already is.
+  std::vector<std::int32_t> by_bytes_;
 };
 
 /// A graph as read from a file, with its ids.

@@ -1,0 +1,149 @@
+#include "input.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <stdexcept>
+
+#include "apsp/error.hpp"
+#include "apsp/types.hpp"
+#include "timer.hpp"
+
+namespace apsp::cli {
+namespace {
+
+/// A validator whose check is "the library parser accepts it".
+template <class Parse>
+CLI::Validator parsed_by(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& value) -> std::string {
+        try {
+          (void)parse(value);
+          return {};
+        } catch (const apsp::error& e) {
+          return e.what();
+        }
+      },
+      description);
+}
+
+bool is_canonical_integer(const std::string& s) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc{} && end == s.data() + s.size() && std::to_string(v) == s;
+}
+
+}  // namespace
+
+CLI::Validator dtype_name() {
+  return parsed_by([](const std::string& s) { return parse_dtype(s); }, "DTYPE");
+}
+CLI::Validator backend_name() {
+  return parsed_by([](const std::string& s) { return parse_backend(s); }, "BACKEND");
+}
+CLI::Validator format_name() {
+  return parsed_by([](const std::string& s) { return io::parse_format(s); }, "FORMAT");
+}
+
+void add_input_options(CLI::App& cmd, input_options& in) {
+  cmd.add_option("input", in.path,
+                 "graph file: .gr (DIMACS), .mtx, .txt/.el/.wel/.edges (edge list), .csv[.gz], "
+                 ".bin/.course (course binary), .npy (dense weights)")
+      ->required();
+  cmd.add_option("--format", in.format,
+                 "input format, overriding the suffix: dimacs, mtx, edgelist, csv, "
+                 "course-binary, npy")
+      ->check(format_name());
+  cmd.add_option("--weight-column", in.weight_column, "CSV column holding the weights")
+      ->capture_default_str();
+}
+
+std::string with_file(const std::string& message, const std::string& file) {
+  if (message.find(file) != std::string::npos) return message;
+  return file + ": " + message;
+}
+
+loaded_graph read_input(const input_options& in) {
+  loaded_graph out;
+  out.path = in.path;
+  const stopwatch clock;
+  {
+    // The io readers report missing files too; checking here gives one consistent message.
+    std::ifstream probe(in.path, std::ios::binary);
+    if (!probe) {
+      throw invalid_input_error(in.path + ": cannot open for reading: " + std::strerror(errno));
+    }
+  }
+  io::read_options ro;
+  if (!in.format.empty()) ro.fmt = io::parse_format(in.format);
+  ro.weight_column = in.weight_column;
+  try {
+    out.file = io::read_graph(in.path, ro);
+  } catch (const overflow_risk_error& e) {
+    throw overflow_risk_error(with_file(e.what(), in.path));
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(with_file(e.what(), in.path));
+  } catch (const invalid_argument_error& e) {
+    // A bad vertex or weight reaching apsp::graph is still a fault of the file.
+    throw invalid_input_error(with_file(e.what(), in.path));
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(in.path + ": out of memory while reading the graph");
+  } catch (const std::length_error& e) {
+    throw invalid_input_error(in.path + ": sizes in the file are too large (" + e.what() + ")");
+  }
+  out.read_seconds = clock.seconds();
+  return out;
+}
+
+void add_solver_options(CLI::App& cmd, solver_options& s) {
+  cmd.add_option("--backend", s.backend, "auto, reference, cpu or cuda")
+      ->check(backend_name())
+      ->capture_default_str();
+  cmd.add_option("--dtype", s.type, "distance type: int32, float32, int64 or float64")
+      ->check(dtype_name())
+      ->capture_default_str();
+  cmd.add_option("--block", s.block, "tile edge (0: the back end chooses)")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--threads", s.threads, "CPU threads (0: all)")->check(CLI::NonNegativeNumber);
+}
+
+solve_options to_solve_options(const solver_options& s) {
+  solve_options o;
+  o.backend = parse_backend(s.backend);
+  o.type = parse_dtype(s.type);
+  o.block = s.block;
+  o.threads = s.threads;
+  return o;
+}
+
+bool labels_are_integers(const io::vertex_labels& labels) {
+  if (labels.is_numeric()) return true;
+  for (std::int64_t i = 0; i < labels.size(); ++i) {
+    if (!is_canonical_integer(labels.label(i))) return false;
+  }
+  return true;
+}
+
+nlohmann::json label_json(const io::vertex_labels& labels, std::int64_t i, bool as_number) {
+  if (labels.is_numeric()) return i + labels.base();
+  std::string id = labels.label(i);
+  if (as_number) return std::stoll(id);
+  return id;
+}
+
+std::int64_t find_vertex(const loaded_graph& in, const std::string& id) {
+  const auto found = in.file.labels.find(id);
+  if (!found) {
+    const auto& labels = in.file.labels;
+    std::string hint;
+    if (labels.is_numeric() && labels.size() > 0) {
+      hint = " (ids run from " + labels.label(0) + " to " + labels.label(labels.size() - 1) + ")";
+    }
+    throw invalid_argument_error("vertex '" + id + "' is not in " + in.path + hint);
+  }
+  return *found;
+}
+
+}  // namespace apsp::cli

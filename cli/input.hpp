@@ -1,0 +1,61 @@
+#pragma once
+// Reading the INPUT graph, option groups shared by several subcommands, and vertex ids.
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "apsp/io.hpp"
+#include "apsp/options.hpp"
+
+namespace apsp::cli {
+
+/// INPUT and the options that say how to read it.
+struct input_options {
+  std::string path;
+  std::string format;  // empty: by suffix
+  std::string weight_column = "weight";
+};
+
+/// Adds the positional INPUT (required) and --format / --weight-column.
+void add_input_options(CLI::App& cmd, input_options& in);
+
+struct loaded_graph {
+  io::graph_file file;
+  std::string path;
+  double read_seconds = 0;
+};
+
+/// Reads INPUT. Every failure to read (missing file, malformed data) becomes an
+/// invalid_input_error whose one-line message names the file.
+[[nodiscard]] loaded_graph read_input(const input_options& in);
+
+/// --backend, --dtype, --block, --threads.
+struct solver_options {
+  std::string backend = "auto";
+  std::string type = "int32";
+  std::int64_t block = 0;
+  int threads = 0;
+};
+void add_solver_options(CLI::App& cmd, solver_options& s);
+[[nodiscard]] solve_options to_solve_options(const solver_options& s);
+
+/// Option validators that reuse the library's own parsers (so their messages match).
+[[nodiscard]] CLI::Validator dtype_name();
+[[nodiscard]] CLI::Validator backend_name();
+[[nodiscard]] CLI::Validator format_name();
+
+/// `message` with "FILE: " in front unless it already names the file.
+[[nodiscard]] std::string with_file(const std::string& message, const std::string& file);
+
+/// True when every id is a canonical integer, so JSON can show ids as numbers.
+[[nodiscard]] bool labels_are_integers(const io::vertex_labels& labels);
+/// The file's id of internal vertex i, as a JSON number (when `as_number`) or string.
+[[nodiscard]] nlohmann::json label_json(const io::vertex_labels& labels, std::int64_t i,
+                                        bool as_number);
+/// Internal index of the file id `id`; invalid_argument_error (a usage error) when absent.
+[[nodiscard]] std::int64_t find_vertex(const loaded_graph& in, const std::string& id);
+
+}  // namespace apsp::cli

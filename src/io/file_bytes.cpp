@@ -1,0 +1,118 @@
+#include "io/file_bytes.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "io/diagnostics.hpp"
+
+namespace apsp::io::detail {
+namespace {
+
+struct fd_guard {
+  int fd;
+  ~fd_guard() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Decompressed text beyond this is refused rather than grown without bound (a "zip bomb").
+constexpr std::size_t max_gunzip_bytes = std::size_t{1} << 40;
+
+}  // namespace
+
+byte_buffer read_file(const std::filesystem::path& p) {
+  fd_guard f{::open(p.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) fail_file(p, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) fail_file(p, std::string("cannot stat: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) fail_file(p, "is a directory, not a file");
+  if (!S_ISREG(st.st_mode)) fail_file(p, "is not a regular file");
+  byte_buffer buf(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < buf.size()) {
+    // Linux caps one read() at about 2 GiB; loop until the whole file is in.
+    const std::size_t want = std::min<std::size_t>(buf.size() - done, std::size_t{1} << 30);
+    const ssize_t got = ::read(f.fd, buf.data() + done, want);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail_file(p, std::string("read failed: ") + std::strerror(errno));
+    if (got == 0) break;  // the file shrank while we read it
+    done += static_cast<std::size_t>(got);
+  }
+  buf.shrink(done);
+  return buf;
+}
+
+bool is_gzip(std::string_view bytes) noexcept {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
+  z_stream zs{};
+  // 16 + MAX_WBITS: expect a gzip wrapper (not raw zlib).
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) fail_file(p, "cannot start gzip decompression");
+  struct stream_guard {
+    z_stream* zs;
+    ~stream_guard() { inflateEnd(zs); }
+  } guard{&zs};
+
+  std::size_t capacity = std::max<std::size_t>(bytes.size() * 4, 1 << 16);
+  byte_buffer out(capacity);
+  std::size_t produced = 0;
+  std::size_t consumed = 0;
+  for (;;) {
+    if (produced == capacity) {
+      if (capacity >= max_gunzip_bytes) fail_file(p, "decompresses to more than 1 TiB");
+      byte_buffer bigger(capacity * 2);
+      std::memcpy(bigger.data(), out.data(), produced);
+      out = std::move(bigger);
+      capacity *= 2;
+    }
+    const std::size_t in_left = bytes.size() - consumed;
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
+    zs.avail_in = static_cast<uInt>(std::min<std::size_t>(in_left, std::numeric_limits<uInt>::max()));
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+    zs.avail_out =
+        static_cast<uInt>(std::min<std::size_t>(capacity - produced, std::numeric_limits<uInt>::max()));
+    const uInt in_before = zs.avail_in;
+    const uInt out_before = zs.avail_out;
+    const int rc = inflate(&zs, Z_NO_FLUSH);
+    consumed += in_before - zs.avail_in;
+    produced += out_before - zs.avail_out;
+    if (rc == Z_STREAM_END) {
+      // Concatenated members are one stream (gzip's own rule); stop at the end of input.
+      if (consumed == bytes.size()) break;
+      if (!is_gzip(bytes.substr(consumed))) {
+        fail_byte(p, static_cast<std::int64_t>(consumed), "unexpected data after the gzip stream");
+      }
+      if (inflateReset(&zs) != Z_OK) fail_file(p, "cannot restart gzip decompression");
+      continue;
+    }
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR) {
+      // No progress possible: either the output is full (grow it) or the input ran out.
+      if (zs.avail_out == 0) continue;
+      fail_byte(p, static_cast<std::int64_t>(consumed), "truncated gzip data");
+    }
+    fail_byte(p, static_cast<std::int64_t>(consumed),
+              std::string("corrupt gzip data (") + (zs.msg ? zs.msg : "inflate failed") + ")");
+  }
+  out.shrink(produced);
+  return out;
+}
+
+byte_buffer read_text_file(const std::filesystem::path& p) {
+  byte_buffer raw = read_file(p);
+  if (!is_gzip(raw.view())) return raw;
+  return gunzip(raw.view(), p);
+}
+
+}  // namespace apsp::io::detail

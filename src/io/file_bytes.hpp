@@ -1,0 +1,42 @@
+#pragma once
+// Whole-file input: one bulk read into an uninitialised buffer, gunzipped when the bytes start
+// with the gzip magic. Parsers then work on memory (std::from_chars), never on streams.
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+namespace apsp::io::detail {
+
+class byte_buffer {
+ public:
+  byte_buffer() = default;
+  explicit byte_buffer(std::size_t size)
+      : data_(size == 0 ? nullptr : new char[size]), size_(size) {}
+
+  [[nodiscard]] char* data() noexcept { return data_.get(); }
+  [[nodiscard]] const char* data() const noexcept { return data_.get(); }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
+  /// Keeps the first `size` bytes (no reallocation).
+  void shrink(std::size_t size) noexcept { size_ = size < size_ ? size : size_; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+};
+
+/// The file's bytes. Throws invalid_input_error naming the file when it cannot be opened/read.
+[[nodiscard]] byte_buffer read_file(const std::filesystem::path& p);
+
+[[nodiscard]] bool is_gzip(std::string_view bytes) noexcept;
+
+/// Decompresses every gzip member of `bytes`; throws invalid_input_error (with the compressed
+/// byte offset) on corrupt or truncated data.
+[[nodiscard]] byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p);
+
+/// read_file, then gunzip when the content is gzip (text formats).
+[[nodiscard]] byte_buffer read_text_file(const std::filesystem::path& p);
+
+}  // namespace apsp::io::detail

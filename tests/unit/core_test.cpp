@@ -1,0 +1,175 @@
+// Core library behaviour that does not depend on a back end's speed: parsing of names, graph
+// checks, overflow refusal, dense input, path queries; the reference checked against
+// Bellman-Ford.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "apsp/apsp.hpp"
+#include "common/test_graphs.hpp"
+
+namespace {
+
+using apsp::dtype;
+
+apsp::solve_options reference_options(dtype t = dtype::int32, bool paths = false) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::reference;
+  o.type = t;
+  o.paths = paths;
+  return o;
+}
+
+TEST(Types, NamesRoundTrip) {
+  for (dtype t : {dtype::int32, dtype::float32, dtype::int64, dtype::float64}) {
+    EXPECT_EQ(apsp::parse_dtype(apsp::to_string(t)), t);
+  }
+  EXPECT_THROW((void)apsp::parse_dtype("int8"), apsp::invalid_argument_error);
+  EXPECT_EQ(apsp::parse_backend("cpu"), apsp::backend_kind::cpu);
+  EXPECT_THROW((void)apsp::parse_backend("gpu9"), apsp::invalid_argument_error);
+}
+
+TEST(Graph, RejectsBadEdges) {
+  apsp::graph g(3);
+  EXPECT_THROW(g.add_edge(0, 3, 1), apsp::invalid_argument_error);
+  EXPECT_THROW(g.add_edge(-1, 0, 1), apsp::invalid_argument_error);
+  EXPECT_THROW(g.add_edge(0, 1, std::nan("")), apsp::invalid_argument_error);
+  EXPECT_THROW(g.add_edge(0, 1, HUGE_VAL), apsp::invalid_argument_error);
+  EXPECT_THROW(apsp::graph(-5), apsp::invalid_argument_error);
+  EXPECT_EQ(g.num_edges(), 0);
+}
+
+TEST(Semantics, ParallelEdgesKeepMinimumAndZeroIsAnEdge) {
+  apsp::graph g(3);
+  g.add_edge(0, 1, 7);
+  g.add_edge(0, 1, 3);
+  g.add_edge(1, 2, 0);
+  g.add_edge(2, 2, 5);  // a positive self-loop does not change d[2][2] = 0
+  const auto r = apsp::solve(g, reference_options());
+  EXPECT_EQ(r.distance(0, 1), 3);
+  EXPECT_EQ(r.distance(1, 2), 0);
+  EXPECT_EQ(r.distance(0, 2), 3);
+  EXPECT_EQ(r.distance(2, 2), 0);
+  EXPECT_TRUE(std::isinf(r.distance(2, 0)));
+  const auto& d = r.distances_as<std::int32_t>();
+  EXPECT_EQ(d(2, 0), apsp::weight_traits<std::int32_t>::infinity);
+  EXPECT_THROW((void)r.distances_as<float>(), apsp::invalid_argument_error);
+}
+
+TEST(Semantics, Int32OverflowIsRefusedWithAdvice) {
+  apsp::graph g(1000);
+  for (int v = 0; v + 1 < 1000; ++v) g.add_edge(v, v + 1, 2'000'000);
+  try {
+    (void)apsp::solve(g, reference_options());
+    FAIL() << "expected overflow_risk_error";
+  } catch (const apsp::overflow_risk_error& e) {
+    EXPECT_NE(std::string(e.what()).find("int64"), std::string::npos) << e.what();
+  }
+  // The same graph is fine in int64 and float64, and the long path is exact.
+  const auto r = apsp::solve(g, reference_options(dtype::int64));
+  EXPECT_EQ(r.distance(0, 999), 999.0 * 2'000'000);
+}
+
+TEST(Semantics, NonIntegralWeightsNeedAFloatType) {
+  apsp::graph g(2);
+  g.add_edge(0, 1, 0.5);
+  EXPECT_THROW((void)apsp::solve(g, reference_options(dtype::int32)), apsp::invalid_input_error);
+  EXPECT_EQ(apsp::solve(g, reference_options(dtype::float32)).distance(0, 1), 0.5);
+}
+
+TEST(Semantics, NegativeWeightsKeepUnreachableUnreachable) {
+  // 0 -> 1 costs -5; 1 reaches nothing, 2 is isolated: sums with "no path" must not leak.
+  apsp::graph g(3);
+  g.add_edge(0, 1, -5);
+  for (dtype t : {dtype::int32, dtype::int64, dtype::float32, dtype::float64}) {
+    const auto r = apsp::solve(g, reference_options(t, true));
+    EXPECT_EQ(r.distance(0, 1), -5);
+    EXPECT_FALSE(r.reachable(0, 2)) << apsp::to_string(t);
+    EXPECT_FALSE(r.reachable(1, 0));
+    EXPECT_TRUE(r.path(0, 2).empty());
+  }
+}
+
+TEST(Reference, AgreesWithBellmanFord) {
+  for (std::uint64_t seed : {11u, 12u, 13u}) {
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    apsp::testing::random_graph_spec spec;
+    spec.n = 60;
+    spec.negative_edges = seed != 11;
+    const auto g = apsp::testing::make_random_graph(spec, seed);
+    const auto r = apsp::solve(g, reference_options(dtype::int64));
+    for (std::int64_t s = 0; s < spec.n; ++s) {
+      const auto want = apsp::testing::bellman_ford(g, s);
+      for (std::int64_t t = 0; t < spec.n; ++t) {
+        ASSERT_EQ(r.distance(s, t), want[static_cast<std::size_t>(t)]) << s << " -> " << t;
+      }
+    }
+  }
+}
+
+TEST(SolveDense, MatchesGraphSolve) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 40;
+  spec.negative_edges = true;
+  const auto g = apsp::testing::make_random_graph(spec, 21);
+  apsp::dense_matrix<float> m(spec.n);
+  for (auto& v : m.values()) v = apsp::weight_traits<float>::infinity;
+  for (std::size_t e = 0; e < g.weights().size(); ++e) {
+    float& cell = m(g.sources()[e], g.targets()[e]);
+    cell = std::min(cell, static_cast<float>(g.weights()[e]));
+  }
+  const auto from_dense = apsp::solve_dense(std::move(m), reference_options(dtype::float32));
+  const auto from_graph = apsp::solve(g, reference_options(dtype::float32));
+  for (std::int64_t i = 0; i < spec.n; ++i)
+    for (std::int64_t j = 0; j < spec.n; ++j)
+      ASSERT_EQ(from_dense.distance(i, j), from_graph.distance(i, j));
+  apsp::dense_matrix<std::int32_t> wrong(2);
+  EXPECT_THROW((void)apsp::solve_dense(std::move(wrong), reference_options(dtype::float32)),
+               apsp::invalid_argument_error);
+}
+
+TEST(Result, PathQueriesCheckTheirArguments) {
+  apsp::graph g(3);
+  g.add_edge(0, 1, 1);
+  g.add_edge(1, 2, 1);
+  const auto with = apsp::solve(g, reference_options(dtype::int32, true));
+  EXPECT_EQ(with.path(0, 2), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(with.path(1, 1), (std::vector<std::int64_t>{1}));
+  EXPECT_THROW((void)with.path(0, 3), apsp::invalid_argument_error);
+  const auto pred = with.predecessors();
+  EXPECT_EQ(pred(0, 2), 1);
+  EXPECT_EQ(pred(0, 1), 0);
+  EXPECT_EQ(pred(2, 0), apsp::no_predecessor);
+  EXPECT_EQ(pred(1, 1), apsp::no_predecessor);
+  const auto without = apsp::solve(g, reference_options());
+  EXPECT_THROW((void)without.path(0, 2), apsp::invalid_argument_error);
+}
+
+TEST(Plan, ReferencePlanCountsBytes) {
+  auto o = reference_options(dtype::float64, true);
+  const auto p = apsp::make_plan(1000, o);
+  EXPECT_EQ(p.backend, apsp::backend_kind::reference);
+  EXPECT_EQ(p.host_bytes, 1000u * 1000u * (8u + 4u));
+  EXPECT_TRUE(p.fits);
+}
+
+TEST(Backends, CudaIsListedAndHonestAboutAvailability) {
+  bool found = false;
+  for (const auto& s : apsp::list_backends()) {
+    if (s.kind != apsp::backend_kind::cuda) continue;
+    found = true;
+    if (!s.available) {
+      EXPECT_FALSE(s.detail.empty());
+      apsp::graph g(2);
+      apsp::solve_options o;
+      o.backend = apsp::backend_kind::cuda;
+      EXPECT_THROW((void)apsp::solve(g, o), apsp::backend_unavailable_error);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
