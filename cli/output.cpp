@@ -1,0 +1,100 @@
+#include "output.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <system_error>
+#include <type_traits>
+#include <variant>
+
+#include "apsp/error.hpp"
+
+namespace apsp::cli {
+namespace {
+
+io::format output_format(const std::string& path, const std::string& explicit_format,
+                         const char* what) {
+  if (!explicit_format.empty()) return io::parse_format(explicit_format);
+  const auto by_suffix = io::format_from_path(path);
+  if (!by_suffix) {
+    throw invalid_argument_error("cannot tell the " + std::string(what) + " format of '" + path +
+                                 "' from its suffix; give --output-format");
+  }
+  return *by_suffix;
+}
+
+}  // namespace
+
+io::format matrix_output_format(const std::string& path, const std::string& explicit_format) {
+  const io::format f = output_format(path, explicit_format, "output");
+  if (f != io::format::npy && f != io::format::course_binary && f != io::format::csv) {
+    throw invalid_argument_error("a distance matrix cannot be written as " +
+                                 std::string(io::to_string(f)) + " ('" + path +
+                                 "'); use .npy, .bin/.course or .csv");
+  }
+  return f;
+}
+
+io::format graph_output_format(const std::string& path, const std::string& explicit_format) {
+  return output_format(path, explicit_format, "output");
+}
+
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) {
+    throw invalid_argument_error("output '" + path + "' is a directory");
+  }
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) {
+    throw invalid_argument_error("cannot write '" + path + "': directory '" + dir.string() +
+                                 "' does not exist");
+  }
+}
+
+output_files::~output_files() {
+  for (const auto& p : paths_) {
+    std::error_code ec;
+    std::filesystem::remove(p, ec);
+  }
+}
+
+std::string distance_text(const any_matrix& d, std::int64_t i, std::int64_t j) {
+  return std::visit(
+      [&](const auto& m) -> std::string {
+        using T = typename std::decay_t<decltype(m)>::value_type;
+        const T v = m(i, j);
+        if constexpr (std::is_integral_v<T>) {
+          if (v >= weight_traits<T>::infinity) return "inf";
+          return std::to_string(v);
+        } else {
+          if (!std::isfinite(v)) return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
+          char buf[64];
+          const auto r = std::to_chars(buf, buf + sizeof buf, v);
+          return {buf, r.ptr};
+        }
+      },
+      d);
+}
+
+nlohmann::json distance_json(const any_matrix& d, std::int64_t i, std::int64_t j) {
+  return std::visit(
+      [&](const auto& m) -> nlohmann::json {
+        using T = typename std::decay_t<decltype(m)>::value_type;
+        const T v = m(i, j);
+        if constexpr (std::is_integral_v<T>) {
+          if (v >= weight_traits<T>::infinity) return nullptr;
+          return static_cast<std::int64_t>(v);
+        } else {
+          if (!std::isfinite(v)) return nullptr;
+          // A float32 distance is shown as the shortest decimal that reads back as that float
+          // (0.1, not 0.10000000149011612).
+          return std::strtod(distance_text(d, i, j).c_str(), nullptr);
+        }
+      },
+      d);
+}
+
+}  // namespace apsp::cli

@@ -1,0 +1,83 @@
+#include "solver.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <new>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "interrupt.hpp"
+
+namespace apsp::cli {
+
+std::uint64_t physical_memory_bytes() noexcept {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string why_not_fitting(const plan& p) {
+  if (!p.fits) return p.reason.empty() ? "the back end reports it does not fit" : p.reason;
+  const std::uint64_t ram = physical_memory_bytes();
+  // Back ends may not check host memory themselves; a dense n x n matrix larger than RAM
+  // would otherwise be attempted and end in swapping or the OOM killer.
+  if (ram != 0 && p.host_bytes > ram) {
+    return "needs " + format_bytes(p.host_bytes) + " of host memory for n = " +
+           std::to_string(p.n) + " (" + std::string(to_string(p.type)) + "), but this machine has " +
+           format_bytes(ram);
+  }
+  return {};
+}
+
+void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) {
+  const auto& vertices = e.vertices();
+  std::string list;
+  for (std::size_t k = 0; k < vertices.size() && k < 10; ++k) {
+    list += (k ? ", " : "") + in.file.labels.label(vertices[k]);
+  }
+  if (vertices.size() > 10) list += ", ...";
+  throw negative_cycle_error(in.path + ": the graph has a negative cycle through vertices " +
+                                 list + " (ids as in the file)",
+                             vertices);
+}
+
+result solve_input(const loaded_graph& in, solve_options options, bool draw_progress) {
+  const std::int64_t n = in.file.g.num_vertices();
+  const plan p = make_plan(n, options);
+  if (const std::string why = why_not_fitting(p); !why.empty()) {
+    throw out_of_memory_error(in.path + ": cannot solve: " + why);
+  }
+  throw_if_interrupted();
+  options.progress = make_progress(draw_progress);
+  try {
+    return solve(in.file.g, options);
+  } catch (const negative_cycle_error& e) {
+    rethrow_in_file_ids(e, in);
+  } catch (const overflow_risk_error& e) {
+    throw overflow_risk_error(with_file(e.what(), in.path));
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(with_file(e.what(), in.path));
+  } catch (const cancelled_error&) {
+    throw cancelled_error("interrupted (SIGINT) while solving " + in.path +
+                          "; no output was written");
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(in.path + ": out of host memory while solving");
+  }
+}
+
+}  // namespace apsp::cli

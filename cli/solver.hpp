@@ -1,0 +1,31 @@
+#pragma once
+// Running a solve for the CLI: plan and memory checks first, progress and Ctrl-C while it
+// runs, and errors rewritten in the file's own vertex ids.
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/options.hpp"
+#include "apsp/plan.hpp"
+#include "apsp/result.hpp"
+#include "input.hpp"
+
+namespace apsp::cli {
+
+/// Total physical memory of this machine in bytes (0 if unknown).
+[[nodiscard]] std::uint64_t physical_memory_bytes() noexcept;
+/// "1.5 GiB" style.
+[[nodiscard]] std::string format_bytes(std::uint64_t bytes);
+
+/// Whether the plan can run here: the back end's own verdict, and the host bytes against the
+/// physical memory. Empty when it fits, else the reason.
+[[nodiscard]] std::string why_not_fitting(const plan& p);
+
+/// Plans (failing fast with out_of_memory_error before anything large is allocated), then
+/// solves `in` with `options` (its progress callback is replaced by the CLI's own).
+[[nodiscard]] result solve_input(const loaded_graph& in, solve_options options, bool draw_progress);
+
+/// Rethrows a negative_cycle_error with the vertices in the file's own ids.
+[[noreturn]] void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in);
+
+}  // namespace apsp::cli

@@ -1,0 +1,121 @@
+// Real graphs reproduce the independent all-sources Dijkstra checksums of
+// ../shared/data/README.md (pairs = finite off-diagonal entries, their exact sum, the max).
+// Compiled per back end (APSP_REAL_DATA_BACKEND); DE.gr runs only where a GPU makes it quick.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "apsp/apsp.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct checksum {
+  std::int64_t pairs = 0;
+  std::int64_t sum = 0;
+  std::int64_t max = 0;
+};
+
+checksum checksum_of(const apsp::result& r) {
+  const auto& d = r.distances_as<std::int32_t>();
+  const std::int64_t n = d.n();
+  std::int64_t pairs = 0, sum = 0, max = 0;
+#pragma omp parallel for reduction(+ : pairs, sum) reduction(max : max)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int32_t* row = d.row(i);
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i == j || row[j] >= apsp::weight_traits<std::int32_t>::infinity) continue;
+      ++pairs;
+      sum += row[j];
+      max = std::max<std::int64_t>(max, row[j]);
+    }
+  }
+  return {pairs, sum, max};
+}
+
+apsp::backend_kind backend() { return apsp::parse_backend(APSP_REAL_DATA_BACKEND); }
+
+void skip_unless_available() {
+  for (const auto& s : apsp::list_backends()) {
+    if (s.kind == backend() && !s.available) GTEST_SKIP() << s.detail;
+  }
+}
+
+/// The bundled copy when there is one, else ../shared/data; empty when neither exists.
+fs::path find_data(const std::string& name) {
+  for (const fs::path dir : {fs::path(APSP_REPO_DATA), fs::path(APSP_SHARED_DATA)}) {
+    if (fs::exists(dir / name)) return dir / name;
+  }
+  return {};
+}
+
+apsp::result solve_file(const fs::path& p, bool unit_weights = false) {
+  auto file = apsp::io::read_graph(p);
+  if (unit_weights) {
+    auto g = file.g;
+    std::vector<double> ones(g.weights().size(), 1.0);
+    apsp::graph unit(g.num_vertices());
+    unit.assign(g.sources(), g.targets(), std::move(ones));
+    file.g = std::move(unit);
+  }
+  apsp::solve_options o;
+  o.backend = backend();
+  return apsp::solve(file.g, o);
+}
+
+TEST(RealData, Rome99Directed) {
+  skip_unless_available();
+  const auto p = find_data("rome99.gr");
+  if (p.empty()) GTEST_SKIP() << "rome99.gr is in neither data/ nor ../shared/data";
+  const auto r = solve_file(p);
+  ASSERT_EQ(r.n(), 3353);
+  const auto c = checksum_of(r);
+  EXPECT_EQ(c.pairs, 11'239'256);
+  EXPECT_EQ(c.sum, 160'839'610'183);
+  EXPECT_EQ(c.max, 77'403);
+  EXPECT_EQ(r.distance(0, 3352), 30'305);
+  EXPECT_EQ(r.distance(783, 2980), 77'403);  // "784 -> 2981" in the file's 1-based ids
+}
+
+TEST(RealData, CElegansWeighted) {
+  skip_unless_available();
+  const auto p = find_data("c_elegans_hermaphrodite/edgelist.csv.gz");
+  if (p.empty()) GTEST_SKIP() << "the C. elegans edge list is in neither data/ nor ../shared/data";
+  const auto c = checksum_of(solve_file(p));
+  EXPECT_EQ(c.pairs, 219'952);
+  EXPECT_EQ(c.sum, 5'039'308);
+  EXPECT_EQ(c.max, 378);
+}
+
+TEST(RealData, CElegansHops) {
+  skip_unless_available();
+  const auto p = find_data("c_elegans_hermaphrodite/edgelist.csv.gz");
+  if (p.empty()) GTEST_SKIP() << "the C. elegans edge list is in neither data/ nor ../shared/data";
+  const auto c = checksum_of(solve_file(p, true));
+  EXPECT_EQ(c.pairs, 219'952);
+  EXPECT_EQ(c.sum, 978'234);
+  EXPECT_EQ(c.max, 24);
+}
+
+TEST(RealData, DelawareRoads) {
+  skip_unless_available();
+  if (backend() != apsp::backend_kind::cuda) {
+    GTEST_SKIP() << "DE.gr (49,109 vertices, 1.2e14 updates) runs in the GPU suite and benchmarks";
+  }
+  const auto p = find_data("DE.gr");
+  if (p.empty()) GTEST_SKIP() << "DE.gr is not in ../shared/data (it is not bundled: 2 MB)";
+  const auto r = solve_file(p);
+  ASSERT_EQ(r.n(), 49'109);
+  const auto c = checksum_of(r);
+  EXPECT_EQ(c.pairs, 2'382'568'394);
+  EXPECT_EQ(c.sum, 176'041'374'850'866);
+  EXPECT_EQ(c.max, 182'796);
+  EXPECT_EQ(r.distance(0, 49'108), 69'204);
+  EXPECT_EQ(r.distance(17'222, 31'345), 182'796);
+}
+
+}  // namespace
