@@ -1,0 +1,26 @@
+#pragma once
+// One reader per format, over the file's bytes already in memory. read_graph/read_matrix pick
+// one; each throws invalid_input_error naming `p` and the line or byte.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "apsp/io.hpp"
+
+namespace apsp::io::detail {
+
+[[nodiscard]] graph_file read_dimacs(const std::filesystem::path& p, std::string_view text);
+[[nodiscard]] graph_file read_mtx(const std::filesystem::path& p, std::string_view text);
+[[nodiscard]] graph_file read_edgelist(const std::filesystem::path& p, std::string_view text);
+[[nodiscard]] graph_file read_csv(const std::filesystem::path& p, std::string_view text,
+                                  const std::string& weight_column);
+[[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p,
+                                            std::string_view bytes);
+[[nodiscard]] graph_file read_npy_graph(const std::filesystem::path& p, std::string_view bytes);
+
+[[nodiscard]] any_matrix read_npy_matrix(const std::filesystem::path& p, std::string_view bytes);
+[[nodiscard]] any_matrix read_course_matrix(const std::filesystem::path& p,
+                                            std::string_view bytes);
+
+}  // namespace apsp::io::detail
