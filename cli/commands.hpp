@@ -16,4 +16,4 @@ void add_info_command(CLI::App& app, command_action& action);
 void add_convert_command(CLI::App& app, command_action& action);
 void add_verify_command(CLI::App& app, command_action& action);
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

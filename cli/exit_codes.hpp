@@ -15,4 +15,4 @@ enum exit_code : int {
   exit_cancelled = 130,
 };
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

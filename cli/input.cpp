@@ -15,8 +15,7 @@ namespace apsp::cli {
 namespace {
 
 /// A validator whose check is "the library parser accepts it".
-template <class Parse>
-CLI::Validator parsed_by(Parse parse, const std::string& description) {
+template <class Parse> CLI::Validator parsed_by(Parse parse, const std::string& description) {
   return CLI::Validator(
       [parse](std::string& value) -> std::string {
         try {
@@ -35,7 +34,7 @@ bool is_canonical_integer(const std::string& s) {
   return ec == std::errc{} && end == s.data() + s.size() && std::to_string(v) == s;
 }
 
-}  // namespace
+} // namespace
 
 CLI::Validator dtype_name() {
   return parsed_by([](const std::string& s) { return parse_dtype(s); }, "DTYPE");
@@ -48,7 +47,7 @@ CLI::Validator format_name() {
 }
 
 void add_input_options(CLI::App& cmd, input_options& in) {
-  cmd.add_option("input", in.path,
+  cmd.add_option("INPUT", in.path,
                  "graph file: .gr (DIMACS), .mtx, .txt/.el/.wel/.edges (edge list), .csv[.gz], "
                  ".bin/.course (course binary), .npy (dense weights)")
       ->required();
@@ -61,7 +60,8 @@ void add_input_options(CLI::App& cmd, input_options& in) {
 }
 
 std::string with_file(const std::string& message, const std::string& file) {
-  if (message.find(file) != std::string::npos) return message;
+  if (message.find(file) != std::string::npos)
+    return message;
   return file + ": " + message;
 }
 
@@ -77,7 +77,12 @@ loaded_graph read_input(const input_options& in) {
     }
   }
   io::read_options ro;
-  if (!in.format.empty()) ro.fmt = io::parse_format(in.format);
+  if (!in.format.empty()) {
+    ro.fmt = io::parse_format(in.format);
+  } else if (!io::format_from_path(in.path)) {
+    throw invalid_argument_error("cannot tell the format of '" + in.path +
+                                 "' from its suffix; give --format");
+  }
   ro.weight_column = in.weight_column;
   try {
     out.file = io::read_graph(in.path, ro);
@@ -119,17 +124,21 @@ solve_options to_solve_options(const solver_options& s) {
 }
 
 bool labels_are_integers(const io::vertex_labels& labels) {
-  if (labels.is_numeric()) return true;
+  if (labels.is_numeric())
+    return true;
   for (std::int64_t i = 0; i < labels.size(); ++i) {
-    if (!is_canonical_integer(labels.label(i))) return false;
+    if (!is_canonical_integer(labels.label(i)))
+      return false;
   }
   return true;
 }
 
 nlohmann::json label_json(const io::vertex_labels& labels, std::int64_t i, bool as_number) {
-  if (labels.is_numeric()) return i + labels.base();
+  if (labels.is_numeric())
+    return i + labels.base();
   std::string id = labels.label(i);
-  if (as_number) return std::stoll(id);
+  if (as_number)
+    return std::stoll(id);
   return id;
 }
 
@@ -146,4 +155,4 @@ std::int64_t find_vertex(const loaded_graph& in, const std::string& id) {
   return *found;
 }
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

@@ -15,7 +15,7 @@ namespace apsp::cli {
 /// INPUT and the options that say how to read it.
 struct input_options {
   std::string path;
-  std::string format;  // empty: by suffix
+  std::string format; // empty: by suffix
   std::string weight_column = "weight";
 };
 
@@ -58,4 +58,4 @@ void add_solver_options(CLI::App& cmd, solver_options& s);
 /// Internal index of the file id `id`; invalid_argument_error (a usage error) when absent.
 [[nodiscard]] std::int64_t find_vertex(const loaded_graph& in, const std::string& id);
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

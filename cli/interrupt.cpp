@@ -13,10 +13,12 @@ namespace apsp::cli {
 namespace {
 
 volatile std::sig_atomic_t sigint_seen = 0;
-bool line_open = false;  // a progress line was drawn without its final newline
+bool line_open = false; // a progress line was drawn without its final newline
 struct sigaction previous_action {};
 
-extern "C" void on_sigint(int) { sigint_seen = 1; }
+extern "C" void on_sigint(int) {
+  sigint_seen = 1;
+}
 
 /// "1.23 G" style rendering of a rate.
 void format_rate(char* buf, std::size_t size, double per_second) {
@@ -30,12 +32,14 @@ void format_rate(char* buf, std::size_t size, double per_second) {
 }
 
 class progress_line {
- public:
+public:
   bool operator()(const progress_info& info) {
-    if (sigint_seen) return false;
+    if (sigint_seen)
+      return false;
     const auto now = std::chrono::steady_clock::now();
     const bool last = info.rounds_done >= info.rounds_total;
-    if (!last && drawn_ && now - last_draw_ < std::chrono::milliseconds(100)) return true;
+    if (!last && drawn_ && now - last_draw_ < std::chrono::milliseconds(100))
+      return true;
     last_draw_ = now;
     drawn_ = true;
     char rate[32];
@@ -48,17 +52,18 @@ class progress_line {
                  static_cast<long long>(info.rounds_done),
                  static_cast<long long>(info.rounds_total), 100 * fraction, rate, eta);
     line_open = !last;
-    if (last) std::fputc('\n', stderr);
+    if (last)
+      std::fputc('\n', stderr);
     std::fflush(stderr);
     return true;
   }
 
- private:
+private:
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
 };
 
-}  // namespace
+} // namespace
 
 sigint_scope::sigint_scope() {
   sigint_seen = 0;
@@ -69,27 +74,36 @@ sigint_scope::sigint_scope() {
   sigaction(SIGINT, &action, &previous_action);
 }
 
-sigint_scope::~sigint_scope() { sigaction(SIGINT, &previous_action, nullptr); }
+sigint_scope::~sigint_scope() {
+  sigaction(SIGINT, &previous_action, nullptr);
+}
 
-bool interrupted() noexcept { return sigint_seen != 0; }
+bool interrupted() noexcept {
+  return sigint_seen != 0;
+}
 
 void throw_if_interrupted() {
-  if (sigint_seen) throw cancelled_error("interrupted (SIGINT)");
+  if (sigint_seen)
+    throw cancelled_error("interrupted (SIGINT); no output was written");
 }
 
 progress_callback make_progress(bool draw) {
-  if (!draw) return [](const progress_info&) { return sigint_seen == 0; };
+  if (!draw)
+    return [](const progress_info&) { return sigint_seen == 0; };
   // std::function needs a copyable target; share the redraw state.
   auto line = std::make_shared<progress_line>();
   return [line](const progress_info& info) { return (*line)(info); };
 }
 
 void close_progress_line() noexcept {
-  if (!line_open) return;
+  if (!line_open)
+    return;
   std::fputc('\n', stderr);
   line_open = false;
 }
 
-bool progress_wanted(bool quiet) noexcept { return !quiet && isatty(STDERR_FILENO) == 1; }
+bool progress_wanted(bool quiet) noexcept {
+  return !quiet && isatty(STDERR_FILENO) == 1;
+}
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

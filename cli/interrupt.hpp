@@ -9,7 +9,7 @@ namespace apsp::cli {
 /// polls (so no half-written output is left); the handler then resets itself, so a second
 /// Ctrl-C kills the process the usual way.
 class sigint_scope {
- public:
+public:
   sigint_scope();
   ~sigint_scope();
   sigint_scope(const sigint_scope&) = delete;
@@ -31,4 +31,4 @@ void close_progress_line() noexcept;
 /// Whether progress should be drawn: stderr is a terminal and --quiet was not given.
 [[nodiscard]] bool progress_wanted(bool quiet) noexcept;
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

@@ -15,7 +15,8 @@ namespace {
 
 io::format output_format(const std::string& path, const std::string& explicit_format,
                          const char* what) {
-  if (!explicit_format.empty()) return io::parse_format(explicit_format);
+  if (!explicit_format.empty())
+    return io::parse_format(explicit_format);
   const auto by_suffix = io::format_from_path(path);
   if (!by_suffix) {
     throw invalid_argument_error("cannot tell the " + std::string(what) + " format of '" + path +
@@ -24,7 +25,7 @@ io::format output_format(const std::string& path, const std::string& explicit_fo
   return *by_suffix;
 }
 
-}  // namespace
+} // namespace
 
 io::format matrix_output_format(const std::string& path, const std::string& explicit_format) {
   const io::format f = output_format(path, explicit_format, "output");
@@ -67,10 +68,12 @@ std::string distance_text(const any_matrix& d, std::int64_t i, std::int64_t j) {
         using T = typename std::decay_t<decltype(m)>::value_type;
         const T v = m(i, j);
         if constexpr (std::is_integral_v<T>) {
-          if (v >= weight_traits<T>::infinity) return "inf";
+          if (v >= weight_traits<T>::infinity)
+            return "inf";
           return std::to_string(v);
         } else {
-          if (!std::isfinite(v)) return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
+          if (!std::isfinite(v))
+            return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
           char buf[64];
           const auto r = std::to_chars(buf, buf + sizeof buf, v);
           return {buf, r.ptr};
@@ -85,10 +88,12 @@ nlohmann::json distance_json(const any_matrix& d, std::int64_t i, std::int64_t j
         using T = typename std::decay_t<decltype(m)>::value_type;
         const T v = m(i, j);
         if constexpr (std::is_integral_v<T>) {
-          if (v >= weight_traits<T>::infinity) return nullptr;
+          if (v >= weight_traits<T>::infinity)
+            return nullptr;
           return static_cast<std::int64_t>(v);
         } else {
-          if (!std::isfinite(v)) return nullptr;
+          if (!std::isfinite(v))
+            return nullptr;
           // A float32 distance is shown as the shortest decimal that reads back as that float
           // (0.1, not 0.10000000149011612).
           return std::strtod(distance_text(d, i, j).c_str(), nullptr);
@@ -97,4 +102,4 @@ nlohmann::json distance_json(const any_matrix& d, std::int64_t i, std::int64_t j
       d);
 }
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

@@ -29,7 +29,7 @@ void check_writable(const std::string& path);
 /// Files written by one command. Unless commit() is called, the destructor removes them, so a
 /// command that fails after its first write leaves nothing behind.
 class output_files {
- public:
+public:
   output_files() = default;
   output_files(const output_files&) = delete;
   output_files& operator=(const output_files&) = delete;
@@ -37,7 +37,7 @@ class output_files {
   void written(const std::filesystem::path& p) { paths_.push_back(p); }
   void commit() noexcept { paths_.clear(); }
 
- private:
+private:
   std::vector<std::filesystem::path> paths_;
 };
 
@@ -47,4 +47,4 @@ class output_files {
 /// d(i, j) as JSON: an integer, a number, or null when unreachable.
 [[nodiscard]] nlohmann::json distance_json(const any_matrix& d, std::int64_t i, std::int64_t j);
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

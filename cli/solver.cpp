@@ -14,7 +14,8 @@ namespace apsp::cli {
 std::uint64_t physical_memory_bytes() noexcept {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
+  if (pages <= 0 || page_size <= 0)
+    return 0;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
@@ -32,14 +33,15 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::string why_not_fitting(const plan& p) {
-  if (!p.fits) return p.reason.empty() ? "the back end reports it does not fit" : p.reason;
+  if (!p.fits)
+    return p.reason.empty() ? "the back end reports it does not fit" : p.reason;
   const std::uint64_t ram = physical_memory_bytes();
   // Back ends may not check host memory themselves; a dense n x n matrix larger than RAM
   // would otherwise be attempted and end in swapping or the OOM killer.
   if (ram != 0 && p.host_bytes > ram) {
-    return "needs " + format_bytes(p.host_bytes) + " of host memory for n = " +
-           std::to_string(p.n) + " (" + std::string(to_string(p.type)) + "), but this machine has " +
-           format_bytes(ram);
+    return "needs " + format_bytes(p.host_bytes) +
+           " of host memory for n = " + std::to_string(p.n) + " (" +
+           std::string(to_string(p.type)) + "), but this machine has " + format_bytes(ram);
   }
   return {};
 }
@@ -50,9 +52,10 @@ void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) 
   for (std::size_t k = 0; k < vertices.size() && k < 10; ++k) {
     list += (k ? ", " : "") + in.file.labels.label(vertices[k]);
   }
-  if (vertices.size() > 10) list += ", ...";
-  throw negative_cycle_error(in.path + ": the graph has a negative cycle through vertices " +
-                                 list + " (ids as in the file)",
+  if (vertices.size() > 10)
+    list += ", ...";
+  throw negative_cycle_error(in.path + ": the graph has a negative cycle through vertices " + list +
+                                 " (ids as in the file)",
                              vertices);
 }
 
@@ -80,4 +83,4 @@ result solve_input(const loaded_graph& in, solve_options options, bool draw_prog
   }
 }
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

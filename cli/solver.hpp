@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "apsp/error.hpp"
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/result.hpp"
@@ -28,4 +29,4 @@ namespace apsp::cli {
 /// Rethrows a negative_cycle_error with the vertices in the file's own ids.
 [[noreturn]] void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in);
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

@@ -23,8 +23,7 @@ struct row_stats {
   double max = 0;
 };
 
-template <class T>
-bool finite_value(T v) {
+template <class T> bool finite_value(T v) {
   if constexpr (std::is_floating_point_v<T>) {
     return std::isfinite(v);
   } else {
@@ -32,8 +31,7 @@ bool finite_value(T v) {
   }
 }
 
-template <class T>
-distance_stats stats_of(const dense_matrix<T>& m) {
+template <class T> distance_stats stats_of(const dense_matrix<T>& m) {
   const std::int64_t n = m.n();
   std::vector<row_stats> rows(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(dynamic, 64)
@@ -43,7 +41,8 @@ distance_stats stats_of(const dense_matrix<T>& m) {
     const T* row = m.row(i);
     for (std::int64_t j = 0; j < n; ++j) {
       const T v = row[j];
-      if (j == i || !finite_value(v)) continue;
+      if (j == i || !finite_value(v))
+        continue;
       ++r.count;
       if constexpr (std::is_integral_v<T>) {
         r.exact += v;
@@ -66,12 +65,14 @@ distance_stats stats_of(const dense_matrix<T>& m) {
       any = true;
     }
   }
-  if (s.integral) s.sum = static_cast<double>(s.exact_sum);
+  if (s.integral)
+    s.sum = static_cast<double>(s.exact_sum);
   return s;
 }
 
 std::string int128_text(int128 v) {
-  if (v == 0) return "0";
+  if (v == 0)
+    return "0";
   const bool negative = v < 0;
   std::string digits;
   while (v != 0) {
@@ -79,29 +80,33 @@ std::string int128_text(int128 v) {
     digits.push_back(static_cast<char>('0' + (d < 0 ? -d : d)));
     v /= 10;
   }
-  if (negative) digits.push_back('-');
+  if (negative)
+    digits.push_back('-');
   return {digits.rbegin(), digits.rend()};
 }
 
-}  // namespace
+} // namespace
 
 distance_stats compute_stats(const any_matrix& d) {
   return std::visit([](const auto& m) { return stats_of(m); }, d);
 }
 
 std::string sum_text(const distance_stats& s) {
-  if (s.integral) return int128_text(s.exact_sum);
+  if (s.integral)
+    return int128_text(s.exact_sum);
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", s.sum);
   return buf;
 }
 
 nlohmann::json sum_json(const distance_stats& s) {
-  if (!s.integral) return s.sum;
+  if (!s.integral)
+    return s.sum;
   const int128 lo = std::numeric_limits<std::int64_t>::min();
   const int128 hi = std::numeric_limits<std::int64_t>::max();
-  if (s.exact_sum >= lo && s.exact_sum <= hi) return static_cast<std::int64_t>(s.exact_sum);
+  if (s.exact_sum >= lo && s.exact_sum <= hi)
+    return static_cast<std::int64_t>(s.exact_sum);
   return int128_text(s.exact_sum);
 }
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

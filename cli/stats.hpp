@@ -12,12 +12,12 @@
 namespace apsp::cli {
 
 struct distance_stats {
-  std::uint64_t reachable_pairs = 0;  ///< finite entries off the diagonal
-  bool integral = true;               ///< integer dtype: `sum` is exact
+  std::uint64_t reachable_pairs = 0; ///< finite entries off the diagonal
+  bool integral = true;              ///< integer dtype: `sum` is exact
   /// Sum of those entries; exact for integer types (held as a 128-bit value).
   __extension__ __int128 exact_sum = 0;
   double sum = 0;
-  double max = 0;  ///< largest finite off-diagonal distance (0 if none)
+  double max = 0; ///< largest finite off-diagonal distance (0 if none)
 };
 
 [[nodiscard]] distance_stats compute_stats(const any_matrix& d);
@@ -27,4 +27,4 @@ struct distance_stats {
 /// The sum as a JSON number (a string when an exact integer sum exceeds 64 bits).
 [[nodiscard]] nlohmann::json sum_json(const distance_stats& s);
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

@@ -6,13 +6,13 @@
 namespace apsp::cli {
 
 class stopwatch {
- public:
+public:
   [[nodiscard]] double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
- private:
+private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace apsp::cli
+} // namespace apsp::cli

@@ -12,23 +12,31 @@ std::string printable(std::string_view s, std::size_t max_chars) {
     const auto u = static_cast<unsigned char>(c);
     out += (u < 0x20 || u == 0x7f) ? '?' : c;
   }
-  if (s.size() > max_chars) out += "...";
+  if (s.size() > max_chars)
+    out += "...";
   return out;
 }
 
-}  // namespace
+} // namespace
 
-std::string display_name(const std::filesystem::path& p) { return printable(p.string(), 4096); }
+std::string display_name(const std::filesystem::path& p) {
+  return printable(p.string(), 4096);
+}
 
-std::string quoted(std::string_view token) { return "'" + printable(token, 40) + "'"; }
+std::string quote_token(std::string_view token) {
+  std::string out(1, '\'');
+  out += printable(token, 40);
+  out += '\'';
+  return out;
+}
 
 void fail_file(const std::filesystem::path& p, std::string_view message) {
   throw invalid_input_error(display_name(p) + ": " + std::string(message));
 }
 
 void fail_line(const std::filesystem::path& p, std::int64_t line, std::string_view message) {
-  throw invalid_input_error(display_name(p) + ": line " + std::to_string(line) + ": " +
-                            std::string(message));
+  throw invalid_input_error(display_name(p) + ": line " + std::to_string(line < 1 ? 1 : line) +
+                            ": " + std::string(message));
 }
 
 void fail_byte(const std::filesystem::path& p, std::int64_t offset, std::string_view message) {
@@ -40,4 +48,4 @@ void fail_write(const std::filesystem::path& p, std::string_view message) {
   throw invalid_argument_error("cannot write " + display_name(p) + ": " + std::string(message));
 }
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

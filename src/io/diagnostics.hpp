@@ -13,7 +13,7 @@ namespace apsp::io::detail {
 [[nodiscard]] std::string display_name(const std::filesystem::path& p);
 
 /// A token from the file, quoted and shortened for a message.
-[[nodiscard]] std::string quoted(std::string_view token);
+[[nodiscard]] std::string quote_token(std::string_view token);
 
 /// invalid_input_error "FILE: MESSAGE".
 [[noreturn]] void fail_file(const std::filesystem::path& p, std::string_view message);
@@ -26,4 +26,4 @@ namespace apsp::io::detail {
 /// invalid_argument_error "cannot write FILE: MESSAGE".
 [[noreturn]] void fail_write(const std::filesystem::path& p, std::string_view message);
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

@@ -19,34 +19,60 @@ namespace {
 struct fd_guard {
   int fd;
   ~fd_guard() {
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0)
+      ::close(fd);
   }
 };
 
 // Decompressed text beyond this is refused rather than grown without bound (a "zip bomb").
 constexpr std::size_t max_gunzip_bytes = std::size_t{1} << 40;
 
-}  // namespace
+} // namespace
+
+input_file::input_file(const std::filesystem::path& p) : path_(p) {
+  fd_ = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0)
+    fail_file(p, std::string("cannot open: ") + std::strerror(errno));
+  fd_guard guard{fd_};
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0)
+    fail_file(p, std::string("cannot stat: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    fail_file(p, "is a directory, not a file");
+  if (!S_ISREG(st.st_mode))
+    fail_file(p, "is not a regular file");
+  size_ = static_cast<std::size_t>(st.st_size);
+  guard.fd = -1; // keep it open
+}
+
+input_file::~input_file() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+void input_file::read_at(void* out, std::size_t count, std::size_t offset) const {
+  char* dst = static_cast<char*>(out);
+  while (count > 0) {
+    // Linux caps one read at about 2 GiB; loop until everything is in.
+    const std::size_t want = std::min<std::size_t>(count, std::size_t{1} << 30);
+    const ssize_t got = ::pread(fd_, dst, want, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      fail_file(path_, std::string("read failed: ") + std::strerror(errno));
+    if (got == 0) {
+      fail_byte(path_, static_cast<std::int64_t>(offset), "file ended while being read");
+    }
+    dst += got;
+    offset += static_cast<std::size_t>(got);
+    count -= static_cast<std::size_t>(got);
+  }
+}
 
 byte_buffer read_file(const std::filesystem::path& p) {
-  fd_guard f{::open(p.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) fail_file(p, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) fail_file(p, std::string("cannot stat: ") + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) fail_file(p, "is a directory, not a file");
-  if (!S_ISREG(st.st_mode)) fail_file(p, "is not a regular file");
-  byte_buffer buf(static_cast<std::size_t>(st.st_size));
-  std::size_t done = 0;
-  while (done < buf.size()) {
-    // Linux caps one read() at about 2 GiB; loop until the whole file is in.
-    const std::size_t want = std::min<std::size_t>(buf.size() - done, std::size_t{1} << 30);
-    const ssize_t got = ::read(f.fd, buf.data() + done, want);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) fail_file(p, std::string("read failed: ") + std::strerror(errno));
-    if (got == 0) break;  // the file shrank while we read it
-    done += static_cast<std::size_t>(got);
-  }
-  buf.shrink(done);
+  const input_file f(p);
+  byte_buffer buf(f.size());
+  f.read_at(buf.data(), buf.size(), 0);
   return buf;
 }
 
@@ -58,7 +84,8 @@ bool is_gzip(std::string_view bytes) noexcept {
 byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
   z_stream zs{};
   // 16 + MAX_WBITS: expect a gzip wrapper (not raw zlib).
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) fail_file(p, "cannot start gzip decompression");
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+    fail_file(p, "cannot start gzip decompression");
   struct stream_guard {
     z_stream* zs;
     ~stream_guard() { inflateEnd(zs); }
@@ -70,7 +97,8 @@ byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
   std::size_t consumed = 0;
   for (;;) {
     if (produced == capacity) {
-      if (capacity >= max_gunzip_bytes) fail_file(p, "decompresses to more than 1 TiB");
+      if (capacity >= max_gunzip_bytes)
+        fail_file(p, "decompresses to more than 1 TiB");
       byte_buffer bigger(capacity * 2);
       std::memcpy(bigger.data(), out.data(), produced);
       out = std::move(bigger);
@@ -78,10 +106,11 @@ byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
     }
     const std::size_t in_left = bytes.size() - consumed;
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
-    zs.avail_in = static_cast<uInt>(std::min<std::size_t>(in_left, std::numeric_limits<uInt>::max()));
+    zs.avail_in =
+        static_cast<uInt>(std::min<std::size_t>(in_left, std::numeric_limits<uInt>::max()));
     zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    zs.avail_out =
-        static_cast<uInt>(std::min<std::size_t>(capacity - produced, std::numeric_limits<uInt>::max()));
+    zs.avail_out = static_cast<uInt>(
+        std::min<std::size_t>(capacity - produced, std::numeric_limits<uInt>::max()));
     const uInt in_before = zs.avail_in;
     const uInt out_before = zs.avail_out;
     const int rc = inflate(&zs, Z_NO_FLUSH);
@@ -89,17 +118,21 @@ byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
     produced += out_before - zs.avail_out;
     if (rc == Z_STREAM_END) {
       // Concatenated members are one stream (gzip's own rule); stop at the end of input.
-      if (consumed == bytes.size()) break;
+      if (consumed == bytes.size())
+        break;
       if (!is_gzip(bytes.substr(consumed))) {
         fail_byte(p, static_cast<std::int64_t>(consumed), "unexpected data after the gzip stream");
       }
-      if (inflateReset(&zs) != Z_OK) fail_file(p, "cannot restart gzip decompression");
+      if (inflateReset(&zs) != Z_OK)
+        fail_file(p, "cannot restart gzip decompression");
       continue;
     }
-    if (rc == Z_OK) continue;
+    if (rc == Z_OK)
+      continue;
     if (rc == Z_BUF_ERROR) {
       // No progress possible: either the output is full (grow it) or the input ran out.
-      if (zs.avail_out == 0) continue;
+      if (zs.avail_out == 0)
+        continue;
       fail_byte(p, static_cast<std::int64_t>(consumed), "truncated gzip data");
     }
     fail_byte(p, static_cast<std::int64_t>(consumed),
@@ -111,8 +144,9 @@ byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
 
 byte_buffer read_text_file(const std::filesystem::path& p) {
   byte_buffer raw = read_file(p);
-  if (!is_gzip(raw.view())) return raw;
+  if (!is_gzip(raw.view()))
+    return raw;
   return gunzip(raw.view(), p);
 }
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

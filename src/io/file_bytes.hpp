@@ -10,7 +10,7 @@
 namespace apsp::io::detail {
 
 class byte_buffer {
- public:
+public:
   byte_buffer() = default;
   explicit byte_buffer(std::size_t size)
       : data_(size == 0 ? nullptr : new char[size]), size_(size) {}
@@ -22,8 +22,27 @@ class byte_buffer {
   /// Keeps the first `size` bytes (no reallocation).
   void shrink(std::size_t size) noexcept { size_ = size < size_ ? size : size_; }
 
- private:
+private:
   std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+};
+
+/// An open file for positioned reads (large matrices are read straight into their storage).
+class input_file {
+public:
+  /// Throws invalid_input_error naming the file when it cannot be opened or is not a file.
+  explicit input_file(const std::filesystem::path& p);
+  ~input_file();
+  input_file(const input_file&) = delete;
+  input_file& operator=(const input_file&) = delete;
+
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// Reads exactly `count` bytes at `offset` (thread-safe); throws invalid_input_error.
+  void read_at(void* out, std::size_t count, std::size_t offset) const;
+
+private:
+  const std::filesystem::path& path_;
+  int fd_ = -1;
   std::size_t size_ = 0;
 };
 
@@ -39,4 +58,4 @@ class byte_buffer {
 /// read_file, then gunzip when the content is gzip (text formats).
 [[nodiscard]] byte_buffer read_text_file(const std::filesystem::path& p);
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

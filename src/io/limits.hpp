@@ -11,7 +11,7 @@ inline constexpr std::int64_t max_vertices = std::int64_t{1} << 19;
 
 /// Weights are held as double: beyond 2^53 integers stop being exact, so such a weight is
 /// treated as corrupt input.
-inline constexpr double max_abs_weight = 9007199254740992.0;  // 2^53
+inline constexpr double max_abs_weight = 9007199254740992.0; // 2^53
 
 [[nodiscard]] inline bool is_valid_weight(double w) noexcept {
   return std::isfinite(w) && std::fabs(w) <= max_abs_weight;
@@ -20,4 +20,4 @@ inline constexpr double max_abs_weight = 9007199254740992.0;  // 2^53
 /// The int32 "unreachable" of the course format and of integer .npy graphs.
 inline constexpr std::int32_t course_infinity = 1073741823;
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

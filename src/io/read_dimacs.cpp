@@ -11,7 +11,8 @@
 namespace apsp::io::detail {
 
 graph_file read_dimacs(const std::filesystem::path& p, std::string_view text) {
-  if (text.empty()) fail_file(p, "empty file (expected a DIMACS 'p sp n m' line)");
+  if (text.empty())
+    fail_line(p, 1, "empty file (expected a DIMACS 'p sp n m' line)");
   line_reader lines(text);
   std::string_view line;
   bool have_problem = false;
@@ -24,19 +25,21 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text) {
   while (lines.next(line)) {
     const std::int64_t at = lines.line_number();
     const char kind = first_char(line);
-    if (kind == '\0' || kind == 'c') continue;
+    if (kind == '\0' || kind == 'c')
+      continue;
     token_scanner tokens(line);
     std::string_view tag;
     tokens.next(tag);
     if (tag == "p") {
-      if (have_problem) fail_line(p, at, "second 'p' line (only one is allowed)");
+      if (have_problem)
+        fail_line(p, at, "second 'p' line (only one is allowed)");
       std::string_view problem, n_tok, m_tok, extra;
       if (!tokens.next(problem) || !tokens.next(n_tok) || !tokens.next(m_tok) ||
           tokens.next(extra)) {
         fail_line(p, at, "bad problem line (expected 'p sp n m')");
       }
       if (problem != "sp") {
-        fail_line(p, at, "problem type " + quoted(problem) + " is not 'sp' (shortest paths)");
+        fail_line(p, at, "problem type " + quote_token(problem) + " is not 'sp' (shortest paths)");
       }
       n = parse_count(n_tok, "vertex count", p, at);
       check_vertex_count(n, p, at);
@@ -47,20 +50,21 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text) {
       weight.reserve(static_cast<std::size_t>(m));
       have_problem = true;
     } else if (tag == "a") {
-      if (!have_problem) fail_line(p, at, "arc before the 'p sp n m' line");
+      if (!have_problem)
+        fail_line(p, at, "arc before the 'p sp n m' line");
       if (static_cast<std::int64_t>(src.size()) == m) {
         fail_line(p, at, "more arcs than the " + std::to_string(m) + " the 'p' line declares");
       }
       std::string_view u_tok, v_tok, w_tok, extra;
-      if (!tokens.next(u_tok) || !tokens.next(v_tok) || !tokens.next(w_tok) ||
-          tokens.next(extra)) {
+      if (!tokens.next(u_tok) || !tokens.next(v_tok) || !tokens.next(w_tok) || tokens.next(extra)) {
         fail_line(p, at, "bad arc line (expected 'a u v w')");
       }
       src.push_back(static_cast<std::int32_t>(parse_vertex(u_tok, n, 1, p, at)));
       dst.push_back(static_cast<std::int32_t>(parse_vertex(v_tok, n, 1, p, at)));
       weight.push_back(parse_weight(w_tok, p, at));
     } else {
-      fail_line(p, at, "unexpected line starting with " + quoted(tag) + " (expected c, p or a)");
+      fail_line(p, at,
+                "unexpected line starting with " + quote_token(tag) + " (expected c, p or a)");
     }
   }
   if (!have_problem) {
@@ -76,4 +80,4 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text) {
   return out;
 }
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

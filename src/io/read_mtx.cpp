@@ -17,7 +17,8 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -38,9 +39,10 @@ mtx_banner parse_banner(std::string_view line, const std::filesystem::path& p) {
       !tokens.next(symmetry) || tokens.next(extra)) {
     fail_line(p, 1, "bad banner (expected '%%MatrixMarket matrix coordinate <field> <symmetry>')");
   }
-  if (lower(object) != "matrix") fail_line(p, 1, "object " + quoted(object) + " is not 'matrix'");
+  if (lower(object) != "matrix")
+    fail_line(p, 1, "object " + quote_token(object) + " is not 'matrix'");
   if (lower(layout) != "coordinate") {
-    fail_line(p, 1, "layout " + quoted(layout) + " is not supported (only 'coordinate')");
+    fail_line(p, 1, "layout " + quote_token(layout) + " is not supported (only 'coordinate')");
   }
   mtx_banner b;
   const std::string f = lower(field);
@@ -51,21 +53,23 @@ mtx_banner parse_banner(std::string_view line, const std::filesystem::path& p) {
   } else if (f == "pattern") {
     b.field = mtx_field::pattern;
   } else {
-    fail_line(p, 1, "field " + quoted(field) + " is not supported (real, integer or pattern)");
+    fail_line(p, 1, "field " + quote_token(field) + " is not supported (real, integer or pattern)");
   }
   const std::string s = lower(symmetry);
   if (s == "symmetric") {
     b.symmetric = true;
   } else if (s != "general") {
-    fail_line(p, 1, "symmetry " + quoted(symmetry) + " is not supported (general or symmetric)");
+    fail_line(p, 1,
+              "symmetry " + quote_token(symmetry) + " is not supported (general or symmetric)");
   }
   return b;
 }
 
-}  // namespace
+} // namespace
 
 graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
-  if (text.empty()) fail_file(p, "empty file (expected a '%%MatrixMarket' banner)");
+  if (text.empty())
+    fail_line(p, 1, "empty file (expected a '%%MatrixMarket' banner)");
   line_reader lines(text);
   std::string_view line;
   lines.next(line);
@@ -82,7 +86,8 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
   while (lines.next(line)) {
     const std::int64_t at = lines.line_number();
     const char c = first_char(line);
-    if (c == '\0' || c == '%') continue;
+    if (c == '\0' || c == '%')
+      continue;
     token_scanner tokens(line);
     if (!have_size) {
       std::string_view r_tok, c_tok, nnz_tok, extra;
@@ -112,16 +117,18 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
       fail_line(p, at, "more entries than the " + std::to_string(nnz) + " the size line declares");
     }
     std::string_view i_tok, j_tok, w_tok, extra;
-    const bool ok = tokens.next(i_tok) && tokens.next(j_tok) &&
-                    (pattern || tokens.next(w_tok)) && !tokens.next(extra);
+    const bool ok = tokens.next(i_tok) && tokens.next(j_tok) && (pattern || tokens.next(w_tok)) &&
+                    !tokens.next(extra);
     if (!ok) {
-      fail_line(p, at, pattern ? "bad entry (expected 'row col')" : "bad entry (expected 'row col value')");
+      fail_line(p, at,
+                pattern ? "bad entry (expected 'row col')"
+                        : "bad entry (expected 'row col value')");
     }
     const auto i = static_cast<std::int32_t>(parse_vertex(i_tok, n, 1, p, at));
     const auto j = static_cast<std::int32_t>(parse_vertex(j_tok, n, 1, p, at));
     const double w = pattern ? 1.0 : parse_weight(w_tok, p, at);
     if (banner.field == mtx_field::integer && std::trunc(w) != w) {
-      fail_line(p, at, "value " + quoted(w_tok) + " is not an integer in an 'integer' file");
+      fail_line(p, at, "value " + quote_token(w_tok) + " is not an integer in an 'integer' file");
     }
     src.push_back(i);
     dst.push_back(j);
@@ -133,7 +140,8 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
     }
     ++entries;
   }
-  if (!have_size) fail_line(p, lines.line_number(), "end of file before the size line");
+  if (!have_size)
+    fail_line(p, lines.line_number(), "end of file before the size line");
   if (entries < nnz) {
     fail_line(p, lines.line_number(),
               "file ends after " + std::to_string(entries) + " of the " + std::to_string(nnz) +
@@ -144,4 +152,4 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
   return out;
 }
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

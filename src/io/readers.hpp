@@ -15,12 +15,10 @@ namespace apsp::io::detail {
 [[nodiscard]] graph_file read_edgelist(const std::filesystem::path& p, std::string_view text);
 [[nodiscard]] graph_file read_csv(const std::filesystem::path& p, std::string_view text,
                                   const std::string& weight_column);
-[[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p,
-                                            std::string_view bytes);
+[[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes);
 [[nodiscard]] graph_file read_npy_graph(const std::filesystem::path& p, std::string_view bytes);
 
-[[nodiscard]] any_matrix read_npy_matrix(const std::filesystem::path& p, std::string_view bytes);
-[[nodiscard]] any_matrix read_course_matrix(const std::filesystem::path& p,
-                                            std::string_view bytes);
+/// invalid_input_error: the format cannot be told from the name (or an unambiguous magic).
+[[noreturn]] void fail_unknown_format(const std::filesystem::path& p);
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

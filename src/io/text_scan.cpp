@@ -10,23 +10,25 @@ namespace apsp::io::detail {
 
 double parse_weight(std::string_view token, const std::filesystem::path& p, std::int64_t line) {
   std::string_view digits = token;
-  if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-') digits.remove_prefix(1);
+  if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-')
+    digits.remove_prefix(1);
   double w = 0;
   const char* end = digits.data() + digits.size();
   auto [ptr, ec] = std::from_chars(digits.data(), end, w);
   if (ptr != end || digits.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
-    fail_line(p, line, "weight " + quoted(token) + " is not a number");
+    fail_line(p, line, "weight " + quote_token(token) + " is not a number");
   }
   if (std::isnan(w) || std::isinf(w) || ec == std::errc::result_out_of_range) {
-    if (std::isnan(w)) fail_line(p, line, "weight " + quoted(token) + " is not a number (NaN)");
+    if (std::isnan(w))
+      fail_line(p, line, "weight " + quote_token(token) + " is not a number (NaN)");
     // from_chars reports overflow without a value; a literal "inf" parses to infinity.
     if (ec == std::errc::result_out_of_range) {
-      fail_line(p, line, "weight " + quoted(token) + " is out of range (|w| > 2^53)");
+      fail_line(p, line, "weight " + quote_token(token) + " is out of range (|w| > 2^53)");
     }
-    fail_line(p, line, "weight " + quoted(token) + " is infinite (weights must be finite)");
+    fail_line(p, line, "weight " + quote_token(token) + " is infinite (weights must be finite)");
   }
   if (!is_valid_weight(w)) {
-    fail_line(p, line, "weight " + quoted(token) + " is out of range (|w| > 2^53)");
+    fail_line(p, line, "weight " + quote_token(token) + " is out of range (|w| > 2^53)");
   }
   return w;
 }
@@ -34,11 +36,12 @@ double parse_weight(std::string_view token, const std::filesystem::path& p, std:
 std::int64_t parse_vertex(std::string_view token, std::int64_t n, std::int64_t base,
                           const std::filesystem::path& p, std::int64_t line) {
   std::int64_t v = 0;
-  if (!parse_int(token, v)) fail_line(p, line, "vertex id " + quoted(token) + " is not an integer");
+  if (!parse_int(token, v))
+    fail_line(p, line, "vertex id " + quote_token(token) + " is not an integer");
   if (v < base || v - base >= n) {
     fail_line(p, line,
-              "vertex id " + std::to_string(v) + " is out of range " + std::to_string(base) +
-                  ".." + std::to_string(base + n - 1));
+              "vertex id " + std::to_string(v) + " is out of range " + std::to_string(base) + ".." +
+                  std::to_string(base + n - 1));
   }
   return v - base;
 }
@@ -47,9 +50,10 @@ std::int64_t parse_count(std::string_view token, std::string_view what,
                          const std::filesystem::path& p, std::int64_t line) {
   std::int64_t v = 0;
   if (!parse_int(token, v)) {
-    fail_line(p, line, std::string(what) + " " + quoted(token) + " is not an integer");
+    fail_line(p, line, std::string(what) + " " + quote_token(token) + " is not an integer");
   }
-  if (v < 0) fail_line(p, line, std::string(what) + " " + std::to_string(v) + " is negative");
+  if (v < 0)
+    fail_line(p, line, std::string(what) + " " + std::to_string(v) + " is negative");
   return v;
 }
 
@@ -62,8 +66,7 @@ void check_vertex_count(std::int64_t n, const std::filesystem::path& p, std::int
 }
 
 void check_record_count(std::int64_t count, std::size_t remaining, std::size_t min_record_bytes,
-                        std::string_view what, const std::filesystem::path& p,
-                        std::int64_t line) {
+                        std::string_view what, const std::filesystem::path& p, std::int64_t line) {
   // `count` records need at least count * (min_record_bytes + 1) - 1 bytes.
   const auto capacity = (remaining + 1) / (min_record_bytes + 1);
   if (static_cast<std::uint64_t>(count) > capacity) {
@@ -74,4 +77,4 @@ void check_record_count(std::int64_t count, std::size_t remaining, std::size_t m
   }
 }
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

@@ -12,19 +12,22 @@ namespace apsp::io::detail {
 
 /// Yields the lines of `text` without their "\n" or "\r\n", counting from 1.
 class line_reader {
- public:
+public:
   explicit line_reader(std::string_view text) : text_(text) {
     // A UTF-8 byte-order mark is not part of the first line's content.
-    if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF")
+      pos_ = 3;
   }
 
   bool next(std::string_view& line) noexcept {
-    if (pos_ >= text_.size()) return false;
+    if (pos_ >= text_.size())
+      return false;
     const char* begin = text_.data() + pos_;
     const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', text_.size() - pos_));
     std::size_t len = nl ? static_cast<std::size_t>(nl - begin) : text_.size() - pos_;
     pos_ += len + (nl ? 1 : 0);
-    if (len > 0 && begin[len - 1] == '\r') --len;
+    if (len > 0 && begin[len - 1] == '\r')
+      --len;
     line = {begin, len};
     ++line_;
     return true;
@@ -34,7 +37,7 @@ class line_reader {
   /// Bytes not yet returned.
   [[nodiscard]] std::size_t remaining() const noexcept { return text_.size() - pos_; }
 
- private:
+private:
   std::string_view text_;
   std::size_t pos_ = 0;
   std::int64_t line_ = 0;
@@ -42,18 +45,20 @@ class line_reader {
 
 /// Splits a line on spaces and tabs.
 class token_scanner {
- public:
+public:
   explicit token_scanner(std::string_view line) : rest_(line) {}
 
   bool next(std::string_view& token) noexcept {
     std::size_t i = 0;
-    while (i < rest_.size() && is_blank(rest_[i])) ++i;
+    while (i < rest_.size() && is_blank(rest_[i]))
+      ++i;
     if (i == rest_.size()) {
       rest_ = {};
       return false;
     }
     std::size_t j = i;
-    while (j < rest_.size() && !is_blank(rest_[j])) ++j;
+    while (j < rest_.size() && !is_blank(rest_[j]))
+      ++j;
     token = rest_.substr(i, j - i);
     rest_ = rest_.substr(j);
     return true;
@@ -63,18 +68,20 @@ class token_scanner {
     token_scanner copy = *this;
     std::string_view t;
     int c = 0;
-    while (copy.next(t)) ++c;
+    while (copy.next(t))
+      ++c;
     return c;
   }
 
- private:
+private:
   static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
   std::string_view rest_;
 };
 
 /// Parses a whole token as a base-10 integer (a leading '+' is allowed).
 [[nodiscard]] inline bool parse_int(std::string_view token, std::int64_t& out) noexcept {
-  if (token.size() > 1 && token[0] == '+' && token[1] != '-') token.remove_prefix(1);
+  if (token.size() > 1 && token[0] == '+' && token[1] != '-')
+    token.remove_prefix(1);
   const char* end = token.data() + token.size();
   auto [ptr, ec] = std::from_chars(token.data(), end, out);
   return ec == std::errc() && ptr == end && !token.empty();
@@ -109,7 +116,6 @@ void check_vertex_count(std::int64_t n, const std::filesystem::path& p, std::int
 /// Refuses a declared record count that `remaining` bytes cannot hold when every record needs at
 /// least `min_record_bytes` plus a newline.
 void check_record_count(std::int64_t count, std::size_t remaining, std::size_t min_record_bytes,
-                        std::string_view what, const std::filesystem::path& p,
-                        std::int64_t line);
+                        std::string_view what, const std::filesystem::path& p, std::int64_t line);
 
-}  // namespace apsp::io::detail
+} // namespace apsp::io::detail

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "cuda/kernels/min_plus_ops.cuh"
-#include "cuda/kernels/tile_config.cuh"
+#include "cuda/tile_config.hpp"
 
 namespace apsp::cuda::kernels {
 

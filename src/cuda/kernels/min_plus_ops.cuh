@@ -54,4 +54,12 @@ __device__ __forceinline__ auto lane_of(const V& v, int q) {
   return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
 }
 
+template <class V, class T>
+__device__ __forceinline__ void set_lane(V& v, int q, T value) {
+  if (q == 0) v.x = value;
+  if (q == 1) v.y = value;
+  if (q == 2) v.z = value;
+  if (q == 3) v.w = value;
+}
+
 }  // namespace apsp::cuda::kernels

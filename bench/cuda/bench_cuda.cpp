@@ -1,0 +1,250 @@
+// Times the apsp cuda back end on random graphs (10 % density, weights 1..1000): kernel time
+// with CUDA events on a resident matrix, and the whole library solve; plus the min-plus peak
+// microbenchmark and the two baselines. Prints a table and appends rows to a CSV.
+//
+//   apsp_bench_cuda [--peak] [--sizes 10000,20000,40000] [--modes int32,int32_paths,float32]
+//                   [--solve] [--naive N] [--blocked32 N,...] [--csv FILE] [--commit C]
+//                   [--command TEXT]
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "bench_kernels.hpp"
+#include "cuda/fw_driver.hpp"
+#include "cuda/resources.hpp"
+#include "cuda/transfer.hpp"
+
+namespace {
+
+using apsp::bench::peak_op;
+
+struct args {
+  bool peak = false;
+  bool solve = false;
+  std::vector<std::int64_t> sizes;
+  std::vector<std::string> modes{"int32", "int32_paths", "float32"};
+  std::int64_t naive = 0;
+  std::vector<std::int64_t> blocked32;
+  std::string csv;
+  std::string commit = "unknown";
+  std::string command;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(item);
+  return out;
+}
+
+args parse(int argc, char** argv) {
+  args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (k == "--peak") a.peak = true;
+    else if (k == "--solve") a.solve = true;
+    else if (k == "--sizes") for (auto& x : split(next())) a.sizes.push_back(std::stoll(x));
+    else if (k == "--modes") a.modes = split(next());
+    else if (k == "--naive") a.naive = std::stoll(next());
+    else if (k == "--blocked32") for (auto& x : split(next())) a.blocked32.push_back(std::stoll(x));
+    else if (k == "--csv") a.csv = next();
+    else if (k == "--commit") a.commit = next();
+    else if (k == "--command") a.command = next();
+    else {
+      std::fprintf(stderr, "unknown argument %s\n", k.c_str());
+      std::exit(1);
+    }
+  }
+  return a;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64: a reproducible value per matrix cell
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// Random graph as a dense matrix: edge with probability 10 %, weight 1..1000, else infinity.
+template <class T>
+apsp::dense_matrix<T> random_matrix(std::int64_t n, std::uint64_t seed) {
+  apsp::dense_matrix<T> m(n);
+  const T inf = apsp::weight_traits<T>::infinity;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const std::uint64_t h = mix(seed ^ static_cast<std::uint64_t>(i * n + j));
+      T v = inf;
+      if (h % 10 == 0) v = static_cast<T>(1 + (h >> 32) % 1000);
+      m(i, j) = i == j ? T(0) : v;
+    }
+  }
+  return m;
+}
+
+struct row {
+  std::int64_t n;
+  std::string mode;
+  double seconds;
+  double peak;  // updates/s the percentage refers to (0: none)
+};
+
+/// Kernel seconds of one solve of m (resident on the device, events around the rounds).
+template <class T>
+double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths) {
+  namespace ac = apsp::cuda;
+  const std::int64_t n = m.n();
+  const std::int64_t ld = (n + ac::kernels::fw_tile - 1) / ac::kernels::fw_tile * ac::kernels::fw_tile;
+  const auto cells = static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld);
+  ac::stream s;
+  ac::device_buffer<T> d(cells);
+  ac::device_buffer<std::int32_t> via(paths ? cells : 0);
+  ac::upload_rows(m.data(), d.data(), sizeof(T), n, ld, s.get());
+  ac::enqueue_fill_padding(d.data(), n, ld, s.get());
+  if (paths) APSP_CUDA_TRY(cudaMemsetAsync(via.data(), 0xff, cells * 4, s.get()));
+  ac::device_problem<T> p;
+  p.d = d.data();
+  p.via = via.data();
+  p.ld = ld;
+  ac::configure_kernels(p);
+  ac::event e0;
+  ac::event e1;
+  e0.record(s.get());
+  for (std::int64_t r = 0; r < p.tiles(); ++r) ac::enqueue_round(p, r, s.get());
+  e1.record(s.get());
+  e1.synchronize();
+  return e1.ms_since(e0) * 1e-3;
+}
+
+/// The whole library solve from an edge list (graph -> matrix -> device -> back), in seconds.
+template <class T>
+double solve_seconds(const apsp::dense_matrix<T>& m, bool paths) {
+  const std::int64_t n = m.n();
+  std::vector<std::int32_t> src, dst;
+  std::vector<double> w;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i != j && m(i, j) < apsp::weight_traits<T>::infinity) {
+        src.push_back(static_cast<std::int32_t>(i));
+        dst.push_back(static_cast<std::int32_t>(j));
+        w.push_back(static_cast<double>(m(i, j)));
+      }
+    }
+  }
+  apsp::graph g(n);
+  g.assign(std::move(src), std::move(dst), std::move(w));
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  o.type = apsp::weight_traits<T>::type;
+  o.paths = paths;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = apsp::solve(g, o);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("    solve n=%lld %s: total %.3f s (setup %.3f, solve %.3f, finish %.3f)\n",
+              static_cast<long long>(n), paths ? "paths" : "dist", s, r.timings().setup_seconds,
+              r.timings().solve_seconds, r.timings().finish_seconds);
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const args a = parse(argc, argv);
+  cudaDeviceProp prop{};
+  APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  std::vector<row> rows;
+
+  // Published H100 figures, replaced by measurements with --peak.
+  double peak_i32 = 14.4e12;
+  double peak_f32 = 12.6e12;
+  if (a.peak) {
+    apsp::cuda::stream s;
+    peak_i32 = apsp::bench::measure_minplus_peak(peak_op::int32_dpx, 5, s.get());
+    peak_f32 = apsp::bench::measure_minplus_peak(peak_op::float32, 5, s.get());
+    const double peak_s16 = apsp::bench::measure_minplus_peak(peak_op::int16x2_dpx, 5, s.get());
+    std::printf("min-plus peak: int32 %.2fe12/s, float32 %.2fe12/s, int16x2 %.2fe12/s\n",
+                peak_i32 / 1e12, peak_f32 / 1e12, peak_s16 / 1e12);
+    rows.push_back({0, "peak_int32", 1.0 / peak_i32, 0});
+    rows.push_back({0, "peak_float32", 1.0 / peak_f32, 0});
+    rows.push_back({0, "peak_int16x2", 1.0 / peak_s16, 0});
+  }
+
+  for (std::int64_t n : a.sizes) {
+    const auto mi = random_matrix<std::int32_t>(n, 12345);
+    for (const auto& mode : a.modes) {
+      double t = 0;
+      double pk = peak_i32;
+      if (mode == "int32") t = kernel_seconds(mi, false);
+      else if (mode == "int32_paths") t = kernel_seconds(mi, true);
+      else if (mode == "float32") {
+        const auto mf = random_matrix<float>(n, 12345);
+        t = kernel_seconds(mf, false);
+        pk = peak_f32;
+      } else if (mode == "float32_paths") {
+        const auto mf = random_matrix<float>(n, 12345);
+        t = kernel_seconds(mf, true);
+        pk = peak_f32;
+      }
+      rows.push_back({n, mode, t, pk});
+      const double ups = static_cast<double>(n) * n * n / t;
+      std::printf("  n=%lld %-14s kernels %.3f s  %.2fe12 updates/s  %.1f %% of peak\n",
+                  static_cast<long long>(n), mode.c_str(), t, ups / 1e12, 100 * ups / pk);
+      std::fflush(stdout);
+      if (a.solve) {
+        double ts = 0;
+        if (mode == "int32") ts = solve_seconds(mi, false);
+        else if (mode == "int32_paths") ts = solve_seconds(mi, true);
+        else if (mode == "float32") ts = solve_seconds(random_matrix<float>(n, 12345), false);
+        rows.push_back({n, mode + "_solve", ts, pk});
+      }
+    }
+  }
+
+  auto baseline = [&](std::int64_t n, bool naive) {
+    const auto m = random_matrix<std::int32_t>(n, 777);
+    const std::int64_t ld = naive ? n : (n + 31) / 32 * 32;
+    apsp::cuda::stream s;
+    apsp::cuda::device_buffer<std::int32_t> d(static_cast<std::size_t>(ld * ld));
+    apsp::cuda::upload_rows(m.data(), d.data(), 4, n, ld, s.get());
+    apsp::cuda::enqueue_fill_padding(d.data(), n, ld, s.get());
+    const double t = 1e-3 * (naive ? apsp::bench::naive_fw_ms(d.data(), n, s.get())
+                                   : apsp::bench::blocked32_fw_ms(d.data(), ld, s.get()));
+    rows.push_back({n, naive ? "baseline_naive_int32" : "baseline_blocked32_int32", t, peak_i32});
+    const double ups = static_cast<double>(n) * n * n / t;
+    std::printf("  n=%lld %s: %.3f s  %.3fe12 updates/s\n", static_cast<long long>(n),
+                naive ? "naive per-k" : "blocked 32x32", t, ups / 1e12);
+    std::fflush(stdout);
+  };
+  if (a.naive > 0) baseline(a.naive, true);
+  for (std::int64_t n : a.blocked32) baseline(n, false);
+
+  if (!a.csv.empty()) {
+    const bool fresh = !std::filesystem::exists(a.csv);
+    std::ofstream out(a.csv, std::ios::app);
+    if (fresh) out << "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak\n";
+    char date[16];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    for (const auto& r : rows) {
+      const double ups = r.n == 0 ? 1.0 / r.seconds
+                                  : static_cast<double>(r.n) * r.n * r.n / r.seconds;
+      out << date << ",\"" << prop.name << "\"," << a.commit << ",\"" << a.command << "\","
+          << r.n << "," << r.mode << "," << (r.n == 0 ? 0.0 : r.seconds) << "," << ups << ","
+          << (r.peak > 0 ? 100 * ups / r.peak : 100.0) << "\n";
+    }
+  }
+  return 0;
+}

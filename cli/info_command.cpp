@@ -1,0 +1,158 @@
+// apsp info: what the graph is and what solving it would take on each back end.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "apsp/solve.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "solver.hpp"
+
+namespace apsp::cli {
+namespace {
+
+struct info_args {
+  input_options in;
+  solver_options solver;
+  bool paths = false;
+  bool json = false;
+};
+
+nlohmann::ordered_json plan_json(const backend_status& status, std::int64_t n,
+                                 const solve_options& base) {
+  nlohmann::ordered_json j;
+  j["backend"] = to_string(status.kind);
+  j["available"] = status.available;
+  j["detail"] = status.detail;
+  if (!status.available)
+    return j;
+  solve_options o = base;
+  o.backend = status.kind;
+  try {
+    const plan p = make_plan(n, o);
+    const std::string why = why_not_fitting(p);
+    j["device"] = p.device;
+    j["block"] = p.block;
+    j["rounds"] = p.rounds;
+    j["host_bytes"] = p.host_bytes;
+    j["device_bytes"] = p.device_bytes;
+    j["fits"] = why.empty();
+    if (!why.empty())
+      j["reason"] = why;
+  } catch (const apsp::error& e) {
+    j["fits"] = false;
+    j["reason"] = e.what();
+  }
+  return j;
+}
+
+std::string number_text(double v, bool integral) {
+  if (integral)
+    return std::to_string(static_cast<long long>(v));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+void print_text(const nlohmann::ordered_json& j) {
+  std::printf("file             %s (%s)\n", j["file"].get<std::string>().c_str(),
+              j["format"].get<std::string>().c_str());
+  std::printf("vertices         %lld\n", j["n"].get<long long>());
+  std::printf("edges            %lld (%lld self-loops)\n", j["m"].get<long long>(),
+              j["self_loops"].get<long long>());
+  const auto& w = j["weights"];
+  if (j["m"].get<long long>() > 0) {
+    const bool integral = w["integral"].get<bool>();
+    std::printf("weights          %s .. %s, %s, %s\n",
+                number_text(w["min"].get<double>(), integral).c_str(),
+                number_text(w["max"].get<double>(), integral).c_str(),
+                integral ? "integral" : "not integral",
+                w["negative"].get<bool>() ? "has negative weights" : "no negative weights");
+  }
+  std::printf("plans for        %s%s (auto picks %s)\n", j["dtype"].get<std::string>().c_str(),
+              j["paths"].get<bool>() ? " with paths" : "", j["auto"].get<std::string>().c_str());
+  for (const auto& p : j["plans"]) {
+    const std::string name = p["backend"].get<std::string>();
+    if (!p["available"].get<bool>()) {
+      std::printf("  %-10s unavailable: %s\n", name.c_str(),
+                  p["detail"].get<std::string>().c_str());
+      continue;
+    }
+    if (!p.contains("rounds")) {
+      std::printf("  %-10s %s\n", name.c_str(), p["reason"].get<std::string>().c_str());
+      continue;
+    }
+    std::printf(
+        "  %-10s %s: tile %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
+        p["device"].get<std::string>().c_str(), p["block"].get<long long>(),
+        p["rounds"].get<long long>(), format_bytes(p["host_bytes"].get<std::uint64_t>()).c_str(),
+        format_bytes(p["device_bytes"].get<std::uint64_t>()).c_str(),
+        p["fits"].get<bool>() ? "fits"
+                              : ("does not fit: " + p["reason"].get<std::string>()).c_str());
+  }
+}
+
+int run(const info_args& a) {
+  const loaded_graph in = read_input(a.in);
+  const graph& g = in.file.g;
+  const auto w = g.summarize_weights();
+  std::int64_t self_loops = 0;
+  for (std::int64_t e = 0; e < g.num_edges(); ++e) {
+    self_loops +=
+        g.sources()[static_cast<std::size_t>(e)] == g.targets()[static_cast<std::size_t>(e)];
+  }
+  solve_options base = to_solve_options(a.solver);
+  base.paths = a.paths;
+
+  nlohmann::ordered_json j;
+  j["file"] = in.path;
+  j["format"] = io::to_string(in.file.source_format);
+  j["n"] = g.num_vertices();
+  j["m"] = g.num_edges();
+  j["self_loops"] = self_loops;
+  j["weights"] = {
+      {"min", w.min}, {"max", w.max}, {"integral", w.all_integral}, {"negative", w.has_negative}};
+  j["dtype"] = to_string(base.type);
+  j["paths"] = a.paths;
+  try {
+    j["auto"] = to_string(make_plan(g.num_vertices(), base).backend);
+  } catch (const apsp::error& e) {
+    j["auto"] = std::string("none (") + e.what() + ")";
+  }
+  j["plans"] = nlohmann::ordered_json::array();
+  for (const backend_status& status : list_backends()) {
+    j["plans"].push_back(plan_json(status, g.num_vertices(), base));
+  }
+  if (a.json) {
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    print_text(j);
+  }
+  return 0;
+}
+
+} // namespace
+
+void add_info_command(CLI::App& app, command_action& action) {
+  auto args = std::make_shared<info_args>();
+  CLI::App* cmd =
+      app.add_subcommand("info", "describe a graph and plan its solve on each back end");
+  add_input_options(*cmd, args->in);
+  add_solver_options(*cmd, args->solver);
+  cmd->add_flag("--paths", args->paths, "plan with the path matrix");
+  cmd->add_flag("--json", args->json, "print a JSON object instead of text");
+  cmd->footer(
+      "Plans are computed without allocating anything, so this is instant even for graphs too\n"
+      "large to solve here.\n\n"
+      "Examples:\n"
+      "  apsp info rome99.gr\n"
+      "  apsp info DE.gr --dtype float32 --paths --json");
+  cmd->callback([args, &action] { action = [args] { return run(*args); }; });
+}
+
+} // namespace apsp::cli

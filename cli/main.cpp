@@ -1,0 +1,98 @@
+// The `apsp` command-line tool: parse, run one subcommand, map errors to exit codes.
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "interrupt.hpp"
+
+namespace apsp::cli {
+namespace {
+
+constexpr const char* exit_code_table =
+    "Exit codes:\n"
+    "  0    success\n"
+    "  1    internal error (a bug, or a failure of the system underneath, e.g. a failed write)\n"
+    "  2    usage error (unknown option, bad value such as --dtype int8, unknown vertex id)\n"
+    "  3    bad input (unreadable or malformed file, weights that overflow the --dtype)\n"
+    "  4    negative cycle (the message names vertices on it, in the file's ids)\n"
+    "  5    out of memory (the matrix does not fit in host or device memory)\n"
+    "  6    back end unavailable (e.g. --backend cuda without a GPU)\n"
+    "  7    verification failed (apsp verify)\n"
+    "  130  cancelled (Ctrl-C); no output file is left behind\n"
+    "Every error is one line on stderr starting with 'apsp: error: '.\n\n"
+    "Run 'apsp COMMAND --help' for the options and examples of each command.";
+
+int fail(int code, std::string message) {
+  close_progress_line();
+  for (char& c : message) {
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  }
+  std::fprintf(stderr, "apsp: error: %s\n", message.c_str());
+  return code;
+}
+
+int run_action(const command_action& action) {
+  try {
+    return action();
+  } catch (const negative_cycle_error& e) {
+    return fail(exit_negative_cycle, e.what());
+  } catch (const cancelled_error& e) {
+    return fail(exit_cancelled, e.what());
+  } catch (const out_of_memory_error& e) {
+    return fail(exit_out_of_memory, e.what());
+  } catch (const backend_unavailable_error& e) {
+    return fail(exit_backend_unavailable, e.what());
+  } catch (const invalid_input_error& e) {
+    return fail(exit_bad_input, e.what());
+  } catch (const invalid_argument_error& e) {
+    return fail(exit_usage, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(exit_out_of_memory, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(exit_internal, e.what());
+  }
+}
+
+} // namespace
+} // namespace apsp::cli
+
+int main(int argc, char** argv) {
+  using namespace apsp::cli;
+  CLI::App app("apsp: all-pairs shortest paths by blocked Floyd-Warshall on CPUs and GPUs.");
+  app.name("apsp");
+  app.set_version_flag("--version", std::string("apsp ") + apsp::version());
+  app.require_subcommand(1);
+  command_action action;
+  add_solve_command(app, action);
+  add_path_command(app, action);
+  add_info_command(app, action);
+  add_convert_command(app, action);
+  add_verify_command(app, action);
+  // Set after the subcommands exist: CLI11 copies the parent's footer into each new one.
+  app.footer(std::string("Examples:\n"
+                         "  apsp info rome99.gr\n"
+                         "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
+                         "  apsp path rome99.gr 1 3353 --json\n"
+                         "  apsp verify rome99.gr dist.npy\n"
+                         "  apsp convert rome99.gr rome99.bin\n\n") +
+             exit_code_table);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0)
+      return app.exit(e); // --help, --version
+    return fail(exit_usage, std::string(e.what()) + " (see 'apsp --help')");
+  }
+  if (!action)
+    return fail(exit_internal, "no command ran");
+  return run_action(action);
+}

@@ -1,0 +1,170 @@
+// apsp path: one shortest path, from a fresh solve or from saved distance and via matrices.
+
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "interrupt.hpp"
+#include "output.hpp"
+#include "solver.hpp"
+
+namespace apsp::cli {
+namespace {
+
+struct path_args {
+  input_options in;
+  solver_options solver;
+  std::string source;
+  std::string target;
+  std::string dist;
+  std::string via;
+  bool json = false;
+  bool quiet = false;
+};
+
+any_matrix read_saved(const std::string& path, std::int64_t n, const char* what) {
+  any_matrix m;
+  try {
+    m = io::read_matrix(path);
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(with_file(e.what(), path));
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(path + ": out of memory while reading the " + what + " matrix");
+  }
+  const std::int64_t got = std::visit([](const auto& x) { return x.n(); }, m);
+  if (got != n) {
+    throw invalid_input_error(path + ": the " + what + " matrix is " + std::to_string(got) + " x " +
+                              std::to_string(got) + " but the graph has " + std::to_string(n) +
+                              " vertices");
+  }
+  return m;
+}
+
+/// The via matrix of a file is untrusted: check its range here, and rebuild paths with a step
+/// bound, so a corrupt file gives an error instead of an endless walk.
+std::vector<std::int64_t> saved_path(const any_matrix& dist, const via_matrix& via,
+                                     const std::string& via_path, std::int64_t s, std::int64_t t) {
+  if (s == t)
+    return {s};
+  const bool reachable = std::visit(
+      [&](const auto& m) {
+        using T = typename std::decay_t<decltype(m)>::value_type;
+        return m(s, t) < weight_traits<T>::infinity; // false for NaN too
+      },
+      dist);
+  if (!reachable)
+    return {};
+  const std::int64_t n = via.n();
+  std::vector<std::int64_t> out{s};
+  std::vector<std::pair<std::int64_t, std::int64_t>> pending{{s, t}};
+  std::int64_t steps = 0;
+  while (!pending.empty()) {
+    auto [a, b] = pending.back();
+    pending.pop_back();
+    const std::int32_t k = via(a, b);
+    if (k < no_via || k >= n || ++steps > 8 * n + 8) {
+      throw invalid_input_error(via_path + ": not a valid path matrix (entry [" +
+                                std::to_string(a) + "][" + std::to_string(b) +
+                                "] = " + std::to_string(k) + ")");
+    }
+    if (k == no_via) {
+      out.push_back(b);
+    } else {
+      pending.emplace_back(k, b);
+      pending.emplace_back(a, k);
+    }
+  }
+  return out;
+}
+
+void print_path(const path_args& a, const loaded_graph& in, const any_matrix& dist, std::int64_t s,
+                std::int64_t t, const std::vector<std::int64_t>& path) {
+  const auto& labels = in.file.labels;
+  if (a.json) {
+    // Key order and spacing are fixed by the documentation, so the object is written by hand.
+    const bool numeric = labels_are_integers(labels);
+    std::string text = "{\"source\": " + label_json(labels, s, numeric).dump() +
+                       ", \"target\": " + label_json(labels, t, numeric).dump() +
+                       ", \"length\": " + distance_json(dist, s, t).dump() + ", \"path\": [";
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      text += (k ? ", " : "") + label_json(labels, path[k], numeric).dump();
+    }
+    text += "]}";
+    std::printf("%s\n", text.c_str());
+    return;
+  }
+  if (path.empty()) {
+    std::printf("no path from %s to %s\n", labels.label(s).c_str(), labels.label(t).c_str());
+    return;
+  }
+  std::string text;
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    text += (k ? " -> " : "") + labels.label(path[k]);
+  }
+  std::printf("length %s, %zu edges\n%s\n", distance_text(dist, s, t).c_str(), path.size() - 1,
+              text.c_str());
+}
+
+int run(const path_args& a) {
+  if (a.dist.empty() != a.via.empty()) {
+    throw invalid_argument_error("--dist and --via go together");
+  }
+  const sigint_scope sigint;
+  const loaded_graph in = read_input(a.in);
+  const std::int64_t s = find_vertex(in, a.source);
+  const std::int64_t t = find_vertex(in, a.target);
+  const std::int64_t n = in.file.g.num_vertices();
+  if (!a.dist.empty()) {
+    const any_matrix dist = read_saved(a.dist, n, "distance");
+    any_matrix via_any = read_saved(a.via, n, "path");
+    auto* via = std::get_if<via_matrix>(&via_any);
+    if (via == nullptr)
+      throw invalid_input_error(a.via + ": a path matrix must hold int32");
+    print_path(a, in, dist, s, t, saved_path(dist, *via, a.via, s, t));
+    return 0;
+  }
+  solve_options options = to_solve_options(a.solver);
+  options.paths = true;
+  const result r = solve_input(in, options, progress_wanted(a.quiet));
+  print_path(a, in, r.distances(), s, t, r.path(s, t));
+  return 0;
+}
+
+} // namespace
+
+void add_path_command(CLI::App& app, command_action& action) {
+  auto args = std::make_shared<path_args>();
+  CLI::App* cmd = app.add_subcommand("path", "print one shortest path and its length");
+  add_input_options(*cmd, args->in);
+  cmd->add_option("SRC", args->source,
+                  "source vertex, as the file names it (1-based for .gr/.mtx, 0-based for .bin "
+                  "and .npy, the original id or name for edge lists and CSV)")
+      ->required();
+  cmd->add_option("DST", args->target, "target vertex, same convention")->required();
+  cmd->add_option("--dist", args->dist, "read distances from this saved matrix instead of solving");
+  cmd->add_option("--via", args->via, "the path matrix saved with it (apsp solve --paths)");
+  add_solver_options(*cmd, args->solver);
+  cmd->add_flag("--json", args->json,
+                "print {\"source\": S, \"target\": T, \"length\": L, \"path\": [S, ..., T]}");
+  cmd->add_flag("-q,--quiet", args->quiet, "no progress line");
+  cmd->footer(
+      "Unreachable targets print 'no path' (JSON: length null, path []).\n\n"
+      "Examples:\n"
+      "  apsp path rome99.gr 1 3353\n"
+      "  apsp path connectome.csv ADAL AVAR --json\n"
+      "  apsp solve rome99.gr -o d.npy --paths v.npy && apsp path rome99.gr 1 3353 --dist d.npy "
+      "--via v.npy");
+  cmd->callback([args, &action] { action = [args] { return run(*args); }; });
+}
+
+} // namespace apsp::cli

@@ -1,0 +1,190 @@
+// apsp solve: read a graph, solve all pairs, write the distances (and paths), report.
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "apsp/solve.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "interrupt.hpp"
+#include "output.hpp"
+#include "solver.hpp"
+#include "stats.hpp"
+#include "timer.hpp"
+
+namespace apsp::cli {
+namespace {
+
+struct solve_args {
+  input_options in;
+  solver_options solver;
+  std::string out;
+  std::string paths_out;
+  std::string output_format;
+  bool json = false;
+  bool quiet = false;
+};
+
+struct stage_seconds {
+  double read = 0;
+  double write = 0;
+};
+
+/// Largest resident set of this process so far (Linux reports KiB).
+std::uint64_t peak_memory_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+double updates_per_second(const result& r) {
+  const double n = static_cast<double>(r.n());
+  const double s = r.timings().solve_seconds;
+  return s > 0 ? n * n * n / s : 0.0;
+}
+
+void print_json(const solve_args& a, const loaded_graph& in, const result& r,
+                const distance_stats& st, const stage_seconds& t) {
+  const plan& p = r.executed_plan();
+  nlohmann::ordered_json j;
+  j["input"] = a.in.path;
+  j["format"] = io::to_string(in.file.source_format);
+  j["n"] = r.n();
+  j["m"] = in.file.g.num_edges();
+  j["backend"] = to_string(p.backend);
+  j["device"] = p.device;
+  j["dtype"] = to_string(r.type());
+  j["block"] = p.block;
+  j["rounds"] = p.rounds;
+  j["seconds"] = {{"read", t.read},
+                  {"setup", r.timings().setup_seconds},
+                  {"solve", r.timings().solve_seconds},
+                  {"finish", r.timings().finish_seconds},
+                  {"write", t.write}};
+  j["updates_per_second"] = updates_per_second(r);
+  j["peak_memory_bytes"] = peak_memory_bytes();
+  j["reachable_pairs"] = st.reachable_pairs;
+  j["distance_sum"] = sum_json(st);
+  j["max_distance"] = st.integral ? nlohmann::ordered_json(static_cast<std::int64_t>(st.max))
+                                  : nlohmann::ordered_json(st.max);
+  const auto path_or_null = [](const std::string& p) {
+    return p.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p);
+  };
+  j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
+  std::printf("%s\n", j.dump(2).c_str());
+}
+
+void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
+                   const distance_stats& st, const stage_seconds& t) {
+  const plan& p = r.executed_plan();
+  const auto n = static_cast<long long>(r.n());
+  std::printf("input            %s (%s)\n", a.in.path.c_str(),
+              std::string(io::to_string(in.file.source_format)).c_str());
+  std::printf("vertices, edges  %lld, %lld\n", n, static_cast<long long>(in.file.g.num_edges()));
+  std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
+              p.device.c_str());
+  std::printf("dtype, tile      %s, %lld (%lld rounds)\n", std::string(to_string(r.type())).c_str(),
+              static_cast<long long>(p.block), static_cast<long long>(p.rounds));
+  const auto& tm = r.timings();
+  std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
+              t.read, tm.setup_seconds, tm.solve_seconds, tm.finish_seconds, t.write);
+  std::printf("updates/s        %.3g\n", updates_per_second(r));
+  std::printf("reachable pairs  %llu of %lld\n",
+              static_cast<unsigned long long>(st.reachable_pairs), n > 0 ? n * (n - 1) : 0);
+  std::printf("checksum         sum %s, max %s\n", sum_text(st).c_str(),
+              st.integral ? std::to_string(static_cast<long long>(st.max)).c_str()
+                          : std::to_string(st.max).c_str());
+  if (!a.out.empty())
+    std::printf("distances        %s\n", a.out.c_str());
+  if (!a.paths_out.empty())
+    std::printf("paths            %s\n", a.paths_out.c_str());
+}
+
+int run(const solve_args& a) {
+  // Everything that can be refused without reading or solving is refused first.
+  io::format out_format = io::format::npy;
+  if (!a.out.empty()) {
+    out_format = matrix_output_format(a.out, a.output_format);
+    check_writable(a.out);
+  } else if (!a.output_format.empty()) {
+    throw invalid_argument_error("--output-format needs -o OUT");
+  }
+  if (!a.paths_out.empty())
+    check_writable(a.paths_out);
+  solve_options options = to_solve_options(a.solver);
+  options.paths = !a.paths_out.empty();
+  (void)make_plan(0, options); // throws backend_unavailable_error before a long read
+
+  const sigint_scope sigint;
+  stage_seconds t;
+  const loaded_graph in = read_input(a.in);
+  t.read = in.read_seconds;
+  throw_if_interrupted();
+  if (out_format == io::format::csv && in.file.g.num_vertices() > 10000) {
+    throw invalid_argument_error("CSV output is limited to 10000 vertices (" + a.in.path + " has " +
+                                 std::to_string(in.file.g.num_vertices()) + "); use .npy or .bin");
+  }
+  const result r = solve_input(in, options, progress_wanted(a.quiet));
+  throw_if_interrupted();
+
+  const stopwatch write_clock;
+  output_files outputs;
+  if (!a.out.empty()) {
+    io::write_matrix(a.out, r.distances(), out_format);
+    outputs.written(a.out);
+  }
+  if (!a.paths_out.empty()) {
+    io::write_via(a.paths_out, r.via());
+    outputs.written(a.paths_out);
+  }
+  t.write = write_clock.seconds();
+  throw_if_interrupted(); // a Ctrl-C during the writes still removes them
+  outputs.commit();
+
+  const distance_stats st = compute_stats(r.distances());
+  if (a.json) {
+    print_json(a, in, r, st, t);
+  } else if (!a.quiet) {
+    print_summary(a, in, r, st, t);
+  }
+  return 0;
+}
+
+} // namespace
+
+void add_solve_command(CLI::App& app, command_action& action) {
+  auto args = std::make_shared<solve_args>();
+  CLI::App* cmd = app.add_subcommand("solve", "solve all pairs and write the distance matrix");
+  add_input_options(*cmd, args->in);
+  cmd->add_option("-o,--output", args->out,
+                  "distance matrix to write: .npy (its dtype), .bin/.course (course binary, "
+                  "int32, unreachable = 1073741823) or .csv");
+  cmd->add_option("--paths", args->paths_out,
+                  "also write the path matrix as .npy (int32 via vertex, -1 = none)");
+  cmd->add_option("--output-format", args->output_format,
+                  "format of -o, overriding its suffix: npy, course-binary or csv")
+      ->check(format_name());
+  add_solver_options(*cmd, args->solver);
+  cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
+  cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
+  cmd->footer(
+      "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
+      "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"
+      "Progress is drawn on stderr when it is a terminal; Ctrl-C cancels (exit 130) and\n"
+      "leaves no output file.\n\n"
+      "Examples:\n"
+      "  apsp solve rome99.gr\n"
+      "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
+      "  apsp solve graph.bin -o out.bin                  # course format in and out\n"
+      "  apsp solve roads.gr --dtype float32 --backend cpu --threads 2 -o d.npy --json\n"
+      "  apsp solve edges.csv.gz --weight-column weight -o d.csv");
+  cmd->callback([args, &action] { action = [args] { return run(*args); }; });
+}
+
+} // namespace apsp::cli

@@ -1,0 +1,204 @@
+// apsp verify: check sampled rows of a distance matrix against an independent single-source
+// shortest-path computation.
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "input.hpp"
+#include "solver.hpp"
+#include "sssp.hpp"
+
+namespace apsp::cli {
+namespace {
+
+struct verify_args {
+  input_options in;
+  std::string dist;
+  std::string matrix_format;
+  std::int64_t sources = 16;
+  std::uint64_t seed = 1;
+  double tolerance = 1e-6;
+};
+
+/// splitmix64: a tiny generator whose sequence is the same on every platform (std::
+/// distributions are not), so a seed names the same sample everywhere.
+std::uint64_t next_random(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// Vertex 0, then k - 1 further distinct vertices drawn with `seed` (all of them if k >= n).
+std::vector<std::int64_t> sample_sources(std::int64_t n, std::int64_t k, std::uint64_t seed) {
+  std::vector<std::int64_t> all(static_cast<std::size_t>(n));
+  for (std::int64_t v = 0; v < n; ++v)
+    all[static_cast<std::size_t>(v)] = v;
+  if (k >= n)
+    return all;
+  // Partial Fisher-Yates over 1..n-1 keeps the draw O(k) after the O(n) setup.
+  for (std::int64_t i = 1; i < k; ++i) {
+    const auto span = static_cast<std::uint64_t>(n - i);
+    const auto j = i + static_cast<std::int64_t>(next_random(seed) % span);
+    std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
+  }
+  all.resize(static_cast<std::size_t>(k));
+  return all;
+}
+
+struct mismatch {
+  std::int64_t row = -1;
+  std::int64_t col = -1;
+  std::string found;
+  std::string expected;
+};
+
+template <class T> std::string value_text(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    return std::to_string(v);
+  } else {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(v));
+    return buf;
+  }
+}
+
+/// Compares row s of the matrix with the oracle's distances (in R: int64 or double).
+template <class T, class R>
+bool row_matches(const dense_matrix<T>& m, std::int64_t s, const std::vector<R>& ref,
+                 const std::vector<char>& reached, double tolerance, double scale, mismatch& bad) {
+  const T* row = m.row(s);
+  for (std::int64_t j = 0; j < m.n(); ++j) {
+    const T v = row[j];
+    const bool finite = std::is_integral_v<T> ? v < weight_traits<T>::infinity : std::isfinite(v);
+    const auto jj = static_cast<std::size_t>(j);
+    bool ok = false;
+    if (!reached[jj] || !finite) {
+      ok = !reached[jj] && !finite && !std::isnan(static_cast<double>(v));
+    } else if constexpr (std::is_integral_v<T> && std::is_integral_v<R>) {
+      ok = static_cast<std::int64_t>(v) == ref[jj];
+    } else {
+      const double a = static_cast<double>(v);
+      const double b = static_cast<double>(ref[jj]);
+      ok = std::fabs(a - b) <= tolerance * std::fmax(std::fmax(std::fabs(a), std::fabs(b)), scale);
+    }
+    if (!ok) {
+      bad = {s, j, finite ? value_text(v) : "unreachable",
+             reached[jj] ? value_text(ref[jj]) : "unreachable"};
+      return false;
+    }
+  }
+  return true;
+}
+
+template <class R>
+int verify_rows(const verify_args& a, const loaded_graph& in, const any_matrix& dist,
+                const std::vector<std::int64_t>& sources) {
+  const adjacency adj(in.file.g);
+  const auto summary = in.file.g.summarize_weights();
+  // Float results are compared relative to the larger value, but never to less than the largest
+  // weight: near-zero sums of mixed-sign weights carry that much rounding.
+  const double scale = summary.max_abs;
+  std::vector<R> ref;
+  std::vector<char> reached;
+  mismatch bad;
+  for (const std::int64_t s : sources) {
+    try {
+      adj.shortest_paths(s, ref, reached);
+    } catch (const negative_cycle_error& e) {
+      rethrow_in_file_ids(e, in);
+    }
+    const bool ok = std::visit(
+        [&](const auto& m) { return row_matches(m, s, ref, reached, a.tolerance, scale, bad); },
+        dist);
+    if (!ok) {
+      const auto& labels = in.file.labels;
+      std::fprintf(stderr,
+                   "apsp: error: verification failed: %s gives d[%s][%s] = %s, but the shortest "
+                   "path in %s has length %s (ids as in the graph file)\n",
+                   a.dist.c_str(), labels.label(bad.row).c_str(), labels.label(bad.col).c_str(),
+                   bad.found.c_str(), in.path.c_str(), bad.expected.c_str());
+      return exit_verification_failed;
+    }
+  }
+  const bool exact = std::is_integral_v<R> && (dist.index() == 0 || dist.index() == 2);
+  std::printf("OK: %zu of %lld rows of %s match %s (%s)\n", sources.size(),
+              static_cast<long long>(in.file.g.num_vertices()), a.dist.c_str(),
+              adj.has_negative() ? "Bellman-Ford" : "Dijkstra",
+              exact ? "exact" : ("relative tolerance " + value_text(a.tolerance)).c_str());
+  return 0;
+}
+
+int run(const verify_args& a) {
+  const loaded_graph in = read_input(a.in);
+  any_matrix dist;
+  try {
+    dist = io::read_matrix(a.dist, a.matrix_format.empty()
+                                       ? std::nullopt
+                                       : std::optional(io::parse_format(a.matrix_format)));
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(with_file(e.what(), a.dist));
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(a.dist + ": out of memory while reading the matrix");
+  }
+  const std::int64_t n = in.file.g.num_vertices();
+  const std::int64_t got = std::visit([](const auto& m) { return m.n(); }, dist);
+  if (got != n) {
+    std::fprintf(stderr,
+                 "apsp: error: verification failed: %s is %lld x %lld but %s has %lld vertices\n",
+                 a.dist.c_str(), static_cast<long long>(got), static_cast<long long>(got),
+                 in.path.c_str(), static_cast<long long>(n));
+    return exit_verification_failed;
+  }
+  if (n == 0) {
+    std::printf("OK: the graph is empty\n");
+    return 0;
+  }
+  const auto sources = sample_sources(n, a.sources, a.seed);
+  if (in.file.g.summarize_weights().all_integral) {
+    return verify_rows<std::int64_t>(a, in, dist, sources);
+  }
+  return verify_rows<double>(a, in, dist, sources);
+}
+
+} // namespace
+
+void add_verify_command(CLI::App& app, command_action& action) {
+  auto args = std::make_shared<verify_args>();
+  CLI::App* cmd = app.add_subcommand(
+      "verify", "check a distance matrix against independent single-source shortest paths");
+  add_input_options(*cmd, args->in);
+  cmd->add_option("DIST", args->dist, "distance matrix (.npy of any dtype, or course binary)")
+      ->required();
+  cmd->add_option("--matrix-format", args->matrix_format,
+                  "format of DIST, overriding its suffix: npy or course-binary")
+      ->check(format_name());
+  cmd->add_option("--sources", args->sources, "rows to check (vertex 0 and a seeded sample)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the sample")->capture_default_str();
+  cmd->add_option("--tolerance", args->tolerance,
+                  "relative tolerance for float matrices (integer matrices compare exactly)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->footer(
+      "Each sampled row is recomputed by Dijkstra (binary heap) when all weights are >= 0, by\n"
+      "Bellman-Ford otherwise, in int64 for integral weights. Prints OK and exits 0, or names\n"
+      "the first differing entry and exits 7.\n\n"
+      "Examples:\n"
+      "  apsp verify rome99.gr dist.npy\n"
+      "  apsp verify graph.bin out.bin --sources 100 --seed 7");
+  cmd->callback([args, &action] { action = [args] { return run(*args); }; });
+}
+
+} // namespace apsp::cli

@@ -1,0 +1,150 @@
+"""The public functions: SciPy-compatible floyd_warshall / shortest_path, and solve."""
+
+import os
+
+import numpy as np
+
+from . import _core, _inputs
+
+_SHORTEST_PATH_METHODS = ("auto", "FW")
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, *, dtype=None, backend="auto", progress=None):
+    """All-pairs shortest paths by Floyd-Warshall, a drop-in for
+    ``scipy.sparse.csgraph.floyd_warshall``.
+
+    Parameters
+    ----------
+    csgraph : array_like, masked array, scipy.sparse matrix/array, or apsp.Graph, shape (N, N)
+        Dense input: 0, inf and NaN off the diagonal mean "no edge" (as in SciPy). Masked
+        input: masked entries mean "no edge". Sparse input and Graph: every stored entry is an
+        edge, explicit zeros included; duplicates keep the minimum. The diagonal is 0 unless a
+        negative self-loop is given, which is a negative cycle.
+    directed : bool
+        If False, the edge weight between i and j is min(w[i, j], w[j, i]) both ways.
+    return_predecessors : bool
+        Also return the int32 predecessor matrix (``pred[i, j]`` = vertex before j on a
+        shortest i -> j path, -9999 when none).
+    unweighted : bool
+        Every edge weighs 1 (hop counts).
+    overwrite : bool
+        When csgraph is a C-ordered, writable float64 ndarray and the result is float64, the
+        distances are written into csgraph and csgraph is returned. It saves no memory here.
+    dtype : None or float64, float32, int64, int32
+        Type of the computation and of the distances. None means float64 with inf for "no
+        path" (SciPy's output). float32 and int32 halve the memory. Integer types need whole
+        weights and report "no path" as ``apsp.no_path(dtype)``.
+    backend : 'auto', 'cpu', 'cuda' or 'reference'
+        'auto' uses a GPU when one is present and the dtype is float32 or int32, else the CPU.
+    progress : callable or None
+        ``progress(rounds_done, rounds_total, updates_per_second)`` after each pivot round;
+        returning False cancels the solve (raising apsp.Cancelled). Ctrl-C also cancels
+        (KeyboardInterrupt).
+
+    Returns
+    -------
+    dist_matrix : ndarray (N, N); with return_predecessors, (dist_matrix, predecessors).
+
+    Raises
+    ------
+    apsp.NegativeCycleError
+        The graph has a negative cycle (a subclass of SciPy's NegativeCycleError).
+    """
+    res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
+                        backend=backend, paths=return_predecessors, progress=progress)
+    # Predecessors are derived from the path matrix and distances, so they come out first.
+    pred = res._take_predecessors() if return_predecessors else None
+    dist = res._take_distances()
+    del res  # frees the path matrix before returning
+    if overwrite and _can_overwrite(csgraph, dist):
+        csgraph[...] = dist
+        dist = csgraph
+    return (dist, pred) if return_predecessors else dist
+
+
+def _can_overwrite(csgraph, dist):
+    return (type(csgraph) is np.ndarray and csgraph.dtype == np.float64
+            and dist.dtype == np.float64 and csgraph.flags.c_contiguous
+            and csgraph.flags.writeable and csgraph.shape == dist.shape)
+
+
+def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
+                  unweighted=False, overwrite=False, indices=None, *, dtype=None,
+                  backend="auto", progress=None):
+    """``scipy.sparse.csgraph.shortest_path`` with Floyd-Warshall.
+
+    Only ``method='FW'`` and ``'auto'`` (which means FW here) are supported. ``indices``
+    (unlike SciPy with FW) is accepted: the rows for those sources are returned, shaped like
+    SciPy's (a 1-D row for a single index). All pairs are still computed. See
+    :func:`floyd_warshall` for the other parameters.
+    """
+    if method not in _SHORTEST_PATH_METHODS:
+        raise ValueError(f"method {method!r} is not supported by apsp: use 'FW' or 'auto' "
+                         "(Floyd-Warshall); for 'D', 'BF' or 'J' use "
+                         "scipy.sparse.csgraph.shortest_path")
+    out = floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
+                         unweighted=unweighted, overwrite=overwrite and indices is None,
+                         dtype=dtype, backend=backend, progress=progress)
+    if indices is None:
+        return out
+    dist, pred = out if return_predecessors else (out, None)
+    rows = _rows(indices, dist.shape[0])
+    if return_predecessors:
+        return dist[rows], pred[rows]
+    return dist[rows]
+
+
+def _rows(indices, n):
+    rows = np.asarray(indices)
+    if rows.dtype.kind not in "iu":
+        raise ValueError("indices must be integers")
+    if rows.size and (rows.min() < -n or rows.max() >= n):
+        raise ValueError(f"indices must lie in 0..{n - 1}")
+    return rows.astype(np.intp)
+
+
+def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=True,
+          progress=None, threads=0):
+    """All-pairs shortest paths with everything apsp knows about the run.
+
+    Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
+    ``return_predecessors`` and defaults to True; ``threads`` caps CPU threads, 0 = all) and
+    returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
+    ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
+    ``.seconds`` and ``.timings``.
+    """
+    return _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
+                         backend=backend, paths=paths, progress=progress, threads=threads)
+
+
+def read_graph(path, format=None, *, weight_column="weight"):
+    """Reads a graph file into an :class:`apsp.Graph` (usable as input to every solver).
+
+    ``format`` is one of 'dimacs' (.gr), 'mtx', 'edgelist', 'csv' (.csv, .csv.gz),
+    'course-binary' (.bin) or 'npy'; None picks it from the suffix. ``weight_column`` names
+    the CSV column with weights (every weight is 1 when the column is absent). Vertex ids of
+    the file are kept in ``Graph.labels``.
+    """
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
+    if format is not None and not isinstance(format, str):
+        raise TypeError("format must be a string or None")
+    return _core.read_graph(path, format or "", weight_column)
+
+
+def no_path(dtype):
+    """The value that means "no path" in distances of ``dtype``: inf for float types,
+    2**30 - 1 for int32, 2**62 - 1 for int64."""
+    name = _inputs.normalize_dtype(dtype)
+    if name == "int32":
+        return _core.INT32_NO_PATH
+    if name == "int64":
+        return _core.INT64_NO_PATH
+    return np.inf
+
+
+def backends():
+    """The back ends built into this apsp: a list of dicts with name, available, detail."""
+    return _core.backends()

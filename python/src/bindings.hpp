@@ -1,0 +1,19 @@
+#pragma once
+// Pieces of the apsp._core extension, one per source file, assembled in module.cpp.
+
+#include <pybind11/pybind11.h>
+
+namespace apsp_py {
+
+namespace py = pybind11;
+
+/// Translates apsp's exception types into the Python classes of apsp._errors.
+void register_errors(py::module_& m);
+/// Result: a finished solve (distances, paths, timings).
+void bind_result(py::module_& m);
+/// Graph and read_graph.
+void bind_graph(py::module_& m);
+/// solve_dense, solve_edges, solve_graph: the entry points the Python layer calls.
+void bind_solvers(py::module_& m);
+
+} // namespace apsp_py

@@ -1,0 +1,126 @@
+#include "graph_binding.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "edge_input.hpp"
+#include "numpy_owner.hpp"
+
+namespace apsp_py {
+namespace {
+
+using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// Read-only 1-D view of a vector owned by the graph that `self` keeps alive.
+template <class T> py::array vector_view(const std::vector<T>& v, const py::object& self) {
+  const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(v.size())};
+  const std::vector<py::ssize_t> strides{static_cast<py::ssize_t>(sizeof(T))};
+  py::array a = py::array_t<T>(shape, strides, v.data(), self);
+  a.attr("flags").attr("writeable") = false;
+  return a;
+}
+
+py_graph make_graph(std::int64_t n, const int_array& src, const int_array& dst,
+                    const std::optional<double_array>& weight) {
+  if (src.ndim() != 1 || dst.ndim() != 1 || (weight && weight->ndim() != 1)) {
+    throw py::value_error("src, dst and weight must be 1-D");
+  }
+  const auto m = static_cast<std::size_t>(src.size());
+  std::vector<double> ones;
+  std::span<const double> w;
+  if (weight) {
+    w = {weight->data(), static_cast<std::size_t>(weight->size())};
+  } else {
+    ones.assign(m, 1.0);
+    w = ones;
+  }
+  auto file = std::make_shared<apsp::io::graph_file>();
+  file->g = graph_from_edges(n, {src.data(), m}, {dst.data(), static_cast<std::size_t>(dst.size())},
+                             w, true, false);
+  file->labels = apsp::io::vertex_labels::numeric(n, 0);
+  return py_graph{std::move(file)};
+}
+
+py_graph read(const std::string& path, const std::string& format,
+              const std::string& weight_column) {
+  apsp::io::read_options o;
+  if (!format.empty())
+    o.fmt = apsp::io::parse_format(format);
+  o.weight_column = weight_column;
+  auto file = std::make_shared<apsp::io::graph_file>();
+  {
+    py::gil_scoped_release release;
+    *file = apsp::io::read_graph(path, o);
+  }
+  return py_graph{std::move(file)};
+}
+
+} // namespace
+
+void bind_graph(py::module_& m) {
+  py::class_<py_graph>(m, "Graph",
+                       "A directed weighted graph as an edge list, with the vertex ids of the "
+                       "file it was read from. Accepted by every solve function (stored edges "
+                       "are edges, zero weights included; parallel edges keep the minimum).")
+      .def(py::init(&make_graph), py::arg("n"), py::arg("src"), py::arg("dst"),
+           py::arg("weight") = py::none(),
+           "Graph(n, src, dst, weight=None): edges src[e] -> dst[e] (0-based) of weight "
+           "weight[e] (1 when omitted).")
+      .def_property_readonly(
+          "n", [](const py_graph& g) { return g.file->g.num_vertices(); }, "Number of vertices.")
+      .def_property_readonly("num_edges", [](const py_graph& g) { return g.file->g.num_edges(); })
+      .def_property_readonly(
+          "edges",
+          [](const py::object& self) {
+            const auto& g = self.cast<const py_graph&>().file->g;
+            return py::make_tuple(vector_view(g.sources(), self), vector_view(g.targets(), self),
+                                  vector_view(g.weights(), self));
+          },
+          "(src, dst, weight): read-only int32, int32, float64 arrays, 0-based vertices.")
+      .def_property_readonly(
+          "labels",
+          [](const py_graph& g) {
+            const auto& labels = g.file->labels;
+            py::list out;
+            for (std::int64_t i = 0; i < g.file->g.num_vertices(); ++i) {
+              out.append(labels.size() > i ? labels.label(i) : std::to_string(i));
+            }
+            return out;
+          },
+          "The file's id of every vertex, as strings (index = 0-based vertex).")
+      .def(
+          "label",
+          [](const py_graph& g, std::int64_t i) {
+            if (i < 0 || i >= g.file->g.num_vertices())
+              throw py::index_error("no such vertex");
+            return g.file->labels.size() > i ? g.file->labels.label(i) : std::to_string(i);
+          },
+          py::arg("i"), "The file's id of vertex i.")
+      .def(
+          "index",
+          [](const py_graph& g, const std::string& id) {
+            auto i = g.file->labels.find(id);
+            if (!i)
+              throw py::key_error("no vertex with id '" + id + "'");
+            return *i;
+          },
+          py::arg("id"), "The 0-based vertex of the file id `id` (KeyError if none).")
+      .def_property_readonly(
+          "format",
+          [](const py_graph& g) { return std::string(apsp::io::to_string(g.file->source_format)); })
+      .def("__repr__", [](const py_graph& g) {
+        return "<apsp.Graph n=" + std::to_string(g.file->g.num_vertices()) +
+               " edges=" + std::to_string(g.file->g.num_edges()) +
+               " format=" + std::string(apsp::io::to_string(g.file->source_format)) + ">";
+      });
+
+  m.def("read_graph", &read, py::arg("path"), py::arg("format"), py::arg("weight_column"));
+}
+
+} // namespace apsp_py

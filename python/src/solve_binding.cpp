@@ -1,0 +1,139 @@
+// The solve entry points called by apsp/_api.py. Inputs are converted and solved with the GIL
+// released; the progress bridge takes it back once per round for callbacks and Ctrl-C.
+
+#include <pybind11/numpy.h>
+
+#include <chrono>
+#include <span>
+#include <string>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "dense_input.hpp"
+#include "edge_input.hpp"
+#include "graph_binding.hpp"
+#include "progress_bridge.hpp"
+#include "result_binding.hpp"
+
+namespace apsp_py {
+namespace {
+
+/// Keyword arguments shared by every entry point.
+struct call_options {
+  std::string dtype;
+  std::string backend;
+  bool paths = false;
+  py::object progress;
+  int threads = 0;
+};
+
+template <class Solve> py_result run(const call_options& c, Solve&& solve) {
+  apsp::solve_options o;
+  o.type = apsp::parse_dtype(c.dtype);
+  o.backend = apsp::parse_backend(c.backend);
+  o.paths = c.paths;
+  o.threads = c.threads;
+  progress_bridge bridge(c.progress);
+  o.progress = bridge.callback();
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    py::gil_scoped_release release;
+    apsp::result r = solve(o);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return py_result(std::move(r), seconds);
+  } catch (const apsp::cancelled_error&) {
+    bridge.raise_pending();
+    throw;
+  }
+}
+
+using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+py_result solve_dense(const py::array& values, const py::object& mask, bool directed,
+                      bool unweighted, const call_options& c) {
+  // The builder checks shape and dtype here, with the GIL, and reads the arrays later without.
+  const matrix_builder build =
+      dense_builder(values, mask, apsp::parse_dtype(c.dtype), directed, unweighted);
+  const std::int64_t n = values.shape(0);
+  return run(c, [&](const apsp::solve_options& o) {
+    // Plan first, so an impossible request fails before the n x n allocation.
+    const apsp::plan p = apsp::make_plan(n, o);
+    if (!p.fits)
+      throw apsp::out_of_memory_error(std::string("the solve does not fit: ").append(p.reason));
+    return apsp::solve_dense(build(), o);
+  });
+}
+
+py_result solve_edges(std::int64_t n, const int_array& rows, const int_array& cols,
+                      const double_array& weights, bool directed, bool unweighted,
+                      const call_options& c) {
+  if (rows.ndim() != 1 || cols.ndim() != 1 || weights.ndim() != 1) {
+    throw py::value_error("edge arrays must be 1-D");
+  }
+  const std::span<const std::int64_t> r(rows.data(), static_cast<std::size_t>(rows.size()));
+  const std::span<const std::int64_t> k(cols.data(), static_cast<std::size_t>(cols.size()));
+  const std::span<const double> w(weights.data(), static_cast<std::size_t>(weights.size()));
+  return run(c, [&](const apsp::solve_options& o) {
+    return apsp::solve(graph_from_edges(n, r, k, w, directed, unweighted), o);
+  });
+}
+
+py_result solve_graph(const py_graph& g, bool directed, bool unweighted, const call_options& c) {
+  return run(c, [&](const apsp::solve_options& o) {
+    if (directed && !unweighted)
+      return apsp::solve(g.file->g, o);
+    return apsp::solve(transform_graph(g.file->g, directed, unweighted), o);
+  });
+}
+
+call_options options(std::string dtype, std::string backend, bool paths, py::object progress,
+                     int threads) {
+  if (!progress.is_none() && !PyCallable_Check(progress.ptr())) {
+    throw py::type_error("progress must be callable or None");
+  }
+  if (threads < 0)
+    throw py::value_error("threads must be >= 0 (0 = all hardware threads)");
+  return {std::move(dtype), std::move(backend), paths, std::move(progress), threads};
+}
+
+} // namespace
+
+void bind_solvers(py::module_& m) {
+  m.def(
+      "solve_dense",
+      [](const py::array& values, const py::object& mask, bool directed, bool unweighted,
+         std::string dtype, std::string backend, bool paths, py::object progress, int threads) {
+        return solve_dense(
+            values, mask, directed, unweighted,
+            options(std::move(dtype), std::move(backend), paths, std::move(progress), threads));
+      },
+      py::arg("values"), py::arg("mask"), py::kw_only(), py::arg("directed"), py::arg("unweighted"),
+      py::arg("dtype"), py::arg("backend"), py::arg("paths"), py::arg("progress"),
+      py::arg("threads"));
+  m.def(
+      "solve_edges",
+      [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,
+         bool directed, bool unweighted, std::string dtype, std::string backend, bool paths,
+         py::object progress, int threads) {
+        return solve_edges(
+            n, rows, cols, weights, directed, unweighted,
+            options(std::move(dtype), std::move(backend), paths, std::move(progress), threads));
+      },
+      py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::kw_only(),
+      py::arg("directed"), py::arg("unweighted"), py::arg("dtype"), py::arg("backend"),
+      py::arg("paths"), py::arg("progress"), py::arg("threads"));
+  m.def(
+      "solve_graph",
+      [](const py_graph& g, bool directed, bool unweighted, std::string dtype, std::string backend,
+         bool paths, py::object progress, int threads) {
+        return solve_graph(
+            g, directed, unweighted,
+            options(std::move(dtype), std::move(backend), paths, std::move(progress), threads));
+      },
+      py::arg("graph"), py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),
+      py::arg("backend"), py::arg("paths"), py::arg("progress"), py::arg("threads"));
+}
+
+} // namespace apsp_py

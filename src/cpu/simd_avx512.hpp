@@ -1,0 +1,112 @@
+#pragma once
+// 512-bit vectors (AVX-512 F/BW/VL/DQ). Include only from translation units built with those
+// flags.
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "apsp/types.hpp"
+
+namespace apsp::detail::cpu::avx512 {
+
+template <class T> struct simd;
+
+// 32 zmm registers: mr * nr accumulators (twice that with paths) + nr row vectors; the
+// broadcast of a[k][i] folds into the add as an embedded {1toN} memory operand.
+
+template <> struct simd<std::int32_t> {
+  using value_type = std::int32_t;
+  using vec = __m512i;
+  using via_vec = __m512i;
+  using mask = __mmask16;
+  static constexpr int lanes = 16;
+  static constexpr int mr = 12, nr = 2, mr_paths = 6, nr_paths = 2;
+
+  static vec load(const value_type* p) { return _mm512_loadu_si512(p); }
+  static void store(value_type* p, vec v) { _mm512_storeu_si512(p, v); }
+  static vec set1(value_type x) { return _mm512_set1_epi32(x); }
+  static vec add(vec a, vec b) { return _mm512_add_epi32(a, b); }
+  static vec min(vec s, vec d) { return _mm512_min_epi32(s, d); }
+  static vec clamp_low(vec s) {
+    return _mm512_max_epi32(s, _mm512_set1_epi32(-weight_traits<value_type>::infinity));
+  }
+  static mask less(vec s, vec d) { return _mm512_cmplt_epi32_mask(s, d); }
+  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
+  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
+  static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm512_mask_mov_epi32(v, m, k); }
+};
+
+template <> struct simd<float> {
+  using value_type = float;
+  using vec = __m512;
+  using via_vec = __m512i;
+  using mask = __mmask16;
+  static constexpr int lanes = 16;
+  static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
+
+  static vec load(const value_type* p) { return _mm512_loadu_ps(p); }
+  static void store(value_type* p, vec v) { _mm512_storeu_ps(p, v); }
+  static vec set1(value_type x) { return _mm512_set1_ps(x); }
+  static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
+  // VMINPS returns its first operand only when it is strictly smaller: exactly relax().
+  static vec min(vec s, vec d) { return _mm512_min_ps(s, d); }
+  static vec clamp_low(vec s) { return s; }
+  static mask less(vec s, vec d) { return _mm512_cmp_ps_mask(s, d, _CMP_LT_OQ); }
+  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
+  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
+  static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm512_mask_mov_epi32(v, m, k); }
+};
+
+// 64-bit types: 8 lanes, so the via of one vector is a ymm of 8 int32 under the same mask.
+struct via_in_ymm {
+  using via_vec = __m256i;
+  static via_vec load_via(const std::int32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static void store_via(std::int32_t* p, via_vec v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
+  static via_vec select_via(__mmask8 m, via_vec k, via_vec v) {
+    return _mm256_mask_mov_epi32(v, m, k);
+  }
+};
+
+template <> struct simd<std::int64_t> : via_in_ymm {
+  using value_type = std::int64_t;
+  using vec = __m512i;
+  using mask = __mmask8;
+  static constexpr int lanes = 8;
+  static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
+
+  static vec load(const value_type* p) { return _mm512_loadu_si512(p); }
+  static void store(value_type* p, vec v) { _mm512_storeu_si512(p, v); }
+  static vec set1(value_type x) { return _mm512_set1_epi64(x); }
+  static vec add(vec a, vec b) { return _mm512_add_epi64(a, b); }
+  static vec min(vec s, vec d) { return _mm512_min_epi64(s, d); }
+  static vec clamp_low(vec s) {
+    return _mm512_max_epi64(s, _mm512_set1_epi64(-weight_traits<value_type>::infinity));
+  }
+  static mask less(vec s, vec d) { return _mm512_cmplt_epi64_mask(s, d); }
+};
+
+template <> struct simd<double> : via_in_ymm {
+  using value_type = double;
+  using vec = __m512d;
+  using mask = __mmask8;
+  static constexpr int lanes = 8;
+  static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
+
+  static vec load(const value_type* p) { return _mm512_loadu_pd(p); }
+  static void store(value_type* p, vec v) { _mm512_storeu_pd(p, v); }
+  static vec set1(value_type x) { return _mm512_set1_pd(x); }
+  static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
+  static vec min(vec s, vec d) { return _mm512_min_pd(s, d); }
+  static vec clamp_low(vec s) { return s; }
+  static mask less(vec s, vec d) { return _mm512_cmp_pd_mask(s, d, _CMP_LT_OQ); }
+};
+
+} // namespace apsp::detail::cpu::avx512

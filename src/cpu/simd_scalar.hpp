@@ -1,0 +1,40 @@
+#pragma once
+// One-lane "vectors" for the portable fallback; same interface as simd_avx2.hpp.
+
+#include <cstdint>
+#include <type_traits>
+
+#include "apsp/types.hpp"
+
+namespace apsp::detail::cpu::scalar {
+
+template <class T> struct simd {
+  using value_type = T;
+  using vec = T;
+  using via_vec = std::int32_t;
+  using mask = bool;
+  static constexpr int lanes = 1;
+  // Micro-tile rows x vectors, without and with the via matrix.
+  static constexpr int mr = 4, nr = 4, mr_paths = 4, nr_paths = 4;
+
+  static vec load(const T* p) { return *p; }
+  static void store(T* p, vec v) { *p = v; }
+  static vec set1(T x) { return x; }
+  static vec add(vec a, vec b) { return a + b; }
+  static vec min(vec s, vec d) { return s < d ? s : d; }
+  static vec clamp_low(vec s) {
+    if constexpr (std::is_integral_v<T>) {
+      constexpr T lo = -weight_traits<T>::infinity;
+      return s < lo ? lo : s;
+    } else {
+      return s;
+    }
+  }
+  static mask less(vec s, vec d) { return s < d; }
+  static via_vec load_via(const std::int32_t* p) { return *p; }
+  static void store_via(std::int32_t* p, via_vec v) { *p = v; }
+  static via_vec set1_via(std::int32_t k) { return k; }
+  static via_vec select_via(mask m, via_vec k, via_vec v) { return m ? k : v; }
+};
+
+} // namespace apsp::detail::cpu::scalar

@@ -1,0 +1,250 @@
+#pragma once
+// The tile routines of tile_ops.hpp written once over a SIMD wrapper `S` (simd_*.hpp) and
+// compiled once per ISA. Every template here takes `S`, whose type differs per ISA, so the copies
+// built with different flags never share a symbol (no ODR mix-up can let AVX-512 code run on an
+// AVX2-only machine). For the same reason nothing here calls a standard-library template.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "apsp/matrix.hpp"
+#include "apsp/types.hpp"
+#include "cpu/tile_ops.hpp"
+
+namespace apsp::detail::cpu {
+
+/// d = relax(d, a, b) on vectors, and via = k where it strictly improved.
+template <class S, bool Clamp, bool Paths>
+inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typename S::via_vec& via,
+                                                     typename S::vec a, typename S::vec b,
+                                                     typename S::via_vec k) {
+  auto s = S::add(a, b);
+  if constexpr (Clamp)
+    s = S::clamp_low(s);
+  if constexpr (Paths)
+    via = S::select_via(S::less(s, d), k, via);
+  d = S::min(s, d);
+}
+
+/// The register-blocked min-plus kernel: an MR x (NR * lanes) block of c (stride ldc) against
+/// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers.
+template <class S, bool Clamp, bool Paths, int MR, int NR>
+inline __attribute__((always_inline)) void
+micro_kernel(const typename S::value_type* a, const typename S::value_type* b, std::ptrdiff_t ld,
+             int kb, typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc,
+             std::int32_t k0) {
+  constexpr int L = S::lanes;
+  typename S::vec acc[MR][NR];
+  typename S::via_vec vacc[MR][NR] = {};
+#pragma GCC unroll 16
+  for (int m = 0; m < MR; ++m) {
+#pragma GCC unroll 16
+    for (int v = 0; v < NR; ++v) {
+      acc[m][v] = S::load(c + m * ldc + v * L);
+      if constexpr (Paths)
+        vacc[m][v] = S::load_via(vc + m * ldc + v * L);
+    }
+  }
+  for (int k = 0; k < kb; ++k) {
+    const auto* ak = a + k * ld;
+    const auto* bk = b + k * ld;
+    typename S::vec bv[NR];
+#pragma GCC unroll 16
+    for (int v = 0; v < NR; ++v)
+      bv[v] = S::load(bk + v * L);
+    typename S::via_vec kv{};
+    if constexpr (Paths)
+      kv = S::set1_via(k0 + k);
+#pragma GCC unroll 16
+    for (int m = 0; m < MR; ++m) {
+      const auto av = S::set1(ak[m]);
+#pragma GCC unroll 16
+      for (int v = 0; v < NR; ++v)
+        relax_vec<S, Clamp, Paths>(acc[m][v], vacc[m][v], av, bv[v], kv);
+    }
+  }
+#pragma GCC unroll 16
+  for (int m = 0; m < MR; ++m) {
+#pragma GCC unroll 16
+    for (int v = 0; v < NR; ++v) {
+      S::store(c + m * ldc + v * L, acc[m][v]);
+      if constexpr (Paths)
+        S::store_via(vc + m * ldc + v * L, vacc[m][v]);
+    }
+  }
+}
+
+/// Phase 3 on one tile for a chunk of pivots: full micro-tiles run in place; partial ones at the
+/// tile's bottom and right edges run on a padded copy, so the kernel never needs masks.
+template <class S, bool Clamp, bool Paths>
+void product_chunk(const typename S::value_type* a, const typename S::value_type* b,
+                   std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
+                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0) {
+  using T = typename S::value_type;
+  constexpr int MR = Paths ? S::mr_paths : S::mr;
+  constexpr int NR = Paths ? S::nr_paths : S::nr;
+  constexpr int W = NR * S::lanes;
+  for (int j0 = 0; j0 < cols; j0 += W) {
+    const int w = cols - j0 < W ? cols - j0 : W;
+    for (int i0 = 0; i0 < rows; i0 += MR) {
+      const int h = rows - i0 < MR ? rows - i0 : MR;
+      T* ct = c + i0 * ldc + j0;
+      std::int32_t* vt = Paths ? vc + i0 * ldc + j0 : nullptr;
+      // The next micro-tile down the strip is MR rows n elements apart: fetch it while this one
+      // computes (about a thousand cycles), since the hardware prefetcher does not follow.
+      if (i0 + 2 * MR <= rows) {
+        for (int m = 0; m < MR; ++m) {
+          for (int q = 0; q < W; q += 64 / static_cast<int>(sizeof(T))) {
+            __builtin_prefetch(ct + (MR + m) * ldc + q, 1);
+          }
+        }
+      }
+      if (h == MR && w == W) {
+        micro_kernel<S, Clamp, Paths, MR, NR>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0);
+        continue;
+      }
+      alignas(64) T cbuf[MR * W];
+      alignas(64) std::int32_t vbuf[MR * W];
+      for (int m = 0; m < MR; ++m) {
+        for (int q = 0; q < W; ++q) {
+          const bool inside = m < h && q < w;
+          cbuf[m * W + q] = inside ? ct[m * ldc + q] : weight_traits<T>::infinity;
+          vbuf[m * W + q] = inside && Paths ? vt[m * ldc + q] : no_via;
+        }
+      }
+      micro_kernel<S, Clamp, Paths, MR, NR>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0);
+      for (int m = 0; m < h; ++m) {
+        for (int q = 0; q < w; ++q) {
+          ct[m * ldc + q] = cbuf[m * W + q];
+          if constexpr (Paths)
+            vt[m * ldc + q] = vbuf[m * W + q];
+        }
+      }
+    }
+  }
+}
+
+/// Phase 3 on one tile (see tile_ops::product).
+template <class S, bool Clamp, bool Paths>
+void product_tile(const typename S::value_type* a, const typename S::value_type* b,
+                  std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
+                  std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0) {
+  using T = typename S::value_type;
+  constexpr int NR = Paths ? S::nr_paths : S::nr;
+  constexpr int W = NR * S::lanes;
+  static_assert(packed_align % W == 0, "a strip must not run past the packed row stride");
+  // Pivots in chunks whose kc x W strip of b (16 KiB) stays in L1 while a column of micro-tiles
+  // streams past it; chunks run in pivot order, so vias still name the last improving pivot.
+  constexpr int kc_max = 16384 / (W * static_cast<int>(sizeof(T)));
+  static_assert(kc_max >= 8, "strip too wide for the L1 budget");
+  for (int kc0 = 0; kc0 < kb; kc0 += kc_max) {
+    const int kc = kb - kc0 < kc_max ? kb - kc0 : kc_max;
+    product_chunk<S, Clamp, Paths>(a + kc0 * ld, b + kc0 * ld, ld, kc, c, vc, ldc, rows, cols,
+                                   k0 + kc0);
+  }
+}
+
+/// Phase 2 (see tile_ops::panel). Row x needs pivots k < x only through snap[k], and snap[x] is
+/// row x once pivots k < x are applied; so rows go in groups of MR: the pivots before the group
+/// through the register-blocked kernel, the group's own pivots as plain rank-1 updates (taking
+/// their snapshots), and after every group has its snapshot, the pivots after each group through
+/// the kernel again. Every element still sees its pivots in increasing order.
+template <class S, bool Clamp, bool Paths>
+void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, int kb, int cols,
+                const typename S::value_type* coef, typename S::value_type* snap, std::int32_t k0) {
+  constexpr int L = S::lanes;
+  constexpr int MR = Paths ? S::mr_paths : S::mr;
+  const int width = (cols + L - 1) / L * L;
+  std::int32_t* no_rows = nullptr;
+  const auto rows_of = [&](int x0) { return kb - x0 < MR ? kb - x0 : MR; };
+  for (int x0 = 0; x0 < kb; x0 += MR) {
+    const int h = rows_of(x0);
+    if (x0 > 0) {
+      product_tile<S, Clamp, Paths>(coef + x0, snap, ld, x0, w + x0 * ld,
+                                    Paths ? vw + x0 * ld : no_rows, ld, h, cols, k0);
+    }
+    for (int k = x0; k < x0 + h; ++k) {
+      const auto* wk = w + k * ld;
+      for (int q = 0; q < width; q += L)
+        S::store(snap + k * ld + q, S::load(wk + q));
+      typename S::via_vec kv{};
+      if constexpr (Paths)
+        kv = S::set1_via(k0 + k);
+      for (int x = x0; x < x0 + h; ++x) {
+        const auto a = S::set1(coef[k * ld + x]);
+        auto* wx = w + x * ld;
+        std::int32_t* vx = Paths ? vw + x * ld : nullptr;
+        for (int q = 0; q < width; q += L) {
+          auto d = S::load(wx + q);
+          typename S::via_vec v{};
+          if constexpr (Paths)
+            v = S::load_via(vx + q);
+          relax_vec<S, Clamp, Paths>(d, v, a, S::load(wk + q), kv);
+          S::store(wx + q, d);
+          if constexpr (Paths)
+            S::store_via(vx + q, v);
+        }
+      }
+    }
+  }
+  for (int x0 = 0; x0 < kb; x0 += MR) {
+    const int after = x0 + rows_of(x0);
+    if (after >= kb)
+      break;
+    product_tile<S, Clamp, Paths>(coef + after * ld + x0, snap + after * ld, ld, kb - after,
+                                  w + x0 * ld, Paths ? vw + x0 * ld : no_rows, ld, rows_of(x0),
+                                  cols, k0 + after);
+  }
+}
+
+/// Phase 1 (see tile_ops::pivot): Floyd-Warshall in place on the packed pivot tile, reading
+/// w[x][k] and w[k][:] live as the reference does.
+template <class S, bool Clamp, bool Paths>
+void pivot_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, int kb,
+                typename S::value_type* row_snap, typename S::value_type* col_snap,
+                std::int32_t k0) {
+  constexpr int L = S::lanes;
+  const int width = (kb + L - 1) / L * L;
+  for (int k = 0; k < kb; ++k) {
+    const auto* wk = w + k * ld;
+    for (int q = 0; q < width; q += L)
+      S::store(row_snap + k * ld + q, S::load(wk + q));
+    for (int x = 0; x < kb; ++x)
+      col_snap[k * ld + x] = w[x * ld + k];
+    typename S::via_vec kv{};
+    if constexpr (Paths)
+      kv = S::set1_via(k0 + k);
+    for (int x = 0; x < kb; ++x) {
+      auto* wx = w + x * ld;
+      const auto a = S::set1(wx[k]);
+      std::int32_t* vx = Paths ? vw + x * ld : nullptr;
+      for (int q = 0; q < width; q += L) {
+        auto d = S::load(wx + q);
+        typename S::via_vec v{};
+        if constexpr (Paths)
+          v = S::load_via(vx + q);
+        relax_vec<S, Clamp, Paths>(d, v, a, S::load(wk + q), kv);
+        S::store(wx + q, d);
+        if constexpr (Paths)
+          S::store_via(vx + q, v);
+      }
+    }
+  }
+}
+
+template <class S, bool Clamp, bool Paths> tile_ops<typename S::value_type> tile_ops_for() {
+  return {&pivot_tile<S, Clamp, Paths>, &panel_tile<S, Clamp, Paths>,
+          &product_tile<S, Clamp, Paths>};
+}
+
+/// Clamping only exists for integer types; float sums cannot wrap.
+template <class S> tile_ops<typename S::value_type> make_tile_ops(bool clamp, bool paths) {
+  constexpr bool integral = std::is_integral_v<typename S::value_type>;
+  if (integral && clamp) {
+    return paths ? tile_ops_for<S, integral, true>() : tile_ops_for<S, integral, false>();
+  }
+  return paths ? tile_ops_for<S, false, true>() : tile_ops_for<S, false, false>();
+}
+
+} // namespace apsp::detail::cpu

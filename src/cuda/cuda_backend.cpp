@@ -1,0 +1,198 @@
+// The cuda back end: plans against the device's free memory, keeps the padded matrix resident
+// for all rounds, copies in once and out once, and reports progress per round.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "core/backend.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/fw_driver.hpp"
+#include "cuda/nvtx.hpp"
+#include "cuda/resources.hpp"
+#include "cuda/transfer.hpp"
+
+namespace apsp::detail {
+namespace {
+
+/// Device memory left unplanned for the context, kernels and the allocator's slack.
+constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+  return buf;
+}
+
+/// Number of devices, or an explanation of why there are none.
+int device_count(std::string* why) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (why != nullptr) *why = std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+    return 0;
+  }
+  if (count == 0 && why != nullptr) *why = "no CUDA device found";
+  return count;
+}
+
+std::string describe_device(int device) {
+  cudaDeviceProp prop{};
+  APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+  return std::string(prop.name) + " (device " + std::to_string(device) + ", sm_" +
+         std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
+         std::to_string(prop.multiProcessorCount) + " SMs, " + gib(prop.totalGlobalMem) + ")";
+}
+
+int chosen_device(const solve_options& o) { return o.devices.empty() ? 0 : o.devices.front(); }
+
+std::int64_t padded_edge(std::int64_t n) {
+  constexpr std::int64_t b = cuda::kernels::fw_tile;
+  return std::max<std::int64_t>(b, (n + b - 1) / b * b);
+}
+
+template <class T>
+void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, int device) {
+  const std::int64_t n = h_d.n();
+  const std::int64_t ld = padded_edge(n);
+  const auto cells = static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld);
+  cuda::nvtx_range range("apsp::cuda::solve");
+  cuda::device_guard guard(device);
+  cuda::stream s;
+  cuda::device_buffer<T> d_d(cells);
+  cuda::device_buffer<std::int32_t> d_via(h_via != nullptr ? cells : 0);
+
+  cuda::upload_rows(h_d.data(), d_d.data(), sizeof(T), n, ld, s.get());
+  cuda::enqueue_fill_padding(d_d.data(), n, ld, s.get());
+  if (h_via != nullptr) {
+    // All bits set is -1 (no_via) in every int32.
+    APSP_CUDA_TRY(cudaMemsetAsync(d_via.data(), 0xff, cells * sizeof(std::int32_t), s.get()));
+  }
+
+  cuda::device_problem<T> p;
+  p.d = d_d.data();
+  p.via = d_via.data();
+  p.ld = ld;
+  p.clamp = ctx.negative_weights();
+  cuda::configure_kernels(p);
+
+  const std::int64_t rounds = p.tiles();
+  {
+    cuda::nvtx_range rounds_range("apsp::cuda rounds");
+    // The host runs at most two rounds ahead of the device, so progress is roughly current and
+    // a cancel stops the solve within about two rounds.
+    cuda::event round_end[2] = {cuda::event(cudaEventDisableTiming | cudaEventBlockingSync),
+                                cuda::event(cudaEventDisableTiming | cudaEventBlockingSync)};
+    for (std::int64_t r = 0; r < rounds; ++r) {
+      if (r >= 2) round_end[r % 2].synchronize();
+      {
+        cuda::nvtx_range round_range("apsp::cuda round (phases 1-3)");
+        cuda::enqueue_round(p, r, s.get());
+      }
+      round_end[r % 2].record(s.get());
+      ctx.round_done(r + 1, rounds);
+    }
+  }
+  cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get());
+  if (h_via != nullptr) {
+    cuda::download_rows(d_via.data(), h_via->data(), sizeof(std::int32_t), n, ld, s.get());
+  }
+  s.synchronize();
+}
+
+class cuda_backend final : public backend {
+ public:
+  backend_kind kind() const noexcept override { return backend_kind::cuda; }
+
+  backend_status status() const override {
+    std::string why;
+    if (device_count(&why) == 0) return {backend_kind::cuda, false, why};
+    try {
+      return {backend_kind::cuda, true, describe_device(0)};
+    } catch (const error& e) {
+      return {backend_kind::cuda, false, e.what()};
+    }
+  }
+
+  plan make_plan(std::int64_t n, const solve_options& o) const override {
+    APSP_EXPECTS(o.type == dtype::int32 || o.type == dtype::float32, invalid_argument_error,
+                 "the cuda back end solves int32 and float32 only (asked for " +
+                     std::string(to_string(o.type)) + "); use the cpu back end");
+    plan p;
+    p.backend = backend_kind::cuda;
+    p.type = o.type;
+    p.n = n;
+    // The kernels are built for one tile edge; a requested block size is not honoured.
+    p.block = cuda::kernels::fw_tile;
+    const std::int64_t ld = padded_edge(n);
+    p.rounds = n == 0 ? 0 : ld / p.block;
+    p.paths = o.paths;
+    const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
+    const auto host_cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+    p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
+    p.host_bytes = host_cells * (size_of(o.type) + (o.paths ? 4 : 0)) +
+                   (n == 0 ? 0 : 2 * cuda::staging_bytes);
+
+    std::string why;
+    const int count = device_count(&why);
+    const int device = chosen_device(o);
+    if (count == 0) {
+      p.device = "no CUDA device";
+      p.fits = false;
+      p.reason = why;
+      return p;
+    }
+    APSP_EXPECTS(device >= 0 && device < count, invalid_argument_error,
+                 "CUDA device " + std::to_string(device) + " does not exist (" +
+                     std::to_string(count) + " found)");
+    p.device = describe_device(device);
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    {
+      cuda::device_guard guard(device);
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    }
+    std::uint64_t usable = free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
+    if (o.device_memory_limit != 0) usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    if (p.device_bytes > usable) {
+      p.fits = false;
+      p.reason = "the " + std::to_string(n) + "-vertex " + std::string(to_string(o.type)) +
+                 (o.paths ? " solve with paths" : " solve") + " needs " + gib(p.device_bytes) +
+                 " of device memory, but only " + gib(usable) + " is usable on " + p.device +
+                 " (solving larger problems out of core is not implemented yet; use the cpu "
+                 "back end)";
+    }
+    return p;
+  }
+
+  void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
+    std::string why;
+    APSP_EXPECTS(device_count(&why) > 0, backend_unavailable_error,
+                 "back end 'cuda' is unavailable: " + why);
+    APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+    const int device = chosen_device(ctx.options());
+    std::visit(
+        [&](auto& m) {
+          using T = typename std::decay_t<decltype(m)>::value_type;
+          if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+            if (m.n() == 0) return;
+            solve_on_device(m, via, ctx, device);
+          } else {
+            throw invalid_argument_error(
+                "the cuda back end solves int32 and float32 only; use the cpu back end");
+          }
+        },
+        d);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<backend> make_cuda_backend() { return std::make_unique<cuda_backend>(); }
+
+}  // namespace apsp::detail

@@ -1,0 +1,106 @@
+#pragma once
+// Definitions behind fw_driver.hpp; included once per weight type by fw_<type>.cu.
+
+#include <type_traits>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/fw_driver.hpp"
+#include "cuda/kernels/fill_padding.cuh"
+#include "cuda/kernels/fw_pivot.cuh"
+#include "cuda/kernels/min_plus_panel.cuh"
+#include "cuda/kernels/min_plus_pipelined.cuh"
+
+namespace apsp::cuda {
+namespace detail {
+
+template <class T>
+constexpr T infinity_of() {
+  if constexpr (std::is_integral_v<T>) {
+    return kernels::int32_infinity;
+  } else {
+    return __builtin_huge_valf();
+  }
+}
+
+template <class T, bool Clamp, bool Paths>
+void configure_variant() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::pivot_kernel<T, Clamp, Paths>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     kernels::pivot_smem_bytes(sizeof(T), Paths)));
+  if constexpr (Paths) {
+    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_panel_kernel<T, Clamp>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kernels::panel_smem_bytes(sizeof(T))));
+  } else {
+    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kernels::pipelined_smem_bytes(sizeof(T))));
+  }
+}
+
+template <class T, bool Clamp, bool Paths>
+void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
+  const int tiles = static_cast<int>(p.tiles());
+  const int round = static_cast<int>(r);
+  kernels::pivot_kernel<T, Clamp, Paths>
+      <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(
+          p.d, p.via, p.ld, round);
+  APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
+  if (tiles < 2) return;
+  const auto others = static_cast<unsigned>(tiles - 1);
+  // Phase 2 (the cross), then phase 3 (the rest): same kernel, different tile maps.
+  for (const bool cross : {true, false}) {
+    const unsigned blocks = cross ? 2 * others : others * others;
+    if constexpr (Paths) {
+      kernels::min_plus_panel_kernel<T, Clamp>
+          <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
+              p.d, p.via, p.ld, round, tiles, cross);
+    } else {
+      kernels::min_plus_pipelined_kernel<T, Clamp>
+          <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+              p.d, p.ld, round, tiles, cross);
+    }
+    APSP_CUDA_CHECK_LAUNCH(cross ? "min-plus tile kernel (phase 2)" : "min-plus tile kernel (phase 3)", s);
+  }
+}
+
+/// Calls f(bool_constant clamp, bool_constant paths) for the variant p needs. float never
+/// clamps: it cannot wrap around, and -inf absorbs.
+template <class T, class F>
+void dispatch(const device_problem<T>& p, F&& f) {
+  using yes = std::true_type;
+  using no = std::false_type;
+  const bool paths = p.via != nullptr;
+  if constexpr (std::is_integral_v<T>) {
+    if (p.clamp) {
+      paths ? f(yes{}, yes{}) : f(yes{}, no{});
+      return;
+    }
+  }
+  paths ? f(no{}, yes{}) : f(no{}, no{});
+}
+
+}  // namespace detail
+
+template <class T>
+void configure_kernels(const device_problem<T>& p) {
+  detail::dispatch(p, [](auto clamp, auto paths) {
+    detail::configure_variant<T, decltype(clamp)::value, decltype(paths)::value>();
+  });
+}
+
+template <class T>
+void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
+  detail::dispatch(p, [&](auto clamp, auto paths) {
+    detail::enqueue_variant<T, decltype(clamp)::value, decltype(paths)::value>(p, r, s);
+  });
+}
+
+template <class T>
+void enqueue_fill_padding(T* d, std::int64_t n, std::int64_t ld, cudaStream_t s) {
+  if (ld == n) return;
+  kernels::fill_padding_kernel<T><<<1024, 256, 0, s>>>(d, n, ld, detail::infinity_of<T>());
+  APSP_CUDA_CHECK_LAUNCH("fill_padding_kernel", s);
+}
+
+}  // namespace apsp::cuda

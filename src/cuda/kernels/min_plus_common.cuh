@@ -1,0 +1,112 @@
+#pragma once
+// Pieces shared by the two min-plus tile kernels (min_plus_pipelined.cuh for distances,
+// min_plus_panel.cuh for distances + paths): cp.async staging, the block -> tile map, and the
+// register-tiled inner product.
+//
+// Thread map: 256 threads own a 128 x 128 output tile, each thread an 8 x 8 block in registers:
+// rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, likewise columns with tx (16 x 16 threads). Every
+// shared-memory read is a 16-byte vector, and one k step costs 4 vector loads per 64 updates.
+
+#include <cstdint>
+
+#include "cuda/kernels/min_plus_ops.cuh"
+#include "cuda/tile_config.hpp"
+
+namespace apsp::cuda::kernels {
+
+inline constexpr int mp_threads = 256;
+inline constexpr int mp_thread_rows = 8;  // outputs per thread along each axis
+
+__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
+  const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+/// Which tile this block updates in round r of `tiles`: the cross (phase 2: row panel first,
+/// then column panel) or the rest (phase 3, row-major so neighbours share their A panel in L2).
+__device__ __forceinline__ void tile_of_block(int r, int tiles, bool cross, int& ti, int& tj) {
+  const int others = tiles - 1;
+  int b = static_cast<int>(blockIdx.x);
+  if (cross) {
+    if (b < others) {
+      ti = r;
+      tj = b + (b >= r);
+    } else {
+      b -= others;
+      ti = b + (b >= r);
+      tj = r;
+    }
+  } else {
+    const int x = b / others;
+    const int y = b - x * others;
+    ti = x + (x >= r);
+    tj = y + (y >= r);
+  }
+}
+
+/// Row (or column) within the tile of a thread's i-th output (i in 0..7), t = ty (or tx).
+__device__ __forceinline__ int tile_line(int t, int i) { return (i < 4 ? 0 : 60) + t * 4 + i; }
+
+/// r_acc[i][j] = min over K k of relax(a(row_i, k), b(k, col_j)).
+/// s_a: [128 rows][AStride] starting at the chunk's first k; s_b: [K][BStride] likewise.
+template <class Ops, int AStride, int BStride, int K, class T>
+__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][8], const T* s_a, const T* s_b,
+                                               int tx, int ty) {
+  static_assert(K % 4 == 0 && AStride % 4 == 0 && BStride % 4 == 0, "16-byte vector reads");
+  using vec4 = typename Ops::vec4;
+#pragma unroll
+  for (int kq = 0; kq < K; kq += 4) {
+    vec4 r_a[8];  // 8 rows x 4 consecutive k
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      r_a[i] = *reinterpret_cast<const vec4*>(s_a + tile_line(ty, i) * AStride + kq);
+    }
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const T* b_row = s_b + (kq + q) * BStride;
+      const vec4 b_lo = *reinterpret_cast<const vec4*>(b_row + tx * 4);
+      const vec4 b_hi = *reinterpret_cast<const vec4*>(b_row + 64 + tx * 4);
+      const T r_b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        const T a = lane_of(r_a[i], q);
+#pragma unroll
+        for (int j = 0; j < 8; ++j) r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
+      }
+    }
+  }
+}
+
+template <class Ops, class T>
+__device__ __forceinline__ void fill_identity(T (&r_acc)[8][8]) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) r_acc[i][j] = Ops::identity();
+  }
+}
+
+/// Merges one 4-wide output vector into global memory: improved[q] says which lanes strictly
+/// improved; the vector is written only when one did. Returns whether any did.
+template <class Ops, class T>
+__device__ __forceinline__ bool merge_vec4(T* g_out, const T (&r_new)[4], bool (&improved)[4]) {
+  using vec4 = typename Ops::vec4;
+  vec4* g_vec = reinterpret_cast<vec4*>(g_out);
+  vec4 v = *g_vec;
+  bool any = false;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    improved[q] = r_new[q] < lane_of(v, q);
+    any |= improved[q];
+    if (improved[q]) set_lane(v, q, r_new[q]);
+  }
+  if (any) *g_vec = v;
+  return any;
+}
+
+}  // namespace apsp::cuda::kernels

@@ -1,0 +1,139 @@
+#pragma once
+// Phases 2 and 3 of blocked Floyd-Warshall with the path matrix: the same min-plus product as
+// min_plus_pipelined.cuh (see there for why phase 2 is one too), but both 128 x 128 panels stay
+// in shared memory (132 KB, one block per SM), so the epilogue can find the pivot of every
+// element that strictly improved without touching the inner loop: the main loop stays one
+// instruction per update, and a warp resolves its improved elements together, 32 candidate k
+// per step. via = the first k reaching the minimum, i.e. the one a sequential scan would keep.
+
+#include <cstdint>
+
+#include "cuda/kernels/min_plus_common.cuh"
+
+namespace apsp::cuda::kernels {
+
+inline constexpr int panel_chunk_k = 16;
+inline constexpr int panel_chunks = fw_tile / panel_chunk_k;
+inline constexpr int panel_stride = fw_tile + 4;  // rows 4 apart land 16 banks apart
+
+constexpr std::size_t panel_smem_bytes(std::size_t elem_bytes) {
+  return 2 * static_cast<std::size_t>(fw_tile) * panel_stride * elem_bytes;
+}
+
+/// Waits until at most `pending` chunk groups are in flight (run-time value; the instruction
+/// needs an immediate).
+__device__ __forceinline__ void cp_async_wait_pending(int pending) {
+  static_assert(panel_chunks == 8);
+  switch (pending) {
+    case 0: cp_async_wait<0>(); break;
+    case 1: cp_async_wait<1>(); break;
+    case 2: cp_async_wait<2>(); break;
+    case 3: cp_async_wait<3>(); break;
+    case 4: cp_async_wait<4>(); break;
+    case 5: cp_async_wait<5>(); break;
+    case 6: cp_async_wait<6>(); break;
+    default: cp_async_wait<7>(); break;
+  }
+}
+
+template <class T, bool Clamp>
+__global__ void __launch_bounds__(mp_threads, 1)
+    min_plus_panel_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
+                          int r, int tiles, bool cross) {
+  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  using ops = min_plus<T, Clamp>;
+
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s_a = reinterpret_cast<T*>(smem_raw);  // [128 rows i][132]: A(:, all k)
+  T* s_b = s_a + fw_tile * panel_stride;    // [128 k][132]: B(all k, :)
+
+  int ti = 0;
+  int tj = 0;
+  tile_of_block(r, tiles, cross, ti, tj);
+  const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
+  const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
+  const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
+  const T* g_a = d + row0 * ld + k0;
+  const T* g_b = d + k0 * ld + col0;
+  T* g_c = d + row0 * ld + col0;
+  const int t = static_cast<int>(threadIdx.x);
+
+  // Every chunk is issued up front; compute on chunk c waits only for chunk c.
+#pragma unroll 1
+  for (int c = 0; c < panel_chunks; ++c) {
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      const int v = t + p * mp_threads;
+      const int a_row = v >> 2;
+      const int a_k = c * panel_chunk_k + (v & 3) * 4;
+      cp_async_16(s_a + a_row * panel_stride + a_k, g_a + a_row * ld + a_k);
+      const int b_k = c * panel_chunk_k + (v >> 5);
+      const int b_col = (v & 31) * 4;
+      cp_async_16(s_b + b_k * panel_stride + b_col, g_b + b_k * ld + b_col);
+    }
+    cp_async_commit();
+  }
+
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  T r_acc[8][8];
+  fill_identity<ops>(r_acc);
+#pragma unroll 1
+  for (int c = 0; c < panel_chunks; ++c) {
+    cp_async_wait_pending(panel_chunks - 1 - c);
+    __syncthreads();
+    min_plus_chunk<ops, panel_stride, panel_stride, panel_chunk_k>(
+        r_acc, s_a + c * panel_chunk_k, s_b + c * panel_chunk_k * panel_stride, tx, ty);
+  }
+
+  const int lane = t & 31;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int row = tile_line(ty, i);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int col = tile_line(tx, h * 4);
+      const T r_new[4] = {r_acc[i][h * 4], r_acc[i][h * 4 + 1], r_acc[i][h * 4 + 2],
+                          r_acc[i][h * 4 + 3]};
+      bool improved[4];
+      const bool any = merge_vec4<ops>(g_c + row * ld + col, r_new, improved);
+      int4 r_via = make_int4(0, 0, 0, 0);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        // Warp-uniform loop over the lanes whose element q improved.
+        unsigned pending = __ballot_sync(0xffffffffu, improved[q]);
+        while (pending != 0) {
+          const int src = __ffs(pending) - 1;
+          pending &= pending - 1;
+          const int w_row = __shfl_sync(0xffffffffu, row, src);
+          const int w_col = __shfl_sync(0xffffffffu, col + q, src);
+          const T target = __shfl_sync(0xffffffffu, r_new[q], src);
+          int found = fw_tile - 1;
+#pragma unroll
+          for (int base = 0; base < fw_tile; base += 32) {
+            const int k = base + lane;
+            // The same sum the main loop computed, so equality is exact for floats too.
+            const bool hit = ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
+            const unsigned hits = __ballot_sync(0xffffffffu, hit);
+            if (hits != 0) {
+              found = base + __ffs(hits) - 1;
+              break;
+            }
+          }
+          if (lane == src) set_lane(r_via, q, static_cast<int>(k0 + found));
+        }
+      }
+      if (any) {
+        int4* g_via = reinterpret_cast<int4*>(via + (row0 + row) * ld + col0 + col);
+        int4 v = *g_via;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          if (improved[q]) set_lane(v, q, lane_of(r_via, q));
+        }
+        *g_via = v;
+      }
+    }
+  }
+}
+
+}  // namespace apsp::cuda::kernels

@@ -1,0 +1,103 @@
+#pragma once
+// Phases 2 and 3 of blocked Floyd-Warshall, distances only, as one min-plus product kernel:
+//   C(ti, tj) = min(C(ti, tj), A(ti, r) (x) B(r, tj))   over the 128 pivot columns k.
+// Phase 3 runs it on every tile off the pivot cross. Phase 2 runs it on the cross itself: once
+// the pivot tile is closed (phase 1), the row panel is D(r, j) = min(D(r, j), D(r, r) (x) D(r, j))
+// and the column panel D(i, r) = min(D(i, r), D(i, r) (x) D(r, r)) -- the same formula with
+// the output aliasing one operand. That is safe: a block reads its own output tile only as an
+// operand, all of it before its epilogue, and blocks never share an output tile.
+//
+// Pipeline: the panels stream through a 4-stage shared-memory ring of 16-k chunks (cp.async,
+// 73 KB), so two blocks fit per SM and one's loads and epilogue overlap the other's math.
+// Accumulators start at the semiring identity and the old tile is read once, in the epilogue;
+// only vectors that strictly improved are written back.
+
+#include <cstdint>
+
+#include "cuda/kernels/min_plus_common.cuh"
+
+namespace apsp::cuda::kernels {
+
+inline constexpr int pipe_chunk_k = 16;
+inline constexpr int pipe_chunks = fw_tile / pipe_chunk_k;
+inline constexpr int pipe_stages = 4;
+inline constexpr int pipe_a_stride = pipe_chunk_k + 4;  // rows 4 apart land 16 banks apart
+inline constexpr int pipe_b_stride = fw_tile + 4;
+inline constexpr int pipe_stage_elems = fw_tile * pipe_a_stride + pipe_chunk_k * pipe_b_stride;
+
+constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
+  return static_cast<std::size_t>(pipe_stages) * pipe_stage_elems * elem_bytes;
+}
+
+template <class T, bool Clamp>
+__global__ void __launch_bounds__(mp_threads, 2)
+    min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, int r, int tiles, bool cross) {
+  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  static_assert(pipe_chunks >= pipe_stages - 1);
+  using ops = min_plus<T, Clamp>;
+
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s_ring = reinterpret_cast<T*>(smem_raw);  // pipe_stages x {A [128][20], B [16][132]}
+
+  int ti = 0;
+  int tj = 0;
+  tile_of_block(r, tiles, cross, ti, tj);
+  const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
+  const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
+  const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
+  const T* g_a = d + row0 * ld + k0;  // [128][128], row stride ld
+  const T* g_b = d + k0 * ld + col0;  // [128][128]
+  T* g_c = d + row0 * ld + col0;      // [128][128]
+  const int t = static_cast<int>(threadIdx.x);
+
+  // Chunk c = A(:, 16c..16c+15) and B(16c..16c+15, :): 512 vectors each, 2 + 2 per thread.
+  auto load_chunk = [&](int c) {
+    T* s_a = s_ring + (c % pipe_stages) * pipe_stage_elems;
+    T* s_b = s_a + fw_tile * pipe_a_stride;
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      const int v = t + p * mp_threads;
+      const int a_row = v >> 2;
+      const int a_k = (v & 3) * 4;
+      cp_async_16(s_a + a_row * pipe_a_stride + a_k, g_a + a_row * ld + c * pipe_chunk_k + a_k);
+      const int b_k = v >> 5;
+      const int b_col = (v & 31) * 4;
+      cp_async_16(s_b + b_k * pipe_b_stride + b_col, g_b + (c * pipe_chunk_k + b_k) * ld + b_col);
+    }
+  };
+
+#pragma unroll
+  for (int c = 0; c < pipe_stages - 1; ++c) {
+    load_chunk(c);
+    cp_async_commit();
+  }
+
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  T r_acc[8][8];
+  fill_identity<ops>(r_acc);
+
+#pragma unroll 1
+  for (int c = 0; c < pipe_chunks; ++c) {
+    cp_async_wait<pipe_stages - 2>();  // chunk c has landed (for this thread)
+    __syncthreads();                   // ... for all threads; and chunk c-1's slot is free
+    if (c + pipe_stages - 1 < pipe_chunks) load_chunk(c + pipe_stages - 1);
+    cp_async_commit();  // possibly empty: keeps the group count uniform
+    const T* s_a = s_ring + (c % pipe_stages) * pipe_stage_elems;
+    min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
+        r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
+  }
+
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const T r_new[4] = {r_acc[i][h * 4], r_acc[i][h * 4 + 1], r_acc[i][h * 4 + 2],
+                          r_acc[i][h * 4 + 3]};
+      bool improved[4];
+      (void)merge_vec4<ops>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4), r_new, improved);
+    }
+  }
+}
+
+}  // namespace apsp::cuda::kernels

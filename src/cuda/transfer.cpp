@@ -1,0 +1,95 @@
+#include "cuda/transfer.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/nvtx.hpp"
+#include "cuda/resources.hpp"
+
+namespace apsp::cuda {
+namespace {
+
+/// Copies `rows` rows of `row_bytes` between two dense buffers, in parallel: one core cannot
+/// keep up with a PCIe 5 link.
+void copy_rows(unsigned char* dst, const unsigned char* src, std::int64_t rows,
+               std::size_t row_bytes) {
+#pragma omp parallel for schedule(static) if (rows * row_bytes > (std::size_t{1} << 22))
+  for (std::int64_t i = 0; i < rows; ++i) {
+    std::memcpy(dst + static_cast<std::size_t>(i) * row_bytes,
+                src + static_cast<std::size_t>(i) * row_bytes, row_bytes);
+  }
+}
+
+struct staging {
+  staging(std::size_t row_bytes, std::int64_t n)
+      : rows_per_chunk(std::max<std::int64_t>(
+            1, std::min<std::int64_t>(n, static_cast<std::int64_t>(staging_bytes / row_bytes)))),
+        buffers{pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes),
+                pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes)} {}
+  std::int64_t rows_per_chunk;
+  pinned_buffer<unsigned char> buffers[2];
+  event done[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+};
+
+}  // namespace
+
+void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
+                 std::int64_t ld, cudaStream_t s) {
+  if (n == 0) return;
+  nvtx_range range("apsp::cuda upload");
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * elem_bytes;
+  staging st(row_bytes, n);
+  const auto* src = static_cast<const unsigned char*>(host);
+  auto* dst = static_cast<unsigned char*>(device);
+  int chunk = 0;
+  for (std::int64_t row0 = 0; row0 < n; row0 += st.rows_per_chunk, ++chunk) {
+    const int b = chunk % 2;
+    const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
+    // The buffer is free once the copy issued from it two chunks ago has finished.
+    if (chunk >= 2) st.done[b].synchronize();
+    copy_rows(st.buffers[b].data(), src + static_cast<std::size_t>(row0) * row_bytes, rows,
+              row_bytes);
+    APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
+                                    static_cast<std::size_t>(ld) * elem_bytes,
+                                    st.buffers[b].data(), row_bytes, row_bytes,
+                                    static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
+    st.done[b].record(s);
+  }
+  APSP_CUDA_TRY(cudaStreamSynchronize(s));
+}
+
+void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
+                   std::int64_t ld, cudaStream_t s) {
+  if (n == 0) return;
+  nvtx_range range("apsp::cuda download");
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * elem_bytes;
+  staging st(row_bytes, n);
+  const auto* src = static_cast<const unsigned char*>(device);
+  auto* dst = static_cast<unsigned char*>(host);
+  const std::int64_t chunks = (n + st.rows_per_chunk - 1) / st.rows_per_chunk;
+  // Issue chunk c's DMA, then drain chunk c-1 from the other buffer while it runs.
+  for (std::int64_t c = 0; c <= chunks; ++c) {
+    if (c < chunks) {
+      const std::int64_t row0 = c * st.rows_per_chunk;
+      const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
+      const int b = static_cast<int>(c % 2);
+      APSP_CUDA_TRY(cudaMemcpy2DAsync(st.buffers[b].data(), row_bytes,
+                                      src + static_cast<std::size_t>(row0 * ld) * elem_bytes,
+                                      static_cast<std::size_t>(ld) * elem_bytes, row_bytes,
+                                      static_cast<std::size_t>(rows), cudaMemcpyDeviceToHost, s));
+      st.done[b].record(s);
+    }
+    if (c > 0) {
+      const std::int64_t prev = c - 1;
+      const std::int64_t row0 = prev * st.rows_per_chunk;
+      const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
+      const int b = static_cast<int>(prev % 2);
+      st.done[b].synchronize();
+      copy_rows(dst + static_cast<std::size_t>(row0) * row_bytes, st.buffers[b].data(), rows,
+                row_bytes);
+    }
+  }
+}
+
+}  // namespace apsp::cuda

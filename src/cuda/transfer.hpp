@@ -1,0 +1,22 @@
+#pragma once
+// Copies between the host's n x n matrix and the device's padded ld x ld matrix through two
+// pinned staging buffers, so the host-side copy of one chunk overlaps the DMA of the next.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace apsp::cuda {
+
+/// Bytes of each of the two pinned staging buffers.
+inline constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+
+/// host (n x n, row-major) -> device (ld x ld, rows < n, columns < n). Returns when done.
+void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
+                 std::int64_t ld, cudaStream_t s);
+/// device -> host, the inverse of upload_rows. Returns when done.
+void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
+                   std::int64_t ld, cudaStream_t s);
+
+}  // namespace apsp::cuda

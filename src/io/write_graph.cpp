@@ -1,0 +1,258 @@
+// write_graph: every graph format, for `apsp convert`. Text formats are gzip-compressed when the
+// target name ends in ".gz".
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "io/atomic_output.hpp"
+#include "io/diagnostics.hpp"
+#include "io/limits.hpp"
+#include "io/npy_header.hpp"
+#include "io/text_output.hpp"
+#include "io/text_scan.hpp"
+
+namespace apsp::io {
+namespace {
+
+using detail::append_double;
+using detail::append_int;
+using detail::atomic_output;
+
+constexpr std::int64_t edges_per_chunk = 1 << 16;
+
+// A default-constructed graph_file has no labels: number the vertices from 0.
+vertex_labels effective_labels(const std::filesystem::path& p, const graph_file& gf) {
+  const std::int64_t n = gf.g.num_vertices();
+  if (gf.labels.size() == n)
+    return gf.labels;
+  if (gf.labels.size() == 0 && gf.labels.is_numeric())
+    return vertex_labels::numeric(n, 0);
+  detail::fail_write(p, "the graph has " + std::to_string(n) + " vertices but " +
+                            std::to_string(gf.labels.size()) + " labels");
+}
+
+void write_dimacs(atomic_output& out, const graph& g) {
+  std::string head = "c written by apsp\np sp ";
+  append_int(head, g.num_vertices());
+  head += ' ';
+  append_int(head, g.num_edges());
+  head += '\n';
+  out.write(head);
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  const auto& w = g.weights();
+  detail::write_chunked(
+      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
+        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
+          text += "a ";
+          append_int(text, s[k] + 1);
+          text += ' ';
+          append_int(text, t[k] + 1);
+          text += ' ';
+          append_double(text, w[k]);
+          text += '\n';
+        }
+      });
+}
+
+void write_mtx(atomic_output& out, const graph& g) {
+  const bool integral = g.summarize_weights().all_integral;
+  std::string head = "%%MatrixMarket matrix coordinate ";
+  head += integral ? "integer" : "real";
+  head += " general\n% written by apsp: entry (i, j, w) is the edge i -> j\n";
+  append_int(head, g.num_vertices());
+  head += ' ';
+  append_int(head, g.num_vertices());
+  head += ' ';
+  append_int(head, g.num_edges());
+  head += '\n';
+  out.write(head);
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  const auto& w = g.weights();
+  detail::write_chunked(
+      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
+        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
+          append_int(text, s[k] + 1);
+          text += ' ';
+          append_int(text, t[k] + 1);
+          text += ' ';
+          append_double(text, w[k]);
+          text += '\n';
+        }
+      });
+}
+
+// Edge lists need integer ids: numeric labels, or names that are integers.
+void write_edgelist(atomic_output& out, const std::filesystem::path& p, const graph_file& gf,
+                    const vertex_labels& labels) {
+  const graph& g = gf.g;
+  std::vector<std::string> ids(static_cast<std::size_t>(g.num_vertices()));
+  for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
+    std::string id = labels.label(i);
+    std::int64_t v = 0;
+    if (!detail::parse_int(id, v)) {
+      detail::fail_write(p, "vertex id " + detail::quote_token(id) +
+                                " is not an integer; edge lists need integer ids (use csv)");
+    }
+    ids[static_cast<std::size_t>(i)] = std::move(id);
+  }
+  std::string head = "# apsp edge list: ";
+  append_int(head, g.num_vertices());
+  head += " vertices, ";
+  append_int(head, g.num_edges());
+  head += " edges; u v w\n";
+  out.write(head);
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  const auto& w = g.weights();
+  detail::write_chunked(
+      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
+        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
+          text += ids[static_cast<std::size_t>(s[k])];
+          text += ' ';
+          text += ids[static_cast<std::size_t>(t[k])];
+          text += ' ';
+          append_double(text, w[k]);
+          text += '\n';
+        }
+      });
+}
+
+std::string csv_field(std::string s) {
+  const bool needs_quotes = s.find_first_of(",\"\r\n") != std::string::npos || s.empty() ||
+                            s.front() == ' ' || s.back() == ' ';
+  if (!needs_quotes)
+    return s;
+  std::string q = "\"";
+  for (char c : s) {
+    q += c;
+    if (c == '"')
+      q += '"';
+  }
+  q += '"';
+  return q;
+}
+
+void write_csv(atomic_output& out, const graph_file& gf, const vertex_labels& labels) {
+  const graph& g = gf.g;
+  std::vector<std::string> ids(static_cast<std::size_t>(g.num_vertices()));
+  for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
+    ids[static_cast<std::size_t>(i)] = csv_field(labels.label(i));
+  }
+  out.write(std::string_view("source,target,weight\n"));
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  const auto& w = g.weights();
+  detail::write_chunked(
+      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
+        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
+          text += ids[static_cast<std::size_t>(s[k])];
+          text += ',';
+          text += ids[static_cast<std::size_t>(t[k])];
+          text += ',';
+          append_double(text, w[k]);
+          text += '\n';
+        }
+      });
+}
+
+void write_course_graph(atomic_output& out, const std::filesystem::path& p, const graph& g) {
+  constexpr double int32_max = std::numeric_limits<std::int32_t>::max();
+  constexpr double int32_min = std::numeric_limits<std::int32_t>::min();
+  if (g.num_edges() > std::numeric_limits<std::int32_t>::max()) {
+    detail::fail_write(p, "more than 2^31-1 edges do not fit the course format");
+  }
+  for (double w : g.weights()) {
+    if (std::trunc(w) != w || w < int32_min || w > int32_max) {
+      detail::fail_write(p, "weight " + std::to_string(w) +
+                                " is not an int32 integer (the course format stores int32)");
+    }
+  }
+  const std::int32_t head[2] = {static_cast<std::int32_t>(g.num_vertices()),
+                                static_cast<std::int32_t>(g.num_edges())};
+  out.write(head, sizeof head);
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  const auto& w = g.weights();
+  const std::int64_t m = g.num_edges();
+  constexpr std::int64_t chunk = std::int64_t{1} << 20;
+  std::vector<std::int32_t> buf(static_cast<std::size_t>(3 * std::min(m, chunk)));
+  for (std::int64_t first = 0; first < m; first += chunk) {
+    const std::int64_t count = std::min(chunk, m - first);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t e = 0; e < count; ++e) {
+      const auto k = static_cast<std::size_t>(first + e);
+      buf[static_cast<std::size_t>(3 * e)] = s[k];
+      buf[static_cast<std::size_t>(3 * e + 1)] = t[k];
+      buf[static_cast<std::size_t>(3 * e + 2)] = static_cast<std::int32_t>(w[k]);
+    }
+    out.write(buf.data(), static_cast<std::size_t>(count) * 12);
+  }
+}
+
+// Integral weights that fit below the integer "no edge" value go out as <i4, others as <f8.
+void write_npy_graph(atomic_output& out, const graph& g) {
+  const auto summary = g.summarize_weights();
+  const bool as_int = summary.all_integral && summary.max_abs < detail::course_infinity;
+  const std::int64_t n = g.num_vertices();
+  const auto fill = [&](auto no_edge) {
+    using T = decltype(no_edge);
+    dense_matrix<T> d(n);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i)
+      std::fill(d.row(i), d.row(i) + n, no_edge);
+    const auto& s = g.sources();
+    const auto& t = g.targets();
+    const auto& w = g.weights();
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      T& cell = d(s[k], t[k]);
+      const auto v = static_cast<T>(w[k]);
+      if (v < cell)
+        cell = v;
+    }
+    out.write(detail::make_npy_header(weight_traits<T>::type, n, n));
+    out.write(d.data(), d.size() * sizeof(T));
+  };
+  if (as_int) {
+    fill(std::int32_t{detail::course_infinity});
+  } else {
+    fill(std::numeric_limits<double>::infinity());
+  }
+}
+
+} // namespace
+
+void write_graph(const std::filesystem::path& p, const graph_file& gf, format f) {
+  const vertex_labels labels = effective_labels(p, gf);
+  const bool text = f != format::course_binary && f != format::npy;
+  atomic_output out(p, text && detail::wants_gzip(p));
+  switch (f) {
+  case format::dimacs:
+    write_dimacs(out, gf.g);
+    break;
+  case format::mtx:
+    write_mtx(out, gf.g);
+    break;
+  case format::edgelist:
+    write_edgelist(out, p, gf, labels);
+    break;
+  case format::csv:
+    write_csv(out, gf, labels);
+    break;
+  case format::course_binary:
+    write_course_graph(out, p, gf.g);
+    break;
+  case format::npy:
+    write_npy_graph(out, gf.g);
+    break;
+  }
+  out.commit();
+}
+
+} // namespace apsp::io

@@ -1,0 +1,143 @@
+// write_matrix / write_via: distance and path matrices as .npy, course binary or CSV.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/io.hpp"
+#include "io/atomic_output.hpp"
+#include "io/diagnostics.hpp"
+#include "io/limits.hpp"
+#include "io/npy_header.hpp"
+#include "io/text_output.hpp"
+
+namespace apsp::io {
+namespace {
+
+using detail::atomic_output;
+
+constexpr std::int64_t max_csv_vertices = 10000;
+
+template <class T> bool is_unreachable(T v) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return v == weight_traits<T>::infinity;
+  } else {
+    return v >= weight_traits<T>::infinity;
+  }
+}
+
+template <class T> void write_npy(atomic_output& out, const dense_matrix<T>& d) {
+  out.write(detail::make_npy_header(weight_traits<T>::type, d.n(), d.n()));
+  out.write(d.data(), d.size() * sizeof(T));
+}
+
+// The course tools' output: raw int32, unreachable = 2^30-1. Other types are converted a block of
+// rows at a time; the first value that has no exact int32 course encoding aborts the write.
+template <class T>
+void write_course(atomic_output& out, const std::filesystem::path& p, const dense_matrix<T>& d) {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    out.write(d.data(), d.size() * sizeof(T));
+  } else {
+    const std::int64_t n = d.n();
+    const std::int64_t rows_per_block =
+        std::max<std::int64_t>(1, (std::int64_t{1} << 22) / std::max<std::int64_t>(n, 1));
+    std::vector<std::int32_t> buf(static_cast<std::size_t>(std::min(n, rows_per_block) * n));
+    for (std::int64_t r0 = 0; r0 < n; r0 += rows_per_block) {
+      const std::int64_t rows = std::min(rows_per_block, n - r0);
+      std::int64_t first_bad = rows * n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+      for (std::int64_t k = 0; k < rows * n; ++k) {
+        const T v = d.data()[static_cast<std::size_t>(r0 * n + k)];
+        std::int32_t out_v = detail::course_infinity;
+        if (!is_unreachable(v)) {
+          const auto x = static_cast<double>(v);
+          if (std::trunc(x) == x && std::fabs(x) < detail::course_infinity) {
+            out_v = static_cast<std::int32_t>(x);
+          } else {
+            first_bad = k < first_bad ? k : first_bad;
+          }
+        }
+        buf[static_cast<std::size_t>(k)] = out_v;
+      }
+      if (first_bad < rows * n) {
+        const std::int64_t i = r0 + first_bad / n;
+        const std::int64_t j = first_bad % n;
+        throw invalid_argument_error(
+            "cannot write " + detail::display_name(p) + " in course-binary format: d[" +
+            std::to_string(i) + "][" + std::to_string(j) +
+            "] = " + std::to_string(static_cast<double>(d(i, j))) +
+            " is not an integer below 2^30-1 in magnitude (write npy instead)");
+      }
+      out.write(buf.data(), static_cast<std::size_t>(rows * n) * sizeof(std::int32_t));
+    }
+  }
+}
+
+// One row per line, no header; unreachable is written as "inf" (numpy.loadtxt and pandas read
+// it as infinity).
+void check_csv_size(const std::filesystem::path& p, std::int64_t n) {
+  if (n > max_csv_vertices) {
+    detail::fail_write(p, "CSV output is limited to n <= " + std::to_string(max_csv_vertices) +
+                              " (n = " + std::to_string(n) + "); write npy instead");
+  }
+}
+
+template <class T> void write_csv(atomic_output& out, const dense_matrix<T>& d) {
+  const std::int64_t n = d.n();
+  detail::write_chunked(out, n, 16, [&](std::string& text, std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      const T* row = d.row(i);
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (j > 0)
+          text += ',';
+        const T v = row[j];
+        if (is_unreachable(v)) {
+          text += "inf";
+        } else if constexpr (std::is_floating_point_v<T>) {
+          if (std::isnan(v)) {
+            text += "nan";
+          } else {
+            detail::append_double(text, static_cast<double>(v));
+          }
+        } else {
+          detail::append_int(text, v);
+        }
+      }
+      text += '\n';
+    }
+  });
+}
+
+} // namespace
+
+void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f) {
+  if (f != format::npy && f != format::course_binary && f != format::csv) {
+    throw invalid_argument_error("cannot write a distance matrix as " + std::string(to_string(f)) +
+                                 " (use npy, course-binary or csv)");
+  }
+  std::visit(
+      [&](const auto& d) {
+        if (f == format::csv)
+          check_csv_size(p, d.n());
+        atomic_output out(p, f == format::csv && detail::wants_gzip(p));
+        if (f == format::npy)
+          write_npy(out, d);
+        if (f == format::course_binary)
+          write_course(out, p, d);
+        if (f == format::csv)
+          write_csv(out, d);
+        out.commit();
+      },
+      m);
+}
+
+void write_via(const std::filesystem::path& p, const via_matrix& via) {
+  atomic_output out(p, false);
+  write_npy(out, via);
+  out.commit();
+}
+
+} // namespace apsp::io

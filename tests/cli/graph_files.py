@@ -1,0 +1,52 @@
+"""Writers for small graph files used by the CLI tests (independent of apsp's own writers)."""
+
+import struct
+
+import numpy as np
+
+
+def write_gr(path, n, edges, comment="test graph"):
+    """DIMACS .gr; edges are (u, v, w) with 1-based u, v."""
+    lines = [f"c {comment}", f"p sp {n} {len(edges)}"]
+    lines += [f"a {u} {v} {w}" for u, v, w in edges]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_course(path, n, edges):
+    """Course binary: int32 n, m, then (src, dst, w) triples, 0-based."""
+    data = struct.pack("<ii", n, len(edges))
+    data += b"".join(struct.pack("<iii", u, v, w) for u, v, w in edges)
+    path.write_bytes(data)
+    return path
+
+
+def random_edges(rng, n, m, low=0, high=100, one_based=True):
+    """m random directed edges (parallel edges and self-loops included) over n vertices."""
+    base = 1 if one_based else 0
+    u = rng.integers(0, n, m) + base
+    v = rng.integers(0, n, m) + base
+    w = rng.integers(low, high + 1, m)
+    return list(zip(u.tolist(), v.tolist(), w.tolist()))
+
+
+def dense_min(n, edges, one_based=True):
+    """n x n float matrix: min weight per (u, v), inf for no edge, self-loops as min(0, w)."""
+    base = 1 if one_based else 0
+    d = np.full((n, n), np.inf)
+    for u, v, w in edges:
+        d[u - base, v - base] = min(d[u - base, v - base], w)
+    for i in range(n):
+        d[i, i] = min(0.0, d[i, i])
+    return d
+
+
+def reference_distances(n, edges, one_based=True):
+    """All-pairs distances by SciPy (Dijkstra or Johnson), independent of apsp; inf = none."""
+    from scipy.sparse.csgraph import csgraph_from_dense, shortest_path
+
+    d = dense_min(n, edges, one_based)
+    negative = (d < 0).any()
+    np.fill_diagonal(d, np.inf)  # csgraph ignores self-loops; keep zero-weight edges as edges
+    g = csgraph_from_dense(d, null_value=np.inf)
+    return shortest_path(g, method="J" if negative else "D", directed=True)

@@ -1,0 +1,68 @@
+"""apsp info and apsp convert: every format round-trips to the same graph and distances."""
+
+import json
+
+import numpy as np
+import pytest
+
+from graph_files import random_edges, write_gr
+
+N = 25
+
+
+@pytest.fixture
+def source(tmp_path):
+    rng = np.random.default_rng(21)
+    # A ring keeps every vertex on an edge, so edge lists (which only know vertices by their
+    # edges) keep all N; random extras add parallel edges, zero weights and self-loops.
+    edges = [(i, i % N + 1, 3) for i in range(1, N + 1)] + random_edges(rng, N, 60, 0, 40)
+    edges.append((5, 5, 2))
+    write_gr(tmp_path / "g.gr", N, edges)
+    return edges
+
+
+def info(apsp, name, *extra):
+    r = apsp("info", name, "--json", *extra)
+    assert r.rc == 0 and r.err == "", r
+    return json.loads(r.out)
+
+
+def test_info_describes_graph_and_plans(apsp, tmp_path, source):
+    j = info(apsp, "g.gr")
+    assert j["n"] == N and j["m"] == len(source) and j["format"] == "dimacs"
+    w = [e[2] for e in source]
+    assert j["weights"] == {"min": min(w), "max": max(w), "integral": True, "negative": False}
+    assert j["self_loops"] == sum(1 for u, v, _ in source if u == v)
+    plans = {p["backend"]: p for p in j["plans"]}
+    assert set(plans) == {"reference", "cpu", "cuda"}
+    cpu = plans["cpu"]
+    assert cpu["available"] and cpu["fits"] and cpu["rounds"] * cpu["block"] >= N
+    assert cpu["host_bytes"] >= 4 * N * N
+    with_paths = {p["backend"]: p for p in info(apsp, "g.gr", "--paths", "--dtype", "int64")["plans"]}
+    assert with_paths["cpu"]["host_bytes"] >= 12 * N * N
+    text = apsp("info", "g.gr")
+    assert text.rc == 0 and "vertices" in text.out and "cpu" in text.out, text
+
+
+@pytest.mark.parametrize("target", ["g.bin", "g.mtx", "g.txt", "g.csv", "g.npy", "g.wel"])
+def test_convert_round_trip(apsp, tmp_path, source, target):
+    r = apsp("convert", "g.gr", target)
+    assert r.rc == 0 and target in r.out, r
+    j = info(apsp, target)
+    assert j["n"] == N
+    if target != "g.npy":  # a dense matrix keeps one (minimum) weight per pair
+        assert j["m"] == len(source)
+    assert apsp("convert", target, "back.gr", "-q").rc == 0
+    assert info(apsp, "back.gr")["n"] == N
+    base = json.loads(apsp("solve", "g.gr", "--json").out)
+    for name in [target, "back.gr"]:
+        s = json.loads(apsp("solve", name, "--json").out)
+        assert (s["reachable_pairs"], s["distance_sum"], s["max_distance"]) == (
+            base["reachable_pairs"], base["distance_sum"], base["max_distance"]), name
+
+
+def test_convert_with_explicit_formats(apsp, tmp_path, source):
+    assert apsp("convert", "g.gr", "g.data", "--output-format", "course-binary", "-q").rc == 0
+    assert apsp("info", "g.data").rc == 2  # unknown suffix and no --format
+    j = info(apsp, "g.data", "--format", "course-binary")
+    assert j["n"] == N and j["format"] == "course-binary"

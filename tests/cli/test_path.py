@@ -1,0 +1,88 @@
+"""apsp path: hand-computed answers in each id convention, and from saved matrices."""
+
+import json
+
+import pytest
+
+from conftest import assert_error
+from graph_files import write_gr
+
+# 1->3->2->4->5 (length 3) beats 1->2 (4) and 3->4 (5); 4->5 has weight 0; 6 is unreachable.
+EDGES = [(1, 2, 4), (1, 3, 1), (3, 2, 1), (2, 4, 1), (3, 4, 5), (4, 5, 0), (5, 4, 2), (6, 1, 1)]
+NAMES = {1: "a", 2: "b", 3: "c", 4: "d", 5: "e", 6: "f"}
+
+
+@pytest.fixture
+def files(tmp_path):
+    write_gr(tmp_path / "g.gr", 6, EDGES)
+    (tmp_path / "g.txt").write_text(
+        "# ids are 10 * the .gr id\n" + "".join(f"{10 * u} {10 * v} {w}\n" for u, v, w in EDGES))
+    (tmp_path / "g.csv").write_text(
+        "source,target,weight\n" + "".join(f"{NAMES[u]},{NAMES[v]},{w}\n" for u, v, w in EDGES))
+    return tmp_path
+
+
+@pytest.mark.parametrize("src, dst, expected", [
+    ("1", "5", '{"source": 1, "target": 5, "length": 3, "path": [1, 3, 2, 4, 5]}'),
+    ("1", "6", '{"source": 1, "target": 6, "length": null, "path": []}'),
+    ("2", "2", '{"source": 2, "target": 2, "length": 0, "path": [2]}'),
+    ("5", "4", '{"source": 5, "target": 4, "length": 2, "path": [5, 4]}'),
+    ("6", "5", '{"source": 6, "target": 5, "length": 4, "path": [6, 1, 3, 2, 4, 5]}'),
+])
+def test_path_json_dimacs(apsp, files, src, dst, expected):
+    r = apsp("path", "g.gr", src, dst, "--json")
+    assert r.rc == 0 and r.err == "", r
+    assert r.out == expected + "\n"
+
+
+def test_path_json_edge_list_ids_are_numbers(apsp, files):
+    r = apsp("path", "g.txt", "10", "50", "--json")
+    assert r.out == '{"source": 10, "target": 50, "length": 3, "path": [10, 30, 20, 40, 50]}\n', r
+
+
+def test_path_json_csv_names_are_strings(apsp, files):
+    r = apsp("path", "g.csv", "a", "e", "--json")
+    assert r.out == '{"source": "a", "target": "e", "length": 3, "path": ["a", "c", "b", "d", "e"]}\n', r
+    r = apsp("path", "g.csv", "a", "f", "--json")
+    assert r.out == '{"source": "a", "target": "f", "length": null, "path": []}\n', r
+
+
+def test_path_text(apsp, files):
+    r = apsp("path", "g.gr", "1", "5")
+    assert r.rc == 0 and "length 3" in r.out and "1 -> 3 -> 2 -> 4 -> 5" in r.out, r
+    r = apsp("path", "g.gr", "1", "6")
+    assert r.rc == 0 and "no path" in r.out, r
+
+
+def test_path_float_weights(apsp, tmp_path):
+    (tmp_path / "f.csv").write_text("source,target,weight\nx,y,0.25\ny,z,0.5\nx,z,1\n")
+    for dtype in ["float32", "float64"]:
+        r = apsp("path", "f.csv", "x", "z", "--json", "--dtype", dtype)
+        assert json.loads(r.out) == {"source": "x", "target": "z", "length": 0.75,
+                                     "path": ["x", "y", "z"]}, r
+
+
+def test_path_from_saved_matrices_needs_no_solve(apsp, files):
+    assert apsp("solve", "g.gr", "-o", "d.npy", "--paths", "v.npy", "-q").rc == 0
+    for src, dst in [("1", "5"), ("1", "6"), ("6", "5"), ("3", "3")]:
+        solved = apsp("path", "g.gr", src, dst, "--json")
+        saved = apsp("path", "g.gr", src, dst, "--json", "--dist", "d.npy", "--via", "v.npy")
+        assert saved.rc == 0 and saved.out == solved.out, (solved, saved)
+
+
+def test_path_rejects_mismatched_or_corrupt_saved_matrices(apsp, files):
+    import numpy as np
+    assert apsp("solve", "g.gr", "-o", "d.npy", "--paths", "v.npy", "-q").rc == 0
+    np.save(files / "small.npy", np.zeros((3, 3), dtype=np.int32))
+    assert_error(apsp("path", "g.gr", "1", "5", "--dist", "small.npy", "--via", "v.npy"), 3,
+                 "small.npy")
+    via = np.load(files / "v.npy")
+    via[0, 4] = 99  # out of range
+    np.save(files / "bad_via.npy", via)
+    assert_error(apsp("path", "g.gr", "1", "5", "--dist", "d.npy", "--via", "bad_via.npy"), 3,
+                 "bad_via.npy")
+    loop = np.full((6, 6), -1, dtype=np.int32)
+    loop[0, 4], loop[0, 3] = 3, 4  # 1->5 via 4, 1->4 via 5: endless
+    np.save(files / "loop_via.npy", loop)
+    assert_error(apsp("path", "g.gr", "1", "5", "--dist", "d.npy", "--via", "loop_via.npy"), 3,
+                 "loop_via.npy")

@@ -1,0 +1,85 @@
+"""apsp verify: accepts correct matrices, names the first wrong entry of tampered ones."""
+
+import numpy as np
+import pytest
+
+from conftest import assert_error
+from graph_files import random_edges, reference_distances, write_gr
+
+
+@pytest.fixture
+def solved(apsp, tmp_path):
+    rng = np.random.default_rng(3)
+    edges = random_edges(rng, 60, 240, low=1, high=50)
+    write_gr(tmp_path / "g.gr", 60, edges)
+    assert apsp("solve", "g.gr", "-o", "d.npy", "-q").rc == 0
+    return tmp_path, edges
+
+
+def test_verify_ok(apsp, solved):
+    r = apsp("verify", "g.gr", "d.npy")
+    assert r.rc == 0 and r.out.startswith("OK: 16 of 60 rows") and "Dijkstra" in r.out, r
+    r = apsp("verify", "g.gr", "d.npy", "--sources", "1000")
+    assert r.rc == 0 and r.out.startswith("OK: 60 of 60 rows"), r
+
+
+def test_verify_accepts_a_scipy_matrix_of_another_dtype(apsp, solved):
+    tmp_path, edges = solved
+    np.save(tmp_path / "ref.npy", reference_distances(60, edges))
+    r = apsp("verify", "g.gr", "ref.npy", "--sources", "60")
+    assert r.rc == 0 and "OK" in r.out, r
+
+
+@pytest.mark.parametrize("row, col, delta", [(0, 7, 1), (0, 0, 1), (0, 33, -1)])
+def test_verify_finds_tampered_entry_in_row_0(apsp, solved, row, col, delta):
+    tmp_path, _ = solved
+    d = np.load(tmp_path / "d.npy")
+    d[row, col] += delta
+    np.save(tmp_path / "bad.npy", d)
+    r = apsp("verify", "g.gr", "bad.npy", "--sources", "1")
+    assert_error(r, 7, "verification failed", "bad.npy", f"d[{row + 1}][{col + 1}] = {d[row, col]}")
+
+
+def test_verify_finds_a_wrong_unreachable_entry(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 5)])
+    assert apsp("solve", "g.gr", "-o", "d.bin", "-q").rc == 0
+    assert apsp("verify", "g.gr", "d.bin", "--sources", "3").rc == 0
+    raw = bytearray((tmp_path / "d.bin").read_bytes())
+    raw[4 * 2:4 * 3] = (9).to_bytes(4, "little")  # d[0][2]: unreachable -> 9
+    (tmp_path / "bad.bin").write_bytes(raw)
+    assert_error(apsp("verify", "g.gr", "bad.bin"), 7, "d[1][3] = 9", "unreachable")
+
+
+def test_verify_float_tolerance_and_size(apsp, solved):
+    tmp_path, _ = solved
+    d = np.load(tmp_path / "d.npy").astype(np.float64)
+    d[d >= 1073741823] = np.inf
+    assert np.isfinite(d[0, 5]) and d[0, 5] > 0
+    d[0, 5] *= 1 + 1e-9
+    np.save(tmp_path / "close.npy", d)
+    assert apsp("verify", "g.gr", "close.npy").rc == 0
+    d[0, 5] *= 1 + 1e-3
+    np.save(tmp_path / "far.npy", d)
+    assert_error(apsp("verify", "g.gr", "far.npy"), 7, "far.npy")
+    np.save(tmp_path / "small.npy", d[:10, :10])
+    assert_error(apsp("verify", "g.gr", "small.npy"), 7, "small.npy", "60")
+
+
+def test_verify_with_negative_weights_uses_bellman_ford(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 4, [(1, 2, 3), (2, 3, -2), (1, 3, 2), (3, 4, -1), (4, 2, 4)])
+    assert apsp("solve", "g.gr", "-o", "d.npy", "-q").rc == 0
+    r = apsp("verify", "g.gr", "d.npy")
+    assert r.rc == 0 and "Bellman-Ford" in r.out, r
+    d = np.load(tmp_path / "d.npy")
+    assert d[0, 3] == 0  # 1 -> 2 -> 3 -> 4 = 3 - 2 - 1
+
+
+def test_verify_sample_is_deterministic_and_seeded(apsp, solved):
+    tmp_path, _ = solved
+    d = np.load(tmp_path / "d.npy")
+    d[1:, :] = 0  # only row 0 is right
+    np.save(tmp_path / "row0.npy", d)
+    assert apsp("verify", "g.gr", "row0.npy", "--sources", "1").rc == 0
+    a = apsp("verify", "g.gr", "row0.npy", "--sources", "2", "--seed", "5")
+    b = apsp("verify", "g.gr", "row0.npy", "--sources", "2", "--seed", "5")
+    assert a.rc == b.rc == 7 and a.err == b.err, (a, b)

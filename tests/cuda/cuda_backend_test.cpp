@@ -1,0 +1,331 @@
+// The cuda back end against the reference (int32 bit-identical, float32 within rounding), at
+// sizes around every tile edge, with paths, negative weights, negative cycles, cancellation,
+// memory limits, and the rome99 checksums.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+
+namespace {
+
+constexpr std::int64_t tile = 128;  // the cuda back end's tile edge
+
+bool have_gpu() {
+  for (const auto& s : apsp::list_backends()) {
+    if (s.kind == apsp::backend_kind::cuda) return s.available;
+  }
+  return false;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device: the cuda back end is unavailable"
+
+struct graph_spec {
+  std::int64_t n = 0;
+  double density = 0.05;
+  int w_min = 1;
+  int w_max = 100;
+  bool integral = true;
+  std::uint64_t seed = 1;
+};
+
+/// Random directed graph with self-loops, parallel edges and (at low density) unreachable pairs.
+apsp::graph random_graph(const graph_spec& s) {
+  apsp::graph g(s.n);
+  std::mt19937_64 rng(s.seed);
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  std::uniform_int_distribution<int> wi(s.w_min, s.w_max);
+  std::uniform_real_distribution<double> wf(s.w_min, s.w_max);
+  for (std::int64_t u = 0; u < s.n; ++u) {
+    for (std::int64_t v = 0; v < s.n; ++v) {
+      if (coin(rng) >= s.density) continue;
+      const double w = s.integral ? wi(rng) : wf(rng);
+      g.add_edge(u, v, w);
+      if (coin(rng) < 0.05) g.add_edge(u, v, s.integral ? wi(rng) : wf(rng));  // parallel
+    }
+  }
+  return g;
+}
+
+apsp::result solve_with(const apsp::graph& g, apsp::backend_kind b, apsp::dtype t, bool paths) {
+  apsp::solve_options o;
+  o.backend = b;
+  o.type = t;
+  o.paths = paths;
+  return apsp::solve(g, o);
+}
+
+/// Every reconstructed path is a walk of graph edges whose weight equals d[i][j].
+template <class T>
+void expect_paths_valid(const apsp::graph& g, const apsp::result& r, double tol) {
+  std::map<std::pair<std::int64_t, std::int64_t>, double> edge;
+  for (std::size_t e = 0; e < g.sources().size(); ++e) {
+    const auto key = std::make_pair<std::int64_t, std::int64_t>(g.sources()[e], g.targets()[e]);
+    auto it = edge.find(key);
+    if (it == edge.end() || g.weights()[e] < it->second) edge[key] = g.weights()[e];
+  }
+  const auto& d = r.distances_as<T>();
+  int failures = 0;
+  for (std::int64_t i = 0; i < r.n() && failures < 5; ++i) {
+    for (std::int64_t j = 0; j < r.n() && failures < 5; ++j) {
+      const auto p = r.path(i, j);
+      if (!r.reachable(i, j)) {
+        EXPECT_TRUE(p.empty()) << i << "->" << j;
+        continue;
+      }
+      ASSERT_FALSE(p.empty()) << i << "->" << j;
+      EXPECT_EQ(p.front(), i);
+      EXPECT_EQ(p.back(), j);
+      double w = 0;
+      bool ok = true;
+      for (std::size_t s = 0; s + 1 < p.size(); ++s) {
+        auto it = edge.find({p[s], p[s + 1]});
+        if (it == edge.end()) {
+          ok = false;
+          break;
+        }
+        w += it->second;
+      }
+      const double expected = static_cast<double>(d(i, j));
+      if (!ok || std::fabs(w - expected) > tol * std::max(1.0, std::fabs(expected))) {
+        ++failures;
+        ADD_FAILURE() << "path " << i << "->" << j << " is not a walk of weight " << expected
+                      << " (walk ok: " << ok << ", weight " << w << ")";
+      }
+    }
+  }
+}
+
+class CudaSizes : public ::testing::TestWithParam<std::int64_t> {};
+
+TEST_P(CudaSizes, Int32MatchesReferenceExactly) {
+  SKIP_WITHOUT_GPU();
+  graph_spec s{GetParam(), 0.03, 0, 50, true, 1000 + static_cast<std::uint64_t>(GetParam())};
+  SCOPED_TRACE("n = " + std::to_string(s.n) + ", seed = " + std::to_string(s.seed));
+  const auto g = random_graph(s);
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
+  const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true);
+  EXPECT_EQ(got.executed_plan().backend, apsp::backend_kind::cuda);
+  const auto& a = got.distances_as<std::int32_t>();
+  const auto& b = ref.distances_as<std::int32_t>();
+  ASSERT_EQ(a.n(), b.n());
+  std::int64_t mismatches = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) mismatches += a.data()[e] != b.data()[e];
+  EXPECT_EQ(mismatches, 0);
+  expect_paths_valid<std::int32_t>(g, got, 0);
+}
+
+TEST_P(CudaSizes, Float32MatchesReferenceWithinRounding) {
+  SKIP_WITHOUT_GPU();
+  graph_spec s{GetParam(), 0.05, 1, 10, false, 2000 + static_cast<std::uint64_t>(GetParam())};
+  SCOPED_TRACE("n = " + std::to_string(s.n) + ", seed = " + std::to_string(s.seed));
+  const auto g = random_graph(s);
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false);
+  const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true);
+  const auto& a = got.distances_as<float>();
+  const auto& b = ref.distances_as<double>();
+  std::int64_t bad = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) {
+    const double x = a.data()[e];
+    const double y = b.data()[e];
+    if (std::isinf(y) ? !std::isinf(x) : std::fabs(x - y) > 1e-5 * std::max(1.0, std::fabs(y))) {
+      ++bad;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+  expect_paths_valid<float>(g, got, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(TileEdges, CudaSizes,
+                         ::testing::Values(0, 1, 2, tile - 1, tile, tile + 1, 2 * tile - 1,
+                                           2 * tile, 3 * tile + 37));
+
+TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
+  SKIP_WITHOUT_GPU();
+  // A DAG (u < v) with weights in [-20, 30]: no cycles, and the clamp kernels run.
+  const std::int64_t n = 2 * tile + 19;
+  apsp::graph g(n);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::uniform_int_distribution<int> w(-20, 30);
+  for (std::int64_t u = 0; u < n; ++u) {
+    for (std::int64_t v = u + 1; v < n; ++v) {
+      if (coin(rng) < 0.05) g.add_edge(u, v, w(rng));
+    }
+  }
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
+  const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true);
+  const auto& a = got.distances_as<std::int32_t>();
+  const auto& b = ref.distances_as<std::int32_t>();
+  std::int64_t mismatches = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) mismatches += a.data()[e] != b.data()[e];
+  EXPECT_EQ(mismatches, 0);
+  expect_paths_valid<std::int32_t>(g, got, 0);
+}
+
+TEST(Cuda, NegativeCycleIsDetected) {
+  SKIP_WITHOUT_GPU();
+  for (apsp::dtype t : {apsp::dtype::int32, apsp::dtype::float32}) {
+    graph_spec s{300, 0.02, 1, 9, true, 42};
+    auto g = random_graph(s);
+    // A cycle 5 -> 200 -> 131 -> 5 of weight -3, spread over three tiles.
+    g.add_edge(5, 200, 1);
+    g.add_edge(200, 131, 1);
+    g.add_edge(131, 5, -5);
+    EXPECT_THROW((void)solve_with(g, apsp::backend_kind::cuda, t, false),
+                 apsp::negative_cycle_error);
+  }
+}
+
+TEST(Cuda, LargerInt32AgreesWithCpuBackend) {
+  SKIP_WITHOUT_GPU();
+  graph_spec s{1000, 0.1, 1, 1000, true, 99};
+  const auto g = random_graph(s);
+  const auto cpu = solve_with(g, apsp::backend_kind::cpu, apsp::dtype::int32, false);
+  const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, false);
+  const auto& a = got.distances_as<std::int32_t>();
+  const auto& b = cpu.distances_as<std::int32_t>();
+  std::int64_t mismatches = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) mismatches += a.data()[e] != b.data()[e];
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(Cuda, CancelStopsTheSolveAndTheNextSolveWorks) {
+  SKIP_WITHOUT_GPU();
+  const auto g = random_graph({6 * tile, 0.05, 1, 9, true, 3});
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  std::int64_t calls = 0;
+  o.progress = [&calls](const apsp::progress_info& p) {
+    ++calls;
+    EXPECT_EQ(p.rounds_total, 6);
+    return p.rounds_done < 2;
+  };
+  EXPECT_THROW((void)apsp::solve(g, o), apsp::cancelled_error);
+  EXPECT_EQ(calls, 2);
+  o.progress = nullptr;
+  const auto got = apsp::solve(g, o);
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
+  EXPECT_EQ(got.distance(3, 700), ref.distance(3, 700));
+}
+
+TEST(Cuda, PlanReportsMemoryAndRefusesWhatDoesNotFit) {
+  SKIP_WITHOUT_GPU();
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  o.paths = true;
+  const auto p = apsp::make_plan(1000, o);
+  EXPECT_TRUE(p.fits);
+  EXPECT_EQ(p.block, tile);
+  EXPECT_EQ(p.rounds, 8);
+  EXPECT_EQ(p.device_bytes, 1024u * 1024u * 8u);
+  o.device_memory_limit = 1 << 20;
+  const auto small = apsp::make_plan(1000, o);
+  EXPECT_FALSE(small.fits);
+  EXPECT_NE(small.reason.find("device memory"), std::string::npos) << small.reason;
+  EXPECT_THROW((void)apsp::solve(random_graph({1000, 0.01, 1, 9, true, 5}), o),
+               apsp::out_of_memory_error);
+  // A whole-card problem: 200,000 vertices cannot fit on any current GPU.
+  o.device_memory_limit = 0;
+  o.paths = false;
+  EXPECT_FALSE(apsp::make_plan(200000, o).fits);
+}
+
+TEST(Cuda, UnavailableWithoutDeviceIsReportedCleanly) {
+  if (have_gpu()) {
+    apsp::solve_options o;
+    o.backend = apsp::backend_kind::automatic;
+    EXPECT_EQ(apsp::make_plan(500, o).backend, apsp::backend_kind::cuda);
+    return;
+  }
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  EXPECT_THROW((void)apsp::solve(apsp::graph(3), o), apsp::backend_unavailable_error);
+  o.backend = apsp::backend_kind::automatic;
+  EXPECT_EQ(apsp::make_plan(500, o).backend, apsp::backend_kind::cpu);
+}
+
+/// rome99.gr from tests/data, $APSP_DATA_DIR, or ../shared/data; empty when none has it.
+std::filesystem::path find_rome99() {
+  std::vector<std::filesystem::path> dirs{APSP_TEST_DATA};
+  if (const char* env = std::getenv("APSP_DATA_DIR")) dirs.emplace_back(env);
+  dirs.emplace_back(APSP_SHARED_DATA);
+  for (const auto& dir : dirs) {
+    if (std::filesystem::exists(dir / "rome99.gr")) return dir / "rome99.gr";
+  }
+  return {};
+}
+
+/// A minimal DIMACS reader, independent of src/io (which has its own tests).
+apsp::graph read_dimacs(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  apsp::graph g;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string tag;
+    ls >> tag;
+    if (tag == "p") {
+      std::string sp;
+      std::int64_t n = 0;
+      std::int64_t m = 0;
+      ls >> sp >> n >> m;
+      g = apsp::graph(n);
+    } else if (tag == "a") {
+      std::int64_t u = 0;
+      std::int64_t v = 0;
+      double w = 0;
+      ls >> u >> v >> w;
+      g.add_edge(u - 1, v - 1, w);
+    }
+  }
+  return g;
+}
+
+TEST(Cuda, Rome99MatchesPublishedChecksums) {
+  SKIP_WITHOUT_GPU();
+  const auto path = find_rome99();
+  if (path.empty()) GTEST_SKIP() << "rome99.gr not found in tests/data, $APSP_DATA_DIR or ../shared/data";
+  const auto g = read_dimacs(path);
+  ASSERT_EQ(g.num_vertices(), 3353);
+  for (bool paths : {false, true}) {
+    const auto r = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, paths);
+    const auto& d = r.distances_as<std::int32_t>();
+    std::int64_t pairs = 0;
+    std::int64_t sum = 0;
+    std::int32_t max = 0;
+    for (std::int64_t i = 0; i < d.n(); ++i) {
+      for (std::int64_t j = 0; j < d.n(); ++j) {
+        if (i == j || d(i, j) >= apsp::weight_traits<std::int32_t>::infinity) continue;
+        ++pairs;
+        sum += d(i, j);
+        max = std::max(max, d(i, j));
+      }
+    }
+    EXPECT_EQ(pairs, 11239256);
+    EXPECT_EQ(sum, 160839610183);
+    EXPECT_EQ(max, 77403);
+    EXPECT_EQ(d(0, 3352), 30305);
+    if (paths) {
+      const auto p = r.path(783, 2980);  // the farthest pair, 784 -> 2981 in file ids
+      ASSERT_GE(p.size(), 2u);
+      EXPECT_EQ(p.front(), 783);
+      EXPECT_EQ(p.back(), 2980);
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,90 @@
+// Binary readers: the course graph format (bytes built here) and .npy graphs written by NumPy
+// (fixtures in tests/data, made with numpy.save).
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "io_test_util.hpp"
+
+namespace {
+
+using namespace apsp_io_test;
+using apsp::io::format;
+using apsp::io::read_graph;
+using edge = std::tuple<int, int, double>;
+
+std::string int32_bytes(const std::vector<std::int32_t>& values) {
+  std::string out(values.size() * 4, '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto u = static_cast<std::uint32_t>(values[i]);
+    for (int b = 0; b < 4; ++b)
+      out[4 * i + b] = static_cast<char>((u >> (8 * b)) & 0xff);
+  }
+  return out;
+}
+
+TEST(ReadCourseBinary, ZeroBasedTriples) {
+  scratch_dir dir;
+  const auto p = dir / "g.bin";
+  write_bytes(p, int32_bytes({3, 4, 0, 1, 7, 1, 2, -3, 2, 0, 0, 2, 0, 1}));
+  const auto f = read_graph(p);
+  EXPECT_EQ(f.source_format, format::course_binary);
+  EXPECT_EQ(f.g.num_vertices(), 3);
+  EXPECT_TRUE(f.labels.is_numeric());
+  EXPECT_EQ(f.labels.base(), 0);
+  const std::vector<edge> want = {{0, 1, 7}, {1, 2, -3}, {2, 0, 0}, {2, 0, 1}};
+  EXPECT_EQ(edges_by_index(f.g), want);
+}
+
+TEST(ReadCourseBinary, ManyEdgesConvertInParallel) {
+  // Large enough to be split across threads; every edge is checked.
+  const std::int32_t n = 1000;
+  const std::int32_t m = 300000;
+  std::vector<std::int32_t> words = {n, m};
+  for (std::int32_t e = 0; e < m; ++e) {
+    words.insert(words.end(), {e % n, (e * 7 + 3) % n, e % 1000 - 500});
+  }
+  scratch_dir dir;
+  const auto p = dir / "big.course";
+  write_bytes(p, int32_bytes(words));
+  const auto f = read_graph(p);
+  ASSERT_EQ(f.g.num_edges(), m);
+  for (std::int32_t e = 0; e < m; ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    ASSERT_EQ(f.g.sources()[k], e % n);
+    ASSERT_EQ(f.g.targets()[k], (e * 7 + 3) % n);
+    ASSERT_EQ(f.g.weights()[k], e % 1000 - 500);
+  }
+}
+
+TEST(ReadNpyGraph, Float64InfAndNanMeanNoEdgeZeroDiagonalDropped) {
+  const auto f = read_graph(test_data("graph_f8.npy"));
+  EXPECT_EQ(f.source_format, format::npy);
+  EXPECT_EQ(f.g.num_vertices(), 3);
+  const std::vector<edge> want = {{0, 1, 2}, {1, 2, -1.5}, {2, 0, 4}, {2, 2, 3}};
+  EXPECT_EQ(edges_by_index(f.g), want);
+}
+
+TEST(ReadNpyGraph, FortranOrderInt32WithCourseInfinity) {
+  const auto f = read_graph(test_data("graph_i4_fortran.npy"));
+  const std::vector<edge> want = {{0, 1, 7}, {1, 2, 5}, {2, 0, 2}};
+  EXPECT_EQ(edges_by_index(f.g), want);
+}
+
+TEST(ReadNpyGraph, Float32AndInt64) {
+  EXPECT_EQ(edges_by_index(read_graph(test_data("graph_f4.npy")).g),
+            (std::vector<edge>{{0, 1, 0.5}}));
+  // int64: values >= 2^30-1 are "no edge" (2^40 included); a negative diagonal is a self-loop.
+  EXPECT_EQ(edges_by_index(read_graph(test_data("graph_i8.npy")).g),
+            (std::vector<edge>{{0, 0, -3}}));
+}
+
+TEST(ReadNpyGraph, SniffedByMagicWhenTheSuffixIsUnknown) {
+  scratch_dir dir;
+  const auto p = dir / "matrix.dat";
+  write_bytes(p, read_bytes(test_data("graph_f4.npy")));
+  EXPECT_EQ(read_graph(p).source_format, format::npy);
+}
+
+} // namespace
