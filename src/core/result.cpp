@@ -67,17 +67,19 @@ std::vector<std::int64_t> result::path(std::int64_t i, std::int64_t j) const {
   if (!reachable(i, j)) return {};
   std::vector<std::int64_t> out{i};
   std::vector<std::pair<std::int64_t, std::int64_t>> pending{{i, j}};
+  // A valid via matrix expands into a binary tree with one leaf per edge of the path; bound the
+  // work so that a corrupt (cyclic) via matrix fails instead of looping.
+  const std::int64_t max_steps = 8 * n + 8;
+  std::int64_t steps = 0;
   while (!pending.empty()) {
+    APSP_EXPECTS(++steps <= max_steps, internal_error,
+                 "path reconstruction from " + std::to_string(i) + " to " + std::to_string(j) +
+                     " does not terminate: the path matrix is inconsistent");
     auto [a, b] = pending.back();
     pending.pop_back();
     const std::int32_t k = v(a, b);
     if (k == no_via) {
       out.push_back(b);
-      // A shortest path without a negative cycle never needs more than n - 1 edges, but
-      // zero-weight cycles can make a valid walk longer; 4n bounds any sane reconstruction.
-      APSP_EXPECTS(static_cast<std::int64_t>(out.size()) <= 4 * n + 4, internal_error,
-                   "path reconstruction from " + std::to_string(i) + " to " +
-                       std::to_string(j) + " does not terminate");
     } else {
       pending.emplace_back(k, b);
       pending.emplace_back(a, k);

@@ -38,7 +38,8 @@ def test_info_describes_graph_and_plans(apsp, tmp_path, source):
     cpu = plans["cpu"]
     assert cpu["available"] and cpu["fits"] and cpu["rounds"] * cpu["block"] >= N
     assert cpu["host_bytes"] >= 4 * N * N
-    with_paths = {p["backend"]: p for p in info(apsp, "g.gr", "--paths", "--dtype", "int64")["plans"]}
+    plans64 = info(apsp, "g.gr", "--paths", "--dtype", "int64")["plans"]
+    with_paths = {p["backend"]: p for p in plans64}
     assert with_paths["cpu"]["host_bytes"] >= 12 * N * N
     text = apsp("info", "g.gr")
     assert text.rc == 0 and "vertices" in text.out and "cpu" in text.out, text

@@ -42,7 +42,8 @@ def test_path_json_edge_list_ids_are_numbers(apsp, files):
 
 def test_path_json_csv_names_are_strings(apsp, files):
     r = apsp("path", "g.csv", "a", "e", "--json")
-    assert r.out == '{"source": "a", "target": "e", "length": 3, "path": ["a", "c", "b", "d", "e"]}\n', r
+    assert r.out == ('{"source": "a", "target": "e", "length": 3, '
+                     '"path": ["a", "c", "b", "d", "e"]}\n'), r
     r = apsp("path", "g.csv", "a", "f", "--json")
     assert r.out == '{"source": "a", "target": "f", "length": null, "path": []}\n', r
 

@@ -148,6 +148,18 @@ TEST(Result, PathQueriesCheckTheirArguments) {
   EXPECT_THROW((void)without.path(0, 2), apsp::invalid_argument_error);
 }
 
+TEST(Result, CorruptPathMatrixFailsInsteadOfLooping) {
+  apsp::dense_matrix<std::int32_t> d(3);
+  for (auto& v : d.values()) v = 1;
+  apsp::via_matrix via(3);
+  for (auto& v : via.values()) v = apsp::no_via;
+  via(0, 2) = 1;  // 0 -> 2 goes through 1, and 1 -> 2 through 0: a cycle
+  via(1, 2) = 0;
+  const apsp::result r(std::move(d), std::move(via), apsp::plan{});
+  EXPECT_THROW((void)r.path(0, 2), apsp::internal_error);
+  EXPECT_THROW((void)r.predecessors(), apsp::internal_error);
+}
+
 TEST(Plan, ReferencePlanCountsBytes) {
   auto o = reference_options(dtype::float64, true);
   const auto p = apsp::make_plan(1000, o);

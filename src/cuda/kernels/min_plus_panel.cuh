@@ -3,8 +3,8 @@
 // min_plus_pipelined.cuh (see there for why phase 2 is one too), but both 128 x 128 panels stay
 // in shared memory (132 KB, one block per SM), so the epilogue can find the pivot of every
 // element that strictly improved without touching the inner loop: the main loop stays one
-// instruction per update, and a warp resolves its improved elements together, 32 candidate k
-// per step. via = the first k reaching the minimum, i.e. the one a sequential scan would keep.
+// instruction per update (plus a compare per output per 32 k, to remember the winning 32-k
+// group), and a warp resolves each improved element in one step, one candidate k per lane. via = the first k reaching the minimum, i.e. the one a sequential scan would keep.
 
 #include <cstdint>
 
@@ -14,6 +14,7 @@ namespace apsp::cuda::kernels {
 
 inline constexpr int panel_chunk_k = 16;
 inline constexpr int panel_chunks = fw_tile / panel_chunk_k;
+inline constexpr int panel_groups = fw_tile / 32;  // 32-k groups: one warp checks a group at once
 inline constexpr int panel_stride = fw_tile + 4;  // rows 4 apart land 16 banks apart
 
 constexpr std::size_t panel_smem_bytes(std::size_t elem_bytes) {
@@ -76,14 +77,36 @@ __global__ void __launch_bounds__(mp_threads, 1)
 
   const int tx = t & 15;
   const int ty = t >> 4;
+  // The main loop also remembers, per output, which 32-k group last strictly improved it
+  // (2 bits each, packed: output i*8+j in r_win[(i*8+j)/16] at bit 2*((i*8+j)%16)), so the
+  // epilogue checks 32 candidates -- one warp-wide step -- instead of 128.
   T r_acc[8][8];
+  unsigned r_win[4] = {0, 0, 0, 0};
   fill_identity<ops>(r_acc);
 #pragma unroll 1
-  for (int c = 0; c < panel_chunks; ++c) {
-    cp_async_wait_pending(panel_chunks - 1 - c);
-    __syncthreads();
-    min_plus_chunk<ops, panel_stride, panel_stride, panel_chunk_k>(
-        r_acc, s_a + c * panel_chunk_k, s_b + c * panel_chunk_k * panel_stride, tx, ty);
+  for (int g = 0; g < panel_groups; ++g) {
+    T r_m[8][8];
+    fill_identity<ops>(r_m);
+#pragma unroll 1
+    for (int h = 0; h < panel_chunks / panel_groups; ++h) {
+      const int c = g * (panel_chunks / panel_groups) + h;
+      cp_async_wait_pending(panel_chunks - 1 - c);
+      __syncthreads();
+      min_plus_chunk<ops, panel_stride, panel_stride, panel_chunk_k>(
+          r_m, s_a + c * panel_chunk_k, s_b + c * panel_chunk_k * panel_stride, tx, ty);
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int o = i * 8 + j;
+        if (r_m[i][j] < r_acc[i][j]) {
+          r_acc[i][j] = r_m[i][j];
+          r_win[o / 16] = (r_win[o / 16] & ~(3u << (2 * (o % 16)))) |
+                          (static_cast<unsigned>(g) << (2 * (o % 16)));
+        }
+      }
+    }
   }
 
   const int lane = t & 31;
@@ -108,18 +131,15 @@ __global__ void __launch_bounds__(mp_threads, 1)
           const int w_row = __shfl_sync(0xffffffffu, row, src);
           const int w_col = __shfl_sync(0xffffffffu, col + q, src);
           const T target = __shfl_sync(0xffffffffu, r_new[q], src);
-          int found = fw_tile - 1;
-#pragma unroll
-          for (int base = 0; base < fw_tile; base += 32) {
-            const int k = base + lane;
-            // The same sum the main loop computed, so equality is exact for floats too.
-            const bool hit = ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
-            const unsigned hits = __ballot_sync(0xffffffffu, hit);
-            if (hits != 0) {
-              found = base + __ffs(hits) - 1;
-              break;
-            }
-          }
+          const int o = i * 8 + h * 4 + q;
+          const int group = static_cast<int>(
+              __shfl_sync(0xffffffffu, (r_win[o / 16] >> (2 * (o % 16))) & 3u, src));
+          const int k = group * 32 + lane;
+          // The same sum the main loop computed, so equality is exact for floats too.
+          const bool hit =
+              ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
+          const unsigned hits = __ballot_sync(0xffffffffu, hit);
+          const int found = hits != 0 ? group * 32 + __ffs(hits) - 1 : fw_tile - 1;
           if (lane == src) set_lane(r_via, q, static_cast<int>(k0 + found));
         }
       }
