@@ -115,11 +115,12 @@ def main():
     p.add_argument("--skip", nargs="+", default=[], choices=list(IMPLS),
                    help="implementations to leave out")
     p.add_argument("--out", type=pathlib.Path, default=None)
+    p.add_argument("--commit", default=None, help="recorded commit (default: git describe)")
     args = p.parse_args()
 
     today = datetime.date.today().isoformat()
     out = args.out or ROOT / "bench" / "results" / f"python_{today}.csv"
-    device, commit = cpu_model(), git_commit()
+    device, commit = cpu_model(), args.commit or git_commit()
     command = "python3 " + " ".join(shlex.quote(x) for x in sys.argv)
     rows, last = [], {}
     for n in args.sizes:

@@ -6,9 +6,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
 
@@ -54,17 +54,25 @@ struct bad_entry {
   double value = 0;
 };
 
+/// printf-style rather than iostreams: some Python hosts load an older libstdc++ whose locale
+/// facets crash this module's ostream code.
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
 [[noreturn]] void throw_bad_entry(const bad_entry& bad, apsp::dtype out) {
-  std::ostringstream msg;
-  msg << "csgraph[" << bad.i << ", " << bad.j << "] = " << bad.value << " cannot be stored in "
-      << apsp::to_string(out);
+  std::string msg = "csgraph[" + std::to_string(bad.i) + ", " + std::to_string(bad.j) +
+                    "] = " + format_number(bad.value) + " cannot be stored in " +
+                    std::string(apsp::to_string(out));
   if (apsp::is_integral(out)) {
-    msg << " (integer dtypes need whole weights of magnitude below the no-path value)"
-        << "; use dtype=float64";
+    msg += " (integer dtypes need whole weights of magnitude below the no-path value)";
   } else {
-    msg << " (out of range); use dtype=float64";
+    msg += " (out of range)";
   }
-  throw apsp::invalid_input_error(msg.str());
+  msg += "; use dtype=float64";
+  throw apsp::invalid_input_error(msg);
 }
 
 template <class Out, class In>

@@ -1,6 +1,7 @@
 // Distance and via matrices: .npy in every dtype, the course binary output (byte-exact), CSV.
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -196,6 +197,22 @@ TEST(MatrixCsv, ExactTextWithInfForUnreachable) {
   f(1, 1) = 1e-300;
   write_matrix(dir / "f.csv", apsp::any_matrix(std::move(f)), format::csv);
   EXPECT_EQ(read_bytes(dir / "f.csv"), "0,0.1\ninf,1e-300\n");
+}
+
+TEST(MatrixCsv, GzSuffixCompresses) {
+  scratch_dir dir;
+  write_matrix(dir / "d.csv", apsp::any_matrix(sample<double>(40)), format::csv);
+  write_matrix(dir / "d.csv.gz", apsp::any_matrix(sample<double>(40)), format::csv);
+  const std::string packed = read_bytes(dir / "d.csv.gz");
+  ASSERT_EQ(packed.substr(0, 2), "\x1f\x8b");
+  gzFile f = gzopen((dir / "d.csv.gz").c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  std::string text(1 << 20, '\0');
+  const int got = gzread(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  ASSERT_GT(got, 0);
+  text.resize(static_cast<std::size_t>(got));
+  EXPECT_EQ(text, read_bytes(dir / "d.csv"));
 }
 
 TEST(MatrixCsv, ManyRowsComeOutInOrder) {

@@ -127,7 +127,7 @@ TEST(RealData, CElegansGzipAndPlainCsvAreIdentical) {
   EXPECT_EQ(edges_by_label(plain), edges_by_label(packed));
 }
 
-TEST(RealData, DelawareParsesQuickly) {
+TEST(RealData, DelawareParsesCompletely) {
   const auto p = shared_data("DE.gr");
   if (!fs::exists(p))
     GTEST_SKIP() << p << " is not present (../shared/data)";
@@ -144,8 +144,7 @@ TEST(RealData, DelawareParsesQuickly) {
   }
   EXPECT_EQ(self_loops, 448);
   EXPECT_EQ(zero, 482);
-  // "Well under a second" on an idle machine; the bound leaves room for a loaded CI box.
-  EXPECT_LT(seconds, 1.0) << "DE.gr took " << seconds << " s";
+  // Speed is a benchmark matter; the time is only recorded here.
   RecordProperty("de_parse_seconds", std::to_string(seconds));
 }
 

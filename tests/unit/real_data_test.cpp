@@ -78,7 +78,7 @@ TEST(RealData, Rome99Directed) {
   EXPECT_EQ(c.sum, 160'839'610'183);
   EXPECT_EQ(c.max, 77'403);
   EXPECT_EQ(r.distance(0, 3352), 30'305);
-  EXPECT_EQ(r.distance(783, 2980), 77'403);  // "784 -> 2981" in the file's 1-based ids
+  EXPECT_EQ(r.distance(784, 2981), 77'403);  // "784 -> 2981" are 0-based indices
 }
 
 TEST(RealData, CElegansWeighted) {
@@ -115,7 +115,7 @@ TEST(RealData, DelawareRoads) {
   EXPECT_EQ(c.sum, 176'041'374'850'866);
   EXPECT_EQ(c.max, 182'796);
   EXPECT_EQ(r.distance(0, 49'108), 69'204);
-  EXPECT_EQ(r.distance(17'222, 31'345), 182'796);
+  EXPECT_EQ(r.distance(17'223, 31'346), 182'796);
 }
 
 }  // namespace
