@@ -44,7 +44,8 @@ std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(item);
+  while (std::getline(ss, item, ','))
+    out.push_back(item);
   return out;
 }
 
@@ -53,15 +54,26 @@ args parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (k == "--peak") a.peak = true;
-    else if (k == "--solve") a.solve = true;
-    else if (k == "--sizes") for (auto& x : split(next())) a.sizes.push_back(std::stoll(x));
-    else if (k == "--modes") a.modes = split(next());
-    else if (k == "--naive") a.naive = std::stoll(next());
-    else if (k == "--blocked32") for (auto& x : split(next())) a.blocked32.push_back(std::stoll(x));
-    else if (k == "--csv") a.csv = next();
-    else if (k == "--commit") a.commit = next();
-    else if (k == "--command") a.command = next();
+    if (k == "--peak")
+      a.peak = true;
+    else if (k == "--solve")
+      a.solve = true;
+    else if (k == "--sizes")
+      for (auto& x : split(next()))
+        a.sizes.push_back(std::stoll(x));
+    else if (k == "--modes")
+      a.modes = split(next());
+    else if (k == "--naive")
+      a.naive = std::stoll(next());
+    else if (k == "--blocked32")
+      for (auto& x : split(next()))
+        a.blocked32.push_back(std::stoll(x));
+    else if (k == "--csv")
+      a.csv = next();
+    else if (k == "--commit")
+      a.commit = next();
+    else if (k == "--command")
+      a.command = next();
     else {
       std::fprintf(stderr, "unknown argument %s\n", k.c_str());
       std::exit(1);
@@ -70,7 +82,7 @@ args parse(int argc, char** argv) {
   return a;
 }
 
-std::uint64_t mix(std::uint64_t x) {  // splitmix64: a reproducible value per matrix cell
+std::uint64_t mix(std::uint64_t x) { // splitmix64: a reproducible value per matrix cell
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
@@ -78,8 +90,7 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64: a reproducible value per ma
 }
 
 /// Random graph as a dense matrix: edge with probability 10 %, weight 1..1000, else infinity.
-template <class T>
-apsp::dense_matrix<T> random_matrix(std::int64_t n, std::uint64_t seed) {
+template <class T> apsp::dense_matrix<T> random_matrix(std::int64_t n, std::uint64_t seed) {
   apsp::dense_matrix<T> m(n);
   const T inf = apsp::weight_traits<T>::infinity;
 #pragma omp parallel for schedule(static)
@@ -87,7 +98,8 @@ apsp::dense_matrix<T> random_matrix(std::int64_t n, std::uint64_t seed) {
     for (std::int64_t j = 0; j < n; ++j) {
       const std::uint64_t h = mix(seed ^ static_cast<std::uint64_t>(i * n + j));
       T v = inf;
-      if (h % 10 == 0) v = static_cast<T>(1 + (h >> 32) % 1000);
+      if (h % 10 == 0)
+        v = static_cast<T>(1 + (h >> 32) % 1000);
       m(i, j) = i == j ? T(0) : v;
     }
   }
@@ -98,22 +110,23 @@ struct row {
   std::int64_t n;
   std::string mode;
   double seconds;
-  double peak;  // updates/s the percentage refers to (0: none)
+  double peak; // updates/s the percentage refers to (0: none)
 };
 
 /// Kernel seconds of one solve of m (resident on the device, events around the rounds).
-template <class T>
-double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths) {
+template <class T> double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths) {
   namespace ac = apsp::cuda;
   const std::int64_t n = m.n();
-  const std::int64_t ld = (n + ac::kernels::fw_tile - 1) / ac::kernels::fw_tile * ac::kernels::fw_tile;
+  const std::int64_t ld =
+      (n + ac::kernels::fw_tile - 1) / ac::kernels::fw_tile * ac::kernels::fw_tile;
   const auto cells = static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld);
   ac::stream s;
   ac::device_buffer<T> d(cells);
   ac::device_buffer<std::int32_t> via(paths ? cells : 0);
   ac::upload_rows(m.data(), d.data(), sizeof(T), n, ld, s.get());
   ac::enqueue_fill_padding(d.data(), n, ld, s.get());
-  if (paths) APSP_CUDA_TRY(cudaMemsetAsync(via.data(), 0xff, cells * 4, s.get()));
+  if (paths)
+    APSP_CUDA_TRY(cudaMemsetAsync(via.data(), 0xff, cells * 4, s.get()));
   ac::device_problem<T> p;
   p.d = d.data();
   p.via = via.data();
@@ -122,15 +135,15 @@ double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths) {
   ac::event e0;
   ac::event e1;
   e0.record(s.get());
-  for (std::int64_t r = 0; r < p.tiles(); ++r) ac::enqueue_round(p, r, s.get());
+  for (std::int64_t r = 0; r < p.tiles(); ++r)
+    ac::enqueue_round(p, r, s.get());
   e1.record(s.get());
   e1.synchronize();
   return e1.ms_since(e0) * 1e-3;
 }
 
 /// The whole library solve from an edge list (graph -> matrix -> device -> back), in seconds.
-template <class T>
-double solve_seconds(const apsp::dense_matrix<T>& m, bool paths) {
+template <class T> double solve_seconds(const apsp::dense_matrix<T>& m, bool paths) {
   const std::int64_t n = m.n();
   std::vector<std::int32_t> src, dst;
   std::vector<double> w;
@@ -158,7 +171,7 @@ double solve_seconds(const apsp::dense_matrix<T>& m, bool paths) {
   return s;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   const args a = parse(argc, argv);
@@ -187,8 +200,10 @@ int main(int argc, char** argv) {
     for (const auto& mode : a.modes) {
       double t = 0;
       double pk = peak_i32;
-      if (mode == "int32") t = kernel_seconds(mi, false);
-      else if (mode == "int32_paths") t = kernel_seconds(mi, true);
+      if (mode == "int32")
+        t = kernel_seconds(mi, false);
+      else if (mode == "int32_paths")
+        t = kernel_seconds(mi, true);
       else if (mode == "float32") {
         const auto mf = random_matrix<float>(n, 12345);
         t = kernel_seconds(mf, false);
@@ -205,9 +220,12 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       if (a.solve) {
         double ts = 0;
-        if (mode == "int32") ts = solve_seconds(mi, false);
-        else if (mode == "int32_paths") ts = solve_seconds(mi, true);
-        else if (mode == "float32") ts = solve_seconds(random_matrix<float>(n, 12345), false);
+        if (mode == "int32")
+          ts = solve_seconds(mi, false);
+        else if (mode == "int32_paths")
+          ts = solve_seconds(mi, true);
+        else if (mode == "float32")
+          ts = solve_seconds(random_matrix<float>(n, 12345), false);
         rows.push_back({n, mode + "_solve", ts, pk});
       }
     }
@@ -228,21 +246,24 @@ int main(int argc, char** argv) {
                 naive ? "naive per-k" : "blocked 32x32", t, ups / 1e12);
     std::fflush(stdout);
   };
-  if (a.naive > 0) baseline(a.naive, true);
-  for (std::int64_t n : a.blocked32) baseline(n, false);
+  if (a.naive > 0)
+    baseline(a.naive, true);
+  for (std::int64_t n : a.blocked32)
+    baseline(n, false);
 
   if (!a.csv.empty()) {
     const bool fresh = !std::filesystem::exists(a.csv);
     std::ofstream out(a.csv, std::ios::app);
-    if (fresh) out << "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak\n";
+    if (fresh)
+      out << "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak\n";
     char date[16];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
     for (const auto& r : rows) {
-      const double ups = r.n == 0 ? 1.0 / r.seconds
-                                  : static_cast<double>(r.n) * r.n * r.n / r.seconds;
-      out << date << ",\"" << prop.name << "\"," << a.commit << ",\"" << a.command << "\","
-          << r.n << "," << r.mode << "," << (r.n == 0 ? 0.0 : r.seconds) << "," << ups << ","
+      const double ups =
+          r.n == 0 ? 1.0 / r.seconds : static_cast<double>(r.n) * r.n * r.n / r.seconds;
+      out << date << ",\"" << prop.name << "\"," << a.commit << ",\"" << a.command << "\"," << r.n
+          << "," << r.mode << "," << (r.n == 0 ? 0.0 : r.seconds) << "," << ups << ","
           << (r.peak > 0 ? 100 * ups / r.peak : 100.0) << "\n";
     }
   }

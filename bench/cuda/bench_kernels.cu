@@ -10,13 +10,13 @@
 namespace apsp::bench {
 namespace {
 
-#define BENCH_CUDA_TRY(x)                                                              \
-  do {                                                                                 \
-    cudaError_t e_ = (x);                                                              \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                    \
-    }                                                                                  \
+#define BENCH_CUDA_TRY(x)                                                                          \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));     \
+      std::exit(2);                                                                                \
+    }                                                                                              \
   } while (0)
 
 constexpr int peak_chains = 16;
@@ -27,43 +27,55 @@ constexpr int peak_iters = 1 << 15;
 __global__ void peak_int32(int* out, int b, int c) {
   int acc[peak_chains];
 #pragma unroll
-  for (int i = 0; i < peak_chains; ++i) acc[i] = threadIdx.x + i;
+  for (int i = 0; i < peak_chains; ++i)
+    acc[i] = threadIdx.x + i;
   for (int it = 0; it < peak_iters; ++it) {
 #pragma unroll
-    for (int i = 0; i < peak_chains; ++i) acc[i] = __viaddmin_s32(acc[i], b, c + i);
+    for (int i = 0; i < peak_chains; ++i)
+      acc[i] = __viaddmin_s32(acc[i], b, c + i);
   }
   int s = 0;
 #pragma unroll
-  for (int i = 0; i < peak_chains; ++i) s ^= acc[i];
-  if (s == 0x12345678) out[0] = s;
+  for (int i = 0; i < peak_chains; ++i)
+    s ^= acc[i];
+  if (s == 0x12345678)
+    out[0] = s;
 }
 
 __global__ void peak_float32(float* out, float b, float c) {
   float acc[peak_chains];
 #pragma unroll
-  for (int i = 0; i < peak_chains; ++i) acc[i] = threadIdx.x + i;
+  for (int i = 0; i < peak_chains; ++i)
+    acc[i] = threadIdx.x + i;
   for (int it = 0; it < peak_iters; ++it) {
 #pragma unroll
-    for (int i = 0; i < peak_chains; ++i) acc[i] = fminf(acc[i] + b, c + i);
+    for (int i = 0; i < peak_chains; ++i)
+      acc[i] = fminf(acc[i] + b, c + i);
   }
   float s = 0;
 #pragma unroll
-  for (int i = 0; i < peak_chains; ++i) s += acc[i];
-  if (s == 1234.5f) out[0] = s;
+  for (int i = 0; i < peak_chains; ++i)
+    s += acc[i];
+  if (s == 1234.5f)
+    out[0] = s;
 }
 
 __global__ void peak_int16x2(unsigned* out, unsigned b, unsigned c) {
   unsigned acc[peak_chains];
 #pragma unroll
-  for (int i = 0; i < peak_chains; ++i) acc[i] = threadIdx.x * 65537u + i;
+  for (int i = 0; i < peak_chains; ++i)
+    acc[i] = threadIdx.x * 65537u + i;
   for (int it = 0; it < peak_iters; ++it) {
 #pragma unroll
-    for (int i = 0; i < peak_chains; ++i) acc[i] = __viaddmin_s16x2(acc[i], b, c + i);
+    for (int i = 0; i < peak_chains; ++i)
+      acc[i] = __viaddmin_s16x2(acc[i], b, c + i);
   }
   unsigned s = 0;
 #pragma unroll
-  for (int i = 0; i < peak_chains; ++i) s ^= acc[i];
-  if (s == 0x12345678u) out[0] = s;
+  for (int i = 0; i < peak_chains; ++i)
+    s ^= acc[i];
+  if (s == 0x12345678u)
+    out[0] = s;
 }
 
 constexpr int inf32 = 1073741823;
@@ -71,9 +83,11 @@ constexpr int inf32 = 1073741823;
 __global__ void naive_step(std::int32_t* d, std::int64_t n, std::int64_t k) {
   const std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t i = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
-  if (i >= n || j >= n) return;
+  if (i >= n || j >= n)
+    return;
   const int s = d[i * n + k] + d[k * n + j];
-  if (s < d[i * n + j]) d[i * n + j] = s;
+  if (s < d[i * n + j])
+    d[i * n + j] = s;
 }
 
 constexpr int b32 = 32;
@@ -87,7 +101,8 @@ __global__ void blocked32_phase1(std::int32_t* d, std::int64_t ld, int r) {
   for (int k = 0; k < b32; ++k) {
     const int v = s[ty][k] + s[k][tx];
     __syncthreads();
-    if (v < s[ty][tx]) s[ty][tx] = v;
+    if (v < s[ty][tx])
+      s[ty][tx] = v;
     __syncthreads();
   }
   d[(base + ty) * ld + base + tx] = s[ty][tx];
@@ -109,7 +124,8 @@ __global__ void blocked32_phase2(std::int32_t* d, std::int64_t ld, int r) {
   for (int k = 0; k < b32; ++k) {
     const int v = row ? s_p[ty][k] + s_t[k][tx] : s_t[ty][k] + s_p[k][tx];
     __syncthreads();
-    if (v < s_t[ty][tx]) s_t[ty][tx] = v;
+    if (v < s_t[ty][tx])
+      s_t[ty][tx] = v;
     __syncthreads();
   }
   d[(ti + ty) * ld + tj + tx] = s_t[ty][tx];
@@ -129,11 +145,12 @@ __global__ void blocked32_phase3(std::int32_t* d, std::int64_t ld, int r) {
   __syncthreads();
   int best = d[i * ld + j];
 #pragma unroll
-  for (int k = 0; k < b32; ++k) best = min(best, s_a[ty][k] + s_b[k][tx]);
+  for (int k = 0; k < b32; ++k)
+    best = min(best, s_a[ty][k] + s_b[k][tx]);
   d[i * ld + j] = best;
 }
 
-}  // namespace
+} // namespace
 
 double measure_minplus_peak(peak_op op, int repeats, cudaStream_t s) {
   int sms = 0;
@@ -148,19 +165,26 @@ double measure_minplus_peak(peak_op op, int repeats, cudaStream_t s) {
   BENCH_CUDA_TRY(cudaEventCreate(&e0));
   BENCH_CUDA_TRY(cudaEventCreate(&e1));
   std::vector<float> ms;
-  for (int rep = 0; rep <= repeats; ++rep) {  // the first launch is a warm-up
+  for (int rep = 0; rep <= repeats; ++rep) { // the first launch is a warm-up
     BENCH_CUDA_TRY(cudaEventRecord(e0, s));
     switch (op) {
-      case peak_op::int32_dpx: peak_int32<<<grid, block, 0, s>>>(static_cast<int*>(out), -1, 1 << 29); break;
-      case peak_op::float32: peak_float32<<<grid, block, 0, s>>>(static_cast<float*>(out), -1.0f, 1e9f); break;
-      case peak_op::int16x2_dpx: peak_int16x2<<<grid, block, 0, s>>>(static_cast<unsigned*>(out), 0xffffffffu, 0x3fff3fffu); break;
+    case peak_op::int32_dpx:
+      peak_int32<<<grid, block, 0, s>>>(static_cast<int*>(out), -1, 1 << 29);
+      break;
+    case peak_op::float32:
+      peak_float32<<<grid, block, 0, s>>>(static_cast<float*>(out), -1.0f, 1e9f);
+      break;
+    case peak_op::int16x2_dpx:
+      peak_int16x2<<<grid, block, 0, s>>>(static_cast<unsigned*>(out), 0xffffffffu, 0x3fff3fffu);
+      break;
     }
     BENCH_CUDA_TRY(cudaGetLastError());
     BENCH_CUDA_TRY(cudaEventRecord(e1, s));
     BENCH_CUDA_TRY(cudaEventSynchronize(e1));
     float t = 0;
     BENCH_CUDA_TRY(cudaEventElapsedTime(&t, e0, e1));
-    if (rep > 0) ms.push_back(t);
+    if (rep > 0)
+      ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
   const double updates = static_cast<double>(grid.x) * block.x * peak_chains * peak_iters *
@@ -178,7 +202,8 @@ float naive_fw_ms(std::int32_t* d, std::int64_t n, cudaStream_t s) {
   const dim3 block(32, 8);
   const dim3 grid(static_cast<unsigned>((n + 31) / 32), static_cast<unsigned>((n + 7) / 8));
   BENCH_CUDA_TRY(cudaEventRecord(e0, s));
-  for (std::int64_t k = 0; k < n; ++k) naive_step<<<grid, block, 0, s>>>(d, n, k);
+  for (std::int64_t k = 0; k < n; ++k)
+    naive_step<<<grid, block, 0, s>>>(d, n, k);
   BENCH_CUDA_TRY(cudaGetLastError());
   BENCH_CUDA_TRY(cudaEventRecord(e1, s));
   BENCH_CUDA_TRY(cudaEventSynchronize(e1));
@@ -209,4 +234,4 @@ float blocked32_fw_ms(std::int32_t* d, std::int64_t ld, cudaStream_t s) {
   return ms;
 }
 
-}  // namespace apsp::bench
+} // namespace apsp::bench

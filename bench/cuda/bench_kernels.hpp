@@ -21,4 +21,4 @@ float naive_fw_ms(std::int32_t* d, std::int64_t n, cudaStream_t s);
 /// Katz & Kider / Lund & Smith layout). d is ld x ld with ld a multiple of 32, padding infinite.
 float blocked32_fw_ms(std::int32_t* d, std::int64_t ld, cudaStream_t s);
 
-}  // namespace apsp::bench
+} // namespace apsp::bench

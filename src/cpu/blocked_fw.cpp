@@ -19,9 +19,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <barrier>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 
 #include "cpu/tile_ops.hpp"
 
@@ -166,25 +170,44 @@ void blocked_floyd_warshall(dense_matrix<T>& d, via_matrix* via, const blocked_c
   }
   const auto edge = [&](std::int64_t t) { return static_cast<int>(std::min(b, n - t * b)); };
 
-  for (std::int64_t r = 0; r < nt; ++r) {
-    const std::int64_t r0 = r * b;
-    const int kb = edge(r);
-    const auto k0 = static_cast<std::int32_t>(r0);
-
-    load_block(m, r0, r0, kb, kb, scratch.get(), via_scratch.get(), ld);
-    ops.pivot(scratch.get(), via_scratch.get(), ld, kb, row_snap.get() + r * tile,
-              col_snap.get() + r * tile, k0);
-    store_block(m, r0, r0, kb, kb, scratch.get(), via_scratch.get(), ld);
+  // One parallel region for the whole solve, synchronised by std::barrier, which spins briefly
+  // and then sleeps in the kernel. OpenMP's own barriers and idle threads spin for much longer
+  // (GOMP_SPINCOUNT); on a VM whose virtual CPUs share physical cores, a spinning thread takes
+  // the core from the one doing phase 1, which made 2 threads slower than 1. The progress
+  // callback runs on thread 0 between rounds; an exception it throws is carried out of the
+  // region (exceptions must not cross it) and all threads stop at the next barrier.
+  std::optional<std::barrier<>> sync;
+  std::atomic<std::int64_t> next_panel{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
 
 #pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num();
-      T* w = scratch.get() + t * tile;
-      std::int32_t* vw = paths ? via_scratch.get() + t * tile : nullptr;
+  {
+    const int t = omp_get_thread_num();
+    const int team = omp_get_num_threads();
+#pragma omp single
+    sync.emplace(team);
+    T* w = scratch.get() + t * tile;
+    std::int32_t* vw = paths ? via_scratch.get() + t * tile : nullptr;
 
-      // Phase 2: tiles 0..nt-1 of the pivot row, then nt..2nt-1 of the pivot column.
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t p = 0; p < 2 * nt; ++p) {
+    for (std::int64_t r = 0; r < nt; ++r) {
+      const std::int64_t r0 = r * b;
+      const int kb = edge(r);
+      const auto k0 = static_cast<std::int32_t>(r0);
+
+      // Phase 1 on thread 0, which also resets the phase-2 work counter.
+      if (t == 0 && !stop.load(std::memory_order_relaxed)) {
+        next_panel.store(0, std::memory_order_relaxed);
+        load_block(m, r0, r0, kb, kb, w, vw, ld);
+        ops.pivot(w, vw, ld, kb, row_snap.get() + r * tile, col_snap.get() + r * tile, k0);
+        store_block(m, r0, r0, kb, kb, w, vw, ld);
+      }
+      sync->arrive_and_wait();
+      if (stop.load(std::memory_order_relaxed))
+        break;
+
+      // Phase 2, handed out one tile at a time: 0..nt-1 the pivot row, nt..2nt-1 the column.
+      for (std::int64_t p; (p = next_panel.fetch_add(1, std::memory_order_relaxed)) < 2 * nt;) {
         const std::int64_t q = p % nt;
         if (q == r)
           continue;
@@ -199,11 +222,13 @@ void blocked_floyd_warshall(dense_matrix<T>& d, via_matrix* via, const blocked_c
           store_block_transposed(m, q * b, r0, width, kb, w, vw, ld);
         }
       }
+      sync->arrive_and_wait();
 
-      // Phase 3: the (nt - 1)^2 tiles off the pivot row and column, row-major.
+      // Phase 3: the (nt - 1)^2 tiles off the pivot row and column, row-major, in equal
+      // contiguous shares.
       const std::int64_t others = nt - 1;
-#pragma omp for schedule(static)
-      for (std::int64_t p = 0; p < others * others; ++p) {
+      const std::int64_t count = others * others;
+      for (std::int64_t p = count * t / team; p < count * (t + 1) / team; ++p) {
         std::int64_t ti = p / others;
         std::int64_t tj = p % others;
         ti += ti >= r ? 1 : 0;
@@ -212,9 +237,20 @@ void blocked_floyd_warshall(dense_matrix<T>& d, via_matrix* via, const blocked_c
         ops.product(col_snap.get() + ti * tile, row_snap.get() + tj * tile, ld, kb, m.d + offset,
                     paths ? m.via + offset : nullptr, n, edge(ti), edge(tj), k0);
       }
+      sync->arrive_and_wait();
+
+      if (t == 0) {
+        try {
+          ctx.round_done(r + 1, nt);
+        } catch (...) {
+          failure = std::current_exception();
+          stop.store(true, std::memory_order_relaxed);
+        }
+      }
     }
-    ctx.round_done(r + 1, nt);
   }
+  if (failure)
+    std::rethrow_exception(failure);
 }
 
 template void blocked_floyd_warshall(dense_matrix<std::int32_t>&, via_matrix*,

@@ -52,6 +52,11 @@ template <> struct simd<float> {
   static vec add(vec a, vec b) { return _mm256_add_ps(a, b); }
   // MINPS returns its first operand only when it is strictly smaller: exactly relax().
   static vec min(vec s, vec d) { return _mm256_min_ps(s, d); }
+  // Non-negative floats order like their bit patterns read as integers (see simd_avx512.hpp).
+  static vec min_nonnegative(vec s, vec d) {
+    return _mm256_castsi256_ps(_mm256_min_epi32(_mm256_castps_si256(s), _mm256_castps_si256(d)));
+  }
+  static mask less_nonnegative(vec s, vec d) { return less(s, d); }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm256_cmp_ps(s, d, _CMP_LT_OQ); }
   static via_vec load_via(const std::int32_t* p) {
@@ -115,6 +120,8 @@ template <> struct simd<double> : via_in_64bit_lanes {
   static vec set1(value_type x) { return _mm256_set1_pd(x); }
   static vec add(vec a, vec b) { return _mm256_add_pd(a, b); }
   static vec min(vec s, vec d) { return _mm256_min_pd(s, d); }
+  static vec min_nonnegative(vec s, vec d) { return min(s, d); }
+  static mask less_nonnegative(vec s, vec d) { return less(s, d); }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm256_cmp_pd(s, d, _CMP_LT_OQ); }
   static via_vec select_via(mask m, via_vec k, via_vec v) {

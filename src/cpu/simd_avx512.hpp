@@ -52,6 +52,14 @@ template <> struct simd<float> {
   static vec add(vec a, vec b) { return _mm512_add_ps(a, b); }
   // VMINPS returns its first operand only when it is strictly smaller: exactly relax().
   static vec min(vec s, vec d) { return _mm512_min_ps(s, d); }
+  // Non-negative floats order like their bit patterns read as integers, and the integer pipes
+  // outnumber the floating-point min units: used when the graph has no negative weight.
+  static vec min_nonnegative(vec s, vec d) {
+    return _mm512_castsi512_ps(_mm512_min_epi32(_mm512_castps_si512(s), _mm512_castps_si512(d)));
+  }
+  static mask less_nonnegative(vec s, vec d) {
+    return _mm512_cmplt_epi32_mask(_mm512_castps_si512(s), _mm512_castps_si512(d));
+  }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm512_cmp_ps_mask(s, d, _CMP_LT_OQ); }
   static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
@@ -105,6 +113,12 @@ template <> struct simd<double> : via_in_ymm {
   static vec set1(value_type x) { return _mm512_set1_pd(x); }
   static vec add(vec a, vec b) { return _mm512_add_pd(a, b); }
   static vec min(vec s, vec d) { return _mm512_min_pd(s, d); }
+  static vec min_nonnegative(vec s, vec d) {
+    return _mm512_castsi512_pd(_mm512_min_epi64(_mm512_castpd_si512(s), _mm512_castpd_si512(d)));
+  }
+  static mask less_nonnegative(vec s, vec d) {
+    return _mm512_cmplt_epi64_mask(_mm512_castpd_si512(s), _mm512_castpd_si512(d));
+  }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm512_cmp_pd_mask(s, d, _CMP_LT_OQ); }
 };

@@ -31,6 +31,8 @@ template <class T> struct simd {
     }
   }
   static mask less(vec s, vec d) { return s < d; }
+  static vec min_nonnegative(vec s, vec d) { return min(s, d); }
+  static mask less_nonnegative(vec s, vec d) { return less(s, d); }
   static via_vec load_via(const std::int32_t* p) { return *p; }
   static void store_via(std::int32_t* p, via_vec v) { *p = v; }
   static via_vec set1_via(std::int32_t k) { return k; }

@@ -14,22 +14,26 @@
 
 namespace apsp::detail::cpu {
 
-/// d = relax(d, a, b) on vectors, and via = k where it strictly improved.
-template <class S, bool Clamp, bool Paths>
+/// d = relax(d, a, b) on vectors, and via = k where it strictly improved. `Negative`: the graph
+/// has negative weights, so integer sums clamp at -infinity (detail::relax) and floats need a
+/// true floating-point min; without them floats compare as integers (simd_avx512.hpp).
+template <class S, bool Negative, bool Paths>
 inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typename S::via_vec& via,
                                                      typename S::vec a, typename S::vec b,
                                                      typename S::via_vec k) {
+  constexpr bool bit_order = !Negative && std::is_floating_point_v<typename S::value_type>;
   auto s = S::add(a, b);
-  if constexpr (Clamp)
+  if constexpr (Negative)
     s = S::clamp_low(s);
-  if constexpr (Paths)
-    via = S::select_via(S::less(s, d), k, via);
-  d = S::min(s, d);
+  if constexpr (Paths) {
+    via = S::select_via(bit_order ? S::less_nonnegative(s, d) : S::less(s, d), k, via);
+  }
+  d = bit_order ? S::min_nonnegative(s, d) : S::min(s, d);
 }
 
 /// The register-blocked min-plus kernel: an MR x (NR * lanes) block of c (stride ldc) against
 /// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers.
-template <class S, bool Clamp, bool Paths, int MR, int NR>
+template <class S, bool Negative, bool Paths, int MR, int NR>
 inline __attribute__((always_inline)) void
 micro_kernel(const typename S::value_type* a, const typename S::value_type* b, std::ptrdiff_t ld,
              int kb, typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc,
@@ -61,7 +65,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
       const auto av = S::set1(ak[m]);
 #pragma GCC unroll 16
       for (int v = 0; v < NR; ++v)
-        relax_vec<S, Clamp, Paths>(acc[m][v], vacc[m][v], av, bv[v], kv);
+        relax_vec<S, Negative, Paths>(acc[m][v], vacc[m][v], av, bv[v], kv);
     }
   }
 #pragma GCC unroll 16
@@ -77,7 +81,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
 
 /// Phase 3 on one tile for a chunk of pivots: full micro-tiles run in place; partial ones at the
 /// tile's bottom and right edges run on a padded copy, so the kernel never needs masks.
-template <class S, bool Clamp, bool Paths>
+template <class S, bool Negative, bool Paths>
 void product_chunk(const typename S::value_type* a, const typename S::value_type* b,
                    std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
                    std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0) {
@@ -101,7 +105,7 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
         }
       }
       if (h == MR && w == W) {
-        micro_kernel<S, Clamp, Paths, MR, NR>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0);
+        micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0);
         continue;
       }
       alignas(64) T cbuf[MR * W];
@@ -113,7 +117,7 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
           vbuf[m * W + q] = inside && Paths ? vt[m * ldc + q] : no_via;
         }
       }
-      micro_kernel<S, Clamp, Paths, MR, NR>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0);
+      micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0);
       for (int m = 0; m < h; ++m) {
         for (int q = 0; q < w; ++q) {
           ct[m * ldc + q] = cbuf[m * W + q];
@@ -126,7 +130,7 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
 }
 
 /// Phase 3 on one tile (see tile_ops::product).
-template <class S, bool Clamp, bool Paths>
+template <class S, bool Negative, bool Paths>
 void product_tile(const typename S::value_type* a, const typename S::value_type* b,
                   std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0) {
@@ -140,8 +144,8 @@ void product_tile(const typename S::value_type* a, const typename S::value_type*
   static_assert(kc_max >= 8, "strip too wide for the L1 budget");
   for (int kc0 = 0; kc0 < kb; kc0 += kc_max) {
     const int kc = kb - kc0 < kc_max ? kb - kc0 : kc_max;
-    product_chunk<S, Clamp, Paths>(a + kc0 * ld, b + kc0 * ld, ld, kc, c, vc, ldc, rows, cols,
-                                   k0 + kc0);
+    product_chunk<S, Negative, Paths>(a + kc0 * ld, b + kc0 * ld, ld, kc, c, vc, ldc, rows, cols,
+                                      k0 + kc0);
   }
 }
 
@@ -150,7 +154,7 @@ void product_tile(const typename S::value_type* a, const typename S::value_type*
 /// through the register-blocked kernel, the group's own pivots as plain rank-1 updates (taking
 /// their snapshots), and after every group has its snapshot, the pivots after each group through
 /// the kernel again. Every element still sees its pivots in increasing order.
-template <class S, bool Clamp, bool Paths>
+template <class S, bool Negative, bool Paths>
 void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, int kb, int cols,
                 const typename S::value_type* coef, typename S::value_type* snap, std::int32_t k0) {
   constexpr int L = S::lanes;
@@ -161,8 +165,8 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
   for (int x0 = 0; x0 < kb; x0 += MR) {
     const int h = rows_of(x0);
     if (x0 > 0) {
-      product_tile<S, Clamp, Paths>(coef + x0, snap, ld, x0, w + x0 * ld,
-                                    Paths ? vw + x0 * ld : no_rows, ld, h, cols, k0);
+      product_tile<S, Negative, Paths>(coef + x0, snap, ld, x0, w + x0 * ld,
+                                       Paths ? vw + x0 * ld : no_rows, ld, h, cols, k0);
     }
     for (int k = x0; k < x0 + h; ++k) {
       const auto* wk = w + k * ld;
@@ -180,7 +184,7 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
           typename S::via_vec v{};
           if constexpr (Paths)
             v = S::load_via(vx + q);
-          relax_vec<S, Clamp, Paths>(d, v, a, S::load(wk + q), kv);
+          relax_vec<S, Negative, Paths>(d, v, a, S::load(wk + q), kv);
           S::store(wx + q, d);
           if constexpr (Paths)
             S::store_via(vx + q, v);
@@ -192,15 +196,15 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
     const int after = x0 + rows_of(x0);
     if (after >= kb)
       break;
-    product_tile<S, Clamp, Paths>(coef + after * ld + x0, snap + after * ld, ld, kb - after,
-                                  w + x0 * ld, Paths ? vw + x0 * ld : no_rows, ld, rows_of(x0),
-                                  cols, k0 + after);
+    product_tile<S, Negative, Paths>(coef + after * ld + x0, snap + after * ld, ld, kb - after,
+                                     w + x0 * ld, Paths ? vw + x0 * ld : no_rows, ld, rows_of(x0),
+                                     cols, k0 + after);
   }
 }
 
 /// Phase 1 (see tile_ops::pivot): Floyd-Warshall in place on the packed pivot tile, reading
 /// w[x][k] and w[k][:] live as the reference does.
-template <class S, bool Clamp, bool Paths>
+template <class S, bool Negative, bool Paths>
 void pivot_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, int kb,
                 typename S::value_type* row_snap, typename S::value_type* col_snap,
                 std::int32_t k0) {
@@ -224,7 +228,7 @@ void pivot_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
         typename S::via_vec v{};
         if constexpr (Paths)
           v = S::load_via(vx + q);
-        relax_vec<S, Clamp, Paths>(d, v, a, S::load(wk + q), kv);
+        relax_vec<S, Negative, Paths>(d, v, a, S::load(wk + q), kv);
         S::store(wx + q, d);
         if constexpr (Paths)
           S::store_via(vx + q, v);
@@ -233,17 +237,14 @@ void pivot_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
   }
 }
 
-template <class S, bool Clamp, bool Paths> tile_ops<typename S::value_type> tile_ops_for() {
-  return {&pivot_tile<S, Clamp, Paths>, &panel_tile<S, Clamp, Paths>,
-          &product_tile<S, Clamp, Paths>};
+template <class S, bool Negative, bool Paths> tile_ops<typename S::value_type> tile_ops_for() {
+  return {&pivot_tile<S, Negative, Paths>, &panel_tile<S, Negative, Paths>,
+          &product_tile<S, Negative, Paths>};
 }
 
-/// Clamping only exists for integer types; float sums cannot wrap.
-template <class S> tile_ops<typename S::value_type> make_tile_ops(bool clamp, bool paths) {
-  constexpr bool integral = std::is_integral_v<typename S::value_type>;
-  if (integral && clamp) {
-    return paths ? tile_ops_for<S, integral, true>() : tile_ops_for<S, integral, false>();
-  }
+template <class S> tile_ops<typename S::value_type> make_tile_ops(bool negative, bool paths) {
+  if (negative)
+    return paths ? tile_ops_for<S, true, true>() : tile_ops_for<S, true, false>();
   return paths ? tile_ops_for<S, false, true>() : tile_ops_for<S, false, false>();
 }
 

@@ -36,20 +36,20 @@ template <class T> struct tile_ops {
 };
 
 // One per ISA, each defined in its own translation unit built with that ISA's flags.
-template <class T> [[nodiscard]] tile_ops<T> scalar_tile_ops(bool clamp, bool paths);
-template <class T> [[nodiscard]] tile_ops<T> avx2_tile_ops(bool clamp, bool paths);
-template <class T> [[nodiscard]] tile_ops<T> avx512_tile_ops(bool clamp, bool paths);
+template <class T> [[nodiscard]] tile_ops<T> scalar_tile_ops(bool negative, bool paths);
+template <class T> [[nodiscard]] tile_ops<T> avx2_tile_ops(bool negative, bool paths);
+template <class T> [[nodiscard]] tile_ops<T> avx512_tile_ops(bool negative, bool paths);
 
-template <class T> [[nodiscard]] tile_ops<T> select_tile_ops(isa i, bool clamp, bool paths) {
+template <class T> [[nodiscard]] tile_ops<T> select_tile_ops(isa i, bool negative, bool paths) {
   switch (i) {
   case isa::avx512:
-    return avx512_tile_ops<T>(clamp, paths);
+    return avx512_tile_ops<T>(negative, paths);
   case isa::avx2:
-    return avx2_tile_ops<T>(clamp, paths);
+    return avx2_tile_ops<T>(negative, paths);
   case isa::scalar:
     break;
   }
-  return scalar_tile_ops<T>(clamp, paths);
+  return scalar_tile_ops<T>(negative, paths);
 }
 
 } // namespace apsp::detail::cpu

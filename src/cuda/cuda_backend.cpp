@@ -34,10 +34,12 @@ int device_count(std::string* why) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();
-    if (why != nullptr) *why = std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+    if (why != nullptr)
+      *why = std::string("no usable CUDA device: ") + cudaGetErrorString(status);
     return 0;
   }
-  if (count == 0 && why != nullptr) *why = "no CUDA device found";
+  if (count == 0 && why != nullptr)
+    *why = "no CUDA device found";
   return count;
 }
 
@@ -49,7 +51,9 @@ std::string describe_device(int device) {
          std::to_string(prop.multiProcessorCount) + " SMs, " + gib(prop.totalGlobalMem) + ")";
 }
 
-int chosen_device(const solve_options& o) { return o.devices.empty() ? 0 : o.devices.front(); }
+int chosen_device(const solve_options& o) {
+  return o.devices.empty() ? 0 : o.devices.front();
+}
 
 std::int64_t padded_edge(std::int64_t n) {
   constexpr std::int64_t b = cuda::kernels::fw_tile;
@@ -89,7 +93,8 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
     cuda::event round_end[2] = {cuda::event(cudaEventDisableTiming | cudaEventBlockingSync),
                                 cuda::event(cudaEventDisableTiming | cudaEventBlockingSync)};
     for (std::int64_t r = 0; r < rounds; ++r) {
-      if (r >= 2) round_end[r % 2].synchronize();
+      if (r >= 2)
+        round_end[r % 2].synchronize();
       {
         cuda::nvtx_range round_range("apsp::cuda round (phases 1-3)");
         cuda::enqueue_round(p, r, s.get());
@@ -106,12 +111,13 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
 }
 
 class cuda_backend final : public backend {
- public:
+public:
   backend_kind kind() const noexcept override { return backend_kind::cuda; }
 
   backend_status status() const override {
     std::string why;
-    if (device_count(&why) == 0) return {backend_kind::cuda, false, why};
+    if (device_count(&why) == 0)
+      return {backend_kind::cuda, false, why};
     try {
       return {backend_kind::cuda, true, describe_device(0)};
     } catch (const error& e) {
@@ -135,8 +141,8 @@ class cuda_backend final : public backend {
     const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
     const auto host_cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
-    p.host_bytes = host_cells * (size_of(o.type) + (o.paths ? 4 : 0)) +
-                   (n == 0 ? 0 : 2 * cuda::staging_bytes);
+    p.host_bytes =
+        host_cells * (size_of(o.type) + (o.paths ? 4 : 0)) + (n == 0 ? 0 : 2 * cuda::staging_bytes);
 
     std::string why;
     const int count = device_count(&why);
@@ -157,8 +163,10 @@ class cuda_backend final : public backend {
       cuda::device_guard guard(device);
       APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     }
-    std::uint64_t usable = free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
-    if (o.device_memory_limit != 0) usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    std::uint64_t usable =
+        free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
+    if (o.device_memory_limit != 0)
+      usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
     if (p.device_bytes > usable) {
       p.fits = false;
       p.reason = "the " + std::to_string(n) + "-vertex " + std::string(to_string(o.type)) +
@@ -180,7 +188,8 @@ class cuda_backend final : public backend {
         [&](auto& m) {
           using T = typename std::decay_t<decltype(m)>::value_type;
           if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
-            if (m.n() == 0) return;
+            if (m.n() == 0)
+              return;
             solve_on_device(m, via, ctx, device);
           } else {
             throw invalid_argument_error(
@@ -191,8 +200,10 @@ class cuda_backend final : public backend {
   }
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<backend> make_cuda_backend() { return std::make_unique<cuda_backend>(); }
+std::unique_ptr<backend> make_cuda_backend() {
+  return std::make_unique<cuda_backend>();
+}
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -12,24 +12,28 @@ namespace {
 std::string describe(cudaError_t status, const char* statement, const char* file, int line) {
   int device = -1;
   // Best effort: the device query itself may fail when the context is broken.
-  if (cudaGetDevice(&device) != cudaSuccess) device = -1;
-  return std::string("CUDA error ") + cudaGetErrorName(status) + " (" +
-         cudaGetErrorString(status) + ") in `" + statement + "` at " + file + ":" +
-         std::to_string(line) + " on device " + std::to_string(device);
+  if (cudaGetDevice(&device) != cudaSuccess)
+    device = -1;
+  return std::string("CUDA error ") + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) +
+         ") in `" + statement + "` at " + file + ":" + std::to_string(line) + " on device " +
+         std::to_string(device);
 }
 
-}  // namespace
+} // namespace
 
 void throw_cuda_error(cudaError_t status, const char* statement, const char* file, int line) {
   std::string what = describe(status, statement, file, line);
   // Clear a non-sticky error so that later, unrelated calls do not report it again.
   (void)cudaGetLastError();
   switch (status) {
-    case cudaErrorMemoryAllocation: throw out_of_memory_error(what);
-    case cudaErrorNoDevice:
-    case cudaErrorInsufficientDriver:
-    case cudaErrorInvalidDevice: throw backend_unavailable_error(what);
-    default: throw internal_error(what);
+  case cudaErrorMemoryAllocation:
+    throw out_of_memory_error(what);
+  case cudaErrorNoDevice:
+  case cudaErrorInsufficientDriver:
+  case cudaErrorInvalidDevice:
+    throw backend_unavailable_error(what);
+  default:
+    throw internal_error(what);
   }
 }
 
@@ -54,4 +58,4 @@ bool sync_after_launch() noexcept {
 #endif
 }
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

@@ -13,8 +13,7 @@
 namespace apsp::cuda {
 namespace detail {
 
-template <class T>
-constexpr T infinity_of() {
+template <class T> constexpr T infinity_of() {
   if constexpr (std::is_integral_v<T>) {
     return kernels::int32_infinity;
   } else {
@@ -22,8 +21,7 @@ constexpr T infinity_of() {
   }
 }
 
-template <class T, bool Clamp, bool Paths>
-void configure_variant() {
+template <class T, bool Clamp, bool Paths> void configure_variant() {
   APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::pivot_kernel<T, Clamp, Paths>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      kernels::pivot_smem_bytes(sizeof(T), Paths)));
@@ -43,10 +41,11 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
   const int tiles = static_cast<int>(p.tiles());
   const int round = static_cast<int>(r);
   kernels::pivot_kernel<T, Clamp, Paths>
-      <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(
-          p.d, p.via, p.ld, round);
+      <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(p.d, p.via,
+                                                                                      p.ld, round);
   APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
-  if (tiles < 2) return;
+  if (tiles < 2)
+    return;
   const auto others = static_cast<unsigned>(tiles - 1);
   // Phase 2 (the cross), then phase 3 (the rest): same kernel, different tile maps.
   for (const bool cross : {true, false}) {
@@ -60,14 +59,14 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
           <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
               p.d, p.ld, round, tiles, cross);
     }
-    APSP_CUDA_CHECK_LAUNCH(cross ? "min-plus tile kernel (phase 2)" : "min-plus tile kernel (phase 3)", s);
+    APSP_CUDA_CHECK_LAUNCH(
+        cross ? "min-plus tile kernel (phase 2)" : "min-plus tile kernel (phase 3)", s);
   }
 }
 
 /// Calls f(bool_constant clamp, bool_constant paths) for the variant p needs. float never
 /// clamps: it cannot wrap around, and -inf absorbs.
-template <class T, class F>
-void dispatch(const device_problem<T>& p, F&& f) {
+template <class T, class F> void dispatch(const device_problem<T>& p, F&& f) {
   using yes = std::true_type;
   using no = std::false_type;
   const bool paths = p.via != nullptr;
@@ -80,17 +79,15 @@ void dispatch(const device_problem<T>& p, F&& f) {
   paths ? f(no{}, yes{}) : f(no{}, no{});
 }
 
-}  // namespace detail
+} // namespace detail
 
-template <class T>
-void configure_kernels(const device_problem<T>& p) {
+template <class T> void configure_kernels(const device_problem<T>& p) {
   detail::dispatch(p, [](auto clamp, auto paths) {
     detail::configure_variant<T, decltype(clamp)::value, decltype(paths)::value>();
   });
 }
 
-template <class T>
-void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
+template <class T> void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
   detail::dispatch(p, [&](auto clamp, auto paths) {
     detail::enqueue_variant<T, decltype(clamp)::value, decltype(paths)::value>(p, r, s);
   });
@@ -98,9 +95,10 @@ void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
 
 template <class T>
 void enqueue_fill_padding(T* d, std::int64_t n, std::int64_t ld, cudaStream_t s) {
-  if (ld == n) return;
+  if (ld == n)
+    return;
   kernels::fill_padding_kernel<T><<<1024, 256, 0, s>>>(d, n, ld, detail::infinity_of<T>());
   APSP_CUDA_CHECK_LAUNCH("fill_padding_kernel", s);
 }
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

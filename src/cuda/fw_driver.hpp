@@ -11,36 +11,30 @@
 
 namespace apsp::cuda {
 
-template <class T>
-struct device_problem {
-  T* d = nullptr;               ///< ld x ld, row-major
-  std::int32_t* via = nullptr;  ///< ld x ld, or null for distances only
-  std::int64_t ld = 0;          ///< padded edge, a multiple of fw_tile
-  bool clamp = false;           ///< clamp sums at -infinity (integer types, negative weights)
+template <class T> struct device_problem {
+  T* d = nullptr;              ///< ld x ld, row-major
+  std::int32_t* via = nullptr; ///< ld x ld, or null for distances only
+  std::int64_t ld = 0;         ///< padded edge, a multiple of fw_tile
+  bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
   [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
 };
 
 /// Raises the kernels' dynamic shared-memory limits on the current device (once per solve).
-template <class T>
-void configure_kernels(const device_problem<T>& p);
+template <class T> void configure_kernels(const device_problem<T>& p);
 
 /// Enqueues pivot round r (phase 1, 2 and 3) on stream s.
-template <class T>
-void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s);
+template <class T> void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s);
 
 /// Sets the padding (rows and columns n..ld-1) of d to infinity.
-template <class T>
-void enqueue_fill_padding(T* d, std::int64_t n, std::int64_t ld, cudaStream_t s);
+template <class T> void enqueue_fill_padding(T* d, std::int64_t n, std::int64_t ld, cudaStream_t s);
 
 extern template void configure_kernels<std::int32_t>(const device_problem<std::int32_t>&);
 extern template void configure_kernels<float>(const device_problem<float>&);
-extern template void enqueue_round<std::int32_t>(const device_problem<std::int32_t>&,
-                                                 std::int64_t, cudaStream_t);
-extern template void enqueue_round<float>(const device_problem<float>&, std::int64_t,
-                                          cudaStream_t);
-extern template void enqueue_fill_padding<std::int32_t>(std::int32_t*, std::int64_t,
-                                                        std::int64_t, cudaStream_t);
-extern template void enqueue_fill_padding<float>(float*, std::int64_t, std::int64_t,
+extern template void enqueue_round<std::int32_t>(const device_problem<std::int32_t>&, std::int64_t,
                                                  cudaStream_t);
+extern template void enqueue_round<float>(const device_problem<float>&, std::int64_t, cudaStream_t);
+extern template void enqueue_fill_padding<std::int32_t>(std::int32_t*, std::int64_t, std::int64_t,
+                                                        cudaStream_t);
+extern template void enqueue_fill_padding<float>(float*, std::int64_t, std::int64_t, cudaStream_t);
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

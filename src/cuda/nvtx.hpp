@@ -9,7 +9,7 @@
 namespace apsp::cuda {
 
 class nvtx_range {
- public:
+public:
   explicit nvtx_range([[maybe_unused]] const char* name) noexcept {
 #if defined(APSP_HAS_NVTX)
     nvtxRangePushA(name);
@@ -24,4 +24,4 @@ class nvtx_range {
   nvtx_range& operator=(const nvtx_range&) = delete;
 };
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

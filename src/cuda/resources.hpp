@@ -13,7 +13,7 @@ namespace apsp::cuda {
 
 /// Makes `device` current for its lifetime and restores the previous device afterwards.
 class device_guard {
- public:
+public:
   explicit device_guard(int device) {
     APSP_CUDA_TRY(cudaGetDevice(&previous_));
     APSP_CUDA_TRY(cudaSetDevice(device));
@@ -22,17 +22,17 @@ class device_guard {
   device_guard(const device_guard&) = delete;
   device_guard& operator=(const device_guard&) = delete;
 
- private:
+private:
   int previous_ = 0;
 };
 
 /// Uninitialised device memory for `count` elements of T.
-template <class T>
-class device_buffer {
- public:
+template <class T> class device_buffer {
+public:
   device_buffer() = default;
   explicit device_buffer(std::size_t count) : count_(count) {
-    if (count > 0) APSP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+    if (count > 0)
+      APSP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
   }
   ~device_buffer() { reset(); }
   device_buffer(device_buffer&& o) noexcept
@@ -51,9 +51,10 @@ class device_buffer {
   [[nodiscard]] T* data() const noexcept { return ptr_; }
   [[nodiscard]] std::size_t size() const noexcept { return count_; }
 
- private:
+private:
   void reset() noexcept {
-    if (ptr_ != nullptr) APSP_CUDA_TRY_NOTHROW(cudaFree(ptr_));
+    if (ptr_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaFree(ptr_));
     ptr_ = nullptr;
     count_ = 0;
   }
@@ -62,9 +63,8 @@ class device_buffer {
 };
 
 /// Page-locked host memory (so copies run asynchronously at full link speed).
-template <class T>
-class pinned_buffer {
- public:
+template <class T> class pinned_buffer {
+public:
   pinned_buffer() = default;
   explicit pinned_buffer(std::size_t count) : count_(count) {
     if (count > 0) {
@@ -72,7 +72,8 @@ class pinned_buffer {
     }
   }
   ~pinned_buffer() {
-    if (ptr_ != nullptr) APSP_CUDA_TRY_NOTHROW(cudaFreeHost(ptr_));
+    if (ptr_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaFreeHost(ptr_));
   }
   pinned_buffer(pinned_buffer&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
@@ -83,7 +84,7 @@ class pinned_buffer {
   [[nodiscard]] T* data() const noexcept { return ptr_; }
   [[nodiscard]] std::size_t size() const noexcept { return count_; }
 
- private:
+private:
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };
@@ -91,7 +92,7 @@ class pinned_buffer {
 /// A non-blocking stream (never the legacy default stream). The destructor waits for its work,
 /// so buffers destroyed after it are no longer in use.
 class stream {
- public:
+public:
   stream() { APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
   ~stream() {
     if (s_ != nullptr) {
@@ -105,17 +106,18 @@ class stream {
   [[nodiscard]] cudaStream_t get() const noexcept { return s_; }
   void synchronize() const { APSP_CUDA_TRY(cudaStreamSynchronize(s_)); }
 
- private:
+private:
   cudaStream_t s_ = nullptr;
 };
 
 class event {
- public:
+public:
   explicit event(unsigned flags = cudaEventDefault) {
     APSP_CUDA_TRY(cudaEventCreateWithFlags(&e_, flags));
   }
   ~event() {
-    if (e_ != nullptr) APSP_CUDA_TRY_NOTHROW(cudaEventDestroy(e_));
+    if (e_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaEventDestroy(e_));
   }
   event(const event&) = delete;
   event& operator=(const event&) = delete;
@@ -130,8 +132,8 @@ class event {
     return ms;
   }
 
- private:
+private:
   cudaEvent_t e_ = nullptr;
 };
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

@@ -6,4 +6,4 @@ namespace apsp::cuda::kernels {
 
 inline constexpr int fw_tile = 128;
 
-}  // namespace apsp::cuda::kernels
+} // namespace apsp::cuda::kernels

@@ -25,18 +25,20 @@ struct staging {
   staging(std::size_t row_bytes, std::int64_t n)
       : rows_per_chunk(std::max<std::int64_t>(
             1, std::min<std::int64_t>(n, static_cast<std::int64_t>(staging_bytes / row_bytes)))),
-        buffers{pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes),
-                pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes)} {}
+        buffers{
+            pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes),
+            pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes)} {}
   std::int64_t rows_per_chunk;
   pinned_buffer<unsigned char> buffers[2];
   event done[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
 };
 
-}  // namespace
+} // namespace
 
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
                  std::int64_t ld, cudaStream_t s) {
-  if (n == 0) return;
+  if (n == 0)
+    return;
   nvtx_range range("apsp::cuda upload");
   const std::size_t row_bytes = static_cast<std::size_t>(n) * elem_bytes;
   staging st(row_bytes, n);
@@ -47,13 +49,14 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
     const int b = chunk % 2;
     const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
     // The buffer is free once the copy issued from it two chunks ago has finished.
-    if (chunk >= 2) st.done[b].synchronize();
+    if (chunk >= 2)
+      st.done[b].synchronize();
     copy_rows(st.buffers[b].data(), src + static_cast<std::size_t>(row0) * row_bytes, rows,
               row_bytes);
     APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
-                                    static_cast<std::size_t>(ld) * elem_bytes,
-                                    st.buffers[b].data(), row_bytes, row_bytes,
-                                    static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
+                                    static_cast<std::size_t>(ld) * elem_bytes, st.buffers[b].data(),
+                                    row_bytes, row_bytes, static_cast<std::size_t>(rows),
+                                    cudaMemcpyHostToDevice, s));
     st.done[b].record(s);
   }
   APSP_CUDA_TRY(cudaStreamSynchronize(s));
@@ -61,7 +64,8 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t ld, cudaStream_t s) {
-  if (n == 0) return;
+  if (n == 0)
+    return;
   nvtx_range range("apsp::cuda download");
   const std::size_t row_bytes = static_cast<std::size_t>(n) * elem_bytes;
   staging st(row_bytes, n);
@@ -92,4 +96,4 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
   }
 }
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

@@ -19,4 +19,4 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t ld, cudaStream_t s);
 
-}  // namespace apsp::cuda
+} // namespace apsp::cuda

@@ -21,17 +21,19 @@
 
 namespace {
 
-constexpr std::int64_t tile = 128;  // the cuda back end's tile edge
+constexpr std::int64_t tile = 128; // the cuda back end's tile edge
 
 bool have_gpu() {
   for (const auto& s : apsp::list_backends()) {
-    if (s.kind == apsp::backend_kind::cuda) return s.available;
+    if (s.kind == apsp::backend_kind::cuda)
+      return s.available;
   }
   return false;
 }
 
-#define SKIP_WITHOUT_GPU() \
-  if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device: the cuda back end is unavailable"
+#define SKIP_WITHOUT_GPU()                                                                         \
+  if (!have_gpu())                                                                                 \
+  GTEST_SKIP() << "no usable CUDA device: the cuda back end is unavailable"
 
 struct graph_spec {
   std::int64_t n = 0;
@@ -51,10 +53,12 @@ apsp::graph random_graph(const graph_spec& s) {
   std::uniform_real_distribution<double> wf(s.w_min, s.w_max);
   for (std::int64_t u = 0; u < s.n; ++u) {
     for (std::int64_t v = 0; v < s.n; ++v) {
-      if (coin(rng) >= s.density) continue;
+      if (coin(rng) >= s.density)
+        continue;
       const double w = s.integral ? wi(rng) : wf(rng);
       g.add_edge(u, v, w);
-      if (coin(rng) < 0.05) g.add_edge(u, v, s.integral ? wi(rng) : wf(rng));  // parallel
+      if (coin(rng) < 0.05)
+        g.add_edge(u, v, s.integral ? wi(rng) : wf(rng)); // parallel
     }
   }
   return g;
@@ -75,7 +79,8 @@ void expect_paths_valid(const apsp::graph& g, const apsp::result& r, double tol)
   for (std::size_t e = 0; e < g.sources().size(); ++e) {
     const auto key = std::make_pair<std::int64_t, std::int64_t>(g.sources()[e], g.targets()[e]);
     auto it = edge.find(key);
-    if (it == edge.end() || g.weights()[e] < it->second) edge[key] = g.weights()[e];
+    if (it == edge.end() || g.weights()[e] < it->second)
+      edge[key] = g.weights()[e];
   }
   const auto& d = r.distances_as<T>();
   int failures = 0;
@@ -123,7 +128,8 @@ TEST_P(CudaSizes, Int32MatchesReferenceExactly) {
   const auto& b = ref.distances_as<std::int32_t>();
   ASSERT_EQ(a.n(), b.n());
   std::int64_t mismatches = 0;
-  for (std::size_t e = 0; e < a.size(); ++e) mismatches += a.data()[e] != b.data()[e];
+  for (std::size_t e = 0; e < a.size(); ++e)
+    mismatches += a.data()[e] != b.data()[e];
   EXPECT_EQ(mismatches, 0);
   expect_paths_valid<std::int32_t>(g, got, 0);
 }
@@ -163,7 +169,8 @@ TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
   std::uniform_int_distribution<int> w(-20, 30);
   for (std::int64_t u = 0; u < n; ++u) {
     for (std::int64_t v = u + 1; v < n; ++v) {
-      if (coin(rng) < 0.05) g.add_edge(u, v, w(rng));
+      if (coin(rng) < 0.05)
+        g.add_edge(u, v, w(rng));
     }
   }
   const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
@@ -171,7 +178,8 @@ TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
   const auto& a = got.distances_as<std::int32_t>();
   const auto& b = ref.distances_as<std::int32_t>();
   std::int64_t mismatches = 0;
-  for (std::size_t e = 0; e < a.size(); ++e) mismatches += a.data()[e] != b.data()[e];
+  for (std::size_t e = 0; e < a.size(); ++e)
+    mismatches += a.data()[e] != b.data()[e];
   EXPECT_EQ(mismatches, 0);
   expect_paths_valid<std::int32_t>(g, got, 0);
 }
@@ -199,7 +207,8 @@ TEST(Cuda, LargerInt32AgreesWithCpuBackend) {
   const auto& a = got.distances_as<std::int32_t>();
   const auto& b = cpu.distances_as<std::int32_t>();
   std::int64_t mismatches = 0;
-  for (std::size_t e = 0; e < a.size(); ++e) mismatches += a.data()[e] != b.data()[e];
+  for (std::size_t e = 0; e < a.size(); ++e)
+    mismatches += a.data()[e] != b.data()[e];
   EXPECT_EQ(mismatches, 0);
 }
 
@@ -261,10 +270,12 @@ TEST(Cuda, UnavailableWithoutDeviceIsReportedCleanly) {
 /// rome99.gr from tests/data, $APSP_DATA_DIR, or ../shared/data; empty when none has it.
 std::filesystem::path find_rome99() {
   std::vector<std::filesystem::path> dirs{APSP_TEST_DATA};
-  if (const char* env = std::getenv("APSP_DATA_DIR")) dirs.emplace_back(env);
+  if (const char* env = std::getenv("APSP_DATA_DIR"))
+    dirs.emplace_back(env);
   dirs.emplace_back(APSP_SHARED_DATA);
   for (const auto& dir : dirs) {
-    if (std::filesystem::exists(dir / "rome99.gr")) return dir / "rome99.gr";
+    if (std::filesystem::exists(dir / "rome99.gr"))
+      return dir / "rome99.gr";
   }
   return {};
 }
@@ -298,7 +309,8 @@ apsp::graph read_dimacs(const std::filesystem::path& p) {
 TEST(Cuda, Rome99MatchesPublishedChecksums) {
   SKIP_WITHOUT_GPU();
   const auto path = find_rome99();
-  if (path.empty()) GTEST_SKIP() << "rome99.gr not found in tests/data, $APSP_DATA_DIR or ../shared/data";
+  if (path.empty())
+    GTEST_SKIP() << "rome99.gr not found in tests/data, $APSP_DATA_DIR or ../shared/data";
   const auto g = read_dimacs(path);
   ASSERT_EQ(g.num_vertices(), 3353);
   for (bool paths : {false, true}) {
@@ -309,7 +321,8 @@ TEST(Cuda, Rome99MatchesPublishedChecksums) {
     std::int32_t max = 0;
     for (std::int64_t i = 0; i < d.n(); ++i) {
       for (std::int64_t j = 0; j < d.n(); ++j) {
-        if (i == j || d(i, j) >= apsp::weight_traits<std::int32_t>::infinity) continue;
+        if (i == j || d(i, j) >= apsp::weight_traits<std::int32_t>::infinity)
+          continue;
         ++pairs;
         sum += d(i, j);
         max = std::max(max, d(i, j));
@@ -320,7 +333,7 @@ TEST(Cuda, Rome99MatchesPublishedChecksums) {
     EXPECT_EQ(max, 77403);
     EXPECT_EQ(d(0, 3352), 30305);
     if (paths) {
-      const auto p = r.path(783, 2980);  // the farthest pair, 784 -> 2981 in file ids
+      const auto p = r.path(783, 2980); // the farthest pair, 784 -> 2981 in file ids
       ASSERT_GE(p.size(), 2u);
       EXPECT_EQ(p.front(), 783);
       EXPECT_EQ(p.back(), 2980);
@@ -328,4 +341,4 @@ TEST(Cuda, Rome99MatchesPublishedChecksums) {
   }
 }
 
-}  // namespace
+} // namespace

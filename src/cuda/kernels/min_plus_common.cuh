@@ -15,15 +15,16 @@
 namespace apsp::cuda::kernels {
 
 inline constexpr int mp_threads = 256;
-inline constexpr int mp_thread_rows = 8;  // outputs per thread along each axis
+inline constexpr int mp_thread_rows = 8; // outputs per thread along each axis
 
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
   const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
+template <int N> __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
@@ -50,18 +51,20 @@ __device__ __forceinline__ void tile_of_block(int r, int tiles, bool cross, int&
 }
 
 /// Row (or column) within the tile of a thread's i-th output (i in 0..7), t = ty (or tx).
-__device__ __forceinline__ int tile_line(int t, int i) { return (i < 4 ? 0 : 60) + t * 4 + i; }
+__device__ __forceinline__ int tile_line(int t, int i) {
+  return (i < 4 ? 0 : 60) + t * 4 + i;
+}
 
 /// r_acc[i][j] = min over K k of relax(a(row_i, k), b(k, col_j)).
 /// s_a: [128 rows][AStride] starting at the chunk's first k; s_b: [K][BStride] likewise.
 template <class Ops, int AStride, int BStride, int K, class T>
-__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][8], const T* s_a, const T* s_b,
-                                               int tx, int ty) {
+__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][8], const T* s_a, const T* s_b, int tx,
+                                               int ty) {
   static_assert(K % 4 == 0 && AStride % 4 == 0 && BStride % 4 == 0, "16-byte vector reads");
   using vec4 = typename Ops::vec4;
 #pragma unroll
   for (int kq = 0; kq < K; kq += 4) {
-    vec4 r_a[8];  // 8 rows x 4 consecutive k
+    vec4 r_a[8]; // 8 rows x 4 consecutive k
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       r_a[i] = *reinterpret_cast<const vec4*>(s_a + tile_line(ty, i) * AStride + kq);
@@ -76,18 +79,19 @@ __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][8], const T* s_a, c
       for (int i = 0; i < 8; ++i) {
         const T a = lane_of(r_a[i], q);
 #pragma unroll
-        for (int j = 0; j < 8; ++j) r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
+        for (int j = 0; j < 8; ++j)
+          r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
       }
     }
   }
 }
 
-template <class Ops, class T>
-__device__ __forceinline__ void fill_identity(T (&r_acc)[8][8]) {
+template <class Ops, class T> __device__ __forceinline__ void fill_identity(T (&r_acc)[8][8]) {
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
 #pragma unroll
-    for (int j = 0; j < 8; ++j) r_acc[i][j] = Ops::identity();
+    for (int j = 0; j < 8; ++j)
+      r_acc[i][j] = Ops::identity();
   }
 }
 
@@ -103,10 +107,12 @@ __device__ __forceinline__ bool merge_vec4(T* g_out, const T (&r_new)[4], bool (
   for (int q = 0; q < 4; ++q) {
     improved[q] = r_new[q] < lane_of(v, q);
     any |= improved[q];
-    if (improved[q]) set_lane(v, q, r_new[q]);
+    if (improved[q])
+      set_lane(v, q, r_new[q]);
   }
-  if (any) *g_vec = v;
+  if (any)
+    *g_vec = v;
   return any;
 }
 
-}  // namespace apsp::cuda::kernels
+} // namespace apsp::cuda::kernels

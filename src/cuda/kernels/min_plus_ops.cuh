@@ -11,11 +11,9 @@ namespace apsp::cuda::kernels {
 /// The int32 "no path" value (2^30 - 1) and the clamp floor used with negative weights.
 inline constexpr std::int32_t int32_infinity = 1073741823;
 
-template <class T, bool Clamp>
-struct min_plus;
+template <class T, bool Clamp> struct min_plus;
 
-template <bool Clamp>
-struct min_plus<std::int32_t, Clamp> {
+template <bool Clamp> struct min_plus<std::int32_t, Clamp> {
   using vec4 = int4;
   /// Starting value of a min-reduction: larger than any sum of two entries (<= 2^31 - 2).
   static __device__ __forceinline__ std::int32_t identity() { return INT32_MAX; }
@@ -38,8 +36,7 @@ struct min_plus<std::int32_t, Clamp> {
   }
 };
 
-template <bool Clamp>
-struct min_plus<float, Clamp> {
+template <bool Clamp> struct min_plus<float, Clamp> {
   using vec4 = float4;
   static __device__ __forceinline__ float identity() { return __int_as_float(0x7f800000); }
   static __device__ __forceinline__ float sum(float a, float b) { return a + b; }
@@ -49,17 +46,19 @@ struct min_plus<float, Clamp> {
 };
 
 /// Element q (0..3) of a 4-vector.
-template <class V>
-__device__ __forceinline__ auto lane_of(const V& v, int q) {
+template <class V> __device__ __forceinline__ auto lane_of(const V& v, int q) {
   return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
 }
 
-template <class V, class T>
-__device__ __forceinline__ void set_lane(V& v, int q, T value) {
-  if (q == 0) v.x = value;
-  if (q == 1) v.y = value;
-  if (q == 2) v.z = value;
-  if (q == 3) v.w = value;
+template <class V, class T> __device__ __forceinline__ void set_lane(V& v, int q, T value) {
+  if (q == 0)
+    v.x = value;
+  if (q == 1)
+    v.y = value;
+  if (q == 2)
+    v.z = value;
+  if (q == 3)
+    v.w = value;
 }
 
-}  // namespace apsp::cuda::kernels
+} // namespace apsp::cuda::kernels

@@ -4,7 +4,8 @@
 // in shared memory (132 KB, one block per SM), so the epilogue can find the pivot of every
 // element that strictly improved without touching the inner loop: the main loop stays one
 // instruction per update (plus a compare per output per 32 k, to remember the winning 32-k
-// group), and a warp resolves each improved element in one step, one candidate k per lane. via = the first k reaching the minimum, i.e. the one a sequential scan would keep.
+// group), and a warp resolves each improved element in one step, one candidate k per lane. via =
+// the first k reaching the minimum, i.e. the one a sequential scan would keep.
 
 #include <cstdint>
 
@@ -14,7 +15,7 @@ namespace apsp::cuda::kernels {
 
 inline constexpr int panel_chunk_k = 16;
 inline constexpr int panel_chunks = fw_tile / panel_chunk_k;
-inline constexpr int panel_groups = fw_tile / 32;  // 32-k groups: one warp checks a group at once
+inline constexpr int panel_groups = fw_tile / 32; // 32-k groups: one warp checks a group at once
 inline constexpr int panel_stride = fw_tile + 4;  // rows 4 apart land 16 banks apart
 
 constexpr std::size_t panel_smem_bytes(std::size_t elem_bytes) {
@@ -26,27 +27,43 @@ constexpr std::size_t panel_smem_bytes(std::size_t elem_bytes) {
 __device__ __forceinline__ void cp_async_wait_pending(int pending) {
   static_assert(panel_chunks == 8);
   switch (pending) {
-    case 0: cp_async_wait<0>(); break;
-    case 1: cp_async_wait<1>(); break;
-    case 2: cp_async_wait<2>(); break;
-    case 3: cp_async_wait<3>(); break;
-    case 4: cp_async_wait<4>(); break;
-    case 5: cp_async_wait<5>(); break;
-    case 6: cp_async_wait<6>(); break;
-    default: cp_async_wait<7>(); break;
+  case 0:
+    cp_async_wait<0>();
+    break;
+  case 1:
+    cp_async_wait<1>();
+    break;
+  case 2:
+    cp_async_wait<2>();
+    break;
+  case 3:
+    cp_async_wait<3>();
+    break;
+  case 4:
+    cp_async_wait<4>();
+    break;
+  case 5:
+    cp_async_wait<5>();
+    break;
+  case 6:
+    cp_async_wait<6>();
+    break;
+  default:
+    cp_async_wait<7>();
+    break;
   }
 }
 
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 1)
-    min_plus_panel_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
-                          int r, int tiles, bool cross) {
+    min_plus_panel_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
+                          int tiles, bool cross) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   using ops = min_plus<T, Clamp>;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_a = reinterpret_cast<T*>(smem_raw);  // [128 rows i][132]: A(:, all k)
-  T* s_b = s_a + fw_tile * panel_stride;    // [128 k][132]: B(all k, :)
+  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
+  T* s_b = s_a + fw_tile * panel_stride;   // [128 k][132]: B(all k, :)
 
   int ti = 0;
   int tj = 0;
@@ -109,6 +126,19 @@ __global__ void __launch_bounds__(mp_threads, 1)
     }
   }
 
+  // Epilogue. Load the whole old tile first (one memory latency, not sixteen), and store via
+  // entries one by one from their owning lanes, so nothing waits on a global read-modify-write
+  // between the warp-wide steps below.
+  using vec4 = typename ops::vec4;
+  vec4 r_old[8][2];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      r_old[i][h] =
+          *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4));
+    }
+  }
   const int lane = t & 31;
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
@@ -116,11 +146,18 @@ __global__ void __launch_bounds__(mp_threads, 1)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int col = tile_line(tx, h * 4);
-      const T r_new[4] = {r_acc[i][h * 4], r_acc[i][h * 4 + 1], r_acc[i][h * 4 + 2],
-                          r_acc[i][h * 4 + 3]};
+      vec4 v = r_old[i][h];
       bool improved[4];
-      const bool any = merge_vec4<ops>(g_c + row * ld + col, r_new, improved);
-      int4 r_via = make_int4(0, 0, 0, 0);
+      bool any = false;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        improved[q] = r_acc[i][h * 4 + q] < lane_of(v, q);
+        any |= improved[q];
+        if (improved[q])
+          set_lane(v, q, r_acc[i][h * 4 + q]);
+      }
+      if (any)
+        *reinterpret_cast<vec4*>(g_c + row * ld + col) = v;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         // Warp-uniform loop over the lanes whose element q improved.
@@ -130,7 +167,7 @@ __global__ void __launch_bounds__(mp_threads, 1)
           pending &= pending - 1;
           const int w_row = __shfl_sync(0xffffffffu, row, src);
           const int w_col = __shfl_sync(0xffffffffu, col + q, src);
-          const T target = __shfl_sync(0xffffffffu, r_new[q], src);
+          const T target = __shfl_sync(0xffffffffu, r_acc[i][h * 4 + q], src);
           const int o = i * 8 + h * 4 + q;
           const int group = static_cast<int>(
               __shfl_sync(0xffffffffu, (r_win[o / 16] >> (2 * (o % 16))) & 3u, src));
@@ -140,20 +177,13 @@ __global__ void __launch_bounds__(mp_threads, 1)
               ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
           const unsigned hits = __ballot_sync(0xffffffffu, hit);
           const int found = hits != 0 ? group * 32 + __ffs(hits) - 1 : fw_tile - 1;
-          if (lane == src) set_lane(r_via, q, static_cast<int>(k0 + found));
+          if (lane == src) {
+            via[(row0 + row) * ld + col0 + col + q] = static_cast<std::int32_t>(k0 + found);
+          }
         }
-      }
-      if (any) {
-        int4* g_via = reinterpret_cast<int4*>(via + (row0 + row) * ld + col0 + col);
-        int4 v = *g_via;
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          if (improved[q]) set_lane(v, q, lane_of(r_via, q));
-        }
-        *g_via = v;
       }
     }
   }
 }
 
-}  // namespace apsp::cuda::kernels
+} // namespace apsp::cuda::kernels

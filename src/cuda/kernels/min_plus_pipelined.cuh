@@ -21,7 +21,7 @@ namespace apsp::cuda::kernels {
 inline constexpr int pipe_chunk_k = 16;
 inline constexpr int pipe_chunks = fw_tile / pipe_chunk_k;
 inline constexpr int pipe_stages = 4;
-inline constexpr int pipe_a_stride = pipe_chunk_k + 4;  // rows 4 apart land 16 banks apart
+inline constexpr int pipe_a_stride = pipe_chunk_k + 4; // rows 4 apart land 16 banks apart
 inline constexpr int pipe_b_stride = fw_tile + 4;
 inline constexpr int pipe_stage_elems = fw_tile * pipe_a_stride + pipe_chunk_k * pipe_b_stride;
 
@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
   using ops = min_plus<T, Clamp>;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_ring = reinterpret_cast<T*>(smem_raw);  // pipe_stages x {A [128][20], B [16][132]}
+  T* s_ring = reinterpret_cast<T*>(smem_raw); // pipe_stages x {A [128][20], B [16][132]}
 
   int ti = 0;
   int tj = 0;
@@ -45,9 +45,9 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
   const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
   const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
-  const T* g_a = d + row0 * ld + k0;  // [128][128], row stride ld
-  const T* g_b = d + k0 * ld + col0;  // [128][128]
-  T* g_c = d + row0 * ld + col0;      // [128][128]
+  const T* g_a = d + row0 * ld + k0; // [128][128], row stride ld
+  const T* g_b = d + k0 * ld + col0; // [128][128]
+  T* g_c = d + row0 * ld + col0;     // [128][128]
   const int t = static_cast<int>(threadIdx.x);
 
   // Chunk c = A(:, 16c..16c+15) and B(16c..16c+15, :): 512 vectors each, 2 + 2 per thread.
@@ -79,10 +79,11 @@ __global__ void __launch_bounds__(mp_threads, 2)
 
 #pragma unroll 1
   for (int c = 0; c < pipe_chunks; ++c) {
-    cp_async_wait<pipe_stages - 2>();  // chunk c has landed (for this thread)
-    __syncthreads();                   // ... for all threads; and chunk c-1's slot is free
-    if (c + pipe_stages - 1 < pipe_chunks) load_chunk(c + pipe_stages - 1);
-    cp_async_commit();  // possibly empty: keeps the group count uniform
+    cp_async_wait<pipe_stages - 2>(); // chunk c has landed (for this thread)
+    __syncthreads();                  // ... for all threads; and chunk c-1's slot is free
+    if (c + pipe_stages - 1 < pipe_chunks)
+      load_chunk(c + pipe_stages - 1);
+    cp_async_commit(); // possibly empty: keeps the group count uniform
     const T* s_a = s_ring + (c % pipe_stages) * pipe_stage_elems;
     min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
         r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
@@ -100,4 +101,4 @@ __global__ void __launch_bounds__(mp_threads, 2)
   }
 }
 
-}  // namespace apsp::cuda::kernels
+} // namespace apsp::cuda::kernels
