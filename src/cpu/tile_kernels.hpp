@@ -21,14 +21,20 @@ template <class S, bool Negative, bool Paths>
 inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typename S::via_vec& via,
                                                      typename S::vec a, typename S::vec b,
                                                      typename S::via_vec k) {
-  constexpr bool bit_order = !Negative && std::is_floating_point_v<typename S::value_type>;
   auto s = S::add(a, b);
-  if constexpr (Negative)
-    s = S::clamp_low(s);
-  if constexpr (Paths) {
-    via = S::select_via(bit_order ? S::less_nonnegative(s, d) : S::less(s, d), k, via);
+  if constexpr (Negative || !std::is_floating_point_v<typename S::value_type>) {
+    if constexpr (Negative)
+      s = S::clamp_low(s);
+    if constexpr (Paths)
+      via = S::select_via(S::less(s, d), k, via);
+    d = S::min(s, d);
+  } else {
+    if constexpr (Paths)
+      via = S::select_via(S::less_nonnegative(s, d), k, via);
+    d = S::min_nonnegative(s, d);
   }
-  d = bit_order ? S::min_nonnegative(s, d) : S::min(s, d);
+}
+d = bit_order ? S::min_nonnegative(s, d) : S::min(s, d);
 }
 
 /// The register-blocked min-plus kernel: an MR x (NR * lanes) block of c (stride ldc) against
