@@ -32,7 +32,9 @@ std::int64_t default_block(std::int64_t n, dtype type) {
   constexpr double l3_bytes = 32.0 * 1024 * 1024;
   const double matrix_bytes =
       static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(size_of(type));
-  const std::int64_t b = matrix_bytes > l3_bytes ? 2 * base : base;
+  std::int64_t b = matrix_bytes > l3_bytes ? 2 * base : base;
+  // Small graphs: at least 8 rounds, so the serial phase 1 stays a small share.
+  b = std::min(b, std::max<std::int64_t>(32, (n / 8 + 31) / 32 * 32));
   return std::max<std::int64_t>(1, std::min(b, n));
 }
 

@@ -34,8 +34,6 @@ inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typenam
     d = S::min_nonnegative(s, d);
   }
 }
-d = bit_order ? S::min_nonnegative(s, d) : S::min(s, d);
-}
 
 /// The register-blocked min-plus kernel: an MR x (NR * lanes) block of c (stride ldc) against
 /// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers.

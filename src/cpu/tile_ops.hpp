@@ -35,7 +35,9 @@ template <class T> struct tile_ops {
                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0);
 };
 
-// One per ISA, each defined in its own translation unit built with that ISA's flags.
+// One per ISA, each defined in its own translation unit built with that ISA's flags. `negative`:
+// the graph has negative weights (integer sums then clamp at -infinity, floats use a true
+// floating-point min).
 template <class T> [[nodiscard]] tile_ops<T> scalar_tile_ops(bool negative, bool paths);
 template <class T> [[nodiscard]] tile_ops<T> avx2_tile_ops(bool negative, bool paths);
 template <class T> [[nodiscard]] tile_ops<T> avx512_tile_ops(bool negative, bool paths);
