@@ -9,7 +9,6 @@
 #include "cuda/kernels/fw_pivot.cuh"
 #include "cuda/kernels/min_plus_panel.cuh"
 #include "cuda/kernels/min_plus_pipelined.cuh"
-#include "cuda/kernels/min_plus_resolve.cuh"
 
 namespace apsp::cuda {
 namespace detail {
@@ -26,16 +25,14 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
   APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::pivot_kernel<T, Clamp, Paths>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      kernels::pivot_smem_bytes(sizeof(T), Paths)));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp, Paths>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     kernels::pipelined_smem_bytes(sizeof(T))));
   if constexpr (Paths) {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_panel_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
-    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::resolve_via_kernel<T, Clamp>,
+  } else {
+    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       kernels::resolve_smem_bytes(sizeof(T))));
+                                       kernels::pipelined_smem_bytes(sizeof(T))));
   }
 }
 
@@ -50,30 +47,20 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
   if (tiles < 2)
     return;
   const auto others = static_cast<unsigned>(tiles - 1);
-  // Phase 2 (the cross), then phase 3 (the rest): same kernel, different tile maps. With
-  // paths, phase 2 resolves pivots in its epilogue (its output aliases an operand), while
-  // phase 3 runs the fast distance kernel, marking improved elements, then a resolve pass.
-  const unsigned cross_blocks = 2 * others;
-  const unsigned rest_blocks = others * others;
-  const std::size_t pipe_smem = kernels::pipelined_smem_bytes(sizeof(T));
-  if constexpr (Paths) {
-    kernels::min_plus_panel_kernel<T, Clamp>
-        <<<cross_blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
-            p.d, p.via, p.ld, round, tiles, true);
-  } else {
-    kernels::min_plus_pipelined_kernel<T, Clamp, false>
-        <<<cross_blocks, kernels::mp_threads, pipe_smem, s>>>(p.d, nullptr, p.ld, round, tiles,
-                                                              true);
-  }
-  APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 2)", s);
-  kernels::min_plus_pipelined_kernel<T, Clamp, Paths>
-      <<<rest_blocks, kernels::mp_threads, pipe_smem, s>>>(p.d, p.via, p.ld, round, tiles, false);
-  APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 3)", s);
-  if constexpr (Paths) {
-    kernels::resolve_via_kernel<T, Clamp>
-        <<<rest_blocks, kernels::mp_threads, kernels::resolve_smem_bytes(sizeof(T)), s>>>(
-            p.d, p.via, p.ld, round, tiles);
-    APSP_CUDA_CHECK_LAUNCH("resolve_via_kernel (phase 3 paths)", s);
+  // Phase 2 (the cross), then phase 3 (the rest): same kernel, different tile maps.
+  for (const bool cross : {true, false}) {
+    const unsigned blocks = cross ? 2 * others : others * others;
+    if constexpr (Paths) {
+      kernels::min_plus_panel_kernel<T, Clamp>
+          <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
+              p.d, p.via, p.ld, round, tiles, cross);
+    } else {
+      kernels::min_plus_pipelined_kernel<T, Clamp>
+          <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+              p.d, p.ld, round, tiles, cross);
+    }
+    APSP_CUDA_CHECK_LAUNCH(
+        cross ? "min-plus tile kernel (phase 2)" : "min-plus tile kernel (phase 3)", s);
   }
 }
 

@@ -18,9 +18,6 @@
 
 namespace apsp::cuda::kernels {
 
-/// Marks an element whose pivot is still to be found (never a valid via).
-inline constexpr std::int32_t via_unresolved = -2;
-
 inline constexpr int pipe_chunk_k = 16;
 inline constexpr int pipe_chunks = fw_tile / pipe_chunk_k;
 inline constexpr int pipe_stages = 4;
@@ -32,12 +29,9 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
   return static_cast<std::size_t>(pipe_stages) * pipe_stage_elems * elem_bytes;
 }
 
-/// With Mark, every strictly improved element also gets via = via_unresolved, for
-/// resolve_via_kernel (min_plus_resolve.cuh) to replace with its pivot (phase 3 with paths).
-template <class T, bool Clamp, bool Mark>
+template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
-    min_plus_pipelined_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
-                              int r, int tiles, bool cross) {
+    min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, int r, int tiles, bool cross) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(pipe_chunks >= pipe_stages - 1);
   using ops = min_plus<T, Clamp>;
@@ -102,16 +96,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
       const T r_new[4] = {r_acc[i][h * 4], r_acc[i][h * 4 + 1], r_acc[i][h * 4 + 2],
                           r_acc[i][h * 4 + 3]};
       bool improved[4];
-      const int row = tile_line(ty, i);
-      const int col = tile_line(tx, h * 4);
-      (void)merge_vec4<ops>(g_c + row * ld + col, r_new, improved);
-      if constexpr (Mark) {
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          if (improved[q])
-            via[(row0 + row) * ld + col0 + col + q] = via_unresolved;
-        }
-      }
+      (void)merge_vec4<ops>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4), r_new, improved);
     }
   }
 }
