@@ -23,6 +23,14 @@ struct progress_info {
 /// cancelled_error). Keep it cheap: it runs once per round.
 using progress_callback = std::function<bool(const progress_info&)>;
 
+/// 16-bit packed arithmetic (two lanes per 32-bit register), on back ends that have it (cuda).
+/// The result keeps `type` (int32); only the arithmetic narrows.
+enum class narrow_mode {
+  off,        ///< never
+  when_safe,  ///< when provably exact: non-negative integer weights, path lengths < 2^14-1
+  required    ///< always; the solve is refused when that is not provably exact
+};
+
 struct solve_options {
   backend_kind backend = backend_kind::automatic;
   dtype type = dtype::int32;
@@ -37,6 +45,8 @@ struct solve_options {
   std::vector<int> devices;
   /// Cap on device memory used in bytes; 0 = no cap beyond what is free.
   std::uint64_t device_memory_limit = 0;
+  /// Packed 16-bit arithmetic for int32 solves (the CLI's --dtype auto / int16).
+  narrow_mode narrow = narrow_mode::off;
 };
 
 }  // namespace apsp

@@ -19,9 +19,17 @@ namespace apsp::detail {
 /// What a back end needs besides the matrices: progress/cancel and arithmetic mode.
 class run_context {
  public:
-  run_context(const solve_options& options, std::int64_t n, bool negative_weights)
-      : options_(options), n_(n), negative_weights_(negative_weights),
+  run_context(const solve_options& options, std::int64_t n, bool negative_weights,
+              bool narrow_safe = false)
+      : options_(options), n_(n), negative_weights_(negative_weights), narrow_safe_(narrow_safe),
         start_(std::chrono::steady_clock::now()) {}
+
+  /// Packed 16-bit arithmetic was asked for and is provably exact for this graph: every value
+  /// (distances and "no path" = 2^14-1) fits with INF + INF < 2^15. Back ends that use it call
+  /// used_narrow().
+  [[nodiscard]] bool narrow_allowed() const noexcept { return narrow_safe_; }
+  void used_narrow() noexcept { used_narrow_ = true; }
+  [[nodiscard]] bool narrow_used() const noexcept { return used_narrow_; }
 
   /// Integer types must clamp sums at -infinity (a negative cycle would otherwise overflow).
   [[nodiscard]] bool negative_weights() const noexcept { return negative_weights_; }
@@ -36,6 +44,8 @@ class run_context {
   const solve_options& options_;
   std::int64_t n_;
   bool negative_weights_;
+  bool narrow_safe_;
+  bool used_narrow_ = false;
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -56,6 +66,9 @@ class backend {
 [[nodiscard]] std::unique_ptr<backend> make_cpu_backend();
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
+
+/// "No path" in packed 16-bit arithmetic: 2^14-1, so INF + INF fits in a signed 16-bit lane.
+inline constexpr std::int32_t narrow_infinity = 16383;
 
 /// One relaxation d = min(d, a + b), with sums clamped at -infinity for integer types when
 /// `Clamp` (graphs with negative weights), so negative cycles cannot overflow.

@@ -1,6 +1,7 @@
 #include "core/checks.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <variant>
@@ -8,6 +9,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/types.hpp"
+#include "core/backend.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -23,26 +25,41 @@ bool is_finite_entry(T v) {
 
 }  // namespace
 
-weight_facts analyze_weights(const graph& g) {
+weight_facts analyze_weights(const graph& g, double enough) {
   weight_facts facts;
   const auto& w = g.weights();
-  if (w.empty() || g.num_vertices() < 2) {
-    for (double x : w) facts.has_negative |= x < 0;
-    return facts;
+  const auto m = static_cast<std::int64_t>(w.size());
+  double max_abs = 0;
+  bool negative = false;
+#pragma omp parallel for reduction(max : max_abs) reduction(|| : negative) schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    negative = negative || w[static_cast<std::size_t>(e)] < 0;
+    max_abs = std::max(max_abs, std::fabs(w[static_cast<std::size_t>(e)]));
   }
+  facts.has_negative = negative;
+  if (m == 0 || g.num_vertices() < 2) return facts;
+  const auto keep = std::min<std::int64_t>(g.num_vertices() - 1, m);
+  // (n-1) * max|w| is a valid bound and costs nothing more; the exact "n-1 largest" sum needs a
+  // selection over all m weights, so it is only computed when the cheap bound is not enough.
+  facts.distance_bound = max_abs * static_cast<double>(keep);
+  if (facts.distance_bound < enough) return facts;
   std::vector<double> mags(w.size());
-  for (std::size_t e = 0; e < w.size(); ++e) {
-    facts.has_negative |= w[e] < 0;
-    mags[e] = std::fabs(w[e]);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    mags[static_cast<std::size_t>(e)] = std::fabs(w[static_cast<std::size_t>(e)]);
   }
-  const auto keep = static_cast<std::size_t>(
-      std::min<std::int64_t>(g.num_vertices() - 1, static_cast<std::int64_t>(mags.size())));
-  std::nth_element(mags.begin(), mags.begin() + static_cast<std::ptrdiff_t>(keep - 1), mags.end(),
-                   std::greater<>());
+  std::nth_element(mags.begin(), mags.begin() + (keep - 1), mags.end(), std::greater<>());
   double sum = 0;
-  for (std::size_t e = 0; e < keep; ++e) sum += mags[e];
+  for (std::int64_t e = 0; e < keep; ++e) sum += mags[static_cast<std::size_t>(e)];
   facts.distance_bound = sum;
   return facts;
+}
+
+double bound_needed(dtype type, bool narrow_requested) {
+  if (narrow_requested && type == dtype::int32) return narrow_infinity;
+  if (type == dtype::int32) return static_cast<double>(weight_traits<std::int32_t>::infinity) / 3;
+  if (type == dtype::int64) return static_cast<double>(weight_traits<std::int64_t>::infinity) / 3;
+  return HUGE_VAL;  // float types never need the bound: the cheap one is always enough
 }
 
 weight_facts analyze_weights(const any_matrix& m) {
@@ -102,10 +119,16 @@ void fill_initial(const graph& g, any_matrix& d) {
         const auto& src = g.sources();
         const auto& dst = g.targets();
         const auto& w = g.weights();
-        for (std::size_t e = 0; e < w.size(); ++e) {
-          T& cell = m(src[e], dst[e]);
-          const T v = static_cast<T>(w[e]);
-          if (v < cell) cell = v;
+        const auto edges = static_cast<std::int64_t>(w.size());
+        // Parallel scatter; parallel edges meet in one cell, so the minimum is taken atomically.
+#pragma omp parallel for schedule(static)
+        for (std::int64_t e = 0; e < edges; ++e) {
+          const auto k = static_cast<std::size_t>(e);
+          std::atomic_ref<T> cell(m(src[k], dst[k]));
+          const T v = static_cast<T>(w[k]);
+          T old = cell.load(std::memory_order_relaxed);
+          while (v < old && !cell.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
+          }
         }
       },
       d);

@@ -6,6 +6,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
 #include "apsp/options.hpp"
+#include "apsp/types.hpp"
 
 namespace apsp::detail {
 
@@ -16,8 +17,12 @@ struct weight_facts {
   double distance_bound = 0;
 };
 
-/// Bound: the sum of the n-1 largest |w| (a shortest path has at most n-1 edges).
-[[nodiscard]] weight_facts analyze_weights(const graph& g);
+/// Bound: (n-1) * max|w| when that is below `enough`, else the tighter sum of the n-1 largest |w|
+/// (a shortest path has at most n-1 edges). Parallel, O(m).
+[[nodiscard]] weight_facts analyze_weights(const graph& g, double enough);
+/// The smallest bound below which no check can fail for `type` (see check_representable and the
+/// packed 16-bit test), so analyze_weights can stop at the cheap bound.
+[[nodiscard]] double bound_needed(dtype type, bool narrow_requested);
 /// Same for a dense initial matrix: (n-1) * max |finite off-diagonal entry|.
 [[nodiscard]] weight_facts analyze_weights(const any_matrix& m);
 

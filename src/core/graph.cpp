@@ -53,12 +53,20 @@ void graph::assign(std::vector<std::int32_t> src, std::vector<std::int32_t> dst,
 graph::weight_summary graph::summarize_weights() const noexcept {
   weight_summary s;
   if (w_.empty()) return s;
-  s.min = s.max = w_[0];
-  for (double w : w_) {
-    s.min = w < s.min ? w : s.min;
-    s.max = w > s.max ? w : s.max;
-    s.all_integral = s.all_integral && std::trunc(w) == w;
+  double lo = w_[0], hi = w_[0];
+  bool integral = true;
+  const auto m = static_cast<std::int64_t>(w_.size());
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) reduction(&& : integral) \
+    schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    const double w = w_[static_cast<std::size_t>(e)];
+    lo = w < lo ? w : lo;
+    hi = w > hi ? w : hi;
+    integral = integral && std::trunc(w) == w;
   }
+  s.min = lo;
+  s.max = hi;
+  s.all_integral = integral;
   s.max_abs = std::fmax(std::fabs(s.min), std::fabs(s.max));
   s.has_negative = s.min < 0;
   return s;

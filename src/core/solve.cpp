@@ -56,12 +56,34 @@ any_matrix allocate(dtype type, std::int64_t n) {
   }
 }
 
-result run_solve(any_matrix d, const detail::weight_facts& facts, const solve_options& o,
-                 clock_type::time_point t0) {
+/// Whether packed 16-bit arithmetic is exact for this problem; throws when it is required but
+/// not exact, or required on a back end without it.
+bool narrow_safe(const detail::weight_facts& facts, bool all_integral, const solve_options& o,
+                 backend_kind chosen) {
+  if (o.narrow == narrow_mode::off) return false;
+  const bool safe = o.type == dtype::int32 && all_integral && !facts.has_negative &&
+                    facts.distance_bound < detail::narrow_infinity;
+  if (o.narrow == narrow_mode::required) {
+    APSP_EXPECTS(safe, overflow_risk_error,
+                 "packed 16-bit arithmetic needs int32, non-negative integer weights and path "
+                 "lengths provably below " + std::to_string(detail::narrow_infinity) +
+                     "; this graph's could reach " +
+                     std::to_string(static_cast<long long>(facts.distance_bound)) +
+                     (facts.has_negative ? " and it has negative weights" : "") +
+                     ": use --dtype int32");
+    APSP_EXPECTS(chosen == backend_kind::cuda, backend_unavailable_error,
+                 "packed 16-bit arithmetic runs on the cuda back end only");
+  }
+  return safe && chosen == backend_kind::cuda;
+}
+
+result run_solve(any_matrix d, const detail::weight_facts& facts, bool all_integral,
+                 const solve_options& o, clock_type::time_point t0) {
   const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
   auto chosen = choose_backend(n, o);
   plan p = chosen->make_plan(n, o);
   APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+  const bool narrow = narrow_safe(facts, all_integral, o, chosen->kind());
 
   std::optional<via_matrix> via;
   if (o.paths) {
@@ -74,13 +96,14 @@ result run_solve(any_matrix d, const detail::weight_facts& facts, const solve_op
   solve_timings t;
   t.setup_seconds = seconds_since(t0);
   auto t1 = clock_type::now();
-  detail::run_context ctx(o, n, facts.has_negative);
+  detail::run_context ctx(o, n, facts.has_negative, narrow);
   try {
     chosen->run(d, via ? &*via : nullptr, p, ctx);
   } catch (const std::bad_alloc&) {
     throw out_of_memory_error("out of host memory while solving");
   }
   t.solve_seconds = seconds_since(t1);
+  p.narrow = ctx.narrow_used();
   auto t2 = clock_type::now();
   detail::check_negative_cycles(d);
   detail::normalize_unreachable(d, via ? &*via : nullptr, facts);
@@ -98,14 +121,15 @@ plan make_plan(std::int64_t n, const solve_options& options) {
 result solve(const graph& g, const solve_options& options) {
   const auto t0 = clock_type::now();
   const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(g);
+  const auto facts = detail::analyze_weights(
+      g, detail::bound_needed(options.type, options.narrow != narrow_mode::off));
   detail::check_representable(facts, options.type, summary.all_integral);
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
   const plan p = make_plan(g.num_vertices(), options);
   APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
   any_matrix d = allocate(options.type, g.num_vertices());
   detail::fill_initial(g, d);
-  return run_solve(std::move(d), facts, options, t0);
+  return run_solve(std::move(d), facts, summary.all_integral, options, t0);
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {
@@ -117,7 +141,7 @@ result solve_dense(any_matrix initial, const solve_options& options) {
   detail::clamp_diagonal(initial);
   const auto facts = detail::analyze_weights(initial);
   detail::check_representable(facts, options.type, true);
-  return run_solve(std::move(initial), facts, options, t0);
+  return run_solve(std::move(initial), facts, is_integral(options.type), options, t0);
 }
 
 std::vector<backend_status> list_backends() {
