@@ -1,5 +1,7 @@
 #include "input.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -8,6 +10,7 @@
 #include <stdexcept>
 
 #include "apsp/error.hpp"
+#include "apsp/solve.hpp"
 #include "apsp/types.hpp"
 #include "timer.hpp"
 
@@ -36,9 +39,70 @@ bool is_canonical_integer(const std::string& s) {
 
 } // namespace
 
+constexpr const char* dtype_auto = "auto";
+constexpr const char* dtype_int16 = "int16";
+
 CLI::Validator dtype_name() {
-  return parsed_by([](const std::string& s) { return parse_dtype(s); }, "DTYPE");
+  return parsed_by(
+      [](const std::string& s) {
+        if (s == dtype_auto || s == dtype_int16)
+          return dtype::int32;
+        try {
+          return parse_dtype(s);
+        } catch (const invalid_argument_error&) {
+          throw invalid_argument_error("unknown weight type '" + s +
+                                       "' (expected int32, float32, int64, float64, auto or "
+                                       "int16)");
+        }
+      },
+      "DTYPE");
 }
+std::uint64_t parse_byte_size(const std::string& s) {
+  const std::string bad = "invalid byte size '" + s + "' (expected e.g. 2G, 512M or 1048576)";
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  APSP_EXPECTS(ec == std::errc{} && end != s.data(), invalid_argument_error, bad);
+  std::string suffix(end, s.data() + s.size());
+  int shift = 0;
+  if (!suffix.empty()) {
+    const char* units = "KMGT";
+    const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(suffix[0])));
+    if (u != nullptr && suffix[0] != '\0') {
+      shift = 10 * static_cast<int>(u - units + 1);
+      suffix.erase(0, 1);
+    }
+    APSP_EXPECTS(suffix.empty() || suffix == "B" || suffix == "iB" || (shift == 0 && suffix == "b"),
+                 invalid_argument_error, bad);
+  }
+  APSP_EXPECTS(v > 0, invalid_argument_error, bad + ": must be positive");
+  APSP_EXPECTS(shift == 0 || v <= (~std::uint64_t{0} >> shift), invalid_argument_error,
+               bad + ": too large");
+  return v << shift;
+}
+
+std::vector<int> parse_device_list(const std::string& s) {
+  if (s == "all")
+    return {-1};
+  const std::string bad = "invalid device list '" + s + "' (expected 'all' or e.g. 0,1)";
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', pos);
+    const std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    int d = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
+    APSP_EXPECTS(!item.empty() && ec == std::errc{} && end == item.data() + item.size() && d >= 0,
+                 invalid_argument_error, bad);
+    APSP_EXPECTS(std::find(out.begin(), out.end(), d) == out.end(), invalid_argument_error,
+                 bad + ": device " + item + " is listed twice");
+    out.push_back(d);
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 CLI::Validator backend_name() {
   return parsed_by([](const std::string& s) { return parse_backend(s); }, "BACKEND");
 }
@@ -106,21 +170,59 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
   cmd.add_option("--backend", s.backend, "auto, reference, cpu or cuda")
       ->check(backend_name())
       ->capture_default_str();
-  cmd.add_option("--dtype", s.type, "distance type: int32, float32, int64 or float64")
+  cmd.add_option("--dtype", s.type,
+                 "distance type: int32, float32, int64, float64; auto (int32, computed in packed "
+                 "16-bit arithmetic on cuda when that is provably exact; float32 for fractional "
+                 "weights) or int16 (int32 result computed in packed 16-bit arithmetic on cuda; "
+                 "refused unless provably exact)")
       ->check(dtype_name())
       ->capture_default_str();
   cmd.add_option("--block", s.block, "tile edge (0: the back end chooses)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--threads", s.threads, "CPU threads (0: all)")->check(CLI::NonNegativeNumber);
+  cmd.add_option("--gpu-memory", s.gpu_memory,
+                 "cap on GPU memory used per device, e.g. 2G or 512M (cuda; a matrix above it is "
+                 "solved out of core)")
+      ->check(parsed_by([](const std::string& v) { return parse_byte_size(v); }, "BYTES"));
+  cmd.add_option("--devices", s.devices,
+                 "CUDA devices: 'all' or a list such as 0,1 (default: device 0)")
+      ->check(parsed_by([](const std::string& v) { return parse_device_list(v); }, "LIST|all"));
 }
 
 solve_options to_solve_options(const solver_options& s) {
   solve_options o;
   o.backend = parse_backend(s.backend);
-  o.type = parse_dtype(s.type);
+  if (s.type == dtype_auto || s.type == dtype_int16) {
+    o.type = dtype::int32;
+    o.narrow = s.type == dtype_auto ? narrow_mode::when_safe : narrow_mode::required;
+  } else {
+    o.type = parse_dtype(s.type);
+  }
   o.block = s.block;
   o.threads = s.threads;
+  if (!s.gpu_memory.empty())
+    o.device_memory_limit = parse_byte_size(s.gpu_memory);
+  if (!s.devices.empty())
+    o.devices = parse_device_list(s.devices);
   return o;
+}
+
+void resolve_auto_dtype(solve_options& o, const solver_options& s, const graph& g) {
+  if (s.type != dtype_auto || g.summarize_weights().all_integral)
+    return;
+  o.type = dtype::float32;
+  o.narrow = narrow_mode::off;
+}
+
+void check_narrow_backend(const solve_options& o) {
+  // With auto or cuda the core decides after reading: an unsafe graph is refused as such
+  // (exit 3) before a missing device is (exit 6), on every machine alike.
+  if (o.narrow == narrow_mode::required && o.backend != backend_kind::automatic &&
+      o.backend != backend_kind::cuda) {
+    throw backend_unavailable_error("--dtype int16 (packed 16-bit arithmetic) runs on the cuda "
+                                    "back end only, not on --backend " +
+                                    std::string(to_string(o.backend)));
+  }
 }
 
 bool labels_are_integers(const io::vertex_labels& labels) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -38,14 +39,30 @@ struct solver_options {
   std::string type = "int32";
   std::int64_t block = 0;
   int threads = 0;
+  std::string gpu_memory; ///< --gpu-memory: bytes with an optional K/M/G/T suffix; empty = no cap
+  std::string devices;    ///< --devices: "all" or a comma-separated list; empty = device 0
 };
 void add_solver_options(CLI::App& cmd, solver_options& s);
+/// The library options for `s`. The CLI-only dtypes: `auto` = int32 with packed 16-bit
+/// arithmetic when provably exact (narrow_mode::when_safe), `int16` = int32 computed in packed
+/// 16-bit arithmetic or refused (narrow_mode::required).
 [[nodiscard]] solve_options to_solve_options(const solver_options& s);
+/// Once the graph is read: `--dtype auto` solves graphs with fractional weights in float32.
+void resolve_auto_dtype(solve_options& o, const solver_options& s, const graph& g);
+/// `--dtype int16` needs the cuda back end: backend_unavailable_error, before any reading,
+/// when --backend names another.
+void check_narrow_backend(const solve_options& o);
 
 /// Option validators that reuse the library's own parsers (so their messages match).
+/// dtype_name also accepts the CLI-only `auto` and `int16`.
 [[nodiscard]] CLI::Validator dtype_name();
 [[nodiscard]] CLI::Validator backend_name();
 [[nodiscard]] CLI::Validator format_name();
+/// Parses "2G", "512M", "1048576" (binary K/M/G/T, optional "iB"/"B"); throws
+/// invalid_argument_error otherwise or when zero.
+[[nodiscard]] std::uint64_t parse_byte_size(const std::string& s);
+/// Parses "all" (-> {-1}, all devices) or "0,1"; throws invalid_argument_error otherwise.
+[[nodiscard]] std::vector<int> parse_device_list(const std::string& s);
 
 /// `message` with "FILE: " in front unless it already names the file.
 [[nodiscard]] std::string with_file(const std::string& message, const std::string& file);

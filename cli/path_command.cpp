@@ -119,6 +119,8 @@ int run(const path_args& a) {
   if (a.dist.empty() != a.via.empty()) {
     throw invalid_argument_error("--dist and --via go together");
   }
+  if (a.dist.empty())
+    check_narrow_backend(to_solve_options(a.solver)); // before a long read
   const sigint_scope sigint;
   const loaded_graph in = read_input(a.in);
   const std::int64_t s = find_vertex(in, a.source);
@@ -134,6 +136,7 @@ int run(const path_args& a) {
     return 0;
   }
   solve_options options = to_solve_options(a.solver);
+  resolve_auto_dtype(options, a.solver, in.file.g);
   options.paths = true;
   const result r = solve_input(in, options, progress_wanted(a.quiet));
   print_path(a, in, r.distances(), s, t, r.path(s, t));

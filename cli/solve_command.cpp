@@ -60,6 +60,7 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
   j["dtype"] = to_string(r.type());
+  j["narrow"] = p.narrow;
   j["block"] = p.block;
   j["rounds"] = p.rounds;
   j["seconds"] = {{"read", t.read},
@@ -89,8 +90,9 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
   std::printf("vertices, edges  %lld, %lld\n", n, static_cast<long long>(in.file.g.num_edges()));
   std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
               p.device.c_str());
-  std::printf("dtype, tile      %s, %lld (%lld rounds)\n", std::string(to_string(r.type())).c_str(),
-              static_cast<long long>(p.block), static_cast<long long>(p.rounds));
+  std::printf("dtype, tile      %s%s, %lld (%lld rounds)\n", std::string(to_string(r.type())).c_str(),
+              p.narrow ? " (packed 16-bit arithmetic)" : "", static_cast<long long>(p.block),
+              static_cast<long long>(p.rounds));
   const auto& tm = r.timings();
   std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
               t.read, tm.setup_seconds, tm.solve_seconds, tm.finish_seconds, t.write);
@@ -120,12 +122,14 @@ int run(const solve_args& a) {
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
   (void)make_plan(0, options); // throws backend_unavailable_error before a long read
+  check_narrow_backend(options);
 
   const sigint_scope sigint;
   stage_seconds t;
   const loaded_graph in = read_input(a.in);
   t.read = in.read_seconds;
   throw_if_interrupted();
+  resolve_auto_dtype(options, a.solver, in.file.g);
   if (out_format == io::format::csv && in.file.g.num_vertices() > 10000) {
     throw invalid_argument_error("CSV output is limited to 10000 vertices (" + a.in.path + " has " +
                                  std::to_string(in.file.g.num_vertices()) + "); use .npy or .bin");
@@ -183,6 +187,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
       "  apsp solve graph.bin -o out.bin                  # course format in and out\n"
       "  apsp solve roads.gr --dtype float32 --backend cpu --threads 2 -o d.npy --json\n"
+      "  apsp solve hops.csv --dtype auto               # packed 16-bit on cuda when exact\n"
       "  apsp solve edges.csv.gz --weight-column weight -o d.csv");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }

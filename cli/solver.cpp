@@ -75,6 +75,16 @@ result solve_input(const loaded_graph& in, solve_options options, bool draw_prog
     throw overflow_risk_error(with_file(e.what(), in.path));
   } catch (const invalid_input_error& e) {
     throw invalid_input_error(with_file(e.what(), in.path));
+  } catch (const backend_unavailable_error& e) {
+    if (options.narrow != narrow_mode::required)
+      throw;
+    // With --backend auto the core fell back to a host back end; say why cuda was not used.
+    std::string why = e.what();
+    for (const backend_status& b : list_backends()) {
+      if (b.kind == backend_kind::cuda && !b.available)
+        why += " (--dtype int16), and the cuda back end is unavailable: " + b.detail;
+    }
+    throw backend_unavailable_error(why);
   } catch (const cancelled_error&) {
     throw cancelled_error("interrupted (SIGINT) while solving " + in.path +
                           "; no output was written");

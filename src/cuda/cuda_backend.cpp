@@ -12,7 +12,11 @@
 #include "core/backend.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
+#include "cuda/fw_packed16.hpp"
+#include "cuda/packed16_solve.hpp"
+#include "cuda/multi_gpu.hpp"
 #include "cuda/nvtx.hpp"
+#include "cuda/out_of_core.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/transfer.hpp"
 
@@ -52,7 +56,8 @@ std::string describe_device(int device) {
 }
 
 int chosen_device(const solve_options& o) {
-  return o.devices.empty() ? 0 : o.devices.front();
+  // A negative entry means "all devices" (multi_gpu.hpp); alone, that is device 0 first.
+  return o.devices.empty() || o.devices.front() < 0 ? 0 : o.devices.front();
 }
 
 std::int64_t padded_edge(std::int64_t n) {
@@ -141,6 +146,9 @@ public:
     const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
     const auto host_cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
+    // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
+    if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
+      p.device_bytes = cuda::packed16_device_bytes(ld);
     p.host_bytes =
         host_cells * (size_of(o.type) + (o.paths ? 4 : 0)) + (n == 0 ? 0 : 2 * cuda::staging_bytes);
 
@@ -167,20 +175,28 @@ public:
         free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
     if (o.device_memory_limit != 0)
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    // Several devices, or a matrix larger than the device (or a test forcing it): out of core.
+    if (cuda::plan_multi_gpu(p, o, count))
+      return p;
+    const std::uint64_t forced = cuda::forced_out_of_core_bytes();
+    if (forced != 0)
+      usable = std::min(usable, forced);
+    if ((p.device_bytes > usable || forced != 0) && cuda::plan_out_of_core(p, p.device, usable))
+      return p;
     if (p.device_bytes > usable) {
       p.fits = false;
       p.reason = "the " + std::to_string(n) + "-vertex " + std::string(to_string(o.type)) +
                  (o.paths ? " solve with paths" : " solve") + " needs " + gib(p.device_bytes) +
                  " of device memory, but only " + gib(usable) + " is usable on " + p.device +
-                 " (solving larger problems out of core is not implemented yet; use the cpu "
-                 "back end)";
+                 " (even out of core with the smallest outer block; use the cpu back end)";
     }
     return p;
   }
 
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
     std::string why;
-    APSP_EXPECTS(device_count(&why) > 0, backend_unavailable_error,
+    const int count = device_count(&why);
+    APSP_EXPECTS(count > 0, backend_unavailable_error,
                  "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
     const int device = chosen_device(ctx.options());
@@ -190,6 +206,21 @@ public:
           if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
             if (m.n() == 0)
               return;
+            if (cuda::is_multi_gpu(p)) {
+              cuda::solve_multi_gpu(m, via, ctx, count);
+              return;
+            }
+            if (cuda::is_out_of_core(p)) {
+              cuda::solve_out_of_core(m, via, ctx, device, p.block);
+              return;
+            }
+            if constexpr (std::is_same_v<T, std::int32_t>) {
+              // Packed 16-bit arithmetic has no path kernels: with paths, the int32 path runs.
+              if (via == nullptr && ctx.narrow_allowed()) {
+                solve_packed16_on_device(m, ctx, device);
+                return;
+              }
+            }
             solve_on_device(m, via, ctx, device);
           } else {
             throw invalid_argument_error(

@@ -1,0 +1,117 @@
+#pragma once
+// Host-side building blocks shared by the out-of-core and multi-GPU drivers: in-place pinning of
+// the caller's matrices, rectangle copies between the host's n x n matrix and padded device
+// buffers, and the solve of one pivot block with the in-core kernels.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "apsp/types.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/fw_driver.hpp"
+#include "cuda/gemm_driver.hpp"
+
+namespace apsp::cuda {
+
+/// Page-locks existing host memory for its lifetime, so asynchronous copies from and to it run
+/// at full link speed without staging. When the OS refuses (limits, no device), the memory stays
+/// pageable: copies are then slower and partly synchronous, but still correct.
+class host_registration {
+public:
+  host_registration(void* p, std::size_t bytes) {
+    if (p == nullptr || bytes == 0)
+      return;
+    if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) {
+      ptr_ = p;
+    } else {
+      (void)cudaGetLastError(); // not sticky: clear it and fall back to pageable copies
+    }
+  }
+  ~host_registration() {
+    if (ptr_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaHostUnregister(ptr_));
+  }
+  host_registration(const host_registration&) = delete;
+  host_registration& operator=(const host_registration&) = delete;
+  [[nodiscard]] bool pinned() const noexcept { return ptr_ != nullptr; }
+
+private:
+  void* ptr_ = nullptr;
+};
+
+/// host[r0.., c0..] (row stride n) -> dev (row stride ld), rows x cols elements of T.
+template <class T>
+void upload_rect(T* dev, std::int64_t ld, const T* host, std::int64_t n, std::int64_t r0,
+                 std::int64_t c0, std::int64_t rows, std::int64_t cols, cudaStream_t s) {
+  if (rows <= 0 || cols <= 0)
+    return;
+  APSP_CUDA_TRY(cudaMemcpy2DAsync(dev, static_cast<std::size_t>(ld) * sizeof(T),
+                                  host + r0 * n + c0, static_cast<std::size_t>(n) * sizeof(T),
+                                  static_cast<std::size_t>(cols) * sizeof(T),
+                                  static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
+}
+
+/// The inverse of upload_rect.
+template <class T>
+void download_rect(T* host, std::int64_t n, std::int64_t r0, std::int64_t c0, const T* dev,
+                   std::int64_t ld, std::int64_t rows, std::int64_t cols, cudaStream_t s) {
+  if (rows <= 0 || cols <= 0)
+    return;
+  APSP_CUDA_TRY(cudaMemcpy2DAsync(host + r0 * n + c0, static_cast<std::size_t>(n) * sizeof(T), dev,
+                                  static_cast<std::size_t>(ld) * sizeof(T),
+                                  static_cast<std::size_t>(cols) * sizeof(T),
+                                  static_cast<std::size_t>(rows), cudaMemcpyDeviceToHost, s));
+}
+
+/// dst (stride ld_dst) <- src (stride ld_src), rows x cols, both on the current device.
+template <class T>
+void copy_rect_d2d(T* dst, std::int64_t ld_dst, const T* src, std::int64_t ld_src,
+                   std::int64_t rows, std::int64_t cols, cudaStream_t s) {
+  if (rows <= 0 || cols <= 0)
+    return;
+  APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, static_cast<std::size_t>(ld_dst) * sizeof(T), src,
+                                  static_cast<std::size_t>(ld_src) * sizeof(T),
+                                  static_cast<std::size_t>(cols) * sizeof(T),
+                                  static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, s));
+}
+
+[[nodiscard]] constexpr std::int64_t round_up(std::int64_t x, std::int64_t m) {
+  return (x + m - 1) / m * m;
+}
+
+/// Closes the bo x bo pivot block `piv` (stride bo, padding = infinity) in place with the
+/// in-core kernels, running the first `rounds` tile rounds (the rest are padding). With paths,
+/// `local_via` (bo x bo) is reset to no_via first and receives block-local pivot indices; the
+/// caller merges them (enqueue_merge_via with the block's offset).
+template <class T>
+void enqueue_pivot_block(T* piv, std::int32_t* local_via, std::int64_t bo, std::int64_t rounds,
+                         bool clamp, cudaStream_t s) {
+  device_problem<T> p;
+  p.d = piv;
+  p.via = local_via;
+  p.ld = bo;
+  p.clamp = clamp;
+  if (local_via != nullptr) {
+    APSP_CUDA_TRY(cudaMemsetAsync(local_via, 0xff,
+                                  static_cast<std::size_t>(bo * bo) * sizeof(std::int32_t), s));
+  }
+  for (std::int64_t r = 0; r < rounds; ++r)
+    enqueue_round(p, r, s);
+}
+
+/// Sets up every kernel variant a blocked solve on the current device needs.
+template <class T> void configure_block_kernels(std::int64_t bo, bool clamp, bool paths) {
+  device_problem<T> p;
+  p.ld = bo;
+  p.clamp = clamp;
+  // configure_kernels picks the variant from p.via; any non-null marker selects paths.
+  static std::int32_t marker = 0;
+  p.via = paths ? &marker : nullptr;
+  configure_kernels(p);
+  configure_gemm<T>(clamp, paths);
+}
+
+} // namespace apsp::cuda

@@ -1,0 +1,38 @@
+#pragma once
+// Host-side entry to the packed 16-bit blocked Floyd-Warshall kernels (fw_packed16.cu) on an
+// int16 matrix already on the device, padded to ld = a multiple of fw_tile with padding =
+// 16383 ("no path"), plus the ld x fw_tile word scratch panel the kernels expand the pivot
+// column into.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cuda/tile_config.hpp"
+
+namespace apsp::cuda {
+
+struct packed16_problem {
+  std::int16_t* d = nullptr;       ///< ld x ld, row-major, values in [0, 16383]
+  std::uint32_t* panel = nullptr;  ///< ld x fw_tile scratch words
+  std::int64_t ld = 0;             ///< padded edge, a multiple of fw_tile
+  [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
+};
+
+/// Device bytes of a packed solve with padded edge ld: the matrix and the scratch panel.
+[[nodiscard]] constexpr std::uint64_t packed16_device_bytes(std::int64_t ld) noexcept {
+  const auto l = static_cast<std::uint64_t>(ld);
+  return l * l * sizeof(std::int16_t) + l * kernels::fw_tile * sizeof(std::uint32_t);
+}
+
+/// Raises the min-plus kernel's shared-memory limits on the current device.
+void configure_packed16_kernels();
+
+/// Enqueues pivot round r (phase 1, 2 and 3) on stream s.
+void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStream_t s);
+
+/// Sets the padding (rows and columns n..ld-1) of d to 16383.
+void enqueue_packed16_fill_padding(std::int16_t* d, std::int64_t n, std::int64_t ld,
+                                   cudaStream_t s);
+
+} // namespace apsp::cuda

@@ -1,0 +1,254 @@
+#pragma once
+// General min-plus products C = min(C, A (x) B) on separate (possibly aliasing) operands with
+// their own leading dimensions: the workhorse of the out-of-core and multi-GPU drivers, where the
+// pivot panels and the updated tiles live in different buffers.
+//
+// min_plus_gemm_kernel (distances only) is min_plus_pipelined_kernel with a run-time K: the
+// accumulators stay in registers across all of K, so a deep outer block (K = 4096) costs one
+// epilogue per output tile instead of one per 128 k. min_plus_gemm_via_kernel handles one
+// 128-wide k slice with the path epilogue of min_plus_panel_kernel; the driver runs the slices
+// in stream order and each records the global index of its winning k.
+//
+// Aliasing (C is A or B, as in the pivot panels) is allowed: with the pivot block closed, an
+// operand read before or after its owner block updates it yields the same minimum, and no two
+// blocks write the same output tile. So the pointers are not __restrict__.
+
+#include <cstdint>
+
+#include "cuda/kernels/min_plus_common.cuh"
+#include "cuda/kernels/min_plus_panel.cuh"
+#include "cuda/kernels/min_plus_pipelined.cuh"
+
+namespace apsp::cuda::kernels {
+
+/// C tile (ti, tj) of a grid with col_tiles tile columns, row-major so neighbours share A.
+__device__ __forceinline__ void gemm_tile_of_block(int col_tiles, int& ti, int& tj) {
+  const int b = static_cast<int>(blockIdx.x);
+  ti = b / col_tiles;
+  tj = b - ti * col_tiles;
+}
+
+template <class T, bool Clamp>
+__global__ void __launch_bounds__(mp_threads, 2)
+    min_plus_gemm_kernel(T* c, std::int64_t ldc, const T* a, std::int64_t lda, const T* b,
+                         std::int64_t ldb, int k_chunks, int col_tiles) {
+  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  using ops = min_plus<T, Clamp>;
+
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s_ring = reinterpret_cast<T*>(smem_raw); // pipe_stages x {A [128][20], B [16][132]}
+
+  int ti = 0;
+  int tj = 0;
+  gemm_tile_of_block(col_tiles, ti, tj);
+  const T* g_a = a + static_cast<std::int64_t>(ti) * fw_tile * lda; // [128][K], stride lda
+  const T* g_b = b + static_cast<std::int64_t>(tj) * fw_tile;       // [K][128], stride ldb
+  T* g_c = c + static_cast<std::int64_t>(ti) * fw_tile * ldc + static_cast<std::int64_t>(tj) * fw_tile;
+  const int t = static_cast<int>(threadIdx.x);
+
+  auto load_chunk = [&](int ch) {
+    T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
+    T* s_b = s_a + fw_tile * pipe_a_stride;
+    const std::int64_t k0 = static_cast<std::int64_t>(ch) * pipe_chunk_k;
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      const int v = t + p * mp_threads;
+      const int a_row = v >> 2;
+      const int a_k = (v & 3) * 4;
+      cp_async_16(s_a + a_row * pipe_a_stride + a_k, g_a + a_row * lda + k0 + a_k);
+      const int b_k = v >> 5;
+      const int b_col = (v & 31) * 4;
+      cp_async_16(s_b + b_k * pipe_b_stride + b_col, g_b + (k0 + b_k) * ldb + b_col);
+    }
+  };
+
+#pragma unroll
+  for (int ch = 0; ch < pipe_stages - 1; ++ch) {
+    if (ch < k_chunks)
+      load_chunk(ch);
+    cp_async_commit();
+  }
+
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  T r_acc[8][8];
+  fill_identity<ops>(r_acc);
+
+#pragma unroll 1
+  for (int ch = 0; ch < k_chunks; ++ch) {
+    cp_async_wait<pipe_stages - 2>();
+    __syncthreads();
+    if (ch + pipe_stages - 1 < k_chunks)
+      load_chunk(ch + pipe_stages - 1);
+    cp_async_commit();
+    const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
+    min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
+        r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
+  }
+
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const T r_new[4] = {r_acc[i][h * 4], r_acc[i][h * 4 + 1], r_acc[i][h * 4 + 2],
+                          r_acc[i][h * 4 + 3]};
+      bool improved[4];
+      (void)merge_vec4<ops>(g_c + tile_line(ty, i) * ldc + tile_line(tx, h * 4), r_new, improved);
+    }
+  }
+}
+
+/// One 128-wide k slice with paths: via (laid out like C, stride ldc) gets k_base + the first k
+/// reaching the new minimum of every element that strictly improved.
+template <class T, bool Clamp>
+__global__ void __launch_bounds__(mp_threads, 1)
+    min_plus_gemm_via_kernel(T* c, std::int32_t* via, std::int64_t ldc, const T* a,
+                             std::int64_t lda, const T* b, std::int64_t ldb, std::int64_t k_base,
+                             int col_tiles) {
+  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  using ops = min_plus<T, Clamp>;
+
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, slice)
+  T* s_b = s_a + fw_tile * panel_stride;   // [128 k][132]: B(slice, :)
+
+  int ti = 0;
+  int tj = 0;
+  gemm_tile_of_block(col_tiles, ti, tj);
+  const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
+  const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
+  const T* g_a = a + row0 * lda;
+  const T* g_b = b + col0;
+  T* g_c = c + row0 * ldc + col0;
+  std::int32_t* g_v = via + row0 * ldc + col0;
+  const int t = static_cast<int>(threadIdx.x);
+
+#pragma unroll 1
+  for (int ch = 0; ch < panel_chunks; ++ch) {
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      const int v = t + p * mp_threads;
+      const int a_row = v >> 2;
+      const int a_k = ch * panel_chunk_k + (v & 3) * 4;
+      cp_async_16(s_a + a_row * panel_stride + a_k, g_a + a_row * lda + a_k);
+      const int b_k = ch * panel_chunk_k + (v >> 5);
+      const int b_col = (v & 31) * 4;
+      cp_async_16(s_b + b_k * panel_stride + b_col, g_b + b_k * ldb + b_col);
+    }
+    cp_async_commit();
+  }
+
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  // Per output, the 32-k group that last strictly improved it (see min_plus_panel.cuh).
+  T r_acc[8][8];
+  unsigned r_win[4] = {0, 0, 0, 0};
+  fill_identity<ops>(r_acc);
+#pragma unroll 1
+  for (int g = 0; g < panel_groups; ++g) {
+    T r_m[8][8];
+    fill_identity<ops>(r_m);
+#pragma unroll 1
+    for (int h = 0; h < panel_chunks / panel_groups; ++h) {
+      const int ch = g * (panel_chunks / panel_groups) + h;
+      cp_async_wait_pending(panel_chunks - 1 - ch);
+      __syncthreads();
+      min_plus_chunk<ops, panel_stride, panel_stride, panel_chunk_k>(
+          r_m, s_a + ch * panel_chunk_k, s_b + ch * panel_chunk_k * panel_stride, tx, ty);
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int o = i * 8 + j;
+        if (r_m[i][j] < r_acc[i][j]) {
+          r_acc[i][j] = r_m[i][j];
+          r_win[o / 16] = (r_win[o / 16] & ~(3u << (2 * (o % 16)))) |
+                          (static_cast<unsigned>(g) << (2 * (o % 16)));
+        }
+      }
+    }
+  }
+
+  using vec4 = typename ops::vec4;
+  vec4 r_old[8][2];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      r_old[i][h] =
+          *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ldc + tile_line(tx, h * 4));
+    }
+  }
+  const int lane = t & 31;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int row = tile_line(ty, i);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int col = tile_line(tx, h * 4);
+      vec4 v = r_old[i][h];
+      bool improved[4];
+      bool any = false;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        improved[q] = r_acc[i][h * 4 + q] < lane_of(v, q);
+        any |= improved[q];
+        if (improved[q])
+          set_lane(v, q, r_acc[i][h * 4 + q]);
+      }
+      if (any)
+        *reinterpret_cast<vec4*>(g_c + row * ldc + col) = v;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        unsigned pending = __ballot_sync(0xffffffffu, improved[q]);
+        while (pending != 0) {
+          const int src = __ffs(pending) - 1;
+          pending &= pending - 1;
+          const int w_row = __shfl_sync(0xffffffffu, row, src);
+          const int w_col = __shfl_sync(0xffffffffu, col + q, src);
+          const T target = __shfl_sync(0xffffffffu, r_acc[i][h * 4 + q], src);
+          const int o = i * 8 + h * 4 + q;
+          const int group = static_cast<int>(
+              __shfl_sync(0xffffffffu, (r_win[o / 16] >> (2 * (o % 16))) & 3u, src));
+          const int k = group * 32 + lane;
+          const bool hit =
+              ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
+          const unsigned hits = __ballot_sync(0xffffffffu, hit);
+          const int found = hits != 0 ? group * 32 + __ffs(hits) - 1 : fw_tile - 1;
+          if (lane == src)
+            g_v[row * ldc + col + q] = static_cast<std::int32_t>(k_base + found);
+        }
+      }
+    }
+  }
+}
+
+/// d[r][c] = value for r in [r0, r1), c in [c0, c1) (padding and resets).
+template <class T>
+__global__ void fill_rect_kernel(T* d, std::int64_t ld, std::int64_t r0, std::int64_t rows,
+                                 std::int64_t c0, std::int64_t cols, T value) {
+  const std::int64_t total = rows * cols;
+  for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    d[(r0 + e / cols) * ld + c0 + e % cols] = value;
+  }
+}
+
+/// dst = local + offset where local recorded a pivot (>= 0), else dst is kept: the pivot block's
+/// in-core solve numbers its pivots from 0.
+__global__ void merge_via_kernel(std::int32_t* dst, std::int64_t ld_dst, const std::int32_t* local,
+                                 std::int64_t ld_local, std::int64_t rows, std::int64_t cols,
+                                 std::int32_t offset) {
+  const std::int64_t total = rows * cols;
+  for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t i = e / cols;
+    const std::int64_t j = e % cols;
+    const std::int32_t v = local[i * ld_local + j];
+    if (v >= 0)
+      dst[i * ld_dst + j] = v + offset;
+  }
+}
+
+} // namespace apsp::cuda::kernels

@@ -1,0 +1,294 @@
+// The out-of-core driver (see out_of_core.hpp): planning and the three-phase outer rounds.
+
+#include "cuda/out_of_core.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cuda/block_ops.hpp"
+#include "cuda/nvtx.hpp"
+#include "cuda/resources.hpp"
+
+namespace apsp::cuda {
+namespace {
+
+constexpr std::int64_t tile = kernels::fw_tile;
+/// Tiles in flight in phase 3: one copying in, one computing, one copying out.
+constexpr int slots = 3;
+/// Deeper outer blocks add little once the rounds are compute-bound (see out_of_core.hpp).
+constexpr std::int64_t max_outer_block = 4096;
+constexpr const char* marker = "(out-of-core, outer block ";
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                               : 0;
+}
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+  return buf;
+}
+
+} // namespace
+
+std::uint64_t out_of_core_device_bytes(std::int64_t n, std::int64_t bo, std::size_t elem_bytes,
+                                       bool paths) {
+  const auto ldp = static_cast<std::uint64_t>(round_up(n, bo));
+  const auto b = static_cast<std::uint64_t>(bo);
+  // Row and column panels, the pivot block and the phase-3 tiles; with paths the same again in
+  // int32 plus the pivot block's local via.
+  const std::uint64_t cells = 2 * b * ldp + (1 + slots) * b * b;
+  return cells * (elem_bytes + (paths ? 4 : 0)) + (paths ? 4 * b * b : 0);
+}
+
+std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool paths,
+                                std::uint64_t usable) {
+  const std::int64_t top = std::min(max_outer_block, round_up(std::max<std::int64_t>(n, 1), tile));
+  for (std::int64_t bo = top; bo >= tile; bo -= tile) {
+    if (out_of_core_device_bytes(n, bo, elem_bytes, paths) <= usable)
+      return bo;
+  }
+  return 0;
+}
+
+std::uint64_t forced_out_of_core_bytes() {
+  const char* v = std::getenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES");
+  if (v == nullptr || *v == '\0')
+    return 0;
+  char* end = nullptr;
+  const unsigned long long x = std::strtoull(v, &end, 10);
+  std::uint64_t scale = 1;
+  if (end != nullptr && *end != '\0') {
+    switch (*end) {
+    case 'K': case 'k': scale = std::uint64_t{1} << 10; break;
+    case 'M': case 'm': scale = std::uint64_t{1} << 20; break;
+    case 'G': case 'g': scale = std::uint64_t{1} << 30; break;
+    default: break;
+    }
+  }
+  return static_cast<std::uint64_t>(x) * scale;
+}
+
+bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable) {
+  const std::size_t elem = size_of(p.type);
+  const std::int64_t bo = choose_outer_block(p.n, elem, p.paths, usable);
+  if (bo == 0 || p.n == 0)
+    return false;
+  const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
+  const std::uint64_t host_bytes = host_cells * (elem + (p.paths ? 4 : 0));
+  const std::uint64_t ram = physical_memory_bytes();
+  p.block = bo;
+  p.rounds = (p.n + bo - 1) / bo;
+  p.device_bytes = out_of_core_device_bytes(p.n, bo, elem, p.paths);
+  p.host_bytes = host_bytes;
+  p.device = device_label + " " + marker + std::to_string(bo) + ")";
+  if (ram != 0 && host_bytes > ram) {
+    p.fits = false;
+    p.reason = "the out-of-core solve keeps the matrices in host memory: " + gib(host_bytes) +
+               " needed, " + gib(ram) + " installed (memory-mapped output is not implemented)";
+  } else {
+    p.fits = true;
+    p.reason.clear();
+  }
+  return true;
+}
+
+bool is_out_of_core(const plan& p) { return p.device.find(marker) != std::string::npos; }
+
+template <class T>
+void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
+                       int device, std::int64_t bo) {
+  const std::int64_t n = h_d.n();
+  if (n == 0)
+    return;
+  const std::int64_t blocks = (n + bo - 1) / bo;
+  const std::int64_t ldp = blocks * bo;
+  const std::int64_t n_up = round_up(n, tile); // products stop at the last real tile
+  const bool paths = h_via != nullptr;
+  const bool clamp = ctx.negative_weights();
+  const T inf = weight_traits<T>::infinity;
+  const auto bb = static_cast<std::size_t>(bo * bo);
+  const auto panel = static_cast<std::size_t>(bo * ldp);
+  nvtx_range range("apsp::cuda::solve (out-of-core)");
+  device_guard guard(device);
+
+  T* h = h_d.data();
+  std::int32_t* hv = paths ? h_via->data() : nullptr;
+  if (paths) {
+    // Every entry must start as "direct edge"; the device only writes entries that improve.
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i)
+      std::fill(hv + i * n, hv + (i + 1) * n, no_via);
+  }
+
+  // Declaration order is teardown order reversed: streams (which wait for their work) go first,
+  // then events and buffers, and the host memory is unpinned last.
+  host_registration pin_d(h, h_d.size() * sizeof(T));
+  host_registration pin_v(hv, paths ? h_via->size() * sizeof(std::int32_t) : 0);
+  configure_block_kernels<T>(bo, clamp, paths);
+  device_buffer<T> d_row(panel);  // [bo][ldp]: block row R
+  device_buffer<T> d_col(panel);  // [ldp][bo]: block column R
+  device_buffer<T> d_piv(bb);     // [bo][bo]
+  device_buffer<std::int32_t> v_row(paths ? panel : 0);
+  device_buffer<std::int32_t> v_col(paths ? panel : 0);
+  device_buffer<std::int32_t> v_piv(paths ? bb : 0);
+  std::array<device_buffer<T>, slots> d_tile;
+  std::array<device_buffer<std::int32_t>, slots> v_tile;
+  for (int q = 0; q < slots; ++q) {
+    d_tile[q] = device_buffer<T>(bb);
+    v_tile[q] = device_buffer<std::int32_t>(paths ? bb : 0);
+  }
+  event panels_ready(cudaEventDisableTiming);
+  std::array<event, slots> slot_done;
+  event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
+                        event(cudaEventDisableTiming | cudaEventBlockingSync)};
+  stream s0;
+  std::array<stream, slots> s_slot;
+
+  gemm_args<T> g;
+  g.clamp = clamp;
+  for (std::int64_t R = 0; R < blocks; ++R) {
+    // The host stays at most two rounds ahead, so progress is current and cancel is prompt.
+    if (R >= 2)
+      round_end[R % 2].synchronize();
+    nvtx_range round_range("apsp::cuda out-of-core round");
+    const std::int64_t k0 = R * bo;
+    const std::int64_t kv = std::min(bo, n - k0); // real pivot vertices in this block
+    const std::int64_t kt = round_up(kv, tile);   // k extent of the products
+    const std::int64_t right = k0 + bo;           // first column (row) after the pivot block
+    cudaStream_t s = s0.get();
+
+    // 1. Panels in; padding = infinity, so padded vertices never improve a real distance.
+    upload_rect(d_row.data(), ldp, h, n, k0, 0, kv, n, s);
+    enqueue_fill_rect(d_row.data(), ldp, kv, bo - kv, 0, ldp, inf, s);
+    enqueue_fill_rect(d_row.data(), ldp, 0, kv, n, ldp - n, inf, s);
+    upload_rect(d_col.data(), bo, h, n, 0, k0, n, kv, s);
+    enqueue_fill_rect(d_col.data(), bo, n, ldp - n, 0, bo, inf, s);
+    enqueue_fill_rect(d_col.data(), bo, 0, n, kv, bo - kv, inf, s);
+    if (paths) {
+      upload_rect(v_row.data(), ldp, hv, n, k0, 0, kv, n, s);
+      upload_rect(v_col.data(), bo, hv, n, 0, k0, n, kv, s);
+    }
+
+    // 2. The pivot block, closed with the in-core kernels, then written into both panels.
+    copy_rect_d2d(d_piv.data(), bo, d_row.data() + k0, ldp, bo, bo, s);
+    enqueue_pivot_block(d_piv.data(), paths ? v_piv.data() : nullptr, bo, kt / tile, clamp, s);
+    copy_rect_d2d(d_row.data() + k0, ldp, d_piv.data(), bo, bo, bo, s);
+    copy_rect_d2d(d_col.data() + k0 * bo, bo, d_piv.data(), bo, bo, bo, s);
+    if (paths) {
+      enqueue_merge_via(v_row.data() + k0, ldp, v_piv.data(), bo, kv, kv, k0, s);
+      enqueue_merge_via(v_col.data() + k0 * bo, bo, v_piv.data(), bo, kv, kv, k0, s);
+    }
+
+    // 3. The panels: row panel = pivot (x) row panel, column panel = column panel (x) pivot,
+    // left and right of (above and below) the pivot block.
+    g.k = kt;
+    g.k_base = k0;
+    g.rows = kt;
+    g.a = d_piv.data();
+    g.lda = bo;
+    g.ldc = g.ldb = ldp;
+    g.via = paths ? v_row.data() : nullptr;
+    g.c = d_row.data();
+    g.b = g.c;
+    g.cols = k0;
+    enqueue_gemm(g, s);
+    g.c = d_row.data() + right;
+    g.b = g.c;
+    g.via = paths ? v_row.data() + right : nullptr;
+    g.cols = std::max<std::int64_t>(0, n_up - right);
+    enqueue_gemm(g, s);
+
+    g.cols = kt;
+    g.b = d_piv.data();
+    g.ldb = bo;
+    g.lda = g.ldc = bo;
+    g.c = d_col.data();
+    g.a = g.c;
+    g.via = paths ? v_col.data() : nullptr;
+    g.rows = k0;
+    enqueue_gemm(g, s);
+    g.c = d_col.data() + right * bo;
+    g.a = g.c;
+    g.via = paths ? v_col.data() + right * bo : nullptr;
+    g.rows = std::max<std::int64_t>(0, n_up - right);
+    enqueue_gemm(g, s);
+    panels_ready.record(s);
+
+    // Panels out (the pivot block once, with the row panel); overlaps phase 3, which only
+    // reads the panels and writes other host tiles.
+    download_rect(h, n, k0, 0, d_row.data(), ldp, kv, n, s);
+    download_rect(h, n, 0, k0, d_col.data(), bo, k0, kv, s);
+    download_rect(h, n, k0 + kv, k0, d_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv, s);
+    if (paths) {
+      download_rect(hv, n, k0, 0, v_row.data(), ldp, kv, n, s);
+      download_rect(hv, n, 0, k0, v_col.data(), bo, k0, kv, s);
+      download_rect(hv, n, k0 + kv, k0, v_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv, s);
+    }
+
+    // 4. Every other tile: in, product, out, round-robin over the slots (each slot's stream
+    // orders its own reuse).
+    for (auto& st : s_slot)
+      APSP_CUDA_TRY(cudaStreamWaitEvent(st.get(), panels_ready.get(), 0));
+    int next = 0;
+    for (std::int64_t I = 0; I < blocks; ++I) {
+      if (I == R)
+        continue;
+      const std::int64_t i0 = I * bo;
+      const std::int64_t iv = std::min(bo, n - i0);
+      for (std::int64_t J = 0; J < blocks; ++J) {
+        if (J == R)
+          continue;
+        const std::int64_t j0 = J * bo;
+        const std::int64_t jv = std::min(bo, n - j0);
+        const int q = next;
+        next = (next + 1) % slots;
+        cudaStream_t sq = s_slot[q].get();
+        // Outside the real iv x jv corner, the tile buffer holds stale values: they only feed
+        // outputs in the same padded rows and columns, which are never copied out.
+        upload_rect(d_tile[q].data(), bo, h, n, i0, j0, iv, jv, sq);
+        if (paths)
+          upload_rect(v_tile[q].data(), bo, hv, n, i0, j0, iv, jv, sq);
+        gemm_args<T> t = g;
+        t.c = d_tile[q].data();
+        t.ldc = bo;
+        t.via = paths ? v_tile[q].data() : nullptr;
+        t.a = d_col.data() + i0 * bo;
+        t.lda = bo;
+        t.b = d_row.data() + j0;
+        t.ldb = ldp;
+        t.rows = round_up(iv, tile);
+        t.cols = round_up(jv, tile);
+        t.k = kt;
+        t.k_base = k0;
+        enqueue_gemm(t, sq);
+        download_rect(h, n, i0, j0, d_tile[q].data(), bo, iv, jv, sq);
+        if (paths)
+          download_rect(hv, n, i0, j0, v_tile[q].data(), bo, iv, jv, sq);
+      }
+    }
+    // The next round reads what this one wrote back to the host.
+    for (int q = 0; q < slots; ++q) {
+      slot_done[q].record(s_slot[q].get());
+      APSP_CUDA_TRY(cudaStreamWaitEvent(s, slot_done[q].get(), 0));
+    }
+    round_end[R % 2].record(s);
+    ctx.round_done(R + 1, blocks);
+  }
+  s0.synchronize();
+}
+
+template void solve_out_of_core<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
+                                              apsp::detail::run_context&, int, std::int64_t);
+template void solve_out_of_core<float>(dense_matrix<float>&, via_matrix*,
+                                       apsp::detail::run_context&, int, std::int64_t);
+
+} // namespace apsp::cuda

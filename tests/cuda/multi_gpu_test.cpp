@@ -1,0 +1,111 @@
+// The multi-GPU cuda path on devices {0, 1} (and "all"): int32 bit-identical to the single-GPU
+// solve, float32 within rounding, paths valid, negative weights. Skips unless two devices exist.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "blocked_test_support.hpp"
+
+namespace {
+
+using apsp::dtype;
+using namespace apsp::cuda_test;
+
+apsp::solve_options two_devices(dtype t, bool paths) {
+  apsp::solve_options o = cuda_options(t, paths);
+  o.devices = {0, 1};
+  return o;
+}
+
+bool have_two_gpus() {
+  if (!have_gpu())
+    return false;
+  try {
+    (void)apsp::make_plan(256, two_devices(dtype::int32, false));
+    return true;
+  } catch (const apsp::invalid_argument_error&) {
+    return false; // device 1 does not exist
+  }
+}
+
+#define SKIP_WITHOUT_TWO_GPUS()                                                                    \
+  if (!have_two_gpus())                                                                            \
+  GTEST_SKIP() << "needs two CUDA devices"
+
+TEST(CudaMultiGpu, PlanNamesBothDevices) {
+  SKIP_WITHOUT_TWO_GPUS();
+  const auto p = apsp::make_plan(1000, two_devices(dtype::int32, false));
+  EXPECT_TRUE(p.fits) << p.reason;
+  EXPECT_EQ(p.device.rfind("2x ", 0), 0u) << p.device;
+  EXPECT_NE(p.device.find("multi-GPU"), std::string::npos) << p.device;
+  EXPECT_EQ(p.rounds, 8);
+  // One tile row cannot be split: a single device does the work.
+  EXPECT_EQ(apsp::make_plan(100, two_devices(dtype::int32, false)).device.rfind("1x ", 0), 0u);
+  apsp::solve_options all = cuda_options(dtype::int32, false);
+  all.devices = {-1};
+  EXPECT_NE(apsp::make_plan(1000, all).device.find("multi-GPU"), std::string::npos);
+}
+
+struct multi_case {
+  std::int64_t n;
+  bool negative;
+};
+
+class CudaMultiGpuSizes : public ::testing::TestWithParam<multi_case> {};
+
+TEST_P(CudaMultiGpuSizes, Int32BitIdenticalToOneGpu) {
+  SKIP_WITHOUT_TWO_GPUS();
+  const auto c = GetParam();
+  const std::uint64_t seed = 6000 + static_cast<std::uint64_t>(c.n);
+  SCOPED_TRACE("n=" + std::to_string(c.n) + " negative=" + std::to_string(c.negative) +
+               " seed=" + std::to_string(seed));
+  const auto g = test_graph(c.n, c.negative, seed);
+  const auto got = apsp::solve(g, two_devices(dtype::int32, false));
+  expect_bit_identical<std::int32_t>(got, apsp::solve(g, cuda_options(dtype::int32, false)));
+  if (c.n <= 1000) {
+    apsp::solve_options ref;
+    ref.backend = apsp::backend_kind::reference;
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(RowSplits, CudaMultiGpuSizes,
+                         ::testing::Values(multi_case{100, true}, multi_case{129, false},
+                                           multi_case{257, true}, multi_case{1000, true},
+                                           multi_case{1000, false}, multi_case{2900, true}),
+                         [](const auto& info) {
+                           return "n" + std::to_string(info.param.n) +
+                                  (info.param.negative ? "_negative" : "");
+                         });
+
+TEST(CudaMultiGpu, Float32WithinRounding) {
+  SKIP_WITHOUT_TWO_GPUS();
+  const auto g = test_graph(900, true, 61, /*fractional=*/true);
+  const auto got = apsp::solve(g, two_devices(dtype::float32, false));
+  expect_close(got, apsp::solve(g, cuda_options(dtype::float32, false)), 1e-5);
+}
+
+TEST(CudaMultiGpu, PathsAreValidShortestWalks) {
+  SKIP_WITHOUT_TWO_GPUS();
+  for (bool negative : {false, true}) {
+    SCOPED_TRACE("negative=" + std::to_string(negative));
+    const auto g = test_graph(600, negative, 63);
+    const auto got = apsp::solve(g, two_devices(dtype::int32, true));
+    ASSERT_TRUE(got.has_paths());
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, cuda_options(dtype::int32, false)));
+    apsp::testing::expect_paths_valid(g, got);
+  }
+}
+
+TEST(CudaMultiGpu, NegativeCycleIsDetected) {
+  SKIP_WITHOUT_TWO_GPUS();
+  auto g = test_graph(400, false, 5);
+  g.add_edge(310, 20, -5000);
+  g.add_edge(20, 310, 1);
+  EXPECT_THROW((void)apsp::solve(g, two_devices(dtype::int32, false)), apsp::negative_cycle_error);
+}
+
+} // namespace

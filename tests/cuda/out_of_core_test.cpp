@@ -1,0 +1,148 @@
+// The out-of-core cuda path, forced with a tiny device-memory cap so that n = 100..2100 has
+// several outer blocks (partial last blocks, n not a multiple of anything): int32 bit-identical
+// to the in-core cuda solve and to the reference, float32 within rounding, paths valid,
+// negative weights, negative cycles, progress.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "blocked_test_support.hpp"
+
+namespace {
+
+using apsp::dtype;
+using namespace apsp::cuda_test;
+
+/// Options whose cap admits outer block `bo` (and nothing larger) for n vertices.
+apsp::solve_options capped(std::int64_t n, std::int64_t bo, dtype t, bool paths) {
+  apsp::solve_options o = cuda_options(t, paths);
+  o.device_memory_limit = out_of_core_bytes(n, bo, apsp::size_of(t), paths);
+  return o;
+}
+
+void expect_out_of_core(const apsp::plan& p, std::int64_t n, std::int64_t bo) {
+  EXPECT_TRUE(p.fits) << p.reason;
+  EXPECT_NE(p.device.find("out-of-core, outer block " + std::to_string(bo)), std::string::npos)
+      << p.device;
+  EXPECT_EQ(p.block, bo);
+  EXPECT_EQ(p.rounds, (n + bo - 1) / bo);
+}
+
+TEST(CudaOutOfCore, PlanSwitchesUnderTheCap) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto in_core = apsp::make_plan(1000, cuda_options(dtype::int32, false));
+  EXPECT_EQ(in_core.device.find("out-of-core"), std::string::npos) << in_core.device;
+  EXPECT_EQ(in_core.block, 128);
+  const auto o = capped(1000, 256, dtype::int32, false);
+  const auto p = apsp::make_plan(1000, o);
+  expect_out_of_core(p, 1000, 256);
+  EXPECT_LE(p.device_bytes, o.device_memory_limit);
+  // Below one 128-tile outer block it cannot run at all.
+  apsp::solve_options tiny = cuda_options(dtype::int32, false);
+  tiny.device_memory_limit = 64 << 10;
+  EXPECT_FALSE(apsp::make_plan(1000, tiny).fits);
+}
+
+struct ooc_case {
+  std::int64_t n;
+  std::int64_t bo;
+  bool negative;
+};
+
+class CudaOutOfCoreSizes : public ::testing::TestWithParam<ooc_case> {};
+
+TEST_P(CudaOutOfCoreSizes, Int32BitIdenticalToInCoreAndReference) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto c = GetParam();
+  const std::uint64_t seed = 4000 + static_cast<std::uint64_t>(c.n);
+  SCOPED_TRACE("n=" + std::to_string(c.n) + " bo=" + std::to_string(c.bo) +
+               " negative=" + std::to_string(c.negative) + " seed=" + std::to_string(seed));
+  const auto g = test_graph(c.n, c.negative, seed);
+  const auto o = capped(c.n, c.bo, dtype::int32, false);
+  const auto got = apsp::solve(g, o);
+  expect_out_of_core(got.executed_plan(), c.n, c.bo);
+  const auto in_core = apsp::solve(g, cuda_options(dtype::int32, false));
+  expect_bit_identical<std::int32_t>(got, in_core);
+  apsp::solve_options ref;
+  // The O(n^3) reference is the oracle up to n = 1000; beyond it, the (separately tested) cpu
+  // back end keeps the test fast.
+  ref.backend = c.n <= 1000 ? apsp::backend_kind::reference : apsp::backend_kind::cpu;
+  expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
+}
+
+INSTANTIATE_TEST_SUITE_P(OuterBlocks, CudaOutOfCoreSizes,
+                         ::testing::Values(ooc_case{100, 128, true}, ooc_case{129, 128, false},
+                                           ooc_case{300, 128, true}, ooc_case{1000, 256, false},
+                                           ooc_case{1000, 256, true}, ooc_case{1537, 512, true},
+                                           ooc_case{2100, 512, false}),
+                         [](const auto& info) {
+                           return "n" + std::to_string(info.param.n) + "_bo" +
+                                  std::to_string(info.param.bo) +
+                                  (info.param.negative ? "_negative" : "");
+                         });
+
+TEST(CudaOutOfCore, Float32WithinRounding) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (bool negative : {false, true}) {
+    SCOPED_TRACE("negative=" + std::to_string(negative));
+    const auto g = test_graph(900, negative, 77, /*fractional=*/true);
+    const auto o = capped(900, 256, dtype::float32, false);
+    const auto got = apsp::solve(g, o);
+    expect_out_of_core(got.executed_plan(), 900, 256);
+    expect_close(got, apsp::solve(g, cuda_options(dtype::float32, false)), 1e-5);
+    apsp::solve_options ref;
+    ref.backend = apsp::backend_kind::reference;
+    ref.type = dtype::float64;
+    expect_close(got, apsp::solve(g, ref), 1e-4);
+  }
+}
+
+TEST(CudaOutOfCore, PathsAreValidShortestWalks) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (bool negative : {false, true}) {
+    SCOPED_TRACE("negative=" + std::to_string(negative));
+    const auto g = test_graph(700, negative, 91);
+    const auto got = apsp::solve(g, capped(700, 256, dtype::int32, true));
+    expect_out_of_core(got.executed_plan(), 700, 256);
+    ASSERT_TRUE(got.has_paths());
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, cuda_options(dtype::int32, false)));
+    apsp::testing::expect_paths_valid(g, got);
+  }
+  const auto gf = test_graph(450, true, 93, /*fractional=*/true);
+  const auto gotf = apsp::solve(gf, capped(450, 128, dtype::float32, true));
+  expect_out_of_core(gotf.executed_plan(), 450, 128);
+  apsp::testing::expect_paths_valid(gf, gotf, 1e-4);
+}
+
+TEST(CudaOutOfCore, NegativeCycleIsDetected) {
+  APSP_SKIP_WITHOUT_GPU();
+  auto g = test_graph(400, false, 5);
+  g.add_edge(310, 20, -5000);
+  g.add_edge(20, 310, 1);
+  EXPECT_THROW((void)apsp::solve(g, capped(400, 128, dtype::int32, false)),
+               apsp::negative_cycle_error);
+}
+
+TEST(CudaOutOfCore, ProgressCountsOuterRounds) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto g = test_graph(1000, false, 8);
+  auto o = capped(1000, 256, dtype::int32, false);
+  std::vector<std::int64_t> done;
+  std::int64_t total = 0;
+  o.progress = [&](const apsp::progress_info& p) {
+    done.push_back(p.rounds_done);
+    total = p.rounds_total;
+    return true;
+  };
+  (void)apsp::solve(g, o);
+  ASSERT_FALSE(done.empty());
+  EXPECT_EQ(total, 4);
+  EXPECT_EQ(done.back(), 4);
+  o.progress = [](const apsp::progress_info& p) { return p.rounds_done < 2; };
+  EXPECT_THROW((void)apsp::solve(g, o), apsp::cancelled_error);
+}
+
+} // namespace
