@@ -1,0 +1,213 @@
+// Times the cuda back end's out-of-core and multi-GPU modes through the public API (whole
+// library solves of a dense random matrix) against the in-core single-GPU solve, and appends
+// CSV rows like apsp_bench_cuda's. pct_peak holds the comparison: for "ooc_*" rows the percent
+// of the in-core rate, for "multi*" rows the percent of the one-device rate (200 = linear).
+//
+//   apsp_bench_blocked [--ooc 40000:2G,...] [--big-ooc N] [--multi 40000,80000]
+//                      [--devices 0,1] [--csv FILE] [--commit C] [--command TEXT]
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+
+namespace {
+
+struct args {
+  std::vector<std::pair<std::int64_t, std::uint64_t>> ooc; // n, cap bytes
+  std::int64_t big_ooc = 0;
+  std::vector<std::int64_t> multi;
+  std::vector<int> devices{0, 1};
+  std::string csv;
+  std::string commit = "unknown";
+  std::string command;
+};
+
+std::vector<std::string> split(const std::string& s, char sep = ',') {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep))
+    out.push_back(item);
+  return out;
+}
+
+std::uint64_t bytes_of(const std::string& s) {
+  std::size_t pos = 0;
+  const std::uint64_t v = std::stoull(s, &pos);
+  const char u = pos < s.size() ? s[pos] : '\0';
+  const int shift = u == 'K' ? 10 : u == 'M' ? 20 : u == 'G' ? 30 : u == 'T' ? 40 : 0;
+  return v << shift;
+}
+
+args parse(int argc, char** argv) {
+  args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (k == "--ooc") {
+      for (const auto& item : split(next())) {
+        const auto parts = split(item, ':');
+        a.ooc.emplace_back(std::stoll(parts.at(0)), bytes_of(parts.at(1)));
+      }
+    } else if (k == "--big-ooc") {
+      a.big_ooc = std::stoll(next());
+    } else if (k == "--multi") {
+      for (const auto& x : split(next()))
+        a.multi.push_back(std::stoll(x));
+    } else if (k == "--devices") {
+      a.devices.clear();
+      for (const auto& x : split(next()))
+        a.devices.push_back(std::stoi(x));
+    } else if (k == "--csv") {
+      a.csv = next();
+    } else if (k == "--commit") {
+      a.commit = next();
+    } else if (k == "--command") {
+      a.command = next();
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", k.c_str());
+      std::exit(1);
+    }
+  }
+  return a;
+}
+
+std::uint64_t mix(std::uint64_t x) { // splitmix64, as in bench_cuda.cpp: same matrices
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// Edge with probability 10 %, weight 1..1000, else infinity; zero diagonal.
+apsp::dense_matrix<std::int32_t> random_matrix(std::int64_t n, std::uint64_t seed) {
+  apsp::dense_matrix<std::int32_t> m(n);
+  const std::int32_t inf = apsp::weight_traits<std::int32_t>::infinity;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const std::uint64_t h = mix(seed ^ static_cast<std::uint64_t>(i * n + j));
+      std::int32_t v = inf;
+      if (h % 10 == 0)
+        v = static_cast<std::int32_t>(1 + (h >> 32) % 1000);
+      m(i, j) = i == j ? 0 : v;
+    }
+  }
+  return m;
+}
+
+struct row {
+  std::int64_t n;
+  std::string mode;
+  double seconds;
+  double reference_rate; // updates/s that pct_peak compares with (0: none)
+  std::string device;
+};
+
+struct timed {
+  double seconds = 0; // the back end's solve phase (transfers included)
+  double wall = 0;
+  std::string device;
+  std::uint64_t checksum = 0;
+};
+
+timed run(std::int64_t n, const apsp::solve_options& o) {
+  auto m = random_matrix(n, 12345);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = apsp::solve_dense(apsp::any_matrix(std::move(m)), o);
+  timed t;
+  t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.seconds = r.timings().solve_seconds;
+  t.device = r.executed_plan().device;
+  const auto& d = r.distances_as<std::int32_t>();
+  std::uint64_t sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j)
+      sum += static_cast<std::uint64_t>(static_cast<std::uint32_t>(d(i, j))) * (1 + (i ^ j) % 7);
+  }
+  t.checksum = sum;
+  return t;
+}
+
+double rate(std::int64_t n, double s) { return static_cast<double>(n) * n * n / s; }
+
+void report(const char* what, std::int64_t n, const timed& t) {
+  std::printf("  n=%lld %-22s solve %.3f s (wall %.3f)  %.2fe12 updates/s  checksum %llu\n    on %s\n",
+              static_cast<long long>(n), what, t.seconds, t.wall, rate(n, t.seconds) / 1e12,
+              static_cast<unsigned long long>(t.checksum), t.device.c_str());
+  std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const args a = parse(argc, argv);
+  std::vector<row> rows;
+  apsp::solve_options base;
+  base.backend = apsp::backend_kind::cuda;
+
+  for (const auto& [n, cap] : a.ooc) {
+    const timed in_core = run(n, base);
+    report("in-core", n, in_core);
+    apsp::solve_options o = base;
+    o.device_memory_limit = cap;
+    const timed ooc = run(n, o);
+    report(("out-of-core cap " + std::to_string(cap >> 20) + " MiB").c_str(), n, ooc);
+    const double pct = 100 * rate(n, ooc.seconds) / rate(n, in_core.seconds);
+    std::printf("  ooc n=%lld: %.1f %% of the in-core rate, results %s\n",
+                static_cast<long long>(n), pct,
+                ooc.checksum == in_core.checksum ? "identical" : "DIFFER");
+    rows.push_back({n, "incore_int32_solve", in_core.seconds, 0, in_core.device});
+    rows.push_back({n, "ooc_int32_cap" + std::to_string(cap >> 20) + "M_solve", ooc.seconds,
+                    rate(n, in_core.seconds), ooc.device});
+  }
+  if (a.big_ooc > 0) {
+    const timed t = run(a.big_ooc, base);
+    report("out-of-core (large)", a.big_ooc, t);
+    rows.push_back({a.big_ooc, "ooc_int32_large_solve", t.seconds, 0, t.device});
+  }
+  for (std::int64_t n : a.multi) {
+    apsp::solve_options one = base;
+    one.devices = {a.devices.front()};
+    const timed t1 = run(n, one);
+    report("1 device", n, t1);
+    apsp::solve_options many = base;
+    many.devices = a.devices;
+    const timed tm = run(n, many);
+    report((std::to_string(a.devices.size()) + " devices").c_str(), n, tm);
+    std::printf("  multi n=%lld: %.2fx one device, results %s\n", static_cast<long long>(n),
+                t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
+    rows.push_back({n, "single_int32_solve", t1.seconds, 0, t1.device});
+    rows.push_back({n, "multi" + std::to_string(a.devices.size()) + "_int32_solve", tm.seconds,
+                    rate(n, t1.seconds), tm.device});
+  }
+
+  if (!a.csv.empty()) {
+    const bool fresh = !std::filesystem::exists(a.csv);
+    std::ofstream out(a.csv, std::ios::app);
+    if (fresh)
+      out << "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak\n";
+    char date[16];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    for (const auto& r : rows) {
+      const double ups = rate(r.n, r.seconds);
+      out << date << ",\"" << r.device << "\"," << a.commit << ",\"" << a.command << "\"," << r.n
+          << "," << r.mode << "," << r.seconds << "," << ups << ","
+          << (r.reference_rate > 0 ? 100 * ups / r.reference_rate : 100.0) << "\n";
+    }
+  }
+  return 0;
+}
