@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "blocked_test_support.hpp"
@@ -106,6 +108,58 @@ TEST(CudaMultiGpu, NegativeCycleIsDetected) {
   g.add_edge(310, 20, -5000);
   g.add_edge(20, 310, 1);
   EXPECT_THROW((void)apsp::solve(g, two_devices(dtype::int32, false)), apsp::negative_cycle_error);
+}
+
+/// APSP_CUDA_FORCE_MULTI_GPU lets device 0 be listed twice: two "devices" with their own
+/// rows, streams and exchange buffers on one GPU, so the whole exchange runs on any machine
+/// with a GPU.
+class CudaMultiGpuOnOneDevice : public ::testing::Test {
+protected:
+  void SetUp() override { ::setenv("APSP_CUDA_FORCE_MULTI_GPU", "1", 1); }
+  void TearDown() override { ::unsetenv("APSP_CUDA_FORCE_MULTI_GPU"); }
+  static apsp::solve_options twice(dtype t, bool paths, int copies = 2) {
+    apsp::solve_options o = cuda_options(t, paths);
+    o.devices.assign(static_cast<std::size_t>(copies), 0);
+    return o;
+  }
+};
+
+TEST_F(CudaMultiGpuOnOneDevice, Int32BitIdenticalToInCore) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (const auto& [n, copies] : std::vector<std::pair<std::int64_t, int>>{
+           {100, 2}, {300, 2}, {1000, 2}, {1000, 3}, {1000, 1}, {2100, 2}}) {
+    for (bool negative : {false, true}) {
+      const std::uint64_t seed = 7000 + static_cast<std::uint64_t>(n);
+      SCOPED_TRACE("n=" + std::to_string(n) + " copies=" + std::to_string(copies) +
+                   " negative=" + std::to_string(negative) + " seed=" + std::to_string(seed));
+      const auto g = test_graph(n, negative, seed);
+      const auto got = apsp::solve(g, twice(dtype::int32, false, copies));
+      EXPECT_NE(got.executed_plan().device.find("multi-GPU"), std::string::npos);
+      unsetenv("APSP_CUDA_FORCE_MULTI_GPU");
+      const auto want = apsp::solve(g, cuda_options(dtype::int32, false));
+      setenv("APSP_CUDA_FORCE_MULTI_GPU", "1", 1);
+      expect_bit_identical<std::int32_t>(got, want);
+    }
+  }
+}
+
+TEST_F(CudaMultiGpuOnOneDevice, Float32AndPaths) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto gf = test_graph(700, true, 71, /*fractional=*/true);
+  const auto f = apsp::solve(gf, twice(dtype::float32, false));
+  apsp::solve_options ref;
+  ref.backend = apsp::backend_kind::reference;
+  ref.type = dtype::float64;
+  expect_close(f, apsp::solve(gf, ref), 1e-4);
+  for (bool negative : {false, true}) {
+    SCOPED_TRACE("negative=" + std::to_string(negative));
+    const auto g = test_graph(600, negative, 73);
+    const auto got = apsp::solve(g, twice(dtype::int32, true));
+    ASSERT_TRUE(got.has_paths());
+    ref.type = dtype::int32;
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
+    apsp::testing::expect_paths_valid(g, got);
+  }
 }
 
 } // namespace
