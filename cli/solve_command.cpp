@@ -90,7 +90,8 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
   std::printf("vertices, edges  %lld, %lld\n", n, static_cast<long long>(in.file.g.num_edges()));
   std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
               p.device.c_str());
-  std::printf("dtype, tile      %s%s, %lld (%lld rounds)\n", std::string(to_string(r.type())).c_str(),
+  std::printf("dtype, tile      %s%s, %lld (%lld rounds)\n",
+              std::string(to_string(r.type())).c_str(),
               p.narrow ? " (packed 16-bit arithmetic)" : "", static_cast<long long>(p.block),
               static_cast<long long>(p.rounds));
   const auto& tm = r.timings();

@@ -141,12 +141,15 @@ timed run(std::int64_t n, const apsp::solve_options& o) {
   return t;
 }
 
-double rate(std::int64_t n, double s) { return static_cast<double>(n) * n * n / s; }
+double rate(std::int64_t n, double s) {
+  return static_cast<double>(n) * n * n / s;
+}
 
 void report(const char* what, std::int64_t n, const timed& t) {
-  std::printf("  n=%lld %-22s solve %.3f s (wall %.3f)  %.2fe12 updates/s  checksum %llu\n    on %s\n",
-              static_cast<long long>(n), what, t.seconds, t.wall, rate(n, t.seconds) / 1e12,
-              static_cast<unsigned long long>(t.checksum), t.device.c_str());
+  std::printf(
+      "  n=%lld %-22s solve %.3f s (wall %.3f)  %.2fe12 updates/s  checksum %llu\n    on %s\n",
+      static_cast<long long>(n), what, t.seconds, t.wall, rate(n, t.seconds) / 1e12,
+      static_cast<unsigned long long>(t.checksum), t.device.c_str());
   std::fflush(stdout);
 }
 

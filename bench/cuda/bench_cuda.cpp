@@ -2,7 +2,10 @@
 // with CUDA events on a resident matrix, and the whole library solve; plus the min-plus peak
 // microbenchmark and the two baselines. Prints a table and appends rows to a CSV.
 //
-//   apsp_bench_cuda [--peak] [--sizes 10000,20000,40000] [--modes int32,int32_paths,float32]
+// Mode packed16 times the packed 16-bit kernels on a hop-count graph (10 % density, weights 1).
+//
+//   apsp_bench_cuda [--peak] [--sizes 10000,20000,40000]
+//                   [--modes int32,int32_paths,float32,float32_paths,packed16]
 //                   [--solve] [--naive N] [--blocked32 N,...] [--csv FILE] [--commit C]
 //                   [--command TEXT]
 
@@ -21,6 +24,8 @@
 #include "apsp/apsp.hpp"
 #include "bench_kernels.hpp"
 #include "cuda/fw_driver.hpp"
+#include "cuda/fw_packed16.hpp"
+#include "cuda/packed16_solve.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/transfer.hpp"
 
@@ -106,6 +111,20 @@ template <class T> apsp::dense_matrix<T> random_matrix(std::int64_t n, std::uint
   return m;
 }
 
+/// Hop-count graph as a dense matrix: edge with probability 10 %, weight 1, else infinity.
+apsp::dense_matrix<std::int32_t> hop_matrix(std::int64_t n, std::uint64_t seed) {
+  auto m = random_matrix<std::int32_t>(n, seed);
+  const std::int32_t inf = apsp::weight_traits<std::int32_t>::infinity;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i != j && m(i, j) < inf)
+        m(i, j) = 1;
+    }
+  }
+  return m;
+}
+
 struct row {
   std::int64_t n;
   std::string mode;
@@ -142,8 +161,36 @@ template <class T> double kernel_seconds(const apsp::dense_matrix<T>& m, bool pa
   return e1.ms_since(e0) * 1e-3;
 }
 
+/// Kernel seconds of one packed 16-bit solve of m (a hop-count matrix, resident on the device).
+double packed16_kernel_seconds(const apsp::dense_matrix<std::int32_t>& m) {
+  namespace ac = apsp::cuda;
+  const std::int64_t n = m.n();
+  const std::int64_t ld =
+      (n + ac::kernels::fw_tile - 1) / ac::kernels::fw_tile * ac::kernels::fw_tile;
+  ac::stream s;
+  ac::device_buffer<std::int16_t> d(static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld));
+  ac::device_buffer<std::uint32_t> panel(static_cast<std::size_t>(ld) * ac::kernels::fw_tile);
+  ac::upload_packed16(m.data(), d.data(), n, ld, s.get());
+  ac::enqueue_packed16_fill_padding(d.data(), n, ld, s.get());
+  ac::packed16_problem p;
+  p.d = d.data();
+  p.panel = panel.data();
+  p.ld = ld;
+  ac::configure_packed16_kernels();
+  ac::event e0;
+  ac::event e1;
+  e0.record(s.get());
+  for (std::int64_t r = 0; r < p.tiles(); ++r)
+    ac::enqueue_packed16_round(p, r, s.get());
+  e1.record(s.get());
+  e1.synchronize();
+  return e1.ms_since(e0) * 1e-3;
+}
+
 /// The whole library solve from an edge list (graph -> matrix -> device -> back), in seconds.
-template <class T> double solve_seconds(const apsp::dense_matrix<T>& m, bool paths) {
+template <class T>
+double solve_seconds(const apsp::dense_matrix<T>& m, bool paths,
+                     apsp::narrow_mode narrow = apsp::narrow_mode::off) {
   const std::int64_t n = m.n();
   std::vector<std::int32_t> src, dst;
   std::vector<double> w;
@@ -162,11 +209,13 @@ template <class T> double solve_seconds(const apsp::dense_matrix<T>& m, bool pat
   o.backend = apsp::backend_kind::cuda;
   o.type = apsp::weight_traits<T>::type;
   o.paths = paths;
+  o.narrow = narrow;
   const auto t0 = std::chrono::steady_clock::now();
   const auto r = apsp::solve(g, o);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("    solve n=%lld %s: total %.3f s (setup %.3f, solve %.3f, finish %.3f)\n",
-              static_cast<long long>(n), paths ? "paths" : "dist", s, r.timings().setup_seconds,
+  std::printf("    solve n=%lld %s%s: total %.3f s (setup %.3f, solve %.3f, finish %.3f)\n",
+              static_cast<long long>(n), paths ? "paths" : "dist",
+              r.executed_plan().narrow ? " packed16" : "", s, r.timings().setup_seconds,
               r.timings().solve_seconds, r.timings().finish_seconds);
   return s;
 }
@@ -183,11 +232,12 @@ int main(int argc, char** argv) {
   // Published H100 figures, replaced by measurements with --peak.
   double peak_i32 = 14.4e12;
   double peak_f32 = 12.6e12;
+  double peak_s16 = 33e12; // measured __viaddmin_s16x2 peak on the H100 (bench/cuda/NOTES.md)
   if (a.peak) {
     apsp::cuda::stream s;
     peak_i32 = apsp::bench::measure_minplus_peak(peak_op::int32_dpx, 5, s.get());
     peak_f32 = apsp::bench::measure_minplus_peak(peak_op::float32, 5, s.get());
-    const double peak_s16 = apsp::bench::measure_minplus_peak(peak_op::int16x2_dpx, 5, s.get());
+    peak_s16 = apsp::bench::measure_minplus_peak(peak_op::int16x2_dpx, 5, s.get());
     std::printf("min-plus peak: int32 %.2fe12/s, float32 %.2fe12/s, int16x2 %.2fe12/s\n",
                 peak_i32 / 1e12, peak_f32 / 1e12, peak_s16 / 1e12);
     rows.push_back({0, "peak_int32", 1.0 / peak_i32, 0});
@@ -212,6 +262,12 @@ int main(int argc, char** argv) {
         const auto mf = random_matrix<float>(n, 12345);
         t = kernel_seconds(mf, true);
         pk = peak_f32;
+      } else if (mode == "packed16") {
+        t = packed16_kernel_seconds(hop_matrix(n, 12345));
+        pk = peak_s16;
+      } else {
+        std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
+        return 1;
       }
       rows.push_back({n, mode, t, pk});
       const double ups = static_cast<double>(n) * n * n / t;
@@ -226,6 +282,8 @@ int main(int argc, char** argv) {
           ts = solve_seconds(mi, true);
         else if (mode == "float32")
           ts = solve_seconds(random_matrix<float>(n, 12345), false);
+        else if (mode == "packed16")
+          ts = solve_seconds(hop_matrix(n, 12345), false, apsp::narrow_mode::required);
         rows.push_back({n, mode + "_solve", ts, pk});
       }
     }

@@ -48,8 +48,8 @@ void upload_rect(T* dev, std::int64_t ld, const T* host, std::int64_t n, std::in
                  std::int64_t c0, std::int64_t rows, std::int64_t cols, cudaStream_t s) {
   if (rows <= 0 || cols <= 0)
     return;
-  APSP_CUDA_TRY(cudaMemcpy2DAsync(dev, static_cast<std::size_t>(ld) * sizeof(T),
-                                  host + r0 * n + c0, static_cast<std::size_t>(n) * sizeof(T),
+  APSP_CUDA_TRY(cudaMemcpy2DAsync(dev, static_cast<std::size_t>(ld) * sizeof(T), host + r0 * n + c0,
+                                  static_cast<std::size_t>(n) * sizeof(T),
                                   static_cast<std::size_t>(cols) * sizeof(T),
                                   static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
 }

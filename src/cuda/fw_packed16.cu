@@ -14,8 +14,8 @@ namespace {
 void enqueue_expand(const packed16_problem& p, int round, cudaStream_t s) {
   constexpr int threads = 256;
   const std::int64_t work = p.ld * kernels::fw_tile;
-  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((work + threads - 1) / threads,
-                                                                   std::int64_t{4096}));
+  const auto blocks = static_cast<unsigned>(
+      std::min<std::int64_t>((work + threads - 1) / threads, std::int64_t{4096}));
   kernels::expand_pivot_column_kernel<<<blocks, threads, 0, s>>>(p.d, p.panel, p.ld, round);
   APSP_CUDA_CHECK_LAUNCH("expand_pivot_column_kernel (packed16)", s);
 }
@@ -50,9 +50,8 @@ void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStrea
     kernels::min_plus_packed16_kernel<<<blocks, kernels::p16_threads,
                                         kernels::packed16_smem_bytes(), s>>>(words, p.panel, p.ld,
                                                                              round, tiles, cross);
-    APSP_CUDA_CHECK_LAUNCH(cross ? "min_plus_packed16_kernel (phase 2)"
-                                 : "min_plus_packed16_kernel (phase 3)",
-                           s);
+    APSP_CUDA_CHECK_LAUNCH(
+        cross ? "min_plus_packed16_kernel (phase 2)" : "min_plus_packed16_kernel (phase 3)", s);
   }
 }
 

@@ -13,9 +13,9 @@
 namespace apsp::cuda {
 
 struct packed16_problem {
-  std::int16_t* d = nullptr;       ///< ld x ld, row-major, values in [0, 16383]
-  std::uint32_t* panel = nullptr;  ///< ld x fw_tile scratch words
-  std::int64_t ld = 0;             ///< padded edge, a multiple of fw_tile
+  std::int16_t* d = nullptr;      ///< ld x ld, row-major, values in [0, 16383]
+  std::uint32_t* panel = nullptr; ///< ld x fw_tile scratch words
+  std::int64_t ld = 0;            ///< padded edge, a multiple of fw_tile
   [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
 };
 

@@ -28,7 +28,8 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
   }
 }
 
-template <class T, bool Clamp, bool Paths> void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
+template <class T, bool Clamp, bool Paths>
+void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
   constexpr std::int64_t tile = kernels::fw_tile;
   const auto col_tiles = static_cast<int>(g.cols / tile);
   const auto blocks = static_cast<unsigned>((g.rows / tile) * (g.cols / tile));
@@ -74,6 +75,10 @@ template <class T> void configure_gemm(bool clamp, bool paths) {
 template <class T> void enqueue_gemm(const gemm_args<T>& g, cudaStream_t s) {
   if (g.rows <= 0 || g.cols <= 0 || g.k <= 0)
     return;
+  // The distance kernel forms A offsets in 32 bits (row < 128 times lda).
+  if (g.lda > (std::int64_t{1} << 31) / kernels::fw_tile - kernels::fw_tile)
+    throw_cuda_error(cudaErrorInvalidValue, "min-plus product: leading dimension beyond 2^24",
+                     __FILE__, __LINE__);
   gemm_detail::dispatch<T>(g.clamp, g.via != nullptr, [&](auto c, auto p) {
     gemm_detail::enqueue_variant<T, decltype(c)::value, decltype(p)::value>(g, s);
   });

@@ -15,7 +15,7 @@ void enqueue_merge_via(std::int32_t* dst, std::int64_t ld_dst, const std::int32_
                        std::int64_t offset, cudaStream_t s) {
   if (rows <= 0 || cols <= 0)
     return;
-  kernels::merge_via_kernel<<<gemm_detail::helper_blocks(rows * cols), 256, 0, s>>>(
+  kernels::merge_via_kernel<std::int32_t><<<gemm_detail::helper_blocks(rows * cols), 256, 0, s>>>(
       dst, ld_dst, local, ld_local, rows, cols, static_cast<std::int32_t>(offset));
   APSP_CUDA_CHECK_LAUNCH("merge_via_kernel", s);
 }

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/transfer.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -76,6 +79,29 @@ bool forced_multi_gpu() {
   return v != nullptr && *v != '\0' && *v != '0';
 }
 
+/// Runs f(i) for i in [0, count) on one host thread each and rethrows the first failure: the
+/// staged copies of different devices then share the host's memory bandwidth instead of
+/// queueing (the current device is per thread: f sets its own).
+template <class F> void on_host_threads(int count, F&& f) {
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(count));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < count; ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        f(i);
+      } catch (...) {
+        errors[static_cast<std::size_t>(i)] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : threads)
+    t.join();
+  for (auto& e : errors) {
+    if (e)
+      std::rethrow_exception(e);
+  }
+}
+
 } // namespace
 
 std::vector<int> resolve_devices(const solve_options& o, int count) {
@@ -91,8 +117,7 @@ std::vector<int> resolve_devices(const solve_options& o, int count) {
                  "CUDA device " + std::to_string(d) + " does not exist (" + std::to_string(count) +
                      " found)");
     APSP_EXPECTS(forced_multi_gpu() || std::find(out.begin(), out.end(), d) == out.end(),
-                 invalid_argument_error,
-                 "CUDA device " + std::to_string(d) + " is listed twice");
+                 invalid_argument_error, "CUDA device " + std::to_string(d) + " is listed twice");
     out.push_back(d);
   }
   if (out.empty())
@@ -106,7 +131,8 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
     return false;
   const std::int64_t ld = round_up(p.n, tile);
   const std::int64_t tiles = ld / tile;
-  const int used = static_cast<int>(std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size())));
+  const int used =
+      static_cast<int>(std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size())));
   const std::size_t elem = size_of(p.type);
   cudaDeviceProp prop{};
   APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, devices.front()));
@@ -133,20 +159,24 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
       device_guard guard(dev);
       APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     }
-    std::uint64_t usable = free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
+    std::uint64_t usable =
+        free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
     if (o.device_memory_limit != 0)
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
     if (need > usable && p.fits) {
       p.fits = false;
       p.reason = "device " + std::to_string(dev) + " needs " + gib(need) + " for its rows but " +
-                 gib(usable) + " is usable (multi-GPU out of core is not implemented; use one "
+                 gib(usable) +
+                 " is usable (multi-GPU out of core is not implemented; use one "
                  "device, which goes out of core)";
     }
   }
   return true;
 }
 
-bool is_multi_gpu(const plan& p) { return p.device.find(marker) != std::string::npos; }
+bool is_multi_gpu(const plan& p) {
+  return p.device.find(marker) != std::string::npos;
+}
 
 template <class T>
 void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
@@ -157,7 +187,8 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
   const std::vector<int> devices = resolve_devices(ctx.options(), count);
   const std::int64_t ld = round_up(n, tile);
   const std::int64_t tiles = ld / tile;
-  const int used = static_cast<int>(std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size())));
+  const int used =
+      static_cast<int>(std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size())));
   const bool paths = h_via != nullptr;
   const bool clamp = ctx.negative_weights();
   const T inf = weight_traits<T>::infinity;
@@ -167,8 +198,8 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
   std::int32_t* hv = paths ? h_via->data() : nullptr;
 
   device_guard keep(devices.front()); // restores the caller's device after the teardown below
-  host_registration pin_d(h, h_d.size() * sizeof(T));
-  host_registration pin_v(hv, paths ? h_via->size() * sizeof(std::int32_t) : 0);
+  // The matrix crosses the bus once each way: staged copies (transfer.hpp) cost less than
+  // page-locking it in place.
 
   // Peer access where the hardware has it; cudaMemcpyPeerAsync stages through the host otherwise.
   for (int a = 0; a < used; ++a) {
@@ -204,16 +235,21 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
     x->via = device_buffer<std::int32_t>(paths ? cells : 0);
     x->piv_via = device_buffer<std::int32_t>(paths ? static_cast<std::size_t>(tile * tile) : 0);
     configure_block_kernels<T>(tile, clamp, paths);
+    st.push_back(std::move(x));
+  }
+  on_host_threads(used, [&](int i) {
+    device_state<T>* x = st[static_cast<std::size_t>(i)].get();
+    device_guard guard(x->id);
     cudaStream_t s = x->s.get();
     const std::int64_t r0 = x->split.first * tile;
-    upload_rect(x->d.data(), ld, h, n, r0, 0, x->real_rows, n, s);
+    const auto cells = static_cast<std::size_t>(x->rows() * ld);
+    upload_rows(h + r0 * n, x->d.data(), sizeof(T), x->real_rows, n, ld, s);
     enqueue_fill_rect(x->d.data(), ld, x->real_rows, x->rows() - x->real_rows, 0, ld, inf, s);
     enqueue_fill_rect(x->d.data(), ld, 0, x->real_rows, n, ld - n, inf, s);
     if (paths) {
       APSP_CUDA_TRY(cudaMemsetAsync(x->via.data(), 0xff, cells * sizeof(std::int32_t), s));
     }
-    st.push_back(std::move(x));
-  }
+  });
 
   gemm_args<T> g;
   g.clamp = clamp;
@@ -268,7 +304,8 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
       g.via = paths ? vrows + right : nullptr;
       g.cols = ld - right;
       enqueue_gemm(g, s);
-      APSP_CUDA_TRY(cudaMemcpyAsync(o.pivot_row.data(), rows, row_bytes, cudaMemcpyDeviceToDevice, s));
+      APSP_CUDA_TRY(
+          cudaMemcpyAsync(o.pivot_row.data(), rows, row_bytes, cudaMemcpyDeviceToDevice, s));
       o.row_ready.record(s);
       o.pulled.record(s);
     }
@@ -278,8 +315,8 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
       device_guard guard(x->id);
       cudaStream_t s = x->s.get();
       APSP_CUDA_TRY(cudaStreamWaitEvent(s, o.row_ready.get(), 0));
-      APSP_CUDA_TRY(cudaMemcpyPeerAsync(x->pivot_row.data(), x->id, o.pivot_row.data(), o.id,
-                                        row_bytes, s));
+      APSP_CUDA_TRY(
+          cudaMemcpyPeerAsync(x->pivot_row.data(), x->id, o.pivot_row.data(), o.id, row_bytes, s));
       x->pulled.record(s);
     }
 
@@ -327,16 +364,17 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
     ctx.round_done(r + 1, tiles);
   }
 
-  for (auto& x : st) {
+  on_host_threads(used, [&](int i) {
+    device_state<T>* x = st[static_cast<std::size_t>(i)].get();
     device_guard guard(x->id);
     cudaStream_t s = x->s.get();
     const std::int64_t r0 = x->split.first * tile;
-    download_rect(h, n, r0, 0, x->d.data(), ld, x->real_rows, n, s);
-    if (paths)
-      download_rect(hv, n, r0, 0, x->via.data(), ld, x->real_rows, n, s);
-  }
-  for (auto& x : st)
+    download_rows(x->d.data(), h + r0 * n, sizeof(T), x->real_rows, n, ld, s);
+    if (paths) {
+      download_rows(x->via.data(), hv + r0 * n, sizeof(std::int32_t), x->real_rows, n, ld, s);
+    }
     x->s.synchronize();
+  });
 }
 
 template void solve_multi_gpu<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,

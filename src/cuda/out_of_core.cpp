@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -27,8 +28,9 @@ constexpr const char* marker = "(out-of-core, outer block ";
 std::uint64_t physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-                               : 0;
+  return pages > 0 && page > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+             : 0;
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -68,10 +70,20 @@ std::uint64_t forced_out_of_core_bytes() {
   std::uint64_t scale = 1;
   if (end != nullptr && *end != '\0') {
     switch (*end) {
-    case 'K': case 'k': scale = std::uint64_t{1} << 10; break;
-    case 'M': case 'm': scale = std::uint64_t{1} << 20; break;
-    case 'G': case 'g': scale = std::uint64_t{1} << 30; break;
-    default: break;
+    case 'K':
+    case 'k':
+      scale = std::uint64_t{1} << 10;
+      break;
+    case 'M':
+    case 'm':
+      scale = std::uint64_t{1} << 20;
+      break;
+    case 'G':
+    case 'g':
+      scale = std::uint64_t{1} << 30;
+      break;
+    default:
+      break;
     }
   }
   return static_cast<std::uint64_t>(x) * scale;
@@ -101,7 +113,9 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   return true;
 }
 
-bool is_out_of_core(const plan& p) { return p.device.find(marker) != std::string::npos; }
+bool is_out_of_core(const plan& p) {
+  return p.device.find(marker) != std::string::npos;
+}
 
 template <class T>
 void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
@@ -131,12 +145,27 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
 
   // Declaration order is teardown order reversed: streams (which wait for their work) go first,
   // then events and buffers, and the host memory is unpinned last.
-  host_registration pin_d(h, h_d.size() * sizeof(T));
-  host_registration pin_v(hv, paths ? h_via->size() * sizeof(std::int32_t) : 0);
+  // Page-locking in place lets every tile copy run asynchronously at full speed without a host
+  // copy (each round moves the matrix twice). APSP_CUDA_OOC_NO_PIN=1 skips it (pageable copies,
+  // for comparison); APSP_CUDA_VERBOSE=1 prints what it cost.
+  const bool pin = std::getenv("APSP_CUDA_OOC_NO_PIN") == nullptr;
+  const auto pin_start = std::chrono::steady_clock::now();
+  host_registration pin_d(pin ? h : nullptr, h_d.size() * sizeof(T));
+  host_registration pin_v(pin ? hv : nullptr, paths ? h_via->size() * sizeof(std::int32_t) : 0);
+  if (std::getenv("APSP_CUDA_VERBOSE") != nullptr) {
+    const double sec =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - pin_start).count();
+    std::fprintf(stderr,
+                 "apsp cuda out-of-core: n=%lld, outer block %lld, %lld rounds; host "
+                 "matrices %s in %.3f s\n",
+                 static_cast<long long>(n), static_cast<long long>(bo),
+                 static_cast<long long>(blocks),
+                 pin_d.pinned() ? "page-locked" : "pageable (not page-locked)", sec);
+  }
   configure_block_kernels<T>(bo, clamp, paths);
-  device_buffer<T> d_row(panel);  // [bo][ldp]: block row R
-  device_buffer<T> d_col(panel);  // [ldp][bo]: block column R
-  device_buffer<T> d_piv(bb);     // [bo][bo]
+  device_buffer<T> d_row(panel); // [bo][ldp]: block row R
+  device_buffer<T> d_col(panel); // [ldp][bo]: block column R
+  device_buffer<T> d_piv(bb);    // [bo][bo]
   device_buffer<std::int32_t> v_row(paths ? panel : 0);
   device_buffer<std::int32_t> v_col(paths ? panel : 0);
   device_buffer<std::int32_t> v_piv(paths ? bb : 0);

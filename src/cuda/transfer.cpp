@@ -37,10 +37,15 @@ struct staging {
 
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
                  std::int64_t ld, cudaStream_t s) {
-  if (n == 0)
+  upload_rows(host, device, elem_bytes, n, n, ld, s);
+}
+
+void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
+                 std::int64_t cols, std::int64_t ld, cudaStream_t s) {
+  if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda upload");
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * elem_bytes;
+  const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
   staging st(row_bytes, n);
   const auto* src = static_cast<const unsigned char*>(host);
   auto* dst = static_cast<unsigned char*>(device);
@@ -64,10 +69,15 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t ld, cudaStream_t s) {
-  if (n == 0)
+  download_rows(device, host, elem_bytes, n, n, ld, s);
+}
+
+void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
+                   std::int64_t cols, std::int64_t ld, cudaStream_t s) {
+  if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda download");
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * elem_bytes;
+  const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
   staging st(row_bytes, n);
   const auto* src = static_cast<const unsigned char*>(device);
   auto* dst = static_cast<unsigned char*>(host);

@@ -19,4 +19,10 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t ld, cudaStream_t s);
 
+/// As above for `rows` rows of `cols` elements (host row stride cols, device row stride ld).
+void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t rows,
+                 std::int64_t cols, std::int64_t ld, cudaStream_t s);
+void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t rows,
+                   std::int64_t cols, std::int64_t ld, cudaStream_t s);
+
 } // namespace apsp::cuda

@@ -60,8 +60,7 @@ inline std::uint64_t out_of_core_bytes(std::int64_t n, std::int64_t bo, std::siz
   return (2 * b * ldp + 4 * b * b) * (elem + (paths ? 4 : 0)) + (paths ? 4 * b * b : 0);
 }
 
-template <class T>
-void expect_bit_identical(const apsp::result& got, const apsp::result& want) {
+template <class T> void expect_bit_identical(const apsp::result& got, const apsp::result& want) {
   const auto& a = got.distances_as<T>();
   const auto& b = want.distances_as<T>();
   ASSERT_EQ(a.n(), b.n());

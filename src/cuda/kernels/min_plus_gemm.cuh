@@ -41,24 +41,31 @@ __global__ void __launch_bounds__(mp_threads, 2)
   int ti = 0;
   int tj = 0;
   gemm_tile_of_block(col_tiles, ti, tj);
-  const T* g_a = a + static_cast<std::int64_t>(ti) * fw_tile * lda; // [128][K], stride lda
-  const T* g_b = b + static_cast<std::int64_t>(tj) * fw_tile;       // [K][128], stride ldb
-  T* g_c = c + static_cast<std::int64_t>(ti) * fw_tile * ldc + static_cast<std::int64_t>(tj) * fw_tile;
   const int t = static_cast<int>(threadIdx.x);
+  // Panel strides fit in 32 bits (checked by the driver); 32-bit offsets keep the main loop
+  // within the register budget of two blocks per SM. The output pointer is formed only in the
+  // epilogue.
+  const int lda32 = static_cast<int>(lda);
+  const int ldb32 = static_cast<int>(ldb);
+  const T* g_a = a + static_cast<std::int64_t>(ti) * fw_tile * lda; // [128][K]
+  const T* g_b = b + static_cast<std::int64_t>(tj) * fw_tile;       // [K][128]
 
+  // Chunk ch: A(:, 16ch..16ch+15) and B(16ch..16ch+15, :); vector v = t + p * 256 is A row v/4,
+  // k (v%4)*4 and B k v/32, column (v%32)*4.
   auto load_chunk = [&](int ch) {
     T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
     T* s_b = s_a + fw_tile * pipe_a_stride;
-    const std::int64_t k0 = static_cast<std::int64_t>(ch) * pipe_chunk_k;
 #pragma unroll
     for (int p = 0; p < 2; ++p) {
       const int v = t + p * mp_threads;
       const int a_row = v >> 2;
       const int a_k = (v & 3) * 4;
-      cp_async_16(s_a + a_row * pipe_a_stride + a_k, g_a + a_row * lda + k0 + a_k);
+      cp_async_16(s_a + a_row * pipe_a_stride + a_k,
+                  g_a + (a_row * lda32 + ch * pipe_chunk_k + a_k));
       const int b_k = v >> 5;
       const int b_col = (v & 31) * 4;
-      cp_async_16(s_b + b_k * pipe_b_stride + b_col, g_b + (k0 + b_k) * ldb + b_col);
+      cp_async_16(s_b + b_k * pipe_b_stride + b_col,
+                  g_b + (static_cast<std::int64_t>(ch * pipe_chunk_k + b_k) * ldb32 + b_col));
     }
   };
 
@@ -86,6 +93,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
         r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
   }
 
+  T* g_c =
+      c + static_cast<std::int64_t>(ti) * fw_tile * ldc + static_cast<std::int64_t>(tj) * fw_tile;
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
 #pragma unroll
@@ -237,15 +246,15 @@ __global__ void fill_rect_kernel(T* d, std::int64_t ld, std::int64_t r0, std::in
 
 /// dst = local + offset where local recorded a pivot (>= 0), else dst is kept: the pivot block's
 /// in-core solve numbers its pivots from 0.
-__global__ void merge_via_kernel(std::int32_t* dst, std::int64_t ld_dst, const std::int32_t* local,
-                                 std::int64_t ld_local, std::int64_t rows, std::int64_t cols,
-                                 std::int32_t offset) {
+template <class V>
+__global__ void merge_via_kernel(V* dst, std::int64_t ld_dst, const V* local, std::int64_t ld_local,
+                                 std::int64_t rows, std::int64_t cols, V offset) {
   const std::int64_t total = rows * cols;
   for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const std::int64_t i = e / cols;
     const std::int64_t j = e % cols;
-    const std::int32_t v = local[i * ld_local + j];
+    const V v = local[i * ld_local + j];
     if (v >= 0)
       dst[i * ld_dst + j] = v + offset;
   }

@@ -41,7 +41,9 @@ constexpr std::size_t packed16_smem_bytes() {
 }
 
 /// Column word (0..63) within the tile of a thread's h-th group of 4 words (h in 0..1).
-__device__ __forceinline__ int p16_word(int tx, int h) { return h * 32 + tx * 4; }
+__device__ __forceinline__ int p16_word(int tx, int h) {
+  return h * 32 + tx * 4;
+}
 
 /// Lanes q of a uint4 (compile-time q after unrolling).
 __device__ __forceinline__ std::uint32_t p16_lane(const uint4& v, int q) {
@@ -51,8 +53,9 @@ __device__ __forceinline__ std::uint32_t p16_lane(const uint4& v, int q) {
 /// d: the ld x ld int16 matrix as ld x ld/2 words; g_panel: ld x fw_tile expanded pivot column
 /// words (D(i, r*128 + k) in both halves).
 __global__ void __launch_bounds__(p16_threads, APSP_P16_MIN_BLOCKS)
-    min_plus_packed16_kernel(std::uint32_t* __restrict__ d, const std::uint32_t* __restrict__ g_panel,
-                             std::int64_t ld, int r, int tiles, bool cross) {
+    min_plus_packed16_kernel(std::uint32_t* __restrict__ d,
+                             const std::uint32_t* __restrict__ g_panel, std::int64_t ld, int r,
+                             int tiles, bool cross) {
   static_assert(fw_tile == 128 && p16_threads == 128, "thread map assumes 8 x 16 threads");
   static_assert(p16_chunks >= p16_stages - 1);
   static_assert(p16_a_stride % 4 == 0 && p16_b_stride % 4 == 0, "16-byte vector reads");
@@ -146,8 +149,7 @@ __global__ void __launch_bounds__(p16_threads, APSP_P16_MIN_BLOCKS)
   for (int i = 0; i < 8; ++i) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      auto* g_vec =
-          reinterpret_cast<uint4*>(g_c + tile_line(ty, i) * ldw + p16_word(tx, h));
+      auto* g_vec = reinterpret_cast<uint4*>(g_c + tile_line(ty, i) * ldw + p16_word(tx, h));
       const uint4 old = *g_vec;
       uint4 v;
       v.x = __vmins2(old.x, r_acc[i][h * 4 + 0]);

@@ -1,0 +1,48 @@
+"""--gpu-memory and --devices: parsed everywhere (a machine without a GPU accepts them with the
+cpu back end), bad values exit 2 before anything is read."""
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import assert_error
+from graph_files import write_gr
+
+
+@pytest.fixture
+def small(tmp_path):
+    return write_gr(tmp_path / "g.gr", 4, [(1, 2, 3), (2, 3, 4), (3, 4, 5), (4, 1, 6)])
+
+
+@pytest.mark.parametrize("cap", ["2G", "512M", "1536K", "1048576", "2GiB", "1T", "3g"])
+def test_gpu_memory_accepted_with_cpu_backend(apsp, small, tmp_path, cap):
+    r = apsp("solve", "g.gr", "--backend", "cpu", "--gpu-memory", cap, "-o", "d.npy", "--json")
+    assert r.rc == 0, r
+    d = np.load(tmp_path / "d.npy")
+    assert d[0, 3] == 12 and d[3, 2] == 13
+
+
+@pytest.mark.parametrize("cap", ["", "0", "-1", "2X", "G", "2.5G", "1e9", "99999999999T"])
+def test_bad_gpu_memory_exits_2(apsp, small, cap):
+    r = apsp("solve", "g.gr", "--backend", "cpu", "--gpu-memory", cap)
+    assert r.rc == 2, r
+    assert "gpu-memory" in r.err or "byte size" in r.err, r
+
+
+@pytest.mark.parametrize("devices", ["all", "0", "0,1", "3,1,2"])
+def test_devices_accepted_with_cpu_backend(apsp, small, devices):
+    r = apsp("solve", "g.gr", "--backend", "cpu", "--devices", devices, "-o", "d.npy")
+    assert r.rc == 0, r
+
+
+@pytest.mark.parametrize("devices", ["", "x", "0,", ",1", "-1", "0,0", "1;2", "all,0"])
+def test_bad_devices_exit_2(apsp, small, devices):
+    r = apsp("solve", "g.gr", "--backend", "cpu", "--devices", devices)
+    assert r.rc == 2, r
+
+
+def test_info_plans_with_gpu_options(apsp, small):
+    r = apsp("info", "g.gr", "--gpu-memory", "64M", "--devices", "all", "--json")
+    assert r.rc == 0, r
+    assert json.loads(r.out)["plans"], r
