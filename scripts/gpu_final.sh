@@ -4,6 +4,7 @@
 # Needs .deps (googletest, CLI11, nlohmann-json) and .gpu_data (DE.gr, rome99.gr) carried along.
 #   scripts/gpu_final.sh tests    build + ctest -L gpu (+ sanitizer on out-of-core)
 #   scripts/gpu_final.sh bench    (after tests, same machine) out-of-core, packed, whole runs
+#   scripts/gpu_final.sh all      both
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-tests}
@@ -19,7 +20,7 @@ summary="$OUT/summary_$MODE.txt"
 note() { echo "$*" | tee -a "$summary"; }
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$summary"
 
-if [[ $MODE == tests ]]; then
+if [[ $MODE != bench ]]; then
   t0=$(date +%s)
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_BUILD_PYTHON=OFF \
     -DCMAKE_CUDA_ARCHITECTURES=90a-real \
@@ -39,7 +40,8 @@ if [[ $MODE == tests ]]; then
   timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$BUILD/tests/cuda/cuda_out_of_core_test" --gtest_filter="$small" >"$OUT/sanitizer_ooc.log" 2>&1
   note "compute-sanitizer memcheck (out-of-core n=300): rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer_ooc.log")"
-else
+fi
+if [[ $MODE != tests ]]; then
   csv="$OUT/cuda_blocked_$DATE.csv"
   APSP_CUDA_VERBOSE=1 timeout 150 "$BUILD/bench/cuda/apsp_bench_blocked" --ooc 40000:2G \
     --csv "$csv" --commit "$APSP_COMMIT" --command "scripts/gpu_final.sh bench" \

@@ -74,7 +74,9 @@ template <class T> void expect_bit_identical(const apsp::result& got, const apsp
   EXPECT_EQ(bad, 0);
 }
 
-inline void expect_close(const apsp::result& got, const apsp::result& want, double rel) {
+/// |got - want| <= rel * max(scale, |want|): `scale` is the magnitude of the summed terms.
+inline void expect_close(const apsp::result& got, const apsp::result& want, double rel,
+                         double scale = 1.0) {
   ASSERT_EQ(got.n(), want.n());
   std::int64_t bad = 0;
   for (std::int64_t i = 0; i < got.n(); ++i) {
@@ -86,7 +88,7 @@ inline void expect_close(const apsp::result& got, const apsp::result& want, doub
           ADD_FAILURE() << "d[" << i << "][" << j << "] = " << a << ", want " << b;
         continue;
       }
-      if (std::fabs(a - b) > rel * std::max(1.0, std::fabs(b)) && ++bad <= 5)
+      if (std::fabs(a - b) > rel * std::max(scale, std::fabs(b)) && ++bad <= 5)
         ADD_FAILURE() << "d[" << i << "][" << j << "] = " << a << ", want " << b;
     }
   }
