@@ -20,7 +20,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 # the Python-overhead rows) stays in the tables of docs/benchmarks.md.
 WANTED = {
     "cuda": {"int32": "cuda int32", "int32_paths": "cuda int32 + paths", "float32": "cuda float32",
-             "packed16": "cuda packed 16-bit", "ooc_int32": "cuda out-of-core int32",
+             "packed16": "cuda packed 16-bit (hop counts)",
+             "ooc_int32_cap2048M_solve": "cuda out of core, 2 GiB cap (whole solve)",
+             "multi2_int32_solve": "cuda int32 on 2 GPUs (whole solve)",
              "baseline_naive_int32": "GPU baseline: naive per-k",
              "baseline_blocked32_int32": "GPU baseline: 32x32 blocked"},
     "cpu": {"cpu-int32": "cpu int32", "cpu-float64": "cpu float64",
@@ -68,9 +70,11 @@ def main():
     if not best:
         sys.exit("no benchmark rows found in " + results)
     fig, ax = plt.subplots(figsize=(11, 5.5))
-    for name in sorted({k[0] for k in best}):
+    markers = "osD^v<>p*hX"
+    for i, name in enumerate(sorted({k[0] for k in best})):
         pts = sorted((n, r) for (s, n), r in best.items() if s == name)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=markers[i % len(markers)],
+                color=plt.cm.tab20(i % 20), label=name)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("n (vertices)")

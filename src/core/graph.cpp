@@ -37,13 +37,22 @@ void graph::assign(std::vector<std::int32_t> src, std::vector<std::int32_t> dst,
                    std::vector<double> weight) {
   APSP_EXPECTS(src.size() == dst.size() && src.size() == weight.size(), invalid_argument_error,
                "edge arrays differ in length");
-  for (std::size_t e = 0; e < src.size(); ++e) {
-    APSP_EXPECTS(src[e] >= 0 && src[e] < n_ && dst[e] >= 0 && dst[e] < n_,
-                 invalid_argument_error,
-                 "edge " + std::to_string(e) + " has a vertex outside 0.." +
-                     std::to_string(n_ - 1));
+  // Parallel scan for the first bad edge (inputs reach tens of millions of edges).
+  const auto m = static_cast<std::int64_t>(src.size());
+  std::int64_t first_bad = m;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t k = 0; k < m; ++k) {
+    const auto e = static_cast<std::size_t>(k);
+    const bool ok = src[e] >= 0 && src[e] < n_ && dst[e] >= 0 && dst[e] < n_ &&
+                    std::isfinite(weight[e]);
+    if (!ok && k < first_bad) first_bad = k;
+  }
+  if (first_bad < m) {
+    const auto e = static_cast<std::size_t>(first_bad);
     APSP_EXPECTS(std::isfinite(weight[e]), invalid_argument_error,
                  "edge " + std::to_string(e) + " has a non-finite weight");
+    throw invalid_argument_error("edge " + std::to_string(e) + " has a vertex outside 0.." +
+                                 std::to_string(n_ - 1));
   }
   src_ = std::move(src);
   dst_ = std::move(dst);

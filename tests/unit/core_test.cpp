@@ -40,6 +40,12 @@ TEST(Graph, RejectsBadEdges) {
   EXPECT_THROW(g.add_edge(0, 1, HUGE_VAL), apsp::invalid_argument_error);
   EXPECT_THROW(apsp::graph(-5), apsp::invalid_argument_error);
   EXPECT_EQ(g.num_edges(), 0);
+  EXPECT_THROW(g.assign({0, 1}, {1, 3}, {1.0, 2.0}), apsp::invalid_argument_error);
+  EXPECT_THROW(g.assign({0, 1}, {1, 2}, {1.0, std::nan("")}), apsp::invalid_argument_error);
+  EXPECT_THROW(g.assign({0}, {1, 2}, {1.0}), apsp::invalid_argument_error);
+  EXPECT_EQ(g.num_edges(), 0);  // a refused assign changes nothing
+  g.assign({0, 1}, {1, 2}, {1.0, -2.0});
+  EXPECT_EQ(g.num_edges(), 2);
 }
 
 TEST(Semantics, ParallelEdgesKeepMinimumAndZeroIsAnEdge) {
