@@ -3,6 +3,8 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <future>
+#include <string>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -122,12 +124,21 @@ int run(const solve_args& a) {
     check_writable(a.paths_out);
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
-  (void)make_plan(0, options); // throws backend_unavailable_error before a long read
+  // A named back end that cannot run is refused before a long read (a cheap query) ...
+  for (const auto& b : list_backends()) {
+    if (b.kind == options.backend && !b.available) {
+      throw backend_unavailable_error("back end '" + std::string(to_string(b.kind)) +
+                                      "' is unavailable: " + b.detail);
+    }
+  }
   check_narrow_backend(options);
+  // ... while planning, which creates the GPU context (a few hundred ms), overlaps the read.
+  auto warm_up = std::async(std::launch::async, [options] { return make_plan(0, options); });
 
   const sigint_scope sigint;
   stage_seconds t;
   const loaded_graph in = read_input(a.in);
+  (void)warm_up.get();
   t.read = in.read_seconds;
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
