@@ -54,28 +54,16 @@ __device__ __forceinline__ void cp_async_wait_pending(int pending) {
   }
 }
 
-template <class T, bool Clamp>
-__global__ void __launch_bounds__(mp_threads, 1)
-    min_plus_panel_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
-                          int tiles, bool cross) {
-  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  using ops = min_plus<T, Clamp>;
-
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
-  T* s_b = s_a + fw_tile * panel_stride;   // [128 k][132]: B(all k, :)
-
-  int ti = 0;
-  int tj = 0;
-  tile_of_block(r, tiles, cross, ti, tj);
-  const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
-  const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
-  const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
-  const T* g_a = d + row0 * ld + k0;
-  const T* g_b = d + k0 * ld + col0;
-  T* g_c = d + row0 * ld + col0;
+/// The body of the path kernels: stages A (128 x 128 from g_a, stride lda) and B (128 x 128 from
+/// g_b, stride ldb) in shared memory (s_a, s_b: panel_smem_bytes), forms their min-plus product,
+/// merges it into the C tile (g_c, stride ldc) and, for every element that strictly improved,
+/// stores k_base + the first k reaching the new minimum into the via tile (g_v, stride ldc).
+template <class ops, class T>
+__device__ __forceinline__ void min_plus_tile_with_via(const T* g_a, std::int64_t lda,
+                                                       const T* g_b, std::int64_t ldb, T* g_c,
+                                                       std::int32_t* g_v, std::int64_t ldc,
+                                                       std::int64_t k_base, T* s_a, T* s_b) {
   const int t = static_cast<int>(threadIdx.x);
-
   // Every chunk is issued up front; compute on chunk c waits only for chunk c.
 #pragma unroll 1
   for (int c = 0; c < panel_chunks; ++c) {
@@ -84,10 +72,10 @@ __global__ void __launch_bounds__(mp_threads, 1)
       const int v = t + p * mp_threads;
       const int a_row = v >> 2;
       const int a_k = c * panel_chunk_k + (v & 3) * 4;
-      cp_async_16(s_a + a_row * panel_stride + a_k, g_a + a_row * ld + a_k);
+      cp_async_16(s_a + a_row * panel_stride + a_k, g_a + a_row * lda + a_k);
       const int b_k = c * panel_chunk_k + (v >> 5);
       const int b_col = (v & 31) * 4;
-      cp_async_16(s_b + b_k * panel_stride + b_col, g_b + b_k * ld + b_col);
+      cp_async_16(s_b + b_k * panel_stride + b_col, g_b + b_k * ldb + b_col);
     }
     cp_async_commit();
   }
@@ -136,7 +124,7 @@ __global__ void __launch_bounds__(mp_threads, 1)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       r_old[i][h] =
-          *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4));
+          *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ldc + tile_line(tx, h * 4));
     }
   }
   const int lane = t & 31;
@@ -157,7 +145,7 @@ __global__ void __launch_bounds__(mp_threads, 1)
           set_lane(v, q, r_acc[i][h * 4 + q]);
       }
       if (any)
-        *reinterpret_cast<vec4*>(g_c + row * ld + col) = v;
+        *reinterpret_cast<vec4*>(g_c + row * ldc + col) = v;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         // Warp-uniform loop over the lanes whose element q improved.
@@ -177,13 +165,35 @@ __global__ void __launch_bounds__(mp_threads, 1)
               ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
           const unsigned hits = __ballot_sync(0xffffffffu, hit);
           const int found = hits != 0 ? group * 32 + __ffs(hits) - 1 : fw_tile - 1;
-          if (lane == src) {
-            via[(row0 + row) * ld + col0 + col + q] = static_cast<std::int32_t>(k0 + found);
-          }
+          if (lane == src)
+            g_v[row * ldc + col + q] = static_cast<std::int32_t>(k_base + found);
         }
       }
     }
   }
+}
+
+template <class T, bool Clamp>
+__global__ void __launch_bounds__(mp_threads, 1)
+    min_plus_panel_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
+                          int tiles, bool cross) {
+  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  using ops = min_plus<T, Clamp>;
+
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
+  T* s_b = s_a + fw_tile * panel_stride;   // [128 k][132]: B(all k, :)
+
+  int ti = 0;
+  int tj = 0;
+  tile_of_block(r, tiles, cross, ti, tj);
+  const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
+  const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
+  const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
+  const T* g_a = d + row0 * ld + k0;
+  const T* g_b = d + k0 * ld + col0;
+  T* g_c = d + row0 * ld + col0;
+  min_plus_tile_with_via<ops>(g_a, ld, g_b, ld, g_c, via + row0 * ld + col0, ld, k0, s_a, s_b);
 }
 
 } // namespace apsp::cuda::kernels
