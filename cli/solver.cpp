@@ -11,14 +11,6 @@
 
 namespace apsp::cli {
 
-std::uint64_t physical_memory_bytes() noexcept {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0)
-    return 0;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
-}
-
 std::string format_bytes(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   double v = static_cast<double>(bytes);
@@ -35,7 +27,7 @@ std::string format_bytes(std::uint64_t bytes) {
 std::string why_not_fitting(const plan& p) {
   if (!p.fits)
     return p.reason.empty() ? "the back end reports it does not fit" : p.reason;
-  const std::uint64_t ram = physical_memory_bytes();
+  const std::uint64_t ram = host_memory_bytes();
   // Back ends may not check host memory themselves; a dense n x n matrix larger than RAM
   // would otherwise be attempted and end in swapping or the OOM killer.
   if (ram != 0 && p.host_bytes > ram) {

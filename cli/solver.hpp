@@ -13,8 +13,6 @@
 
 namespace apsp::cli {
 
-/// Total physical memory of this machine in bytes (0 if unknown).
-[[nodiscard]] std::uint64_t physical_memory_bytes() noexcept;
 /// "1.5 GiB" style.
 [[nodiscard]] std::string format_bytes(std::uint64_t bytes);
 

@@ -24,4 +24,8 @@ struct plan {
   std::string reason;              ///< why it does not fit (empty when it fits)
 };
 
+/// Physical memory of this machine in bytes (0 when the system does not say); plans compare
+/// their host_bytes with it.
+[[nodiscard]] std::uint64_t host_memory_bytes() noexcept;
+
 }  // namespace apsp

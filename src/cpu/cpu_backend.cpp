@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/backend.hpp"
+#include "core/host_memory.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
 
@@ -36,20 +37,6 @@ std::int64_t default_block(std::int64_t n, dtype type) {
   // Small graphs: at least 8 rounds, so the serial phase 1 stays a small share.
   b = std::min(b, std::max<std::int64_t>(32, (n / 8 + 31) / 32 * 32));
   return std::max<std::int64_t>(1, std::min(b, n));
-}
-
-std::uint64_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0)
-    return 0;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
-}
-
-std::string gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
-  return buf;
 }
 
 class cpu_backend final : public backend {

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "core/backend.hpp"
+#include "core/host_memory.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
@@ -25,12 +26,6 @@ namespace {
 
 /// Device memory left unplanned for the context, kernels and the allocator's slack.
 constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
-
-std::string gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
-  return buf;
-}
 
 /// Number of devices, or an explanation of why there are none.
 int device_count(std::string* why) {

@@ -12,6 +12,7 @@
 
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
+#include "core/host_memory.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/transfer.hpp"
 
@@ -23,11 +24,7 @@ constexpr std::int64_t tile = kernels::fw_tile;
 constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
 constexpr const char* marker = "(multi-GPU";
 
-std::string gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
-  return buf;
-}
+using apsp::detail::gib;
 
 /// Tile rows [first, last) of device index d among `used`.
 struct row_split {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/host_memory.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
@@ -24,20 +25,6 @@ constexpr int slots = 3;
 /// Deeper outer blocks add little once the rounds are compute-bound (see out_of_core.hpp).
 constexpr std::int64_t max_outer_block = 4096;
 constexpr const char* marker = "(out-of-core, outer block ";
-
-std::uint64_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0
-             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-             : 0;
-}
-
-std::string gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
-  return buf;
-}
 
 } // namespace
 
@@ -96,7 +83,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
     return false;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
   const std::uint64_t host_bytes = host_cells * (elem + (p.paths ? 4 : 0));
-  const std::uint64_t ram = physical_memory_bytes();
+  const std::uint64_t ram = apsp::detail::physical_memory_bytes();
   p.block = bo;
   p.rounds = (p.n + bo - 1) / bo;
   p.device_bytes = out_of_core_device_bytes(p.n, bo, elem, p.paths);
@@ -104,8 +91,10 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   p.device = device_label + " " + marker + std::to_string(bo) + ")";
   if (ram != 0 && host_bytes > ram) {
     p.fits = false;
-    p.reason = "the out-of-core solve keeps the matrices in host memory: " + gib(host_bytes) +
-               " needed, " + gib(ram) + " installed (memory-mapped output is not implemented)";
+    p.reason = "the out-of-core solve keeps the matrices in host memory: " +
+               apsp::detail::gib(host_bytes) +
+               " needed, " + apsp::detail::gib(ram) +
+               " installed (memory-mapped output is not implemented)";
   } else {
     p.fits = true;
     p.reason.clear();

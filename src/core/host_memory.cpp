@@ -1,0 +1,29 @@
+#include "core/host_memory.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "apsp/plan.hpp"
+
+namespace apsp {
+namespace detail {
+
+std::uint64_t physical_memory_bytes() noexcept {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+}  // namespace detail
+
+std::uint64_t host_memory_bytes() noexcept { return detail::physical_memory_bytes(); }
+
+}  // namespace apsp
