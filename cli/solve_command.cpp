@@ -1,8 +1,13 @@
 // apsp solve: read a graph, solve all pairs, write the distances (and paths), report.
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <future>
 #include <string>
 #include <memory>
@@ -31,6 +36,7 @@ struct solve_args {
   std::string output_format;
   bool json = false;
   bool quiet = false;
+  bool map_output = false;
 };
 
 struct stage_seconds {
@@ -111,6 +117,24 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
     std::printf("paths            %s\n", a.paths_out.c_str());
 }
 
+/// Completes an in-place output: the header goes into the bytes the solve left free, then the
+/// file takes its final name.
+void write_header_and_rename(const std::filesystem::path& partial, const std::string& header,
+                             const std::string& out) {
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CLOEXEC);
+  bool ok = fd >= 0;
+  if (ok && !header.empty())
+    ok = ::pwrite(fd, header.data(), header.size(), 0) == static_cast<ssize_t>(header.size());
+  if (fd >= 0)
+    ok = (::close(fd) == 0) && ok;
+  std::error_code ec;
+  if (ok)
+    std::filesystem::rename(partial, out, ec);
+  if (!ok || ec)
+    throw internal_error("cannot write " + out + ": " +
+                         (ec ? ec.message() : std::string(std::strerror(errno))));
+}
+
 int run(const solve_args& a) {
   // Everything that can be refused without reading or solving is refused first.
   io::format out_format = io::format::npy;
@@ -146,12 +170,43 @@ int run(const solve_args& a) {
     throw invalid_argument_error("CSV output is limited to 10000 vertices (" + a.in.path + " has " +
                                  std::to_string(in.file.g.num_vertices()) + "); use .npy or .bin");
   }
-  const result r = solve_input(in, options, progress_wanted(a.quiet));
+  // With --map-output, or when the distance matrix would not fit in RAM, the solve works in a
+  // memory-mapped file that becomes the output: no second copy, and matrices larger than RAM.
+  output_files outputs;
+  const std::int64_t n = in.file.g.num_vertices();
+  bool in_place = a.map_output;
+  if (!in_place && !a.out.empty() && out_format != io::format::csv) {
+    const std::uint64_t ram = host_memory_bytes();
+    in_place = ram != 0 && make_plan(n, options).host_bytes > ram;
+  }
+  std::string header;
+  const std::filesystem::path partial = a.out + ".apsp-partial";
+  if (in_place) {
+    if (a.out.empty())
+      throw invalid_argument_error("--map-output needs -o OUT");
+    header = io::raw_matrix_header(out_format, options.type, n);
+    options.distances_file = partial;
+    options.distances_file_offset = header.size();
+    outputs.written(partial);
+  }
+  const result r = [&] {
+    try {
+      return solve_input(in, options, progress_wanted(a.quiet));
+    } catch (const out_of_memory_error& e) {
+      if (!in_place)
+        throw;
+      throw out_of_memory_error(a.in.path + ": the " + std::to_string(n) + " x " +
+                                std::to_string(n) + " distance matrix was to live in the output "
+                                "file instead of memory, which failed: " + e.what());
+    }
+  }();
   throw_if_interrupted();
 
   const stopwatch write_clock;
-  output_files outputs;
-  if (!a.out.empty()) {
+  if (in_place) {
+    write_header_and_rename(partial, header, a.out);
+    outputs.written(a.out);
+  } else if (!a.out.empty()) {
     io::write_matrix(a.out, r.distances(), out_format);
     outputs.written(a.out);
   }
@@ -189,6 +244,9 @@ void add_solve_command(CLI::App& app, command_action& action) {
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
+  cmd->add_flag("--map-output", args->map_output,
+                "solve inside the output file (memory-mapped) instead of RAM; automatic when the "
+                "distance matrix does not fit in RAM (.npy, or course-binary with int32)");
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"

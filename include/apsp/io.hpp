@@ -82,6 +82,12 @@ void write_graph(const std::filesystem::path& p, const graph_file& g, format f);
 /// Writes a distance matrix: npy (in its own dtype), course_binary (n*n int32, unreachable =
 /// 1073741823; only for int32 distances or integral values that fit), or csv (n <= 10000).
 void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f);
+/// For writing a distance matrix in place (solve_options::distances_file): the bytes that
+/// write_matrix would put before the raw row-major values of an n x n matrix of `type` in
+/// format f: the .npy header (its length is a multiple of 64), or nothing for course_binary
+/// (int32 only). Throws invalid_argument_error for other formats and types.
+[[nodiscard]] std::string raw_matrix_header(format f, dtype type, std::int64_t n);
+
 /// Writes the via matrix as .npy (int32).
 void write_via(const std::filesystem::path& p, const via_matrix& via);
 

@@ -33,6 +33,15 @@ class dense_matrix {
     data_.reset(static_cast<T*>(p));
   }
 
+  /// An n x n matrix over storage that `owner` keeps alive (for example a memory-mapped file);
+  /// `data` must hold n*n elements. The storage is released when the last owner goes.
+  static dense_matrix adopt(std::int64_t n, T* data, std::shared_ptr<void> owner) {
+    dense_matrix m;
+    m.n_ = n;
+    m.data_ = std::unique_ptr<T[], storage_deleter>(data, storage_deleter{std::move(owner)});
+    return m;
+  }
+
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
   [[nodiscard]] std::size_t size() const noexcept {
     return static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_);
@@ -51,11 +60,14 @@ class dense_matrix {
   [[nodiscard]] std::span<const T> values() const noexcept { return {data(), size()}; }
 
  private:
-  struct free_deleter {
-    void operator()(T* p) const noexcept { std::free(p); }
+  struct storage_deleter {
+    std::shared_ptr<void> owner;  // external storage; empty: the memory came from aligned_alloc
+    void operator()(T* p) const noexcept {
+      if (!owner) std::free(p);
+    }
   };
   std::int64_t n_ = 0;
-  std::unique_ptr<T[], free_deleter> data_;
+  std::unique_ptr<T[], storage_deleter> data_;
 };
 
 /// A distance matrix whose element type is chosen at run time.

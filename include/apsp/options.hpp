@@ -3,6 +3,7 @@
 /// What to solve and how.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <vector>
 
@@ -47,6 +48,13 @@ struct solve_options {
   std::uint64_t device_memory_limit = 0;
   /// Packed 16-bit arithmetic for int32 solves (the CLI's --dtype auto / int16).
   narrow_mode narrow = narrow_mode::off;
+  /// When set, the distance matrix lives in this file, memory-mapped, instead of in RAM, so
+  /// matrices larger than RAM can be solved: the file is created (or overwritten) with
+  /// `distances_file_offset` bytes left for a header, then n*n row-major values. The result's
+  /// distances point into the mapping. The path matrix, if asked for, stays in RAM.
+  std::filesystem::path distances_file;
+  /// Bytes before the values (a multiple of the element size; 64 keeps vectors aligned).
+  std::uint64_t distances_file_offset = 0;
 };
 
 }  // namespace apsp

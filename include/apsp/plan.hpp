@@ -18,7 +18,8 @@ struct plan {
   std::int64_t rounds = 0;  ///< ceil(n / block)
   bool paths = false;
   bool narrow = false;             ///< the rounds ran in packed 16-bit arithmetic
-  std::uint64_t host_bytes = 0;    ///< peak host memory: result matrices plus working copies
+  std::uint64_t host_bytes = 0;    ///< peak host memory (RAM): matrices plus working copies
+  std::uint64_t file_bytes = 0;    ///< bytes of the memory-mapped distances_file (not in RAM)
   std::uint64_t device_bytes = 0;  ///< peak device memory (0 for host back ends)
   bool fits = true;                ///< false when the memory above is not available
   std::string reason;              ///< why it does not fit (empty when it fits)

@@ -16,6 +16,11 @@ std::uint64_t physical_memory_bytes() noexcept {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
+std::uint64_t distances_ram_bytes(std::int64_t n, const solve_options& o) noexcept {
+  if (!o.distances_file.empty()) return 0;
+  return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * size_of(o.type);
+}
+
 std::string gib(std::uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));

@@ -9,6 +9,7 @@
 #include "apsp/error.hpp"
 #include "core/backend.hpp"
 #include "core/checks.hpp"
+#include "core/mapped_matrix.hpp"
 
 namespace apsp {
 namespace {
@@ -42,6 +43,16 @@ std::unique_ptr<detail::backend> choose_backend(std::int64_t n, const solve_opti
   APSP_EXPECTS(s.available, backend_unavailable_error,
                "back end '" + std::string(to_string(o.backend)) + "' is unavailable: " + s.detail);
   return chosen;
+}
+
+/// The back end's plan, plus the bytes that live in the memory-mapped distance file.
+plan plan_with(const detail::backend& b, std::int64_t n, const solve_options& o) {
+  plan p = b.make_plan(n, o);
+  if (!o.distances_file.empty()) {
+    p.file_bytes = o.distances_file_offset +
+                   static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * size_of(o.type);
+  }
+  return p;
 }
 
 any_matrix allocate(dtype type, std::int64_t n) {
@@ -81,7 +92,7 @@ result run_solve(any_matrix d, const detail::weight_facts& facts, bool all_integ
                  const solve_options& o, clock_type::time_point t0) {
   const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
   auto chosen = choose_backend(n, o);
-  plan p = chosen->make_plan(n, o);
+  plan p = plan_with(*chosen, n, o);
   APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
   const bool narrow = narrow_safe(facts, all_integral, o, chosen->kind());
 
@@ -115,7 +126,7 @@ result run_solve(any_matrix d, const detail::weight_facts& facts, bool all_integ
 
 plan make_plan(std::int64_t n, const solve_options& options) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
-  return choose_backend(n, options)->make_plan(n, options);
+  return plan_with(*choose_backend(n, options), n, options);
 }
 
 result solve(const graph& g, const solve_options& options) {
@@ -127,13 +138,18 @@ result solve(const graph& g, const solve_options& options) {
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
   const plan p = make_plan(g.num_vertices(), options);
   APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
-  any_matrix d = allocate(options.type, g.num_vertices());
+  any_matrix d = options.distances_file.empty()
+                     ? allocate(options.type, g.num_vertices())
+                     : detail::map_distances(options.type, g.num_vertices(),
+                                             options.distances_file, options.distances_file_offset);
   detail::fill_initial(g, d);
   return run_solve(std::move(d), facts, summary.all_integral, options, t0);
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {
   const auto t0 = clock_type::now();
+  APSP_EXPECTS(options.distances_file.empty(), invalid_argument_error,
+               "solve_dense works in the matrix it is given; distances_file applies to solve");
   APSP_EXPECTS(static_cast<dtype>(initial.index()) == options.type, invalid_argument_error,
                "the initial matrix holds " +
                    std::string(to_string(static_cast<dtype>(initial.index()))) +

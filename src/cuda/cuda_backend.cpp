@@ -176,7 +176,8 @@ public:
     const std::uint64_t forced = cuda::forced_out_of_core_bytes();
     if (forced != 0)
       usable = std::min(usable, forced);
-    if ((p.device_bytes > usable || forced != 0) && cuda::plan_out_of_core(p, p.device, usable))
+    if ((p.device_bytes > usable || forced != 0) && cuda::plan_out_of_core(p, p.device, usable,
+                                                                  !o.distances_file.empty()))
       return p;
     if (p.device_bytes > usable) {
       p.fits = false;

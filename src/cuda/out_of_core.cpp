@@ -76,13 +76,15 @@ std::uint64_t forced_out_of_core_bytes() {
   return static_cast<std::uint64_t>(x) * scale;
 }
 
-bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable) {
+bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
+                      bool distances_in_file) {
   const std::size_t elem = size_of(p.type);
   const std::int64_t bo = choose_outer_block(p.n, elem, p.paths, usable);
   if (bo == 0 || p.n == 0)
     return false;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
-  const std::uint64_t host_bytes = host_cells * (elem + (p.paths ? 4 : 0));
+  // A distance matrix kept in a memory-mapped file (solve_options::distances_file) needs no RAM.
+  const std::uint64_t host_bytes = host_cells * ((distances_in_file ? 0 : elem) + (p.paths ? 4 : 0));
   const std::uint64_t ram = apsp::detail::physical_memory_bytes();
   p.block = bo;
   p.rounds = (p.n + bo - 1) / bo;
@@ -94,7 +96,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
     p.reason = "the out-of-core solve keeps the matrices in host memory: " +
                apsp::detail::gib(host_bytes) +
                " needed, " + apsp::detail::gib(ram) +
-               " installed (memory-mapped output is not implemented)";
+               " installed (keep the distances in a memory-mapped file: --map-output)";
   } else {
     p.fits = true;
     p.reason.clear();

@@ -39,7 +39,8 @@ namespace apsp::cuda {
 
 /// Turns `p` (an in-core plan for `device_label`) into an out-of-core one when some outer block
 /// fits in `usable` bytes and the host matrices fit in RAM; returns whether it did.
-bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable);
+bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
+                      bool distances_in_file = false);
 
 /// Whether `p` was made by plan_out_of_core.
 [[nodiscard]] bool is_out_of_core(const plan& p);

@@ -140,4 +140,14 @@ void write_via(const std::filesystem::path& p, const via_matrix& via) {
   out.commit();
 }
 
+std::string raw_matrix_header(format f, dtype type, std::int64_t n) {
+  if (f == format::npy)
+    return detail::make_npy_header(type, n, n);
+  if (f == format::course_binary && type == dtype::int32)
+    return {}; // the course distance file is the raw int32 matrix, unreachable = 2^30 - 1
+  throw invalid_argument_error("cannot write an " + std::string(to_string(type)) +
+                               " distance matrix in place as " + std::string(to_string(f)) +
+                               " (use .npy, or course-binary with int32)");
+}
+
 } // namespace apsp::io

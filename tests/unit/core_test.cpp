@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <cstdint>
 #include <limits>
 
@@ -164,6 +166,60 @@ TEST(Result, CorruptPathMatrixFailsInsteadOfLooping) {
   const apsp::result r(std::move(d), std::move(via), apsp::plan{});
   EXPECT_THROW((void)r.path(0, 2), apsp::internal_error);
   EXPECT_THROW((void)r.predecessors(), apsp::internal_error);
+}
+
+TEST(SolveInFile, DistancesLiveInTheMappedFile) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 90;
+  spec.negative_edges = true;
+  const auto g = apsp::testing::make_random_graph(spec, 31);
+  const auto file = std::filesystem::temp_directory_path() / "apsp_core_test_mapped.bin";
+  for (dtype t : {dtype::int32, dtype::float64}) {
+    auto o = reference_options(t, true);
+    const auto in_ram = apsp::solve(g, o);
+    o.distances_file = file;
+    o.distances_file_offset = 128;
+    {
+      const auto mapped = apsp::solve(g, o);
+      EXPECT_EQ(mapped.executed_plan().file_bytes, 128 + 90u * 90u * apsp::size_of(t));
+      for (std::int64_t i = 0; i < spec.n; ++i)
+        for (std::int64_t j = 0; j < spec.n; ++j)
+          ASSERT_EQ(mapped.distance(i, j), in_ram.distance(i, j));
+    }
+    // The values are in the file, after the offset, row-major.
+    EXPECT_EQ(std::filesystem::file_size(file), 128 + 90u * 90u * apsp::size_of(t));
+    std::ifstream f(file, std::ios::binary);
+    f.seekg(128 + static_cast<std::streamoff>((5 * 90 + 7) * apsp::size_of(t)));
+    if (t == dtype::int32) {
+      std::int32_t v = 0;
+      f.read(reinterpret_cast<char*>(&v), sizeof v);
+      EXPECT_EQ(v, in_ram.distances_as<std::int32_t>()(5, 7));
+    } else {
+      double v = 0;
+      f.read(reinterpret_cast<char*>(&v), sizeof v);
+      EXPECT_EQ(v, in_ram.distances_as<double>()(5, 7));
+    }
+  }
+  std::filesystem::remove(file);
+  auto bad = reference_options(dtype::float64);
+  bad.distances_file = file;
+  bad.distances_file_offset = 4;  // not a multiple of 8
+  EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
+  bad.distances_file = "/nonexistent-dir/x.bin";
+  bad.distances_file_offset = 0;
+  EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
+}
+
+TEST(SolveInFile, PlansLeaveTheMatrixOutOfRam) {
+  auto o = reference_options(dtype::int32);
+  o.backend = apsp::backend_kind::cpu;
+  const std::int64_t n = 20000;
+  const auto in_ram = apsp::make_plan(n, o);
+  o.distances_file = "unused.bin";
+  const auto in_file = apsp::make_plan(n, o);
+  EXPECT_EQ(in_ram.host_bytes - in_file.host_bytes, 20000u * 20000u * 4u);
+  EXPECT_EQ(in_file.file_bytes, 20000u * 20000u * 4u);
+  EXPECT_EQ(in_ram.file_bytes, 0u);
 }
 
 TEST(Plan, ReferencePlanCountsBytes) {

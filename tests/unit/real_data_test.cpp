@@ -39,11 +39,19 @@ checksum checksum_of(const apsp::result& r) {
 
 apsp::backend_kind backend() { return apsp::parse_backend(APSP_REAL_DATA_BACKEND); }
 
-void skip_unless_available() {
+/// Why the back end under test cannot run here (empty when it can).
+std::string unavailable_reason() {
   for (const auto& s : apsp::list_backends()) {
-    if (s.kind == backend() && !s.available) GTEST_SKIP() << s.detail;
+    if (s.kind == backend() && !s.available) return s.detail;
   }
+  return {};
 }
+
+// A macro, so that GTEST_SKIP returns from the test itself.
+#define skip_unless_available()                                       \
+  do {                                                                \
+    if (const auto why = unavailable_reason(); !why.empty()) GTEST_SKIP() << why; \
+  } while (0)
 
 /// The bundled copy when there is one, else ../shared/data; empty when neither exists.
 fs::path find_data(const std::string& name) {

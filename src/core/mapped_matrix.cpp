@@ -1,0 +1,55 @@
+#include "core/mapped_matrix.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "apsp/error.hpp"
+
+namespace apsp::detail {
+
+any_matrix map_distances(dtype type, std::int64_t n, const std::filesystem::path& file,
+                         std::uint64_t offset) {
+  const std::size_t elem = size_of(type);
+  APSP_EXPECTS(offset % elem == 0, invalid_argument_error,
+               "distances_file_offset " + std::to_string(offset) +
+                   " is not a multiple of the element size " + std::to_string(elem));
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  const std::uint64_t total = offset + cells * elem;
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  APSP_EXPECTS(fd >= 0, invalid_argument_error,
+               file.string() + ": cannot create the distance file: " + std::strerror(errno));
+  const auto fail = [&](const std::string& what, int err) {
+    ::close(fd);
+    std::error_code ignored;
+    std::filesystem::remove(file, ignored);
+    if (err == ENOSPC || err == EFBIG || err == ENOMEM) {
+      throw out_of_memory_error(file.string() + ": " + what + ": " + std::strerror(err));
+    }
+    throw invalid_argument_error(file.string() + ": " + what + ": " + std::strerror(err));
+  };
+  if (total == 0) {
+    ::close(fd);
+    return visit_dtype(type, [](auto zero) -> any_matrix { return dense_matrix<decltype(zero)>(0); });
+  }
+  // posix_fallocate returns the error instead of setting errno.
+  if (const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(total)); err != 0) {
+    fail("cannot reserve " + std::to_string(total) + " bytes", err);
+  }
+  void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) fail("cannot map the distance file", errno);
+  ::close(fd);  // the mapping keeps the file open
+  std::shared_ptr<void> owner(base, [total](void* p) { ::munmap(p, total); });
+  return visit_dtype(type, [&](auto zero) -> any_matrix {
+    using T = decltype(zero);
+    T* data = reinterpret_cast<T*>(static_cast<char*>(base) + offset);
+    return dense_matrix<T>::adopt(n, data, owner);
+  });
+}
+
+}  // namespace apsp::detail

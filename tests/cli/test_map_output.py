@@ -1,0 +1,43 @@
+"""apsp solve --map-output: the solve works inside the output file (memory-mapped), which must
+end byte-identical to the ordinary output; failures leave nothing behind."""
+
+import numpy as np
+import pytest
+
+from conftest import assert_error
+from graph_files import random_edges, write_gr
+
+
+@pytest.mark.parametrize("out, dtype", [("d.npy", "int32"), ("d.npy", "float64"),
+                                        ("d.npy", "float32"), ("d.bin", "int32")])
+def test_map_output_is_byte_identical(apsp, tmp_path, out, dtype):
+    rng = np.random.default_rng(7)
+    edges = random_edges(rng, 80, 500, low=0, high=50)
+    write_gr(tmp_path / "g.gr", 80, edges)
+    plain = apsp("solve", "g.gr", "-o", "plain_" + out, "--dtype", dtype, "--quiet")
+    assert plain.rc == 0, plain
+    mapped = apsp("solve", "g.gr", "-o", out, "--dtype", dtype, "--map-output", "--quiet")
+    assert mapped.rc == 0, mapped
+    assert (tmp_path / out).read_bytes() == (tmp_path / ("plain_" + out)).read_bytes()
+    assert not list(tmp_path.glob("*.apsp-partial"))
+
+
+def test_map_output_refuses_csv_and_leaves_nothing(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 4), (2, 3, 1)])
+    r = apsp("solve", "g.gr", "-o", "d.csv", "--map-output")
+    assert r.rc == 2, r
+    assert "in place" in r.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.gr"]
+
+
+def test_map_output_negative_cycle_leaves_nothing(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 1), (2, 3, -3), (3, 1, 1)])
+    r = apsp("solve", "g.gr", "-o", "d.npy", "--map-output")
+    assert_error(r, 4, "negative cycle")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.gr"]
+
+
+def test_map_output_needs_an_output(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 2, [(1, 2, 4)])
+    r = apsp("solve", "g.gr", "--map-output")
+    assert r.rc == 2, r
