@@ -88,7 +88,8 @@ std::vector<int> parse_device_list(const std::string& s) {
   std::size_t pos = 0;
   while (true) {
     const std::size_t comma = s.find(',', pos);
-    const std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    const std::string item =
+        s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     int d = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
     APSP_EXPECTS(!item.empty() && ec == std::errc{} && end == item.data() + item.size() && d >= 0,

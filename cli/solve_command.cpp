@@ -9,8 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <future>
-#include <string>
 #include <memory>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -196,8 +196,10 @@ int run(const solve_args& a) {
       if (!in_place)
         throw;
       throw out_of_memory_error(a.in.path + ": the " + std::to_string(n) + " x " +
-                                std::to_string(n) + " distance matrix was to live in the output "
-                                "file instead of memory, which failed: " + e.what());
+                                std::to_string(n) +
+                                " distance matrix was to live in the output "
+                                "file instead of memory, which failed: " +
+                                e.what());
     }
   }();
   throw_if_interrupted();

@@ -12,7 +12,7 @@ namespace apsp {
 /// (d[i][i] = min(0, w)); weights may be zero or negative. Weights are held as double, so
 /// integer weights are exact up to 2^53.
 class graph {
- public:
+public:
   graph() = default;
   /// An edgeless graph on `num_vertices` vertices; throws invalid_argument_error if negative.
   explicit graph(std::int64_t num_vertices);
@@ -45,11 +45,11 @@ class graph {
   };
   [[nodiscard]] weight_summary summarize_weights() const noexcept;
 
- private:
+private:
   std::int64_t n_ = 0;
   std::vector<std::int32_t> src_;
   std::vector<std::int32_t> dst_;
   std::vector<double> w_;
 };
 
-}  // namespace apsp
+} // namespace apsp

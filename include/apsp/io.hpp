@@ -34,7 +34,7 @@ enum class format { dimacs, mtx, edgelist, csv, course_binary, npy };
 /// `base`; edge lists keep the original ids as strings, in sorted order (numeric ids sorted as
 /// numbers, string ids sorted as byte strings).
 class vertex_labels {
- public:
+public:
   vertex_labels() = default;
   /// Ids base, base+1, ..., base+n-1.
   static vertex_labels numeric(std::int64_t n, std::int64_t base);
@@ -50,10 +50,10 @@ class vertex_labels {
   /// Internal index of the file id `id`; nullopt if there is no such vertex.
   [[nodiscard]] std::optional<std::int64_t> find(std::string_view id) const;
 
- private:
+private:
   std::int64_t n_ = 0;
   std::int64_t base_ = 0;
-  std::vector<std::string> names_;  // index = internal id; file order (see above) when non-empty
+  std::vector<std::string> names_; // index = internal id; file order (see above) when non-empty
   // Indices into names_ in byte-string order, for find(); empty when names_ already is.
   std::vector<std::int32_t> by_bytes_;
 };
@@ -96,4 +96,4 @@ void write_via(const std::filesystem::path& p, const via_matrix& via);
 [[nodiscard]] any_matrix read_matrix(const std::filesystem::path& p,
                                      std::optional<format> f = std::nullopt);
 
-}  // namespace apsp::io
+} // namespace apsp::io

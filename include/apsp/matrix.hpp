@@ -14,22 +14,25 @@ namespace apsp {
 
 /// An n x n row-major matrix of T. Storage is uninitialised on construction (so a 10 GB matrix
 /// costs no single-threaded page-touching pass); every solver writes every element.
-template <class T>
-class dense_matrix {
- public:
+template <class T> class dense_matrix {
+public:
   using value_type = T;
 
   dense_matrix() = default;
   /// Allocates n*n elements; throws out_of_memory_error (via std::bad_alloc translation in the
   /// library) when the allocation fails.
   explicit dense_matrix(std::int64_t n) : n_(n) {
-    if (n < 0) throw std::bad_array_new_length();
+    if (n < 0)
+      throw std::bad_array_new_length();
     const std::size_t count = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-    if (count == 0) return;
-    if (count > (~std::size_t{0}) / sizeof(T) - 64) throw std::bad_array_new_length();
+    if (count == 0)
+      return;
+    if (count > (~std::size_t{0}) / sizeof(T) - 64)
+      throw std::bad_array_new_length();
     std::size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
     void* p = std::aligned_alloc(64, bytes);
-    if (p == nullptr) throw std::bad_alloc();
+    if (p == nullptr)
+      throw std::bad_alloc();
     data_.reset(static_cast<T*>(p));
   }
 
@@ -59,11 +62,12 @@ class dense_matrix {
   [[nodiscard]] std::span<T> values() noexcept { return {data(), size()}; }
   [[nodiscard]] std::span<const T> values() const noexcept { return {data(), size()}; }
 
- private:
+private:
   struct storage_deleter {
-    std::shared_ptr<void> owner;  // external storage; empty: the memory came from aligned_alloc
+    std::shared_ptr<void> owner; // external storage; empty: the memory came from aligned_alloc
     void operator()(T* p) const noexcept {
-      if (!owner) std::free(p);
+      if (!owner)
+        std::free(p);
     }
   };
   std::int64_t n_ = 0;
@@ -80,4 +84,4 @@ using any_matrix = std::variant<dense_matrix<std::int32_t>, dense_matrix<float>,
 using via_matrix = dense_matrix<std::int32_t>;
 inline constexpr std::int32_t no_via = -1;
 
-}  // namespace apsp
+} // namespace apsp

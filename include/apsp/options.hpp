@@ -27,9 +27,9 @@ using progress_callback = std::function<bool(const progress_info&)>;
 /// 16-bit packed arithmetic (two lanes per 32-bit register), on back ends that have it (cuda).
 /// The result keeps `type` (int32); only the arithmetic narrows.
 enum class narrow_mode {
-  off,        ///< never
-  when_safe,  ///< when provably exact: non-negative integer weights, path lengths < 2^14-1
-  required    ///< always; the solve is refused when that is not provably exact
+  off,       ///< never
+  when_safe, ///< when provably exact: non-negative integer weights, path lengths < 2^14-1
+  required   ///< always; the solve is refused when that is not provably exact
 };
 
 struct solve_options {
@@ -57,4 +57,4 @@ struct solve_options {
   std::uint64_t distances_file_offset = 0;
 };
 
-}  // namespace apsp
+} // namespace apsp

@@ -10,23 +10,23 @@
 namespace apsp {
 
 struct plan {
-  backend_kind backend = backend_kind::cpu;  ///< the concrete back end (never `automatic`)
-  std::string device;                        ///< e.g. "cpu (2 threads, avx512)" or a GPU name
+  backend_kind backend = backend_kind::cpu; ///< the concrete back end (never `automatic`)
+  std::string device;                       ///< e.g. "cpu (2 threads, avx512)" or a GPU name
   dtype type = dtype::int32;
   std::int64_t n = 0;
-  std::int64_t block = 0;   ///< tile edge
-  std::int64_t rounds = 0;  ///< ceil(n / block)
+  std::int64_t block = 0;  ///< tile edge
+  std::int64_t rounds = 0; ///< ceil(n / block)
   bool paths = false;
-  bool narrow = false;             ///< the rounds ran in packed 16-bit arithmetic
-  std::uint64_t host_bytes = 0;    ///< peak host memory (RAM): matrices plus working copies
-  std::uint64_t file_bytes = 0;    ///< bytes of the memory-mapped distances_file (not in RAM)
-  std::uint64_t device_bytes = 0;  ///< peak device memory (0 for host back ends)
-  bool fits = true;                ///< false when the memory above is not available
-  std::string reason;              ///< why it does not fit (empty when it fits)
+  bool narrow = false;            ///< the rounds ran in packed 16-bit arithmetic
+  std::uint64_t host_bytes = 0;   ///< peak host memory (RAM): matrices plus working copies
+  std::uint64_t file_bytes = 0;   ///< bytes of the memory-mapped distances_file (not in RAM)
+  std::uint64_t device_bytes = 0; ///< peak device memory (0 for host back ends)
+  bool fits = true;               ///< false when the memory above is not available
+  std::string reason;             ///< why it does not fit (empty when it fits)
 };
 
 /// Physical memory of this machine in bytes (0 when the system does not say); plans compare
 /// their host_bytes with it.
 [[nodiscard]] std::uint64_t host_memory_bytes() noexcept;
 
-}  // namespace apsp
+} // namespace apsp

@@ -23,20 +23,17 @@ struct solve_timings {
 };
 
 class result {
- public:
+public:
   result() = default;
   result(any_matrix distances, std::optional<via_matrix> via, plan p, solve_timings t = {})
       : distances_(std::move(distances)), via_(std::move(via)), plan_(std::move(p)), timings_(t) {}
 
   [[nodiscard]] std::int64_t n() const noexcept;
-  [[nodiscard]] dtype type() const noexcept {
-    return static_cast<dtype>(distances_.index());
-  }
+  [[nodiscard]] dtype type() const noexcept { return static_cast<dtype>(distances_.index()); }
   [[nodiscard]] const any_matrix& distances() const noexcept { return distances_; }
   [[nodiscard]] any_matrix& distances() noexcept { return distances_; }
   /// The distances as T; throws invalid_argument_error if the result holds another type.
-  template <class T>
-  [[nodiscard]] const dense_matrix<T>& distances_as() const;
+  template <class T> [[nodiscard]] const dense_matrix<T>& distances_as() const;
 
   [[nodiscard]] bool has_paths() const noexcept { return via_.has_value(); }
   /// Throws invalid_argument_error when the solve ran without paths.
@@ -57,11 +54,11 @@ class result {
   [[nodiscard]] const plan& executed_plan() const noexcept { return plan_; }
   [[nodiscard]] const solve_timings& timings() const noexcept { return timings_; }
 
- private:
+private:
   any_matrix distances_;
   std::optional<via_matrix> via_;
   plan plan_;
   solve_timings timings_;
 };
 
-}  // namespace apsp
+} // namespace apsp

@@ -31,11 +31,11 @@ namespace apsp {
 struct backend_status {
   backend_kind kind;
   bool available;
-  std::string detail;  ///< device name, or why it is unavailable
+  std::string detail; ///< device name, or why it is unavailable
 };
 [[nodiscard]] std::vector<backend_status> list_backends();
 
 /// The library version, e.g. "0.1.0".
 [[nodiscard]] const char* version() noexcept;
 
-}  // namespace apsp
+} // namespace apsp

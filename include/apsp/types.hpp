@@ -17,28 +17,23 @@ enum class dtype { int32, float32, int64, float64 };
 enum class backend_kind { automatic, reference, cpu, cuda };
 
 /// "No path" and limits for each weight type.
-template <class T>
-struct weight_traits;
+template <class T> struct weight_traits;
 
-template <>
-struct weight_traits<std::int32_t> {
+template <> struct weight_traits<std::int32_t> {
   /// 2^30 - 1, as in the course format: INF + INF still fits in int32.
   static constexpr std::int32_t infinity = 1073741823;
   static constexpr dtype type = dtype::int32;
 };
-template <>
-struct weight_traits<std::int64_t> {
+template <> struct weight_traits<std::int64_t> {
   /// 2^62 - 1: INF + INF still fits in int64.
   static constexpr std::int64_t infinity = (std::int64_t{1} << 62) - 1;
   static constexpr dtype type = dtype::int64;
 };
-template <>
-struct weight_traits<float> {
+template <> struct weight_traits<float> {
   static constexpr float infinity = std::numeric_limits<float>::infinity();
   static constexpr dtype type = dtype::float32;
 };
-template <>
-struct weight_traits<double> {
+template <> struct weight_traits<double> {
   static constexpr double infinity = std::numeric_limits<double>::infinity();
   static constexpr dtype type = dtype::float64;
 };
@@ -62,15 +57,18 @@ struct weight_traits<double> {
 [[nodiscard]] backend_kind parse_backend(std::string_view name);
 
 /// Calls `f(T{})` with T the C++ type of `t` (std::int32_t, float, std::int64_t, double).
-template <class F>
-decltype(auto) visit_dtype(dtype t, F&& f) {
+template <class F> decltype(auto) visit_dtype(dtype t, F&& f) {
   switch (t) {
-    case dtype::int32: return f(std::int32_t{});
-    case dtype::float32: return f(float{});
-    case dtype::int64: return f(std::int64_t{});
-    case dtype::float64: break;
+  case dtype::int32:
+    return f(std::int32_t{});
+  case dtype::float32:
+    return f(float{});
+  case dtype::int64:
+    return f(std::int64_t{});
+  case dtype::float64:
+    break;
   }
   return f(double{});
 }
 
-}  // namespace apsp
+} // namespace apsp

@@ -18,7 +18,7 @@ namespace apsp::detail {
 
 /// What a back end needs besides the matrices: progress/cancel and arithmetic mode.
 class run_context {
- public:
+public:
   run_context(const solve_options& options, std::int64_t n, bool negative_weights,
               bool narrow_safe = false)
       : options_(options), n_(n), negative_weights_(negative_weights), narrow_safe_(narrow_safe),
@@ -40,7 +40,7 @@ class run_context {
   /// progress callback returns false.
   void round_done(std::int64_t rounds_done, std::int64_t rounds_total);
 
- private:
+private:
   const solve_options& options_;
   std::int64_t n_;
   bool negative_weights_;
@@ -50,7 +50,7 @@ class run_context {
 };
 
 class backend {
- public:
+public:
   virtual ~backend() = default;
   [[nodiscard]] virtual backend_kind kind() const noexcept = 0;
   /// Whether it can run here and on what (device name, or the reason it cannot).
@@ -72,8 +72,7 @@ inline constexpr std::int32_t narrow_infinity = 16383;
 
 /// One relaxation d = min(d, a + b), with sums clamped at -infinity for integer types when
 /// `Clamp` (graphs with negative weights), so negative cycles cannot overflow.
-template <bool Clamp, class T>
-inline T relax(T d, T a, T b) noexcept {
+template <bool Clamp, class T> inline T relax(T d, T a, T b) noexcept {
   T s = a + b;
   if constexpr (Clamp && std::is_integral_v<T>) {
     constexpr T lo = -weight_traits<T>::infinity;
@@ -82,4 +81,4 @@ inline T relax(T d, T a, T b) noexcept {
   return s < d ? s : d;
 }
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -14,8 +14,7 @@
 namespace apsp::detail {
 namespace {
 
-template <class T>
-bool is_finite_entry(T v) {
+template <class T> bool is_finite_entry(T v) {
   if constexpr (std::is_floating_point_v<T>) {
     return std::isfinite(v);
   } else {
@@ -23,7 +22,7 @@ bool is_finite_entry(T v) {
   }
 }
 
-}  // namespace
+} // namespace
 
 weight_facts analyze_weights(const graph& g, double enough) {
   weight_facts facts;
@@ -37,12 +36,14 @@ weight_facts analyze_weights(const graph& g, double enough) {
     max_abs = std::max(max_abs, std::fabs(w[static_cast<std::size_t>(e)]));
   }
   facts.has_negative = negative;
-  if (m == 0 || g.num_vertices() < 2) return facts;
+  if (m == 0 || g.num_vertices() < 2)
+    return facts;
   const auto keep = std::min<std::int64_t>(g.num_vertices() - 1, m);
   // (n-1) * max|w| is a valid bound and costs nothing more; the exact "n-1 largest" sum needs a
   // selection over all m weights, so it is only computed when the cheap bound is not enough.
   facts.distance_bound = max_abs * static_cast<double>(keep);
-  if (facts.distance_bound < enough) return facts;
+  if (facts.distance_bound < enough)
+    return facts;
   std::vector<double> mags(w.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < m; ++e) {
@@ -50,16 +51,20 @@ weight_facts analyze_weights(const graph& g, double enough) {
   }
   std::nth_element(mags.begin(), mags.begin() + (keep - 1), mags.end(), std::greater<>());
   double sum = 0;
-  for (std::int64_t e = 0; e < keep; ++e) sum += mags[static_cast<std::size_t>(e)];
+  for (std::int64_t e = 0; e < keep; ++e)
+    sum += mags[static_cast<std::size_t>(e)];
   facts.distance_bound = sum;
   return facts;
 }
 
 double bound_needed(dtype type, bool narrow_requested) {
-  if (narrow_requested && type == dtype::int32) return narrow_infinity;
-  if (type == dtype::int32) return static_cast<double>(weight_traits<std::int32_t>::infinity) / 3;
-  if (type == dtype::int64) return static_cast<double>(weight_traits<std::int64_t>::infinity) / 3;
-  return HUGE_VAL;  // float types never need the bound: the cheap one is always enough
+  if (narrow_requested && type == dtype::int32)
+    return narrow_infinity;
+  if (type == dtype::int32)
+    return static_cast<double>(weight_traits<std::int32_t>::infinity) / 3;
+  if (type == dtype::int64)
+    return static_cast<double>(weight_traits<std::int64_t>::infinity) / 3;
+  return HUGE_VAL; // float types never need the bound: the cheap one is always enough
 }
 
 weight_facts analyze_weights(const any_matrix& m) {
@@ -72,9 +77,12 @@ weight_facts analyze_weights(const any_matrix& m) {
           const auto* row = d.row(i);
           for (std::int64_t j = 0; j < n; ++j) {
             const auto v = row[j];
-            if (!is_finite_entry(v)) continue;
-            if (v < 0) facts.has_negative = true;
-            if (i != j) max_abs = std::max(max_abs, std::fabs(static_cast<double>(v)));
+            if (!is_finite_entry(v))
+              continue;
+            if (v < 0)
+              facts.has_negative = true;
+            if (i != j)
+              max_abs = std::max(max_abs, std::fabs(static_cast<double>(v)));
           }
         }
         facts.distance_bound = n > 1 ? max_abs * static_cast<double>(n - 1) : 0.0;
@@ -84,7 +92,8 @@ weight_facts analyze_weights(const any_matrix& m) {
 }
 
 void check_representable(const weight_facts& facts, dtype type, bool all_integral) {
-  if (!is_integral(type)) return;
+  if (!is_integral(type))
+    return;
   if (!all_integral) {
     throw invalid_input_error("the graph has non-integer weights; solve with --dtype float32 or "
                               "float64");
@@ -96,11 +105,11 @@ void check_representable(const weight_facts& facts, dtype type, bool all_integra
   // infinity drift down by up to 2 * bound, and must still be told apart from real distances.
   const double limit = facts.has_negative ? inf / 3.0 : inf;
   if (facts.distance_bound >= limit) {
-    throw overflow_risk_error(
-        "path lengths could reach " + std::to_string(static_cast<long long>(facts.distance_bound)) +
-        ", too close to " + std::string(to_string(type)) + "'s no-path value " +
-        std::to_string(static_cast<long long>(inf)) +
-        "; solve with --dtype int64 or float64 (or float32)");
+    throw overflow_risk_error("path lengths could reach " +
+                              std::to_string(static_cast<long long>(facts.distance_bound)) +
+                              ", too close to " + std::string(to_string(type)) +
+                              "'s no-path value " + std::to_string(static_cast<long long>(inf)) +
+                              "; solve with --dtype int64 or float64 (or float32)");
   }
 }
 
@@ -120,7 +129,7 @@ void fill_initial(const graph& g, any_matrix& d) {
         const auto& dst = g.targets();
         const auto& w = g.weights();
         const auto edges = static_cast<std::int64_t>(w.size());
-        // Parallel scatter; parallel edges meet in one cell, so the minimum is taken atomically.
+    // Parallel scatter; parallel edges meet in one cell, so the minimum is taken atomically.
 #pragma omp parallel for schedule(static)
         for (std::int64_t e = 0; e < edges; ++e) {
           const auto k = static_cast<std::size_t>(e);
@@ -140,7 +149,8 @@ void clamp_diagonal(any_matrix& d) {
         using T = typename std::decay_t<decltype(m)>::value_type;
         for (std::int64_t i = 0; i < m.n(); ++i) {
           T& v = m(i, i);
-          if (!(v < T{0})) v = T{0};  // also replaces NaN
+          if (!(v < T{0}))
+            v = T{0}; // also replaces NaN
         }
       },
       d);
@@ -154,16 +164,19 @@ void check_negative_cycles(const any_matrix& d) {
         std::int64_t count = 0;
         for (std::int64_t i = 0; i < m.n(); ++i) {
           if (m(i, i) < T{0}) {
-            if (on_cycle.size() < 64) on_cycle.push_back(i);
+            if (on_cycle.size() < 64)
+              on_cycle.push_back(i);
             ++count;
           }
         }
-        if (count == 0) return;
+        if (count == 0)
+          return;
         std::string list;
         for (std::size_t k = 0; k < on_cycle.size() && k < 10; ++k) {
           list += (k ? ", " : "") + std::to_string(on_cycle[k]);
         }
-        if (count > 10) list += ", ...";
+        if (count > 10)
+          list += ", ...";
         throw negative_cycle_error("the graph has a negative cycle: " + std::to_string(count) +
                                        " vertices lie on negative cycles (0-based: " + list + ")",
                                    std::move(on_cycle));
@@ -172,7 +185,8 @@ void check_negative_cycles(const any_matrix& d) {
 }
 
 void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& facts) {
-  if (!facts.has_negative) return;
+  if (!facts.has_negative)
+    return;
   std::visit(
       [&](auto& m) {
         using T = typename std::decay_t<decltype(m)>::value_type;
@@ -186,7 +200,8 @@ void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& f
             for (std::int64_t j = 0; j < n; ++j) {
               if (row[j] > bound) {
                 row[j] = weight_traits<T>::infinity;
-                if (via_row != nullptr) via_row[j] = no_via;
+                if (via_row != nullptr)
+                  via_row[j] = no_via;
               }
             }
           }
@@ -195,4 +210,4 @@ void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& f
       d);
 }
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -44,4 +44,4 @@ void check_negative_cycles(const any_matrix& d);
 /// above the distance bound is unreachable, so reset it to infinity (and its via to none).
 void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& facts);
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

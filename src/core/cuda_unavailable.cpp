@@ -6,7 +6,7 @@ namespace apsp::detail {
 namespace {
 
 class cuda_unavailable final : public backend {
- public:
+public:
   backend_kind kind() const noexcept override { return backend_kind::cuda; }
   backend_status status() const override {
     return {backend_kind::cuda, false, "this build of apsp has no CUDA support"};
@@ -25,8 +25,10 @@ class cuda_unavailable final : public backend {
   }
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<backend> make_cuda_backend() { return std::make_unique<cuda_unavailable>(); }
+std::unique_ptr<backend> make_cuda_backend() {
+  return std::make_unique<cuda_unavailable>();
+}
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -43,9 +43,10 @@ void graph::assign(std::vector<std::int32_t> src, std::vector<std::int32_t> dst,
 #pragma omp parallel for schedule(static) reduction(min : first_bad)
   for (std::int64_t k = 0; k < m; ++k) {
     const auto e = static_cast<std::size_t>(k);
-    const bool ok = src[e] >= 0 && src[e] < n_ && dst[e] >= 0 && dst[e] < n_ &&
-                    std::isfinite(weight[e]);
-    if (!ok && k < first_bad) first_bad = k;
+    const bool ok =
+        src[e] >= 0 && src[e] < n_ && dst[e] >= 0 && dst[e] < n_ && std::isfinite(weight[e]);
+    if (!ok && k < first_bad)
+      first_bad = k;
   }
   if (first_bad < m) {
     const auto e = static_cast<std::size_t>(first_bad);
@@ -61,7 +62,8 @@ void graph::assign(std::vector<std::int32_t> src, std::vector<std::int32_t> dst,
 
 graph::weight_summary graph::summarize_weights() const noexcept {
   weight_summary s;
-  if (w_.empty()) return s;
+  if (w_.empty())
+    return s;
   double lo = w_[0], hi = w_[0];
   bool integral = true;
   const auto m = static_cast<std::int64_t>(w_.size());
@@ -81,4 +83,4 @@ graph::weight_summary graph::summarize_weights() const noexcept {
   return s;
 }
 
-}  // namespace apsp
+} // namespace apsp

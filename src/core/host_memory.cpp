@@ -12,12 +12,14 @@ namespace detail {
 std::uint64_t physical_memory_bytes() noexcept {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
+  if (pages <= 0 || page_size <= 0)
+    return 0;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
 std::uint64_t distances_ram_bytes(std::int64_t n, const solve_options& o) noexcept {
-  if (!o.distances_file.empty()) return 0;
+  if (!o.distances_file.empty())
+    return 0;
   return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * size_of(o.type);
 }
 
@@ -27,8 +29,10 @@ std::string gib(std::uint64_t bytes) {
   return buf;
 }
 
-}  // namespace detail
+} // namespace detail
 
-std::uint64_t host_memory_bytes() noexcept { return detail::physical_memory_bytes(); }
+std::uint64_t host_memory_bytes() noexcept {
+  return detail::physical_memory_bytes();
+}
 
-}  // namespace apsp
+} // namespace apsp

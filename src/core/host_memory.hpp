@@ -18,4 +18,4 @@ namespace apsp::detail {
 /// "1.50 GiB": sizes in plan reasons and device descriptions.
 [[nodiscard]] std::string gib(std::uint64_t bytes);
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -35,15 +35,17 @@ any_matrix map_distances(dtype type, std::int64_t n, const std::filesystem::path
   };
   if (total == 0) {
     ::close(fd);
-    return visit_dtype(type, [](auto zero) -> any_matrix { return dense_matrix<decltype(zero)>(0); });
+    return visit_dtype(type,
+                       [](auto zero) -> any_matrix { return dense_matrix<decltype(zero)>(0); });
   }
   // posix_fallocate returns the error instead of setting errno.
   if (const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(total)); err != 0) {
     fail("cannot reserve " + std::to_string(total) + " bytes", err);
   }
   void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (base == MAP_FAILED) fail("cannot map the distance file", errno);
-  ::close(fd);  // the mapping keeps the file open
+  if (base == MAP_FAILED)
+    fail("cannot map the distance file", errno);
+  ::close(fd); // the mapping keeps the file open
   std::shared_ptr<void> owner(base, [total](void* p) { ::munmap(p, total); });
   return visit_dtype(type, [&](auto zero) -> any_matrix {
     using T = decltype(zero);
@@ -52,4 +54,4 @@ any_matrix map_distances(dtype type, std::int64_t n, const std::filesystem::path
   });
 }
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

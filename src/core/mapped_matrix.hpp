@@ -16,4 +16,4 @@ namespace apsp::detail {
 [[nodiscard]] any_matrix map_distances(dtype type, std::int64_t n,
                                        const std::filesystem::path& file, std::uint64_t offset);
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -12,7 +12,8 @@ template <bool Clamp, class T>
 void floyd_warshall(dense_matrix<T>& d, via_matrix* via, run_context& ctx) {
   const std::int64_t n = d.n();
   if (via != nullptr) {
-    for (auto& v : via->values()) v = no_via;
+    for (auto& v : via->values())
+      v = no_via;
   }
   for (std::int64_t k = 0; k < n; ++k) {
     for (std::int64_t i = 0; i < n; ++i) {
@@ -22,7 +23,8 @@ void floyd_warshall(dense_matrix<T>& d, via_matrix* via, run_context& ctx) {
         const T updated = relax<Clamp>(old, dik, d(k, j));
         if (updated < old) {
           d(i, j) = updated;
-          if (via != nullptr) (*via)(i, j) = static_cast<std::int32_t>(k);
+          if (via != nullptr)
+            (*via)(i, j) = static_cast<std::int32_t>(k);
         }
       }
     }
@@ -31,7 +33,7 @@ void floyd_warshall(dense_matrix<T>& d, via_matrix* via, run_context& ctx) {
 }
 
 class reference_backend final : public backend {
- public:
+public:
   backend_kind kind() const noexcept override { return backend_kind::reference; }
   backend_status status() const override {
     return {backend_kind::reference, true, "naive triple loop, one thread"};
@@ -62,8 +64,10 @@ class reference_backend final : public backend {
   }
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<backend> make_reference_backend() { return std::make_unique<reference_backend>(); }
+std::unique_ptr<backend> make_reference_backend() {
+  return std::make_unique<reference_backend>();
+}
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -12,18 +12,17 @@ namespace {
 
 void check_pair(std::int64_t n, std::int64_t i, std::int64_t j) {
   APSP_EXPECTS(i >= 0 && i < n && j >= 0 && j < n, invalid_argument_error,
-               "vertex pair (" + std::to_string(i) + ", " + std::to_string(j) +
-                   ") is outside 0.." + std::to_string(n - 1));
+               "vertex pair (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside 0.." +
+                   std::to_string(n - 1));
 }
 
-}  // namespace
+} // namespace
 
 std::int64_t result::n() const noexcept {
   return std::visit([](const auto& m) { return m.n(); }, distances_);
 }
 
-template <class T>
-const dense_matrix<T>& result::distances_as() const {
+template <class T> const dense_matrix<T>& result::distances_as() const {
   const auto* m = std::get_if<dense_matrix<T>>(&distances_);
   APSP_EXPECTS(m != nullptr, invalid_argument_error,
                "the result holds " + std::string(to_string(type())) + " distances, not " +
@@ -48,7 +47,8 @@ double result::distance(std::int64_t i, std::int64_t j) const {
         using T = typename std::decay_t<decltype(m)>::value_type;
         const T v = m(i, j);
         if constexpr (std::is_integral_v<T>) {
-          if (v >= weight_traits<T>::infinity) return HUGE_VAL;
+          if (v >= weight_traits<T>::infinity)
+            return HUGE_VAL;
         }
         return static_cast<double>(v);
       },
@@ -63,8 +63,10 @@ std::vector<std::int64_t> result::path(std::int64_t i, std::int64_t j) const {
   const via_matrix& v = via();
   const std::int64_t n = this->n();
   check_pair(n, i, j);
-  if (i == j) return {i};
-  if (!reachable(i, j)) return {};
+  if (i == j)
+    return {i};
+  if (!reachable(i, j))
+    return {};
   std::vector<std::int64_t> out{i};
   std::vector<std::pair<std::int64_t, std::int64_t>> pending{{i, j}};
   // A valid via matrix expands into a binary tree with one leaf per edge of the path; bound the
@@ -93,14 +95,16 @@ dense_matrix<std::int32_t> result::predecessors() const {
   const std::int64_t n = this->n();
   dense_matrix<std::int32_t> pred(n);
   constexpr std::int32_t unknown = -1;
-  for (auto& p : pred.values()) p = unknown;
+  for (auto& p : pred.values())
+    p = unknown;
   bool looped = false;
   // pred(i, j) = i for a direct edge, else pred(via(i, j), j): memoised walk per column.
 #pragma omp parallel for schedule(dynamic, 16) reduction(|| : looped)
   for (std::int64_t j = 0; j < n; ++j) {
     std::vector<std::int64_t> chain;
     for (std::int64_t i = 0; i < n; ++i) {
-      if (pred(i, j) != unknown) continue;
+      if (pred(i, j) != unknown)
+        continue;
       if (i == j || !reachable(i, j)) {
         pred(i, j) = no_predecessor;
         continue;
@@ -126,11 +130,12 @@ dense_matrix<std::int32_t> result::predecessors() const {
         }
         x = k;
       }
-      for (std::int64_t y : chain) pred(y, j) = answer;
+      for (std::int64_t y : chain)
+        pred(y, j) = answer;
     }
   }
   APSP_EXPECTS(!looped, internal_error, "the path matrix has a cycle");
   return pred;
 }
 
-}  // namespace apsp
+} // namespace apsp

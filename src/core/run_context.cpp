@@ -5,7 +5,8 @@
 namespace apsp::detail {
 
 void run_context::round_done(std::int64_t rounds_done, std::int64_t rounds_total) {
-  if (!options_.progress) return;
+  if (!options_.progress)
+    return;
   progress_info info;
   info.rounds_done = rounds_done;
   info.rounds_total = rounds_total;
@@ -23,4 +24,4 @@ void run_context::round_done(std::int64_t rounds_done, std::int64_t rounds_total
   }
 }
 
-}  // namespace apsp::detail
+} // namespace apsp::detail

@@ -22,10 +22,14 @@ double seconds_since(clock_type::time_point t0) {
 
 std::unique_ptr<detail::backend> make_backend(backend_kind kind) {
   switch (kind) {
-    case backend_kind::reference: return detail::make_reference_backend();
-    case backend_kind::cpu: return detail::make_cpu_backend();
-    case backend_kind::cuda: return detail::make_cuda_backend();
-    case backend_kind::automatic: break;
+  case backend_kind::reference:
+    return detail::make_reference_backend();
+  case backend_kind::cpu:
+    return detail::make_cpu_backend();
+  case backend_kind::cuda:
+    return detail::make_cuda_backend();
+  case backend_kind::automatic:
+    break;
   }
   throw internal_error("make_backend called with 'auto'");
 }
@@ -35,7 +39,8 @@ std::unique_ptr<detail::backend> choose_backend(std::int64_t n, const solve_opti
   if (o.backend == backend_kind::automatic) {
     auto cuda = detail::make_cuda_backend();
     const bool cuda_type = o.type == dtype::int32 || o.type == dtype::float32;
-    if (cuda_type && cuda->status().available && cuda->make_plan(n, o).fits) return cuda;
+    if (cuda_type && cuda->status().available && cuda->make_plan(n, o).fits)
+      return cuda;
     return detail::make_cpu_backend();
   }
   auto chosen = make_backend(o.backend);
@@ -57,9 +62,8 @@ plan plan_with(const detail::backend& b, std::int64_t n, const solve_options& o)
 
 any_matrix allocate(dtype type, std::int64_t n) {
   try {
-    return visit_dtype(type, [n](auto zero) -> any_matrix {
-      return dense_matrix<decltype(zero)>(n);
-    });
+    return visit_dtype(type,
+                       [n](auto zero) -> any_matrix { return dense_matrix<decltype(zero)>(n); });
   } catch (const std::bad_alloc&) {
     throw out_of_memory_error("cannot allocate the " + std::to_string(n) + " x " +
                               std::to_string(n) + " " + std::string(to_string(type)) +
@@ -71,14 +75,15 @@ any_matrix allocate(dtype type, std::int64_t n) {
 /// not exact, or required on a back end without it.
 bool narrow_safe(const detail::weight_facts& facts, bool all_integral, const solve_options& o,
                  backend_kind chosen) {
-  if (o.narrow == narrow_mode::off) return false;
+  if (o.narrow == narrow_mode::off)
+    return false;
   const bool safe = o.type == dtype::int32 && all_integral && !facts.has_negative &&
                     facts.distance_bound < detail::narrow_infinity;
   if (o.narrow == narrow_mode::required) {
     APSP_EXPECTS(safe, overflow_risk_error,
                  "packed 16-bit arithmetic needs int32, non-negative integer weights and path "
-                 "lengths provably below " + std::to_string(detail::narrow_infinity) +
-                     "; this graph's could reach " +
+                 "lengths provably below " +
+                     std::to_string(detail::narrow_infinity) + "; this graph's could reach " +
                      std::to_string(static_cast<long long>(facts.distance_bound)) +
                      (facts.has_negative ? " and it has negative weights" : "") +
                      ": use --dtype int32");
@@ -122,7 +127,7 @@ result run_solve(any_matrix d, const detail::weight_facts& facts, bool all_integ
   return result(std::move(d), std::move(via), std::move(p), t);
 }
 
-}  // namespace
+} // namespace
 
 plan make_plan(std::int64_t n, const solve_options& options) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
@@ -140,8 +145,8 @@ result solve(const graph& g, const solve_options& options) {
   APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
-                     : detail::map_distances(options.type, g.num_vertices(),
-                                             options.distances_file, options.distances_file_offset);
+                     : detail::map_distances(options.type, g.num_vertices(), options.distances_file,
+                                             options.distances_file_offset);
   detail::fill_initial(g, d);
   return run_solve(std::move(d), facts, summary.all_integral, options, t0);
 }
@@ -168,6 +173,8 @@ std::vector<backend_status> list_backends() {
   return out;
 }
 
-const char* version() noexcept { return "0.1.0"; }
+const char* version() noexcept {
+  return "0.1.0";
+}
 
-}  // namespace apsp
+} // namespace apsp

@@ -14,10 +14,10 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
-#include "cuda/packed16_solve.hpp"
 #include "cuda/multi_gpu.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
+#include "cuda/packed16_solve.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/transfer.hpp"
 
@@ -176,8 +176,8 @@ public:
     const std::uint64_t forced = cuda::forced_out_of_core_bytes();
     if (forced != 0)
       usable = std::min(usable, forced);
-    if ((p.device_bytes > usable || forced != 0) && cuda::plan_out_of_core(p, p.device, usable,
-                                                                  !o.distances_file.empty()))
+    if ((p.device_bytes > usable || forced != 0) &&
+        cuda::plan_out_of_core(p, p.device, usable, !o.distances_file.empty()))
       return p;
     if (p.device_bytes > usable) {
       p.fits = false;
@@ -192,8 +192,7 @@ public:
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
     std::string why;
     const int count = device_count(&why);
-    APSP_EXPECTS(count > 0, backend_unavailable_error,
-                 "back end 'cuda' is unavailable: " + why);
+    APSP_EXPECTS(count > 0, backend_unavailable_error, "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
     const int device = chosen_device(ctx.options());
     std::visit(

@@ -10,9 +10,9 @@
 #include <string>
 #include <thread>
 
+#include "core/host_memory.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
-#include "core/host_memory.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/transfer.hpp"
 

@@ -84,7 +84,8 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
     return false;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
   // A distance matrix kept in a memory-mapped file (solve_options::distances_file) needs no RAM.
-  const std::uint64_t host_bytes = host_cells * ((distances_in_file ? 0 : elem) + (p.paths ? 4 : 0));
+  const std::uint64_t host_bytes =
+      host_cells * ((distances_in_file ? 0 : elem) + (p.paths ? 4 : 0));
   const std::uint64_t ram = apsp::detail::physical_memory_bytes();
   p.block = bo;
   p.rounds = (p.n + bo - 1) / bo;
@@ -94,8 +95,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   if (ram != 0 && host_bytes > ram) {
     p.fits = false;
     p.reason = "the out-of-core solve keeps the matrices in host memory: " +
-               apsp::detail::gib(host_bytes) +
-               " needed, " + apsp::detail::gib(ram) +
+               apsp::detail::gib(host_bytes) + " needed, " + apsp::detail::gib(ram) +
                " installed (keep the distances in a memory-mapped file: --map-output)";
   } else {
     p.fits = true;

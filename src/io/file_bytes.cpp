@@ -90,10 +90,12 @@ byte_buffer read_file(const std::filesystem::path& p) {
       f.read_at(buf.data() + offset, std::min(chunk, buf.size() - offset), offset);
     } catch (...) {
 #pragma omp critical(apsp_read_file_failure)
-      if (!failure) failure = std::current_exception();
+      if (!failure)
+        failure = std::current_exception();
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  if (failure)
+    std::rethrow_exception(failure);
   return buf;
 }
 

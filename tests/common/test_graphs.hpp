@@ -21,13 +21,14 @@ namespace apsp::testing {
 
 struct random_graph_spec {
   std::int64_t n = 10;
-  double density = 0.2;        ///< probability of each ordered pair (u != v) having an edge
-  int min_weight = 0;          ///< before potentials
+  double density = 0.2; ///< probability of each ordered pair (u != v) having an edge
+  int min_weight = 0;   ///< before potentials
   int max_weight = 100;
-  bool negative_edges = false; ///< re-weight with vertex potentials: negative edges, no negative cycle
-  bool self_loops = true;      ///< some non-negative self-loops
-  bool parallel_edges = true;  ///< some duplicated (u, v) with other weights
-  double isolated_fraction = 0.05;  ///< vertices with no out-edges (unreachable pairs)
+  bool negative_edges =
+      false;              ///< re-weight with vertex potentials: negative edges, no negative cycle
+  bool self_loops = true; ///< some non-negative self-loops
+  bool parallel_edges = true;      ///< some duplicated (u, v) with other weights
+  double isolated_fraction = 0.05; ///< vertices with no out-edges (unreachable pairs)
 };
 
 /// Integer-weighted random graph; the seed fully determines it.
@@ -38,26 +39,32 @@ inline graph make_random_graph(const random_graph_spec& s, std::uint64_t seed) {
   std::uniform_int_distribution<int> potential_dist(0, s.max_weight);
   std::vector<int> potential(static_cast<std::size_t>(s.n), 0);
   if (s.negative_edges) {
-    for (auto& p : potential) p = potential_dist(rng);
+    for (auto& p : potential)
+      p = potential_dist(rng);
   }
   std::vector<bool> isolated(static_cast<std::size_t>(s.n));
-  for (std::size_t v = 0; v < isolated.size(); ++v) isolated[v] = unit(rng) < s.isolated_fraction;
+  for (std::size_t v = 0; v < isolated.size(); ++v)
+    isolated[v] = unit(rng) < s.isolated_fraction;
   graph g(s.n);
   for (std::int64_t u = 0; u < s.n; ++u) {
-    if (isolated[static_cast<std::size_t>(u)]) continue;
+    if (isolated[static_cast<std::size_t>(u)])
+      continue;
     for (std::int64_t v = 0; v < s.n; ++v) {
       if (u == v) {
-        if (s.self_loops && unit(rng) < 0.05) g.add_edge(u, u, weight(rng));
+        if (s.self_loops && unit(rng) < 0.05)
+          g.add_edge(u, u, weight(rng));
         continue;
       }
-      if (unit(rng) >= s.density) continue;
+      if (unit(rng) >= s.density)
+        continue;
       // w + p(u) - p(v) keeps every cycle's weight >= 0 while making some edges negative.
       const auto reweight = [&](int w) {
         return static_cast<double>(w + potential[static_cast<std::size_t>(u)] -
                                    potential[static_cast<std::size_t>(v)]);
       };
       g.add_edge(u, v, reweight(weight(rng)));
-      if (s.parallel_edges && unit(rng) < 0.1) g.add_edge(u, v, reweight(weight(rng)));
+      if (s.parallel_edges && unit(rng) < 0.1)
+        g.add_edge(u, v, reweight(weight(rng)));
     }
   }
   return g;
@@ -81,7 +88,8 @@ inline std::vector<double> bellman_ford(const graph& g, std::int64_t source) {
         changed = true;
       }
     }
-    if (!changed) break;
+    if (!changed)
+      break;
   }
   return d;
 }
@@ -92,7 +100,8 @@ inline std::map<std::pair<std::int64_t, std::int64_t>, double> min_edge_weights(
   for (std::size_t e = 0; e < g.weights().size(); ++e) {
     const std::pair<std::int64_t, std::int64_t> key{g.sources()[e], g.targets()[e]};
     auto [it, inserted] = out.emplace(key, g.weights()[e]);
-    if (!inserted) it->second = std::min(it->second, g.weights()[e]);
+    if (!inserted)
+      it->second = std::min(it->second, g.weights()[e]);
   }
   return out;
 }
@@ -139,4 +148,4 @@ inline void expect_paths_valid(const graph& g, const result& r, double tolerance
   }
 }
 
-}  // namespace apsp::testing
+} // namespace apsp::testing

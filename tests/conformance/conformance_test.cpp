@@ -18,23 +18,28 @@ namespace {
 using apsp::backend_kind;
 using apsp::dtype;
 
-backend_kind backend_under_test() { return apsp::parse_backend(APSP_CONFORMANCE_BACKEND); }
+backend_kind backend_under_test() {
+  return apsp::parse_backend(APSP_CONFORMANCE_BACKEND);
+}
 
 bool backend_available() {
   for (const auto& s : apsp::list_backends()) {
-    if (s.kind == backend_under_test()) return s.available;
+    if (s.kind == backend_under_test())
+      return s.available;
   }
   return false;
 }
 
-#define SKIP_UNLESS_AVAILABLE()                                                           \
-  do {                                                                                    \
-    if (!backend_available()) GTEST_SKIP() << APSP_CONFORMANCE_BACKEND " is unavailable"; \
+#define SKIP_UNLESS_AVAILABLE()                                                                    \
+  do {                                                                                             \
+    if (!backend_available())                                                                      \
+      GTEST_SKIP() << APSP_CONFORMANCE_BACKEND " is unavailable";                                  \
   } while (0)
 
 /// Weight types the back end under test must support.
 std::vector<dtype> supported_types() {
-  if (backend_under_test() == backend_kind::cuda) return {dtype::int32, dtype::float32};
+  if (backend_under_test() == backend_kind::cuda)
+    return {dtype::int32, dtype::float32};
   return {dtype::int32, dtype::float32, dtype::int64, dtype::float64};
 }
 
@@ -82,7 +87,7 @@ void expect_same_distances(const apsp::result& r, const apsp::dense_matrix<std::
 
 struct size_case {
   std::int64_t n;
-  std::int64_t block;  // requested tile edge (0 = back end default)
+  std::int64_t block; // requested tile edge (0 = back end default)
 };
 
 // Sizes around tile edges: 0, 1, B-1, B, B+1, kB+r, for a small forced tile and the default one.
@@ -91,7 +96,8 @@ std::vector<size_case> sizes() {
   for (std::int64_t requested : {std::int64_t{16}, std::int64_t{0}}) {
     const std::int64_t b = tile_edge(requested);
     for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, b - 1, b, b + 1, 2 * b + 7}) {
-      if (n >= 0 && n <= 600) out.push_back({n, requested});
+      if (n >= 0 && n <= 600)
+        out.push_back({n, requested});
     }
   }
   return out;
@@ -125,14 +131,15 @@ TEST(Conformance, PathsAreShortestWalks) {
   SKIP_UNLESS_AVAILABLE();
   std::uint64_t seed = 2000;
   for (const auto& sc : sizes()) {
-    if (sc.n > 300) continue;  // all-pairs path checks are O(n^2 * length)
+    if (sc.n > 300)
+      continue; // all-pairs path checks are O(n^2 * length)
     ++seed;
     SCOPED_TRACE("n=" + std::to_string(sc.n) + " block=" + std::to_string(sc.block) +
                  " seed=" + std::to_string(seed));
     apsp::testing::random_graph_spec spec;
     spec.n = sc.n;
     spec.density = 0.08;
-    spec.min_weight = 0;  // zero-weight edges are edges
+    spec.min_weight = 0; // zero-weight edges are edges
     spec.max_weight = 20;
     spec.negative_edges = (seed % 2) == 0;
     const auto g = apsp::testing::make_random_graph(spec, seed);
@@ -167,13 +174,15 @@ TEST(Conformance, FractionalWeightsWithinRounding) {
   apsp::graph g(n);
   for (std::int64_t u = 0; u < n; ++u)
     for (std::int64_t v = 0; v < n; ++v)
-      if (u != v && (rng() % 10) == 0) g.add_edge(u, v, w(rng));
+      if (u != v && (rng() % 10) == 0)
+        g.add_edge(u, v, w(rng));
   apsp::solve_options ref;
   ref.backend = backend_kind::reference;
   ref.type = dtype::float64;
   const auto want = apsp::solve(g, ref);
   for (dtype t : {dtype::float32, dtype::float64}) {
-    if (t == dtype::float64 && backend_under_test() == backend_kind::cuda) continue;
+    if (t == dtype::float64 && backend_under_test() == backend_kind::cuda)
+      continue;
     const auto r = apsp::solve(g, options_for(t, true));
     for (std::int64_t i = 0; i < n; ++i) {
       for (std::int64_t j = 0; j < n; ++j) {
@@ -206,7 +215,8 @@ TEST(Conformance, NegativeCycleIsReportedWithItsVertices) {
     apsp::graph g(n);
     for (std::size_t e = 0; e < base.weights().size(); ++e) {
       const auto u = base.sources()[e];
-      if (u == a || u == b || u == c) continue;
+      if (u == a || u == b || u == c)
+        continue;
       g.add_edge(u, base.targets()[e], base.weights()[e]);
     }
     g.add_edge(a, b, 5);
@@ -274,4 +284,4 @@ TEST(Conformance, ProgressReachesTheEnd) {
   EXPECT_EQ(last.rounds_done, last.rounds_total);
 }
 
-}  // namespace
+} // namespace

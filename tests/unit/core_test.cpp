@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <cstdint>
 #include <limits>
 
 #include "apsp/apsp.hpp"
@@ -45,7 +45,7 @@ TEST(Graph, RejectsBadEdges) {
   EXPECT_THROW(g.assign({0, 1}, {1, 3}, {1.0, 2.0}), apsp::invalid_argument_error);
   EXPECT_THROW(g.assign({0, 1}, {1, 2}, {1.0, std::nan("")}), apsp::invalid_argument_error);
   EXPECT_THROW(g.assign({0}, {1, 2}, {1.0}), apsp::invalid_argument_error);
-  EXPECT_EQ(g.num_edges(), 0);  // a refused assign changes nothing
+  EXPECT_EQ(g.num_edges(), 0); // a refused assign changes nothing
   g.assign({0, 1}, {1, 2}, {1.0, -2.0});
   EXPECT_EQ(g.num_edges(), 2);
 }
@@ -55,7 +55,7 @@ TEST(Semantics, ParallelEdgesKeepMinimumAndZeroIsAnEdge) {
   g.add_edge(0, 1, 7);
   g.add_edge(0, 1, 3);
   g.add_edge(1, 2, 0);
-  g.add_edge(2, 2, 5);  // a positive self-loop does not change d[2][2] = 0
+  g.add_edge(2, 2, 5); // a positive self-loop does not change d[2][2] = 0
   const auto r = apsp::solve(g, reference_options());
   EXPECT_EQ(r.distance(0, 1), 3);
   EXPECT_EQ(r.distance(1, 2), 0);
@@ -69,7 +69,8 @@ TEST(Semantics, ParallelEdgesKeepMinimumAndZeroIsAnEdge) {
 
 TEST(Semantics, Int32OverflowIsRefusedWithAdvice) {
   apsp::graph g(1000);
-  for (int v = 0; v + 1 < 1000; ++v) g.add_edge(v, v + 1, 2'000'000);
+  for (int v = 0; v + 1 < 1000; ++v)
+    g.add_edge(v, v + 1, 2'000'000);
   try {
     (void)apsp::solve(g, reference_options());
     FAIL() << "expected overflow_risk_error";
@@ -124,7 +125,8 @@ TEST(SolveDense, MatchesGraphSolve) {
   spec.negative_edges = true;
   const auto g = apsp::testing::make_random_graph(spec, 21);
   apsp::dense_matrix<float> m(spec.n);
-  for (auto& v : m.values()) v = apsp::weight_traits<float>::infinity;
+  for (auto& v : m.values())
+    v = apsp::weight_traits<float>::infinity;
   for (std::size_t e = 0; e < g.weights().size(); ++e) {
     float& cell = m(g.sources()[e], g.targets()[e]);
     cell = std::min(cell, static_cast<float>(g.weights()[e]));
@@ -158,10 +160,12 @@ TEST(Result, PathQueriesCheckTheirArguments) {
 
 TEST(Result, CorruptPathMatrixFailsInsteadOfLooping) {
   apsp::dense_matrix<std::int32_t> d(3);
-  for (auto& v : d.values()) v = 1;
+  for (auto& v : d.values())
+    v = 1;
   apsp::via_matrix via(3);
-  for (auto& v : via.values()) v = apsp::no_via;
-  via(0, 2) = 1;  // 0 -> 2 goes through 1, and 1 -> 2 through 0: a cycle
+  for (auto& v : via.values())
+    v = apsp::no_via;
+  via(0, 2) = 1; // 0 -> 2 goes through 1, and 1 -> 2 through 0: a cycle
   via(1, 2) = 0;
   const apsp::result r(std::move(d), std::move(via), apsp::plan{});
   EXPECT_THROW((void)r.path(0, 2), apsp::internal_error);
@@ -203,7 +207,7 @@ TEST(SolveInFile, DistancesLiveInTheMappedFile) {
   std::filesystem::remove(file);
   auto bad = reference_options(dtype::float64);
   bad.distances_file = file;
-  bad.distances_file_offset = 4;  // not a multiple of 8
+  bad.distances_file_offset = 4; // not a multiple of 8
   EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
   bad.distances_file = "/nonexistent-dir/x.bin";
   bad.distances_file_offset = 0;
@@ -233,7 +237,8 @@ TEST(Plan, ReferencePlanCountsBytes) {
 TEST(Backends, CudaIsListedAndHonestAboutAvailability) {
   bool found = false;
   for (const auto& s : apsp::list_backends()) {
-    if (s.kind != apsp::backend_kind::cuda) continue;
+    if (s.kind != apsp::backend_kind::cuda)
+      continue;
     found = true;
     if (!s.available) {
       EXPECT_FALSE(s.detail.empty());
@@ -246,4 +251,4 @@ TEST(Backends, CudaIsListedAndHonestAboutAvailability) {
   EXPECT_TRUE(found);
 }
 
-}  // namespace
+} // namespace

@@ -28,7 +28,8 @@ checksum checksum_of(const apsp::result& r) {
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int32_t* row = d.row(i);
     for (std::int64_t j = 0; j < n; ++j) {
-      if (i == j || row[j] >= apsp::weight_traits<std::int32_t>::infinity) continue;
+      if (i == j || row[j] >= apsp::weight_traits<std::int32_t>::infinity)
+        continue;
       ++pairs;
       sum += row[j];
       max = std::max<std::int64_t>(max, row[j]);
@@ -37,26 +38,31 @@ checksum checksum_of(const apsp::result& r) {
   return {pairs, sum, max};
 }
 
-apsp::backend_kind backend() { return apsp::parse_backend(APSP_REAL_DATA_BACKEND); }
+apsp::backend_kind backend() {
+  return apsp::parse_backend(APSP_REAL_DATA_BACKEND);
+}
 
 /// Why the back end under test cannot run here (empty when it can).
 std::string unavailable_reason() {
   for (const auto& s : apsp::list_backends()) {
-    if (s.kind == backend() && !s.available) return s.detail;
+    if (s.kind == backend() && !s.available)
+      return s.detail;
   }
   return {};
 }
 
 // A macro, so that GTEST_SKIP returns from the test itself.
-#define skip_unless_available()                                       \
-  do {                                                                \
-    if (const auto why = unavailable_reason(); !why.empty()) GTEST_SKIP() << why; \
+#define skip_unless_available()                                                                    \
+  do {                                                                                             \
+    if (const auto why = unavailable_reason(); !why.empty())                                       \
+      GTEST_SKIP() << why;                                                                         \
   } while (0)
 
 /// The bundled copy when there is one, else ../shared/data; empty when neither exists.
 fs::path find_data(const std::string& name) {
   for (const fs::path dir : {fs::path(APSP_REPO_DATA), fs::path(APSP_SHARED_DATA)}) {
-    if (fs::exists(dir / name)) return dir / name;
+    if (fs::exists(dir / name))
+      return dir / name;
   }
   return {};
 }
@@ -78,7 +84,8 @@ apsp::result solve_file(const fs::path& p, bool unit_weights = false) {
 TEST(RealData, Rome99Directed) {
   skip_unless_available();
   const auto p = find_data("rome99.gr");
-  if (p.empty()) GTEST_SKIP() << "rome99.gr is in neither data/ nor ../shared/data";
+  if (p.empty())
+    GTEST_SKIP() << "rome99.gr is in neither data/ nor ../shared/data";
   const auto r = solve_file(p);
   ASSERT_EQ(r.n(), 3353);
   const auto c = checksum_of(r);
@@ -86,13 +93,14 @@ TEST(RealData, Rome99Directed) {
   EXPECT_EQ(c.sum, 160'839'610'183);
   EXPECT_EQ(c.max, 77'403);
   EXPECT_EQ(r.distance(0, 3352), 30'305);
-  EXPECT_EQ(r.distance(784, 2981), 77'403);  // "784 -> 2981" are 0-based indices
+  EXPECT_EQ(r.distance(784, 2981), 77'403); // "784 -> 2981" are 0-based indices
 }
 
 TEST(RealData, CElegansWeighted) {
   skip_unless_available();
   const auto p = find_data("c_elegans_hermaphrodite/edgelist.csv.gz");
-  if (p.empty()) GTEST_SKIP() << "the C. elegans edge list is in neither data/ nor ../shared/data";
+  if (p.empty())
+    GTEST_SKIP() << "the C. elegans edge list is in neither data/ nor ../shared/data";
   const auto c = checksum_of(solve_file(p));
   EXPECT_EQ(c.pairs, 219'952);
   EXPECT_EQ(c.sum, 5'039'308);
@@ -102,7 +110,8 @@ TEST(RealData, CElegansWeighted) {
 TEST(RealData, CElegansHops) {
   skip_unless_available();
   const auto p = find_data("c_elegans_hermaphrodite/edgelist.csv.gz");
-  if (p.empty()) GTEST_SKIP() << "the C. elegans edge list is in neither data/ nor ../shared/data";
+  if (p.empty())
+    GTEST_SKIP() << "the C. elegans edge list is in neither data/ nor ../shared/data";
   const auto c = checksum_of(solve_file(p, true));
   EXPECT_EQ(c.pairs, 219'952);
   EXPECT_EQ(c.sum, 978'234);
@@ -115,7 +124,8 @@ TEST(RealData, DelawareRoads) {
     GTEST_SKIP() << "DE.gr (49,109 vertices, 1.2e14 updates) runs in the GPU suite and benchmarks";
   }
   const auto p = find_data("DE.gr");
-  if (p.empty()) GTEST_SKIP() << "DE.gr is not in ../shared/data (it is not bundled: 2 MB)";
+  if (p.empty())
+    GTEST_SKIP() << "DE.gr is not in ../shared/data (it is not bundled: 2 MB)";
   const auto r = solve_file(p);
   ASSERT_EQ(r.n(), 49'109);
   const auto c = checksum_of(r);
@@ -126,4 +136,4 @@ TEST(RealData, DelawareRoads) {
   EXPECT_EQ(r.distance(17'223, 31'346), 182'796);
 }
 
-}  // namespace
+} // namespace

@@ -59,10 +59,9 @@ __device__ __forceinline__ void cp_async_wait_pending(int pending) {
 /// merges it into the C tile (g_c, stride ldc) and, for every element that strictly improved,
 /// stores k_base + the first k reaching the new minimum into the via tile (g_v, stride ldc).
 template <class ops, class T>
-__device__ __forceinline__ void min_plus_tile_with_via(const T* g_a, std::int64_t lda,
-                                                       const T* g_b, std::int64_t ldb, T* g_c,
-                                                       std::int32_t* g_v, std::int64_t ldc,
-                                                       std::int64_t k_base, T* s_a, T* s_b) {
+__device__ __forceinline__ void
+min_plus_tile_with_via(const T* g_a, std::int64_t lda, const T* g_b, std::int64_t ldb, T* g_c,
+                       std::int32_t* g_v, std::int64_t ldc, std::int64_t k_base, T* s_a, T* s_b) {
   const int t = static_cast<int>(threadIdx.x);
   // Every chunk is issued up front; compute on chunk c waits only for chunk c.
 #pragma unroll 1
