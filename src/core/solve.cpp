@@ -93,12 +93,24 @@ bool narrow_safe(const detail::weight_facts& facts, bool all_integral, const sol
   return safe && chosen == backend_kind::cuda;
 }
 
-result run_solve(any_matrix d, const detail::weight_facts& facts, bool all_integral,
-                 const solve_options& o, clock_type::time_point t0) {
+/// A chosen back end and its plan, checked to fit: made before any large allocation.
+struct planned {
+  std::unique_ptr<detail::backend> backend;
+  plan p;
+};
+
+planned plan_solve(std::int64_t n, const solve_options& o) {
+  planned out{choose_backend(n, o), {}};
+  out.p = plan_with(*out.backend, n, o);
+  APSP_EXPECTS(out.p.fits, out_of_memory_error, "the solve does not fit: " + out.p.reason);
+  return out;
+}
+
+result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& facts,
+                 bool all_integral, const solve_options& o, clock_type::time_point t0) {
   const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
-  auto chosen = choose_backend(n, o);
-  plan p = plan_with(*chosen, n, o);
-  APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+  auto& chosen = chosen_plan.backend;
+  plan& p = chosen_plan.p;
   const bool narrow = narrow_safe(facts, all_integral, o, chosen->kind());
 
   std::optional<via_matrix> via;
@@ -141,14 +153,13 @@ result solve(const graph& g, const solve_options& options) {
       g, detail::bound_needed(options.type, options.narrow != narrow_mode::off));
   detail::check_representable(facts, options.type, summary.all_integral);
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
-  const plan p = make_plan(g.num_vertices(), options);
-  APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+  planned chosen = plan_solve(g.num_vertices(), options);
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
                      : detail::map_distances(options.type, g.num_vertices(), options.distances_file,
                                              options.distances_file_offset);
   detail::fill_initial(g, d);
-  return run_solve(std::move(d), facts, summary.all_integral, options, t0);
+  return run_solve(std::move(d), std::move(chosen), facts, summary.all_integral, options, t0);
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {
@@ -162,7 +173,9 @@ result solve_dense(any_matrix initial, const solve_options& options) {
   detail::clamp_diagonal(initial);
   const auto facts = detail::analyze_weights(initial);
   detail::check_representable(facts, options.type, true);
-  return run_solve(std::move(initial), facts, is_integral(options.type), options, t0);
+  planned chosen = plan_solve(std::visit([](const auto& m) { return m.n(); }, initial), options);
+  return run_solve(std::move(initial), std::move(chosen), facts, is_integral(options.type), options,
+                   t0);
 }
 
 std::vector<backend_status> list_backends() {
