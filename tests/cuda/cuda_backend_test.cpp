@@ -18,22 +18,13 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "blocked_test_support.hpp"
 
 namespace {
 
 constexpr std::int64_t tile = 128; // the cuda back end's tile edge
 
-bool have_gpu() {
-  for (const auto& s : apsp::list_backends()) {
-    if (s.kind == apsp::backend_kind::cuda)
-      return s.available;
-  }
-  return false;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-  if (!have_gpu())                                                                                 \
-  GTEST_SKIP() << "no usable CUDA device: the cuda back end is unavailable"
+using apsp::cuda_test::have_gpu;
 
 struct graph_spec {
   std::int64_t n = 0;
@@ -117,7 +108,7 @@ void expect_paths_valid(const apsp::graph& g, const apsp::result& r, double tol)
 class CudaSizes : public ::testing::TestWithParam<std::int64_t> {};
 
 TEST_P(CudaSizes, Int32MatchesReferenceExactly) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   graph_spec s{GetParam(), 0.03, 0, 50, true, 1000 + static_cast<std::uint64_t>(GetParam())};
   SCOPED_TRACE("n = " + std::to_string(s.n) + ", seed = " + std::to_string(s.seed));
   const auto g = random_graph(s);
@@ -135,7 +126,7 @@ TEST_P(CudaSizes, Int32MatchesReferenceExactly) {
 }
 
 TEST_P(CudaSizes, Float32MatchesReferenceWithinRounding) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   graph_spec s{GetParam(), 0.05, 1, 10, false, 2000 + static_cast<std::uint64_t>(GetParam())};
   SCOPED_TRACE("n = " + std::to_string(s.n) + ", seed = " + std::to_string(s.seed));
   const auto g = random_graph(s);
@@ -160,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(TileEdges, CudaSizes,
                                            2 * tile, 3 * tile + 37));
 
 TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   // A DAG (u < v) with weights in [-20, 30]: no cycles, and the clamp kernels run.
   const std::int64_t n = 2 * tile + 19;
   apsp::graph g(n);
@@ -185,7 +176,7 @@ TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
 }
 
 TEST(Cuda, NegativeCycleIsDetected) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (apsp::dtype t : {apsp::dtype::int32, apsp::dtype::float32}) {
     graph_spec s{300, 0.02, 1, 9, true, 42};
     auto g = random_graph(s);
@@ -199,7 +190,7 @@ TEST(Cuda, NegativeCycleIsDetected) {
 }
 
 TEST(Cuda, LargerInt32AgreesWithCpuBackend) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   graph_spec s{1000, 0.1, 1, 1000, true, 99};
   const auto g = random_graph(s);
   const auto cpu = solve_with(g, apsp::backend_kind::cpu, apsp::dtype::int32, false);
@@ -213,7 +204,7 @@ TEST(Cuda, LargerInt32AgreesWithCpuBackend) {
 }
 
 TEST(Cuda, CancelStopsTheSolveAndTheNextSolveWorks) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto g = random_graph({6 * tile, 0.05, 1, 9, true, 3});
   apsp::solve_options o;
   o.backend = apsp::backend_kind::cuda;
@@ -232,7 +223,7 @@ TEST(Cuda, CancelStopsTheSolveAndTheNextSolveWorks) {
 }
 
 TEST(Cuda, PlanReportsMemoryAndRefusesWhatDoesNotFit) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   apsp::solve_options o;
   o.backend = apsp::backend_kind::cuda;
   o.paths = true;
@@ -313,7 +304,7 @@ apsp::graph read_dimacs(const std::filesystem::path& p) {
 }
 
 TEST(Cuda, Rome99MatchesPublishedChecksums) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto path = find_rome99();
   if (path.empty())
     GTEST_SKIP() << "rome99.gr not found in tests/data, $APSP_DATA_DIR or ../shared/data";

@@ -15,22 +15,13 @@
 
 #include "apsp/apsp.hpp"
 #include "apsp/io.hpp"
+#include "blocked_test_support.hpp"
 
 namespace {
 
 constexpr std::int64_t tile = 128; // the cuda back end's tile edge
 
-bool have_gpu() {
-  for (const auto& s : apsp::list_backends()) {
-    if (s.kind == apsp::backend_kind::cuda)
-      return s.available;
-  }
-  return false;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-  if (!have_gpu())                                                                                 \
-  GTEST_SKIP() << "no usable CUDA device: the cuda back end is unavailable"
+using apsp::cuda_test::have_gpu;
 
 /// Random directed graph, weights in [1, w_max], with self-loops and parallel edges; at low
 /// density many pairs are unreachable.
@@ -84,7 +75,7 @@ struct packed_case {
 class PackedSizes : public ::testing::TestWithParam<packed_case> {};
 
 TEST_P(PackedSizes, BitIdenticalToInt32Reference) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto c = GetParam();
   const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(c.n) * 7 + c.w_max;
   SCOPED_TRACE("n = " + std::to_string(c.n) + ", w_max = " + std::to_string(c.w_max) +
@@ -110,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
                       packed_case{4 * tile + 1, 3, 0.004}, packed_case{5 * tile - 3, 1, 0.3}));
 
 TEST(Packed16, DisconnectedGraphKeepsInfinity) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   // Two components of 150 vertices: every pair across them stays unreachable.
   apsp::graph g(300);
   for (std::int64_t u = 0; u + 1 < 150; ++u) {
@@ -130,7 +121,7 @@ TEST(Packed16, DisconnectedGraphKeepsInfinity) {
 }
 
 TEST(Packed16, UnsafeGraphRunsUnpackedWhenSafeAndIsRefusedWhenRequired) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   // A 300-vertex chain of weight 100: paths reach 29,900 > 16,383.
   apsp::graph g(300);
   for (std::int64_t u = 0; u + 1 < 300; ++u)
@@ -154,7 +145,7 @@ TEST(Packed16, UnsafeGraphRunsUnpackedWhenSafeAndIsRefusedWhenRequired) {
 }
 
 TEST(Packed16, OffAndPathsRunUnpacked) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto g = random_graph(tile + 3, 0.05, 1, 99);
   EXPECT_FALSE(
       solve_with(g, apsp::backend_kind::cuda, apsp::narrow_mode::off).executed_plan().narrow);
@@ -189,7 +180,7 @@ std::filesystem::path find_c_elegans() {
 }
 
 TEST(Packed16, CElegansHopCountChecksum) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto path = find_c_elegans();
   if (path.empty())
     GTEST_SKIP() << "c_elegans_hermaphrodite/edgelist.csv.gz not found in tests/data, "
