@@ -5,7 +5,8 @@
 
 1. n = 20000 random graph (10 % density, weights 1..1000, seed 20000) in the course binary
    format, solved to a course binary distance file (the anchor's "whole run");
-2. DE.gr (49,109 vertices) from --data to .npy, when present.
+2. the same with --map-output (the solve writes straight into the output file);
+3. DE.gr (49,109 vertices) from --data to .npy, when present.
 Rows are appended to OUT/cuda_wholerun_<date>.csv (date, device, commit, command, n, mode,
 seconds, updates_per_s); each run's --json summary (per-stage seconds) is printed.
 """
@@ -57,6 +58,10 @@ def main():
     print(f"graph n=20000 m={m} ({os.path.getsize(g) / 1e6:.0f} MB)", flush=True)
     jobs.append(("wholerun_course_int32", 20000,
                  [args.apsp, "solve", g, "-o", os.path.join(args.work, "d20000.bin")]))
+    # The same run with the distance matrix living in the output file (no separate write).
+    jobs.append(("wholerun_course_int32_mapped", 20000,
+                 [args.apsp, "solve", g, "-o", os.path.join(args.work, "d20000m.bin"),
+                  "--map-output"]))
     de = os.path.join(args.data, "DE.gr")
     if os.path.exists(de):
         jobs.append(("wholerun_de_npy_int32", 49109,
