@@ -33,12 +33,14 @@ void format_rate(char* buf, std::size_t size, double per_second) {
 
 class progress_line {
 public:
+  explicit progress_line(bool terminal) : terminal_(terminal) {}
   bool operator()(const progress_info& info) {
     if (sigint_seen)
       return false;
     const auto now = std::chrono::steady_clock::now();
     const bool last = info.rounds_done >= info.rounds_total;
-    if (!last && drawn_ && now - last_draw_ < std::chrono::milliseconds(100))
+    const auto every = terminal_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(2000);
+    if (!last && drawn_ && now - last_draw_ < every)
       return true;
     last_draw_ = now;
     drawn_ = true;
@@ -48,17 +50,22 @@ public:
                                                         static_cast<double>(info.rounds_total)
                                                   : 1.0;
     const double eta = fraction > 0 ? info.elapsed_seconds * (1 - fraction) / fraction : 0;
-    std::fprintf(stderr, "\r\033[Kapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %.0f s",
-                 static_cast<long long>(info.rounds_done),
+    std::fprintf(stderr, "%sapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %.0f s",
+                 terminal_ ? "\r\033[K" : "", static_cast<long long>(info.rounds_done),
                  static_cast<long long>(info.rounds_total), 100 * fraction, rate, eta);
-    line_open = !last;
-    if (last)
-      std::fputc('\n', stderr);
+    if (!terminal_) {
+      std::fprintf(stderr, "  elapsed %.1f s\n", info.elapsed_seconds);
+    } else {
+      line_open = !last;
+      if (last)
+        std::fputc('\n', stderr);
+    }
     std::fflush(stderr);
     return true;
   }
 
 private:
+  bool terminal_;
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
 };
@@ -87,11 +94,11 @@ void throw_if_interrupted() {
     throw cancelled_error("interrupted (SIGINT); no output was written");
 }
 
-progress_callback make_progress(bool draw) {
-  if (!draw)
+progress_callback make_progress(progress_style style) {
+  if (style == progress_style::none)
     return [](const progress_info&) { return sigint_seen == 0; };
   // std::function needs a copyable target; share the redraw state.
-  auto line = std::make_shared<progress_line>();
+  auto line = std::make_shared<progress_line>(style == progress_style::terminal);
   return [line](const progress_info& info) { return (*line)(info); };
 }
 
@@ -102,8 +109,12 @@ void close_progress_line() noexcept {
   line_open = false;
 }
 
-bool progress_wanted(bool quiet) noexcept {
-  return !quiet && isatty(STDERR_FILENO) == 1;
+progress_style progress_wanted(bool quiet, bool always) noexcept {
+  if (quiet)
+    return progress_style::none;
+  if (isatty(STDERR_FILENO) == 1)
+    return progress_style::terminal;
+  return always ? progress_style::log : progress_style::none;
 }
 
 } // namespace apsp::cli

@@ -21,14 +21,19 @@ public:
 /// Throws cancelled_error when interrupted().
 void throw_if_interrupted();
 
-/// A progress callback that cancels on SIGINT and, when `draw` is set, redraws
-/// "round r/R, updates/s, ETA" on stderr at most ten times a second.
-[[nodiscard]] progress_callback make_progress(bool draw);
+/// How progress is shown: not at all, one line redrawn in place on a terminal (at most ten
+/// times a second), or, for logs, a new line at most every two seconds.
+enum class progress_style { none, terminal, log };
+
+/// A progress callback that cancels on SIGINT and shows "round r/R, updates/s, ETA" on stderr
+/// in the given style.
+[[nodiscard]] progress_callback make_progress(progress_style style);
 
 /// Ends a progress line left open by a solve that stopped early, so messages start a line.
 void close_progress_line() noexcept;
 
-/// Whether progress should be drawn: stderr is a terminal and --quiet was not given.
-[[nodiscard]] bool progress_wanted(bool quiet) noexcept;
+/// The progress style: none with --quiet; with --progress (`always`) a log line style when
+/// stderr is not a terminal; otherwise the terminal line when stderr is a terminal.
+[[nodiscard]] progress_style progress_wanted(bool quiet, bool always = false) noexcept;
 
 } // namespace apsp::cli

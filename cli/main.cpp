@@ -1,6 +1,7 @@
 // The `apsp` command-line tool: parse, run one subcommand, map errors to exit codes.
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -12,6 +13,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
+#include "timer.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -67,6 +69,8 @@ int run_action(const command_action& action) {
 
 int main(int argc, char** argv) {
   using namespace apsp::cli;
+  trace("main: entered");
+  std::atexit([] { trace("exit: static destructors and library teardown start"); });
   CLI::App app("apsp: all-pairs shortest paths by blocked Floyd-Warshall on CPUs and GPUs.");
   app.name("apsp");
   app.set_version_flag("--version", std::string("apsp ") + apsp::version());
@@ -94,5 +98,8 @@ int main(int argc, char** argv) {
   }
   if (!action)
     return fail(exit_internal, "no command ran");
-  return run_action(action);
+  trace("main: command starts");
+  const int code = run_action(action);
+  trace("main: command done, exiting");
+  return code;
 }

@@ -36,6 +36,7 @@ struct solve_args {
   std::string output_format;
   bool json = false;
   bool quiet = false;
+  bool progress = false;
   bool map_output = false;
 };
 
@@ -146,6 +147,7 @@ int run(const solve_args& a) {
   }
   if (!a.paths_out.empty())
     check_writable(a.paths_out);
+  trace("solve: arguments checked");
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
   // A named back end that cannot run is refused before a long read (a cheap query) ...
@@ -156,13 +158,16 @@ int run(const solve_args& a) {
     }
   }
   check_narrow_backend(options);
+  trace("solve: back ends listed");
   // ... while planning, which creates the GPU context (a few hundred ms), overlaps the read.
   auto warm_up = std::async(std::launch::async, [options] { return make_plan(0, options); });
 
   const sigint_scope sigint;
   stage_seconds t;
   const loaded_graph in = read_input(a.in);
+  trace("solve: input read");
   (void)warm_up.get();
+  trace("solve: device warmed up");
   t.read = in.read_seconds;
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
@@ -191,7 +196,7 @@ int run(const solve_args& a) {
   }
   const result r = [&] {
     try {
-      return solve_input(in, options, progress_wanted(a.quiet));
+      return solve_input(in, options, progress_wanted(a.quiet, a.progress));
     } catch (const out_of_memory_error& e) {
       if (!in_place)
         throw;
@@ -202,6 +207,7 @@ int run(const solve_args& a) {
                                 e.what());
     }
   }();
+  trace("solve: solved");
   throw_if_interrupted();
 
   const stopwatch write_clock;
@@ -217,10 +223,12 @@ int run(const solve_args& a) {
     outputs.written(a.paths_out);
   }
   t.write = write_clock.seconds();
+  trace("solve: written");
   throw_if_interrupted(); // a Ctrl-C during the writes still removes them
   outputs.commit();
 
   const distance_stats st = compute_stats(r.distances());
+  trace("solve: statistics");
   if (a.json) {
     print_json(a, in, r, st, t);
   } else if (!a.quiet) {
@@ -246,6 +254,9 @@ void add_solve_command(CLI::App& app, command_action& action) {
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
+  cmd->add_flag("--progress", args->progress,
+                "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
+      ->excludes("--quiet");
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM; automatic when the "
                 "distance matrix does not fit in RAM (.npy, or course-binary with int32)");

@@ -51,14 +51,14 @@ void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) 
                              vertices);
 }
 
-result solve_input(const loaded_graph& in, solve_options options, bool draw_progress) {
+result solve_input(const loaded_graph& in, solve_options options, progress_style progress) {
   const std::int64_t n = in.file.g.num_vertices();
   const plan p = make_plan(n, options);
   if (const std::string why = why_not_fitting(p); !why.empty()) {
     throw out_of_memory_error(in.path + ": cannot solve: " + why);
   }
   throw_if_interrupted();
-  options.progress = make_progress(draw_progress);
+  options.progress = make_progress(progress);
   try {
     return solve(in.file.g, options);
   } catch (const negative_cycle_error& e) {

@@ -1,5 +1,6 @@
 #pragma once
-// Wall-clock seconds for the stage timings the CLI reports.
+// Wall-clock seconds for the stage timings the CLI reports, and APSP_TRACE=1 timestamps
+// (seconds since the process started) on stderr for finding where a whole run's time goes.
 
 #include <chrono>
 
@@ -14,5 +15,9 @@ public:
 private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
+
+/// With APSP_TRACE set (to anything but 0), prints "apsp: trace: SECONDS WHAT" to stderr, where
+/// SECONDS counts from the process's start (read from /proc/self/stat where available).
+void trace(const char* what);
 
 } // namespace apsp::cli

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/host_memory.hpp"
@@ -201,12 +202,16 @@ public:
           if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
             if (m.n() == 0)
               return;
-            if (cuda::is_multi_gpu(p)) {
-              cuda::solve_multi_gpu(m, via, ctx, count);
+            if (cuda::is_out_of_core(p)) {
+              // One device, or several (a multi-GPU plan that does not fit in their memory).
+              const std::vector<int> devices = cuda::is_multi_gpu(p)
+                                                   ? cuda::multi_gpu_devices(p, ctx.options(), count)
+                                                   : std::vector<int>{device};
+              cuda::solve_out_of_core(m, via, ctx, devices, p.block);
               return;
             }
-            if (cuda::is_out_of_core(p)) {
-              cuda::solve_out_of_core(m, via, ctx, device, p.block);
+            if (cuda::is_multi_gpu(p)) {
+              cuda::solve_multi_gpu(m, via, ctx, count);
               return;
             }
             if constexpr (std::is_same_v<T, std::int32_t>) {

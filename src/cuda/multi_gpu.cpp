@@ -13,6 +13,7 @@
 #include "core/host_memory.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
+#include "cuda/out_of_core.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/transfer.hpp"
 
@@ -68,6 +69,17 @@ template <class T> struct device_state {
   } teardown{0};
   [[nodiscard]] std::int64_t rows() const { return (split.last - split.first) * tile; }
 };
+
+/// "0,1,...": the first `count` devices.
+std::string device_list(const std::vector<int>& devices, int count) {
+  std::string list;
+  for (int i = 0; i < count; ++i) {
+    if (i > 0)
+      list.push_back(',');
+    list.append(std::to_string(devices[static_cast<std::size_t>(i)]));
+  }
+  return list;
+}
 
 /// APSP_CUDA_FORCE_MULTI_GPU (tests): the multi-GPU driver runs even for one listed device,
 /// and a device may be listed twice, so its exchange logic runs on a single GPU.
@@ -133,11 +145,8 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   const std::size_t elem = size_of(p.type);
   cudaDeviceProp prop{};
   APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, devices.front()));
-  std::string list;
-  for (int i = 0; i < used; ++i)
-    list += (i == 0 ? "" : ",") + std::to_string(devices[static_cast<std::size_t>(i)]);
-  p.device = std::to_string(used) + "x " + prop.name + " " + marker + ", devices " + list +
-             ", tile rows split)";
+  p.device = std::to_string(used) + "x " + prop.name + " " + marker + ", devices " +
+             device_list(devices, used) + ", tile rows split)";
   p.block = tile;
   p.rounds = tiles;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
@@ -145,6 +154,7 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   p.device_bytes = 0;
   p.fits = true;
   p.reason.clear();
+  std::uint64_t least_usable = ~std::uint64_t{0};
   for (int i = 0; i < used; ++i) {
     const int dev = devices[static_cast<std::size_t>(i)];
     const row_split sp = split_of(tiles, used, i);
@@ -160,15 +170,41 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
         free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
     if (o.device_memory_limit != 0)
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    least_usable = std::min(least_usable, usable);
     if (need > usable && p.fits) {
       p.fits = false;
       p.reason = "device " + std::to_string(dev) + " needs " + gib(need) + " for its rows but " +
-                 gib(usable) +
-                 " is usable (multi-GPU out of core is not implemented; use one "
-                 "device, which goes out of core)";
+                 gib(usable) + " is usable";
     }
   }
+  // Larger than the devices together (or a test forcing it): every device streams tiles out of
+  // core, block rows dealt out among them (out_of_core.hpp).
+  const std::uint64_t forced = forced_out_of_core_bytes();
+  if (p.fits && forced == 0)
+    return true;
+  if (forced != 0)
+    least_usable = std::min(least_usable, forced);
+  plan ooc = p;
+  const int all = static_cast<int>(devices.size());
+  const std::string label = std::to_string(all) + "x " + prop.name + " " + marker + ", devices " +
+                            device_list(devices, all) + ")";
+  if (plan_out_of_core(ooc, label, least_usable, !o.distances_file.empty())) {
+    p = ooc;
+  } else {
+    p.reason += " (even out of core with the smallest outer block)";
+  }
   return true;
+}
+
+std::vector<int> multi_gpu_devices(const plan& p, const solve_options& o, int count) {
+  std::vector<int> devices = resolve_devices(o, count);
+  // An in-core split uses at most one device per tile row; out of core uses every device.
+  if (!is_out_of_core(p)) {
+    const std::int64_t tiles = round_up(p.n, tile) / tile;
+    devices.resize(static_cast<std::size_t>(
+        std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size()))));
+  }
+  return devices;
 }
 
 bool is_multi_gpu(const plan& p) {

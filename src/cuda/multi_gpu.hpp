@@ -5,7 +5,8 @@
 // driver stages through the host when peer access is off), and each device updates its part of
 // the pivot column and then the rest of its rows. One stream per device; events order the
 // exchange, so no host synchronisation sits between rounds. NVLink multicast and NCCL are not
-// used.
+// used. Matrices larger than the devices together run out of core on all of them
+// (out_of_core.hpp).
 
 #include <cstdint>
 #include <vector>
@@ -22,10 +23,15 @@ namespace apsp::cuda {
 [[nodiscard]] std::vector<int> resolve_devices(const solve_options& o, int count);
 
 /// Fills `p` for a multi-GPU solve when two or more devices are asked for; returns whether it
-/// did (false: single device, the caller plans as before).
+/// did (false: single device, the caller plans as before). When the rows do not fit on the
+/// devices (or APSP_CUDA_FORCE_OUT_OF_CORE_BYTES is set), the plan is a multi-GPU out-of-core
+/// one (plan_out_of_core).
 bool plan_multi_gpu(plan& p, const solve_options& o, int count);
 
-/// Whether `p` was made by plan_multi_gpu.
+/// The devices a plan made by plan_multi_gpu runs on.
+[[nodiscard]] std::vector<int> multi_gpu_devices(const plan& p, const solve_options& o, int count);
+
+/// Whether `p` was made by plan_multi_gpu (in core, or out of core when is_out_of_core(p)).
 [[nodiscard]] bool is_multi_gpu(const plan& p);
 
 /// Runs the multi-GPU solve planned by plan_multi_gpu.

@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/host_memory.hpp"
 #include "cuda/block_ops.hpp"
@@ -108,11 +110,50 @@ bool is_out_of_core(const plan& p) {
   return p.device.find(marker) != std::string::npos;
 }
 
+namespace {
+
+/// One device's buffers, events and streams for the out-of-core rounds; created with the
+/// device current. Members are destroyed in reverse order: the streams (which wait for their
+/// work) first, then events and buffers, and the device is made current again before those.
+template <class T> struct ooc_worker {
+  ooc_worker(int device, std::size_t bb, std::size_t panel, bool paths) : id(device) {
+    d_row = device_buffer<T>(panel); // [bo][ldp]: block row R
+    d_col = device_buffer<T>(panel); // [ldp][bo]: block column R
+    d_piv = device_buffer<T>(bb);    // [bo][bo]
+    v_row = device_buffer<std::int32_t>(paths ? panel : 0);
+    v_col = device_buffer<std::int32_t>(paths ? panel : 0);
+    v_piv = device_buffer<std::int32_t>(paths ? bb : 0);
+    for (int q = 0; q < slots; ++q) {
+      d_tile[q] = device_buffer<T>(bb);
+      v_tile[q] = device_buffer<std::int32_t>(paths ? bb : 0);
+    }
+    teardown.id = device;
+  }
+  int id;
+  device_buffer<T> d_row, d_col, d_piv;
+  device_buffer<std::int32_t> v_row, v_col, v_piv;
+  std::array<device_buffer<T>, slots> d_tile;
+  std::array<device_buffer<std::int32_t>, slots> v_tile;
+  event panels_ready{cudaEventDisableTiming};
+  event panels_read{cudaEventDisableTiming}; // this round's panels are on the device
+  std::array<event, slots> slot_done;
+  event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
+                        event(cudaEventDisableTiming | cudaEventBlockingSync)};
+  stream s0;
+  std::array<stream, slots> s_slot;
+  struct current_on_teardown {
+    int id = 0;
+    ~current_on_teardown() { APSP_CUDA_TRY_NOTHROW(cudaSetDevice(id)); }
+  } teardown;
+};
+
+} // namespace
+
 template <class T>
 void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
-                       int device, std::int64_t bo) {
+                       const std::vector<int>& devices, std::int64_t bo) {
   const std::int64_t n = h_d.n();
-  if (n == 0)
+  if (n == 0 || devices.empty())
     return;
   const std::int64_t blocks = (n + bo - 1) / bo;
   const std::int64_t ldp = blocks * bo;
@@ -122,8 +163,9 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
   const T inf = weight_traits<T>::infinity;
   const auto bb = static_cast<std::size_t>(bo * bo);
   const auto panel = static_cast<std::size_t>(bo * ldp);
+  const int used = static_cast<int>(devices.size());
   nvtx_range range("apsp::cuda::solve (out-of-core)");
-  device_guard guard(device);
+  device_guard keep(devices.front()); // restores the caller's device after the teardown below
 
   T* h = h_d.data();
   std::int32_t* hv = paths ? h_via->data() : nullptr;
@@ -134,11 +176,12 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
       std::fill(hv + i * n, hv + (i + 1) * n, no_via);
   }
 
-  // Declaration order is teardown order reversed: streams (which wait for their work) go first,
-  // then events and buffers, and the host memory is unpinned last.
-  // Page-locking in place lets every tile copy run asynchronously at full speed without a host
-  // copy (each round moves the matrix twice). APSP_CUDA_OOC_NO_PIN=1 skips it (pageable copies,
-  // for comparison); APSP_CUDA_VERBOSE=1 prints what it cost.
+  // Declaration order is teardown order reversed: the workers (whose streams wait for their
+  // work) go first, and the host memory is unpinned last.
+  // Page-locking in place (portable: for every device) lets every tile copy run asynchronously
+  // at full speed without a host copy (each round moves the matrix twice).
+  // APSP_CUDA_OOC_NO_PIN=1 skips it (pageable copies, for comparison); APSP_CUDA_VERBOSE=1
+  // prints what it cost.
   const bool pin = std::getenv("APSP_CUDA_OOC_NO_PIN") == nullptr;
   const auto pin_start = std::chrono::steady_clock::now();
   host_registration pin_d(pin ? h : nullptr, h_d.size() * sizeof(T));
@@ -147,168 +190,186 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
     const double sec =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - pin_start).count();
     std::fprintf(stderr,
-                 "apsp cuda out-of-core: n=%lld, outer block %lld, %lld rounds; host "
-                 "matrices %s in %.3f s\n",
+                 "apsp cuda out-of-core: n=%lld, outer block %lld, %lld rounds, %d device(s); "
+                 "host matrices %s in %.3f s\n",
                  static_cast<long long>(n), static_cast<long long>(bo),
-                 static_cast<long long>(blocks),
+                 static_cast<long long>(blocks), used,
                  pin_d.pinned() ? "page-locked" : "pageable (not page-locked)", sec);
   }
-  configure_block_kernels<T>(bo, clamp, paths);
-  device_buffer<T> d_row(panel); // [bo][ldp]: block row R
-  device_buffer<T> d_col(panel); // [ldp][bo]: block column R
-  device_buffer<T> d_piv(bb);    // [bo][bo]
-  device_buffer<std::int32_t> v_row(paths ? panel : 0);
-  device_buffer<std::int32_t> v_col(paths ? panel : 0);
-  device_buffer<std::int32_t> v_piv(paths ? bb : 0);
-  std::array<device_buffer<T>, slots> d_tile;
-  std::array<device_buffer<std::int32_t>, slots> v_tile;
-  for (int q = 0; q < slots; ++q) {
-    d_tile[q] = device_buffer<T>(bb);
-    v_tile[q] = device_buffer<std::int32_t>(paths ? bb : 0);
+  std::vector<std::unique_ptr<ooc_worker<T>>> workers;
+  for (int dev : devices) {
+    APSP_CUDA_TRY(cudaSetDevice(dev));
+    configure_block_kernels<T>(bo, clamp, paths);
+    workers.push_back(std::make_unique<ooc_worker<T>>(dev, bb, panel, paths));
   }
-  event panels_ready(cudaEventDisableTiming);
-  std::array<event, slots> slot_done;
-  event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
-                        event(cudaEventDisableTiming | cudaEventBlockingSync)};
-  stream s0;
-  std::array<stream, slots> s_slot;
 
-  gemm_args<T> g;
-  g.clamp = clamp;
   for (std::int64_t R = 0; R < blocks; ++R) {
     // The host stays at most two rounds ahead, so progress is current and cancel is prompt.
-    if (R >= 2)
-      round_end[R % 2].synchronize();
+    if (R >= 2) {
+      for (auto& w : workers)
+        w->round_end[R % 2].synchronize();
+    }
     nvtx_range round_range("apsp::cuda out-of-core round");
     const std::int64_t k0 = R * bo;
     const std::int64_t kv = std::min(bo, n - k0); // real pivot vertices in this block
     const std::int64_t kt = round_up(kv, tile);   // k extent of the products
     const std::int64_t right = k0 + bo;           // first column (row) after the pivot block
-    cudaStream_t s = s0.get();
 
-    // 1. Panels in; padding = infinity, so padded vertices never improve a real distance.
-    upload_rect(d_row.data(), ldp, h, n, k0, 0, kv, n, s);
-    enqueue_fill_rect(d_row.data(), ldp, kv, bo - kv, 0, ldp, inf, s);
-    enqueue_fill_rect(d_row.data(), ldp, 0, kv, n, ldp - n, inf, s);
-    upload_rect(d_col.data(), bo, h, n, 0, k0, n, kv, s);
-    enqueue_fill_rect(d_col.data(), bo, n, ldp - n, 0, bo, inf, s);
-    enqueue_fill_rect(d_col.data(), bo, 0, n, kv, bo - kv, inf, s);
-    if (paths) {
-      upload_rect(v_row.data(), ldp, hv, n, k0, 0, kv, n, s);
-      upload_rect(v_col.data(), bo, hv, n, 0, k0, n, kv, s);
-    }
-
-    // 2. The pivot block, closed with the in-core kernels, then written into both panels.
-    copy_rect_d2d(d_piv.data(), bo, d_row.data() + k0, ldp, bo, bo, s);
-    enqueue_pivot_block(d_piv.data(), paths ? v_piv.data() : nullptr, bo, kt / tile, clamp, s);
-    copy_rect_d2d(d_row.data() + k0, ldp, d_piv.data(), bo, bo, bo, s);
-    copy_rect_d2d(d_col.data() + k0 * bo, bo, d_piv.data(), bo, bo, bo, s);
-    if (paths) {
-      enqueue_merge_via(v_row.data() + k0, ldp, v_piv.data(), bo, kv, kv, k0, s);
-      enqueue_merge_via(v_col.data() + k0 * bo, bo, v_piv.data(), bo, kv, kv, k0, s);
-    }
-
-    // 3. The panels: row panel = pivot (x) row panel, column panel = column panel (x) pivot,
-    // left and right of (above and below) the pivot block.
-    g.k = kt;
-    g.k_base = k0;
-    g.rows = kt;
-    g.a = d_piv.data();
-    g.lda = bo;
-    g.ldc = g.ldb = ldp;
-    g.via = paths ? v_row.data() : nullptr;
-    g.c = d_row.data();
-    g.b = g.c;
-    g.cols = k0;
-    enqueue_gemm(g, s);
-    g.c = d_row.data() + right;
-    g.b = g.c;
-    g.via = paths ? v_row.data() + right : nullptr;
-    g.cols = std::max<std::int64_t>(0, n_up - right);
-    enqueue_gemm(g, s);
-
-    g.cols = kt;
-    g.b = d_piv.data();
-    g.ldb = bo;
-    g.lda = g.ldc = bo;
-    g.c = d_col.data();
-    g.a = g.c;
-    g.via = paths ? v_col.data() : nullptr;
-    g.rows = k0;
-    enqueue_gemm(g, s);
-    g.c = d_col.data() + right * bo;
-    g.a = g.c;
-    g.via = paths ? v_col.data() + right * bo : nullptr;
-    g.rows = std::max<std::int64_t>(0, n_up - right);
-    enqueue_gemm(g, s);
-    panels_ready.record(s);
-
-    // Panels out (the pivot block once, with the row panel); overlaps phase 3, which only
-    // reads the panels and writes other host tiles.
-    download_rect(h, n, k0, 0, d_row.data(), ldp, kv, n, s);
-    download_rect(h, n, 0, k0, d_col.data(), bo, k0, kv, s);
-    download_rect(h, n, k0 + kv, k0, d_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv, s);
-    if (paths) {
-      download_rect(hv, n, k0, 0, v_row.data(), ldp, kv, n, s);
-      download_rect(hv, n, 0, k0, v_col.data(), bo, k0, kv, s);
-      download_rect(hv, n, k0 + kv, k0, v_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv, s);
-    }
-
-    // 4. Every other tile: in, product, out, round-robin over the slots (each slot's stream
-    // orders its own reuse).
-    for (auto& st : s_slot)
-      APSP_CUDA_TRY(cudaStreamWaitEvent(st.get(), panels_ready.get(), 0));
-    int next = 0;
-    for (std::int64_t I = 0; I < blocks; ++I) {
-      if (I == R)
-        continue;
-      const std::int64_t i0 = I * bo;
-      const std::int64_t iv = std::min(bo, n - i0);
-      for (std::int64_t J = 0; J < blocks; ++J) {
-        if (J == R)
-          continue;
-        const std::int64_t j0 = J * bo;
-        const std::int64_t jv = std::min(bo, n - j0);
-        const int q = next;
-        next = (next + 1) % slots;
-        cudaStream_t sq = s_slot[q].get();
-        // Outside the real iv x jv corner, the tile buffer holds stale values: they only feed
-        // outputs in the same padded rows and columns, which are never copied out.
-        upload_rect(d_tile[q].data(), bo, h, n, i0, j0, iv, jv, sq);
-        if (paths)
-          upload_rect(v_tile[q].data(), bo, hv, n, i0, j0, iv, jv, sq);
-        gemm_args<T> t = g;
-        t.c = d_tile[q].data();
-        t.ldc = bo;
-        t.via = paths ? v_tile[q].data() : nullptr;
-        t.a = d_col.data() + i0 * bo;
-        t.lda = bo;
-        t.b = d_row.data() + j0;
-        t.ldb = ldp;
-        t.rows = round_up(iv, tile);
-        t.cols = round_up(jv, tile);
-        t.k = kt;
-        t.k_base = k0;
-        enqueue_gemm(t, sq);
-        download_rect(h, n, i0, j0, d_tile[q].data(), bo, iv, jv, sq);
-        if (paths)
-          download_rect(hv, n, i0, j0, v_tile[q].data(), bo, iv, jv, sq);
+    for (int wi = 0; wi < used; ++wi) {
+      ooc_worker<T>& w = *workers[static_cast<std::size_t>(wi)];
+      APSP_CUDA_TRY(cudaSetDevice(w.id));
+      cudaStream_t s = w.s0.get();
+      // This round reads what every device wrote back in the last one.
+      if (R > 0) {
+        for (auto& other : workers) {
+          if (other.get() != &w)
+            APSP_CUDA_TRY(cudaStreamWaitEvent(s, other->round_end[(R - 1) % 2].get(), 0));
+        }
       }
+
+      // 1. Panels in; padding = infinity, so padded vertices never improve a real distance.
+      upload_rect(w.d_row.data(), ldp, h, n, k0, 0, kv, n, s);
+      enqueue_fill_rect(w.d_row.data(), ldp, kv, bo - kv, 0, ldp, inf, s);
+      enqueue_fill_rect(w.d_row.data(), ldp, 0, kv, n, ldp - n, inf, s);
+      upload_rect(w.d_col.data(), bo, h, n, 0, k0, n, kv, s);
+      enqueue_fill_rect(w.d_col.data(), bo, n, ldp - n, 0, bo, inf, s);
+      enqueue_fill_rect(w.d_col.data(), bo, 0, n, kv, bo - kv, inf, s);
+      if (paths) {
+        upload_rect(w.v_row.data(), ldp, hv, n, k0, 0, kv, n, s);
+        upload_rect(w.v_col.data(), bo, hv, n, 0, k0, n, kv, s);
+      }
+      w.panels_read.record(s);
+
+      // 2. The pivot block, closed with the in-core kernels, then written into both panels.
+      // Every device does this (and step 3) for itself: it is 2 Bo / n of the round's work.
+      copy_rect_d2d(w.d_piv.data(), bo, w.d_row.data() + k0, ldp, bo, bo, s);
+      enqueue_pivot_block(w.d_piv.data(), paths ? w.v_piv.data() : nullptr, bo, kt / tile, clamp,
+                          s);
+      copy_rect_d2d(w.d_row.data() + k0, ldp, w.d_piv.data(), bo, bo, bo, s);
+      copy_rect_d2d(w.d_col.data() + k0 * bo, bo, w.d_piv.data(), bo, bo, bo, s);
+      if (paths) {
+        enqueue_merge_via(w.v_row.data() + k0, ldp, w.v_piv.data(), bo, kv, kv, k0, s);
+        enqueue_merge_via(w.v_col.data() + k0 * bo, bo, w.v_piv.data(), bo, kv, kv, k0, s);
+      }
+
+      // 3. The panels: row panel = pivot (x) row panel, column panel = column panel (x) pivot,
+      // left and right of (above and below) the pivot block.
+      gemm_args<T> g;
+      g.clamp = clamp;
+      g.k = kt;
+      g.k_base = k0;
+      g.rows = kt;
+      g.a = w.d_piv.data();
+      g.lda = bo;
+      g.ldc = g.ldb = ldp;
+      g.via = paths ? w.v_row.data() : nullptr;
+      g.c = w.d_row.data();
+      g.b = g.c;
+      g.cols = k0;
+      enqueue_gemm(g, s);
+      g.c = w.d_row.data() + right;
+      g.b = g.c;
+      g.via = paths ? w.v_row.data() + right : nullptr;
+      g.cols = std::max<std::int64_t>(0, n_up - right);
+      enqueue_gemm(g, s);
+
+      g.cols = kt;
+      g.b = w.d_piv.data();
+      g.ldb = bo;
+      g.lda = g.ldc = bo;
+      g.c = w.d_col.data();
+      g.a = g.c;
+      g.via = paths ? w.v_col.data() : nullptr;
+      g.rows = k0;
+      enqueue_gemm(g, s);
+      g.c = w.d_col.data() + right * bo;
+      g.a = g.c;
+      g.via = paths ? w.v_col.data() + right * bo : nullptr;
+      g.rows = std::max<std::int64_t>(0, n_up - right);
+      enqueue_gemm(g, s);
+      w.panels_ready.record(s);
+
+      // Panels out, by the first device only (the pivot block once, with the row panel), once
+      // every device has read the old ones; overlaps phase 3, which only reads the panels and
+      // writes other host tiles.
+      if (wi == 0) {
+        for (int wj = 1; wj < used; ++wj) {
+          APSP_CUDA_TRY(cudaStreamWaitEvent(
+              s, workers[static_cast<std::size_t>(wj)]->panels_read.get(), 0));
+        }
+        download_rect(h, n, k0, 0, w.d_row.data(), ldp, kv, n, s);
+        download_rect(h, n, 0, k0, w.d_col.data(), bo, k0, kv, s);
+        download_rect(h, n, k0 + kv, k0, w.d_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv,
+                      s);
+        if (paths) {
+          download_rect(hv, n, k0, 0, w.v_row.data(), ldp, kv, n, s);
+          download_rect(hv, n, 0, k0, w.v_col.data(), bo, k0, kv, s);
+          download_rect(hv, n, k0 + kv, k0, w.v_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv,
+                        s);
+        }
+      }
+
+      // 4. This device's share of the other tiles (block rows I with I mod devices = its
+      // index): in, product, out, round-robin over the slots (each slot's stream orders its own
+      // reuse).
+      for (auto& st : w.s_slot)
+        APSP_CUDA_TRY(cudaStreamWaitEvent(st.get(), w.panels_ready.get(), 0));
+      int next = 0;
+      for (std::int64_t I = wi; I < blocks; I += used) {
+        if (I == R)
+          continue;
+        const std::int64_t i0 = I * bo;
+        const std::int64_t iv = std::min(bo, n - i0);
+        for (std::int64_t J = 0; J < blocks; ++J) {
+          if (J == R)
+            continue;
+          const std::int64_t j0 = J * bo;
+          const std::int64_t jv = std::min(bo, n - j0);
+          const int q = next;
+          next = (next + 1) % slots;
+          cudaStream_t sq = w.s_slot[q].get();
+          // Outside the real iv x jv corner, the tile buffer holds stale values: they only feed
+          // outputs in the same padded rows and columns, which are never copied out.
+          upload_rect(w.d_tile[q].data(), bo, h, n, i0, j0, iv, jv, sq);
+          if (paths)
+            upload_rect(w.v_tile[q].data(), bo, hv, n, i0, j0, iv, jv, sq);
+          gemm_args<T> t = g;
+          t.c = w.d_tile[q].data();
+          t.ldc = bo;
+          t.via = paths ? w.v_tile[q].data() : nullptr;
+          t.a = w.d_col.data() + i0 * bo;
+          t.lda = bo;
+          t.b = w.d_row.data() + j0;
+          t.ldb = ldp;
+          t.rows = round_up(iv, tile);
+          t.cols = round_up(jv, tile);
+          t.k = kt;
+          t.k_base = k0;
+          enqueue_gemm(t, sq);
+          download_rect(h, n, i0, j0, w.d_tile[q].data(), bo, iv, jv, sq);
+          if (paths)
+            download_rect(hv, n, i0, j0, w.v_tile[q].data(), bo, iv, jv, sq);
+        }
+      }
+      for (int q = 0; q < slots; ++q) {
+        w.slot_done[q].record(w.s_slot[q].get());
+        APSP_CUDA_TRY(cudaStreamWaitEvent(s, w.slot_done[q].get(), 0));
+      }
+      w.round_end[R % 2].record(s);
     }
-    // The next round reads what this one wrote back to the host.
-    for (int q = 0; q < slots; ++q) {
-      slot_done[q].record(s_slot[q].get());
-      APSP_CUDA_TRY(cudaStreamWaitEvent(s, slot_done[q].get(), 0));
-    }
-    round_end[R % 2].record(s);
     ctx.round_done(R + 1, blocks);
   }
-  s0.synchronize();
+  for (auto& w : workers) {
+    APSP_CUDA_TRY(cudaSetDevice(w->id));
+    w->s0.synchronize();
+  }
 }
 
 template void solve_out_of_core<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
-                                              apsp::detail::run_context&, int, std::int64_t);
+                                              apsp::detail::run_context&, const std::vector<int>&,
+                                              std::int64_t);
 template void solve_out_of_core<float>(dense_matrix<float>&, via_matrix*,
-                                       apsp::detail::run_context&, int, std::int64_t);
+                                       apsp::detail::run_context&, const std::vector<int>&,
+                                       std::int64_t);
 
 } // namespace apsp::cuda

@@ -8,6 +8,9 @@
 //      resident;
 //   3. every other Bo x Bo tile streams in, C = min(C, column panel (x) row panel), streams out,
 //      on three streams with a buffer each, so copies in, products and copies out overlap.
+// With several devices, each does steps 1-2 for itself (2 Bo / n of the round's work), the
+// first one writes the panels back, and block rows of step 3 are dealt out round-robin; events
+// order every device's round after all devices' previous one.
 // Each round moves the matrix in and out once (8 n^2 bytes) and does n^2 Bo updates, so a
 // large Bo keeps the GPU busy over PCIe. Integer distances are bit-identical to the in-core
 // solve (the blocked FW result does not depend on the blocking); via entries may differ and are
@@ -16,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "apsp/matrix.hpp"
 #include "apsp/options.hpp"
@@ -45,14 +49,17 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
 /// Whether `p` was made by plan_out_of_core.
 [[nodiscard]] bool is_out_of_core(const plan& p);
 
-/// Runs the out-of-core solve of `d` (and `via` when non-null) on `device`, outer block bo.
+/// Runs the out-of-core solve of `d` (and `via` when non-null) on `devices` (one or more; a
+/// device may be listed twice, for tests), outer block bo.
 template <class T>
 void solve_out_of_core(dense_matrix<T>& d, via_matrix* via, apsp::detail::run_context& ctx,
-                       int device, std::int64_t bo);
+                       const std::vector<int>& devices, std::int64_t bo);
 
 extern template void solve_out_of_core<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
-                                                     apsp::detail::run_context&, int, std::int64_t);
+                                                     apsp::detail::run_context&,
+                                                     const std::vector<int>&, std::int64_t);
 extern template void solve_out_of_core<float>(dense_matrix<float>&, via_matrix*,
-                                              apsp::detail::run_context&, int, std::int64_t);
+                                              apsp::detail::run_context&, const std::vector<int>&,
+                                              std::int64_t);
 
 } // namespace apsp::cuda

@@ -58,3 +58,18 @@ def test_progress_only_on_a_terminal_and_not_with_quiet(apsp_bin, apsp, tmp_path
     assert rc == 0 and drawn == "", drawn
     piped = apsp("solve", "g.gr")
     assert piped.rc == 0 and piped.err == "", piped
+
+
+def test_progress_flag_logs_lines_when_not_a_terminal(apsp, tmp_path):
+    rng = np.random.default_rng(5)
+    write_gr(tmp_path / "g.gr", 300, random_edges(rng, 300, 1200))
+    r = apsp("solve", "g.gr", "--progress", "--backend", "reference")
+    assert r.rc == 0, r
+    lines = r.err.splitlines()
+    assert lines, r
+    # Plain lines for a log (no carriage returns or escapes); the last says the solve finished.
+    assert "\r" not in r.err and "\033" not in r.err, r
+    assert all(line.startswith("apsp: round ") and "elapsed" in line for line in lines), r
+    assert lines[-1].startswith("apsp: round 300/300 (100%)"), r
+    r = apsp("solve", "g.gr", "--progress", "--quiet")
+    assert r.rc == 2 and "excludes" in r.err, r

@@ -162,4 +162,93 @@ TEST_F(CudaMultiGpuOnOneDevice, Float32AndPaths) {
   }
 }
 
+/// Out of core on several devices: the multi-GPU plan falls back to it when the rows do not
+/// fit (here a small --gpu-memory cap) or when APSP_CUDA_FORCE_OUT_OF_CORE_BYTES forces it.
+class CudaMultiGpuOutOfCoreOnOneDevice : public CudaMultiGpuOnOneDevice {
+protected:
+  void TearDown() override {
+    ::unsetenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES");
+    CudaMultiGpuOnOneDevice::TearDown();
+  }
+  static bool is_multi_out_of_core(const apsp::plan& p) {
+    return p.device.find("multi-GPU") != std::string::npos &&
+           p.device.find("out-of-core") != std::string::npos;
+  }
+};
+
+TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, CapPlansOutOfCoreOnAllDevices) {
+  APSP_SKIP_WITHOUT_GPU();
+  apsp::solve_options o = twice(dtype::int32, false);
+  EXPECT_FALSE(is_multi_out_of_core(apsp::make_plan(3000, o)));
+  o.device_memory_limit = std::uint64_t{8} << 20; // 3000^2 int32 is 36 MB: two halves do not fit
+  const auto p = apsp::make_plan(3000, o);
+  EXPECT_TRUE(p.fits) << p.reason;
+  EXPECT_TRUE(is_multi_out_of_core(p)) << p.device;
+  EXPECT_LE(p.device_bytes, o.device_memory_limit);
+  EXPECT_GT(p.block, 128);
+  const auto g = test_graph(3000, true, 7300);
+  const auto got = apsp::solve(g, o);
+  EXPECT_TRUE(is_multi_out_of_core(got.executed_plan())) << got.executed_plan().device;
+  unsetenv("APSP_CUDA_FORCE_MULTI_GPU");
+  expect_bit_identical<std::int32_t>(got, apsp::solve(g, cuda_options(dtype::int32, false)));
+}
+
+TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, Int32BitIdenticalAndPathsValid) {
+  APSP_SKIP_WITHOUT_GPU();
+  apsp::solve_options ref;
+  ref.backend = apsp::backend_kind::reference;
+  ref.type = dtype::int32;
+  // 1536K: 128-wide outer blocks, so a few hundred vertices make many blocks per device.
+  for (const char* cap : {"1536K", "6M"}) {
+    ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", cap, 1);
+    for (const auto& [n, copies] :
+         std::vector<std::pair<std::int64_t, int>>{{300, 2}, {700, 3}, {1000, 2}}) {
+      for (bool negative : {false, true}) {
+        const std::uint64_t seed = 7400 + static_cast<std::uint64_t>(n);
+        SCOPED_TRACE(std::string("cap=") + cap + " n=" + std::to_string(n) +
+                     " copies=" + std::to_string(copies) + " negative=" +
+                     std::to_string(negative) + " seed=" + std::to_string(seed));
+        const auto g = test_graph(n, negative, seed);
+        const auto got = apsp::solve(g, twice(dtype::int32, false, copies));
+        EXPECT_TRUE(is_multi_out_of_core(got.executed_plan())) << got.executed_plan().device;
+        expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
+        const auto with_paths = apsp::solve(g, twice(dtype::int32, true, copies));
+        ASSERT_TRUE(with_paths.has_paths());
+        expect_bit_identical<std::int32_t>(with_paths, got);
+        apsp::testing::expect_paths_valid(g, with_paths);
+      }
+    }
+  }
+  ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", "1536K", 1);
+  const auto gf = test_graph(500, true, 75, /*fractional=*/true);
+  const auto f = apsp::solve(gf, twice(dtype::float32, false));
+  ref.type = dtype::float64;
+  expect_close(f, apsp::solve(gf, ref), 1e-4, 10.0);
+}
+
+TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, NegativeCycleIsDetected) {
+  APSP_SKIP_WITHOUT_GPU();
+  ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", "1536K", 1);
+  auto g = test_graph(400, false, 5);
+  g.add_edge(310, 20, -5000);
+  g.add_edge(20, 310, 1);
+  EXPECT_THROW((void)apsp::solve(g, twice(dtype::int32, false)), apsp::negative_cycle_error);
+}
+
+TEST(CudaMultiGpu, OutOfCoreOnTwoDevicesBitIdentical) {
+  SKIP_WITHOUT_TWO_GPUS();
+  for (bool paths : {false, true}) {
+    apsp::solve_options o = two_devices(dtype::int32, paths);
+    o.device_memory_limit = std::uint64_t{24} << 20; // 5000^2 int32 is 100 MB
+    const auto g = test_graph(5000, true, 7500);
+    const auto got = apsp::solve(g, o);
+    const auto& device = got.executed_plan().device;
+    EXPECT_NE(device.find("multi-GPU"), std::string::npos) << device;
+    EXPECT_NE(device.find("out-of-core"), std::string::npos) << device;
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, cuda_options(dtype::int32, false)));
+    if (paths)
+      apsp::testing::expect_paths_valid(g, got);
+  }
+}
+
 } // namespace
