@@ -18,10 +18,11 @@ run() { # label, args...
   local label=$1; shift
   sync
   local s=$EPOCHREALTIME
-  APSP_TRACE=1 "$A" "$@" --quiet 2>"$OUT/trace_$label.txt" >/dev/null
+  APSP_TRACE=1 "$A" "$@" --json 2>"$OUT/trace_$label.txt" >"$OUT/json_$label.txt"
   local rc=$? e=$EPOCHREALTIME
   python3 -c "print(f'{$e - $s:.3f} s wall (rc $rc): $label')"
   sed 's/^apsp: trace: */    /' "$OUT/trace_$label.txt"
+  python3 -c "import json; print('    stages', json.load(open('$OUT/json_$label.txt'))['seconds'])"
 }
 "$A" info "$G" >/dev/null
 run no_output solve "$G"
