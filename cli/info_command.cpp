@@ -41,6 +41,7 @@ nlohmann::ordered_json plan_json(const backend_status& status, std::int64_t n,
     j["rounds"] = p.rounds;
     j["host_bytes"] = p.host_bytes;
     j["device_bytes"] = p.device_bytes;
+    j["out_of_core"] = p.out_of_core;
     j["fits"] = why.empty();
     if (!why.empty())
       j["reason"] = why;

@@ -70,7 +70,6 @@ int run_action(const command_action& action) {
 int main(int argc, char** argv) {
   using namespace apsp::cli;
   trace("main: entered");
-  std::atexit([] { trace("exit: static destructors and library teardown start"); });
   CLI::App app("apsp: all-pairs shortest paths by blocked Floyd-Warshall on CPUs and GPUs.");
   app.name("apsp");
   app.set_version_flag("--version", std::string("apsp ") + apsp::version());
@@ -101,5 +100,8 @@ int main(int argc, char** argv) {
   trace("main: command starts");
   const int code = run_action(action);
   trace("main: command done, exiting");
-  return code;
+  // Every output is complete (closed and renamed) here. Leaving without static destructors and
+  // the CUDA runtime's teardown saves about 0.1 s of a whole run; the OS releases the device.
+  std::fflush(nullptr);
+  std::_Exit(code);
 }

@@ -38,6 +38,7 @@ struct solve_args {
   bool quiet = false;
   bool progress = false;
   bool map_output = false;
+  bool no_map_output = false;
 };
 
 struct stage_seconds {
@@ -151,10 +152,12 @@ int run(const solve_args& a) {
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
   // A named back end that cannot run is refused before a long read (a cheap query) ...
-  for (const auto& b : list_backends()) {
-    if (b.kind == options.backend && !b.available) {
-      throw backend_unavailable_error("back end '" + std::string(to_string(b.kind)) +
-                                      "' is unavailable: " + b.detail);
+  if (options.backend != backend_kind::automatic) {
+    for (const auto& b : list_backends()) {
+      if (b.kind == options.backend && !b.available) {
+        throw backend_unavailable_error("back end '" + std::string(to_string(b.kind)) +
+                                        "' is unavailable: " + b.detail);
+      }
     }
   }
   check_narrow_backend(options);
@@ -177,12 +180,19 @@ int run(const solve_args& a) {
   }
   // With --map-output, or when the distance matrix would not fit in RAM, the solve works in a
   // memory-mapped file that becomes the output: no second copy, and matrices larger than RAM.
+  // An in-core GPU solve does so too unless --no-map-output: the host only fills the matrix
+  // and receives the result, so the separate write of the whole matrix (about a quarter of a
+  // whole run) disappears.
   output_files outputs;
   const std::int64_t n = in.file.g.num_vertices();
   bool in_place = a.map_output;
-  if (!in_place && !a.out.empty() && out_format != io::format::csv) {
+  const bool raw_output = out_format == io::format::npy ||
+                          (out_format == io::format::course_binary && options.type == dtype::int32);
+  if (!in_place && !a.no_map_output && !a.out.empty() && raw_output && n > 0) {
+    const plan p = make_plan(n, options);
     const std::uint64_t ram = host_memory_bytes();
-    in_place = ram != 0 && make_plan(n, options).host_bytes > ram;
+    in_place = (ram != 0 && p.host_bytes > ram) ||
+               (p.backend == backend_kind::cuda && !p.out_of_core && p.fits);
   }
   std::string header;
   const std::filesystem::path partial = a.out + ".apsp-partial";
@@ -259,7 +269,12 @@ void add_solve_command(CLI::App& app, command_action& action) {
       ->excludes("--quiet");
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM; automatic when the "
-                "distance matrix does not fit in RAM (.npy, or course-binary with int32)");
+                "distance matrix does not fit in RAM or the solve runs in GPU memory (.npy, or "
+                "course-binary with int32)");
+  cmd->add_flag("--no-map-output", args->no_map_output,
+                "keep the distance matrix in RAM and write it at the end, even where "
+                "--map-output would be automatic")
+      ->excludes("--map-output");
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"

@@ -4,7 +4,10 @@
 // of the in-core rate, for "multi*" rows the percent of the one-device rate (200 = linear).
 //
 //   apsp_bench_blocked [--ooc 40000:2G,...] [--big-ooc N] [--multi 40000,80000]
-//                      [--devices 0,1] [--csv FILE] [--commit C] [--command TEXT]
+//                      [--multi-ooc 80000:8G,...] [--devices 0,1] [--csv FILE] [--commit C]
+//                      [--command TEXT]
+// --multi-ooc N:CAP runs out of core (CAP bytes of each device) on the first device alone, then
+// on all of --devices.
 
 #include <omp.h>
 
@@ -14,6 +17,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -24,7 +28,8 @@
 namespace {
 
 struct args {
-  std::vector<std::pair<std::int64_t, std::uint64_t>> ooc; // n, cap bytes
+  std::vector<std::pair<std::int64_t, std::uint64_t>> ooc;       // n, cap bytes
+  std::vector<std::pair<std::int64_t, std::uint64_t>> multi_ooc; // n, cap bytes per device
   std::int64_t big_ooc = 0;
   std::vector<std::int64_t> multi;
   std::vector<int> devices{0, 1};
@@ -59,6 +64,11 @@ args parse(int argc, char** argv) {
       for (const auto& item : split(next())) {
         const auto parts = split(item, ':');
         a.ooc.emplace_back(std::stoll(parts.at(0)), bytes_of(parts.at(1)));
+      }
+    } else if (k == "--multi-ooc") {
+      for (const auto& item : split(next())) {
+        const auto parts = split(item, ':');
+        a.multi_ooc.emplace_back(std::stoll(parts.at(0)), bytes_of(parts.at(1)));
       }
     } else if (k == "--big-ooc") {
       a.big_ooc = std::stoll(next());
@@ -177,9 +187,41 @@ int main(int argc, char** argv) {
                     rate(n, in_core.seconds), ooc.device});
   }
   if (a.big_ooc > 0) {
-    const timed t = run(a.big_ooc, base);
+    apsp::solve_options o = base;
+    // A line every 30 s: the run takes minutes.
+    auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+    o.progress = [last](const apsp::progress_info& p) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - *last > std::chrono::seconds(30) || p.rounds_done == p.rounds_total) {
+        *last = now;
+        std::printf("    round %lld/%lld, %.1f s, %.2fe12 updates/s\n",
+                    static_cast<long long>(p.rounds_done), static_cast<long long>(p.rounds_total),
+                    p.elapsed_seconds, p.updates_per_second / 1e12);
+        std::fflush(stdout);
+      }
+      return true;
+    };
+    const timed t = run(a.big_ooc, o);
     report("out-of-core (large)", a.big_ooc, t);
     rows.push_back({a.big_ooc, "ooc_int32_large_solve", t.seconds, 0, t.device});
+  }
+  for (const auto& [n, cap] : a.multi_ooc) {
+    apsp::solve_options one = base;
+    one.devices = {a.devices.front()};
+    one.device_memory_limit = cap;
+    const timed t1 = run(n, one);
+    report("1 device, out of core", n, t1);
+    apsp::solve_options many = one;
+    many.devices = a.devices;
+    const timed tm = run(n, many);
+    report((std::to_string(a.devices.size()) + " devices, out of core").c_str(), n, tm);
+    std::printf("  multi out-of-core n=%lld cap %llu MiB: %.2fx one device, results %s\n",
+                static_cast<long long>(n), static_cast<unsigned long long>(cap >> 20),
+                t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
+    const std::string tag = "_cap" + std::to_string(cap >> 20) + "M_solve";
+    rows.push_back({n, "ooc_single_int32" + tag, t1.seconds, 0, t1.device});
+    rows.push_back({n, "ooc_multi" + std::to_string(a.devices.size()) + "_int32" + tag, tm.seconds,
+                    rate(n, t1.seconds), tm.device});
   }
   for (std::int64_t n : a.multi) {
     apsp::solve_options one = base;

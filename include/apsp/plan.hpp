@@ -21,6 +21,8 @@ struct plan {
   std::uint64_t host_bytes = 0;   ///< peak host memory (RAM): matrices plus working copies
   std::uint64_t file_bytes = 0;   ///< bytes of the memory-mapped distances_file (not in RAM)
   std::uint64_t device_bytes = 0; ///< peak device memory (0 for host back ends)
+  bool out_of_core = false;       ///< the matrix stays in host memory and streams through the
+                                  ///< device(s) during the solve (larger than device memory)
   bool fits = true;               ///< false when the memory above is not available
   std::string reason;             ///< why it does not fit (empty when it fits)
 };

@@ -94,6 +94,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   p.device_bytes = out_of_core_device_bytes(p.n, bo, elem, p.paths);
   p.host_bytes = host_bytes;
   p.device = device_label + " " + marker + std::to_string(bo) + ")";
+  p.out_of_core = true;
   if (ram != 0 && host_bytes > ram) {
     p.fits = false;
     p.reason = "the out-of-core solve keeps the matrices in host memory: " +
@@ -107,7 +108,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
 }
 
 bool is_out_of_core(const plan& p) {
-  return p.device.find(marker) != std::string::npos;
+  return p.out_of_core;
 }
 
 namespace {

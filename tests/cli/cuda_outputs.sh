@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# GPU end-to-end check of `apsp solve -o`: the cuda back end's automatic in-place output (the
+# solve inside the memory-mapped output file), --no-map-output and the cpu back end must write
+# byte-identical .npy and course-binary files for the bundled rome99 graph (3353 vertices).
+# Exit 77 (skipped) without a usable CUDA device.
+#   cuda_outputs.sh APSP_BINARY GRAPH WORKDIR
+set -euo pipefail
+apsp=$1 graph=$2 work=$3
+if ! "$apsp" solve "$graph" --backend cuda --quiet 2>/dev/null; then
+  echo "no usable CUDA device: skipped"
+  exit 77
+fi
+rm -rf "$work" && mkdir -p "$work"
+for ext in npy bin; do
+  "$apsp" solve "$graph" -o "$work/auto.$ext" --json >"$work/auto_$ext.json"
+  grep -q '"backend": *"cuda"' "$work/auto_$ext.json" || { echo "auto did not pick cuda"; cat "$work/auto_$ext.json"; exit 1; }
+  "$apsp" solve "$graph" -o "$work/ram.$ext" --no-map-output --backend cuda --quiet
+  "$apsp" solve "$graph" -o "$work/cpu.$ext" --backend cpu --quiet
+  cmp "$work/auto.$ext" "$work/ram.$ext"
+  cmp "$work/auto.$ext" "$work/cpu.$ext"
+  [[ ! -e "$work/auto.$ext.apsp-partial" ]] || { echo "partial file left behind"; exit 1; }
+  echo "$ext: in-place cuda, in-RAM cuda and cpu outputs identical"
+done
+rm -rf "$work"
