@@ -20,9 +20,12 @@ namespace apsp::detail {
 class run_context {
 public:
   run_context(const solve_options& options, std::int64_t n, bool negative_weights,
-              bool narrow_safe = false)
+              bool narrow_safe = false, const graph* initial_edges = nullptr)
       : options_(options), n_(n), negative_weights_(negative_weights), narrow_safe_(narrow_safe),
-        start_(std::chrono::steady_clock::now()) {}
+        initial_edges_(initial_edges), start_(std::chrono::steady_clock::now()) {}
+  /// Non-null when the back end said builds_initial_matrix(): the matrix passed to run() is
+  /// then unset, and the back end builds it from these edges (as fill_initial would).
+  [[nodiscard]] const graph* initial_edges() const noexcept { return initial_edges_; }
 
   /// Packed 16-bit arithmetic was asked for and is provably exact for this graph: every value
   /// (distances and "no path" = 2^14-1) fits with INF + INF < 2^15. Back ends that use it call
@@ -45,6 +48,7 @@ private:
   std::int64_t n_;
   bool negative_weights_;
   bool narrow_safe_;
+  const graph* initial_edges_;
   bool used_narrow_ = false;
   std::chrono::steady_clock::time_point start_;
 };
@@ -57,8 +61,17 @@ public:
   [[nodiscard]] virtual backend_status status() const = 0;
   /// Tile size, rounds and memory for an n-vertex solve; allocates nothing.
   [[nodiscard]] virtual plan make_plan(std::int64_t n, const solve_options& options) const = 0;
+  /// Whether run() under plan `p` (and packed 16-bit arithmetic when `narrow`) builds the
+  /// initial matrix itself from the graph's edges (run_context::initial_edges) rather than
+  /// reading a filled one: the cuda back end does, on the device.
+  [[nodiscard]] virtual bool builds_initial_matrix(const plan& p, bool narrow) const {
+    (void)p;
+    (void)narrow;
+    return false;
+  }
   /// Floyd-Warshall in place on `d` (n x n, diagonal already min(0, self-loop), infinity = no
-  /// edge). When `via` is non-null it has the same n and the back end fills every element.
+  /// edge; unset when initial edges are given). When `via` is non-null it has the same n and
+  /// the back end fills every element.
   virtual void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) = 0;
 };
 

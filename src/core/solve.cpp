@@ -106,12 +106,12 @@ planned plan_solve(std::int64_t n, const solve_options& o) {
   return out;
 }
 
-result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& facts,
-                 bool all_integral, const solve_options& o, clock_type::time_point t0) {
+result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& facts, bool narrow,
+                 const solve_options& o, clock_type::time_point t0,
+                 const graph* initial_edges = nullptr) {
   const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
   auto& chosen = chosen_plan.backend;
   plan& p = chosen_plan.p;
-  const bool narrow = narrow_safe(facts, all_integral, o, chosen->kind());
 
   std::optional<via_matrix> via;
   if (o.paths) {
@@ -124,7 +124,7 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
   solve_timings t;
   t.setup_seconds = seconds_since(t0);
   auto t1 = clock_type::now();
-  detail::run_context ctx(o, n, facts.has_negative, narrow);
+  detail::run_context ctx(o, n, facts.has_negative, narrow, initial_edges);
   try {
     chosen->run(d, via ? &*via : nullptr, p, ctx);
   } catch (const std::bad_alloc&) {
@@ -154,12 +154,17 @@ result solve(const graph& g, const solve_options& options) {
   detail::check_representable(facts, options.type, summary.all_integral);
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
   planned chosen = plan_solve(g.num_vertices(), options);
+  const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
                      : detail::map_distances(options.type, g.num_vertices(), options.distances_file,
                                              options.distances_file_offset);
-  detail::fill_initial(g, d);
-  return run_solve(std::move(d), std::move(chosen), facts, summary.all_integral, options, t0);
+  // A back end that builds the matrix from the edges (on a GPU) gets them instead.
+  const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
+  if (!on_backend)
+    detail::fill_initial(g, d);
+  return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0,
+                   on_backend ? &g : nullptr);
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {
@@ -174,8 +179,9 @@ result solve_dense(any_matrix initial, const solve_options& options) {
   const auto facts = detail::analyze_weights(initial);
   detail::check_representable(facts, options.type, true);
   planned chosen = plan_solve(std::visit([](const auto& m) { return m.n(); }, initial), options);
-  return run_solve(std::move(initial), std::move(chosen), facts, is_integral(options.type), options,
-                   t0);
+  const bool narrow =
+      narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
+  return run_solve(std::move(initial), std::move(chosen), facts, narrow, options, t0);
 }
 
 std::vector<backend_status> list_backends() {

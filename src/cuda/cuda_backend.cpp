@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/checks.hpp"
 #include "core/host_memory.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
+#include "cuda/initial_matrix.hpp"
 #include "cuda/multi_gpu.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
@@ -72,7 +74,11 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   cuda::device_buffer<T> d_d(cells);
   cuda::device_buffer<std::int32_t> d_via(h_via != nullptr ? cells : 0);
 
-  cuda::upload_rows(h_d.data(), d_d.data(), sizeof(T), n, ld, s.get());
+  if (const graph* g = ctx.initial_edges()) {
+    cuda::build_initial_matrix<T>(*g, d_d.data(), ld, s.get());
+  } else {
+    cuda::upload_rows(h_d.data(), d_d.data(), sizeof(T), n, ld, s.get());
+  }
   cuda::enqueue_fill_padding(d_d.data(), n, ld, s.get());
   if (h_via != nullptr) {
     // All bits set is -1 (no_via) in every int32.
@@ -190,11 +196,22 @@ public:
     return p;
   }
 
+  bool builds_initial_matrix(const plan& p, bool narrow) const override {
+    // The in-core single-device solve of int32 or float32 (not packed 16-bit arithmetic,
+    // which takes the host matrix): its matrix is built on the device from the edges.
+    const bool packed = narrow && p.type == dtype::int32 && !p.paths;
+    return p.fits && p.n > 0 && !p.out_of_core && !cuda::is_multi_gpu(p) && !packed &&
+           (p.type == dtype::int32 || p.type == dtype::float32);
+  }
+
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
     std::string why;
     const int count = device_count(&why);
     APSP_EXPECTS(count > 0, backend_unavailable_error, "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+    // Given edges for a path that reads the host matrix (not expected): fill it here.
+    if (ctx.initial_edges() != nullptr && !builds_initial_matrix(p, ctx.narrow_allowed()))
+      detail::fill_initial(*ctx.initial_edges(), d);
     const int device = chosen_device(ctx.options());
     std::visit(
         [&](auto& m) {
@@ -204,9 +221,9 @@ public:
               return;
             if (cuda::is_out_of_core(p)) {
               // One device, or several (a multi-GPU plan that does not fit in their memory).
-              const std::vector<int> devices = cuda::is_multi_gpu(p)
-                                                   ? cuda::multi_gpu_devices(p, ctx.options(), count)
-                                                   : std::vector<int>{device};
+              const std::vector<int> devices =
+                  cuda::is_multi_gpu(p) ? cuda::multi_gpu_devices(p, ctx.options(), count)
+                                        : std::vector<int>{device};
               cuda::solve_out_of_core(m, via, ctx, devices, p.block);
               return;
             }

@@ -150,6 +150,63 @@ INSTANTIATE_TEST_SUITE_P(TileEdges, CudaSizes,
                          ::testing::Values(0, 1, 2, tile - 1, tile, tile + 1, 2 * tile - 1,
                                            2 * tile, 3 * tile + 37));
 
+/// The initial matrix is built on the device from the edges (initial_matrix.hpp). With an edge
+/// for every pair and every weight in [1, 2), no two-edge path beats an edge, so the float32
+/// distances are exactly the initial matrix: each pair's minimum parallel edge, converted to
+/// float as on the host, and 0 on the diagonal (positive self-loops ignored). Pairs without
+/// edges (infinity) are covered by the int32 comparison with the cpu back end.
+TEST(Cuda, InitialMatrixFromEdgesMatchesHostFill) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (std::int64_t n : {1, 2, 127, 129, 300}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    apsp::graph g(n);
+    std::mt19937_64 rng(90 + static_cast<std::uint64_t>(n));
+    std::uniform_real_distribution<double> w(1.0, 2.0);
+    std::uniform_real_distribution<double> coin(0.0, 1.0);
+    for (std::int64_t u = 0; u < n; ++u) {
+      for (std::int64_t v = 0; v < n; ++v) {
+        g.add_edge(u, v, w(rng)); // every pair: no pair's distance comes from a longer path
+        if (coin(rng) < 0.2)
+          g.add_edge(u, v, w(rng)); // parallel: the smaller one counts
+      }
+    }
+    apsp::solve_options o;
+    o.backend = apsp::backend_kind::cuda;
+    o.type = apsp::dtype::float32;
+    const auto got = apsp::solve(g, o);
+    const auto& d = got.distances_as<float>();
+    std::vector<float> want(static_cast<std::size_t>(n * n),
+                            std::numeric_limits<float>::infinity());
+    for (std::size_t e = 0; e < g.weights().size(); ++e) {
+      float& cell = want[static_cast<std::size_t>(g.sources()[e] * n + g.targets()[e])];
+      cell = std::min(cell, static_cast<float>(g.weights()[e]));
+    }
+    int bad = 0;
+    for (std::int64_t i = 0; i < n && bad < 5; ++i) {
+      for (std::int64_t j = 0; j < n && bad < 5; ++j) {
+        const float expected = i == j ? 0.0f : want[static_cast<std::size_t>(i * n + j)];
+        if (d(i, j) != expected) {
+          ++bad;
+          ADD_FAILURE() << "d[" << i << "][" << j << "] = " << d(i, j) << ", want " << expected;
+        }
+      }
+    }
+    // int32 on part of the same edges (weights 500..999): exact vs the cpu back end.
+    apsp::graph gi(n);
+    for (std::size_t e = 0; e < g.weights().size(); ++e) {
+      const std::int64_t u = g.sources()[e];
+      const std::int64_t v = g.targets()[e];
+      // Pairs without an edge (reached through others) and a last vertex nobody reaches.
+      if ((u + v) % 3 != 0 && (v != n - 1 || n == 1))
+        gi.add_edge(u, v, std::floor(g.weights()[e] * 500.0));
+    }
+    o.type = apsp::dtype::int32;
+    apsp::solve_options cpu = o;
+    cpu.backend = apsp::backend_kind::cpu;
+    apsp::cuda_test::expect_bit_identical<std::int32_t>(apsp::solve(gi, o), apsp::solve(gi, cpu));
+  }
+}
+
 TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
   APSP_SKIP_WITHOUT_GPU();
   // A DAG (u < v) with weights in [-20, 30]: no cycles, and the clamp kernels run.

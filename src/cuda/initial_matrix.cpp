@@ -1,0 +1,74 @@
+// build_initial_matrix (initial_matrix.hpp): the edge list streamed to the device in chunks.
+
+#include "cuda/initial_matrix.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "apsp/types.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/nvtx.hpp"
+#include "cuda/resources.hpp"
+#include "cuda/transfer.hpp"
+
+namespace apsp::cuda {
+
+template <class T>
+void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s) {
+  static_assert(sizeof(T) == 4, "edges are staged as three 4-byte arrays");
+  nvtx_range range("apsp::cuda initial matrix from edges");
+  const std::int64_t n = g.num_vertices();
+  const std::int64_t m = g.num_edges();
+  enqueue_init_matrix<T>(d, n, ld, weight_traits<T>::infinity, s);
+  if (m == 0) {
+    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    return;
+  }
+  // Each chunk: src, dst and weight arrays of `chunk` entries, in one buffer.
+  constexpr std::size_t edge_bytes = 12;
+  const std::int64_t chunk = std::min<std::int64_t>(m, staging_bytes / edge_bytes);
+  const auto chunk_bytes = static_cast<std::size_t>(chunk) * edge_bytes;
+  pinned_buffer<unsigned char> host[2] = {pinned_buffer<unsigned char>(chunk_bytes),
+                                          pinned_buffer<unsigned char>(chunk_bytes)};
+  device_buffer<unsigned char> dev[2] = {device_buffer<unsigned char>(chunk_bytes),
+                                         device_buffer<unsigned char>(chunk_bytes)};
+  event copied[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+  const std::int32_t* src = g.sources().data();
+  const std::int32_t* dst = g.targets().data();
+  const double* w = g.weights().data();
+  int c = 0;
+  for (std::int64_t e0 = 0; e0 < m; e0 += chunk, ++c) {
+    const int b = c % 2;
+    const std::int64_t count = std::min(chunk, m - e0);
+    // The staging buffer is free once its copy from two chunks ago has finished; the device
+    // buffer is reused in stream order after the scatter that read it.
+    if (c >= 2)
+      copied[b].synchronize();
+    auto* hs = reinterpret_cast<std::int32_t*>(host[b].data());
+    auto* hd = hs + chunk;
+    auto* hw = reinterpret_cast<T*>(hd + chunk);
+#pragma omp parallel for schedule(static) if (count > (1 << 16))
+    for (std::int64_t k = 0; k < count; ++k) {
+      hs[k] = src[e0 + k];
+      hd[k] = dst[e0 + k];
+      hw[k] = static_cast<T>(w[e0 + k]); // as fill_initial converts
+    }
+    // Three copies of the used prefix of each array.
+    auto* ds = reinterpret_cast<std::int32_t*>(dev[b].data());
+    auto* dd = ds + chunk;
+    auto* dw = reinterpret_cast<T*>(dd + chunk);
+    const auto bytes = static_cast<std::size_t>(count) * 4;
+    APSP_CUDA_TRY(cudaMemcpyAsync(ds, hs, bytes, cudaMemcpyHostToDevice, s));
+    APSP_CUDA_TRY(cudaMemcpyAsync(dd, hd, bytes, cudaMemcpyHostToDevice, s));
+    APSP_CUDA_TRY(cudaMemcpyAsync(dw, hw, bytes, cudaMemcpyHostToDevice, s));
+    copied[b].record(s);
+    enqueue_scatter_edges<T>(d, ld, ds, dd, dw, count, s);
+  }
+  APSP_CUDA_TRY(cudaStreamSynchronize(s));
+}
+
+template void build_initial_matrix<std::int32_t>(const graph&, std::int32_t*, std::int64_t,
+                                                 cudaStream_t);
+template void build_initial_matrix<float>(const graph&, float*, std::int64_t, cudaStream_t);
+
+} // namespace apsp::cuda
