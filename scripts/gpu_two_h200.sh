@@ -31,7 +31,7 @@ t0=$(date +%s)
 note "ctest -L gpu: rc=$? in $(($(date +%s) - t0)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest_gpu.log")"
 grep -E "\*\*\*Failed|\*\*\*Timeout|Failure$|\(Skipped\)" "$OUT/ctest_gpu.log" | head -20 | tee -a "$summary"
 
-timeout 200 "$BUILD/bench/cuda/apsp_bench_blocked" --multi 40000 --multi-ooc 80000:16G \
+timeout 200 "$BUILD/bench/cuda/apsp_bench_blocked" --multi 40000 --multi-ooc 40000:2G,80000:8G \
   --devices 0,1 --csv "$OUT/cuda_multi_$DATE.csv" --commit "$COMMIT" \
   --command "scripts/gpu_two_h200.sh" >"$OUT/bench_multi.log" 2>&1
 note "multi bench rc=$?"
