@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -92,6 +93,21 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.clamp = ctx.negative_weights();
   cuda::configure_kernels(p);
 
+  // With the matrix built on the device, the host matrix has not been touched: its pages are
+  // faulted in while the rounds run (on other threads), so the download copies at memory
+  // speed instead of faulting page by page (costly above all in a memory-mapped output file).
+  std::thread prefault;
+  if (ctx.initial_edges() != nullptr) {
+    prefault = std::thread([&h_d] { cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T)); });
+  }
+  const struct joiner {
+    std::thread& t;
+    ~joiner() {
+      if (t.joinable())
+        t.join();
+    }
+  } join_prefault{prefault};
+
   const std::int64_t rounds = p.tiles();
   {
     cuda::nvtx_range rounds_range("apsp::cuda rounds");
@@ -110,6 +126,8 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
       ctx.round_done(r + 1, rounds);
     }
   }
+  if (prefault.joinable())
+    prefault.join();
   cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get());
   if (h_via != nullptr) {
     cuda::download_rows(d_via.data(), h_via->data(), sizeof(std::int32_t), n, ld, s.get());

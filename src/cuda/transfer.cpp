@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <omp.h>
+
 #include "cuda/cuda_check.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
@@ -34,6 +36,19 @@ struct staging {
 };
 
 } // namespace
+
+void prefault_host(void* host, std::size_t bytes) {
+  nvtx_range range("apsp::cuda prefault host matrix");
+  constexpr std::size_t chunk = std::size_t{2} << 20;
+  const auto chunks = static_cast<std::int64_t>((bytes + chunk - 1) / chunk);
+  const int threads = std::max(1, omp_get_num_procs() / 2);
+  auto* p = static_cast<unsigned char*>(host);
+#pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t at = static_cast<std::size_t>(c) * chunk;
+    std::memset(p + at, 0, std::min(chunk, bytes - at));
+  }
+}
 
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
                  std::int64_t ld, cudaStream_t s) {

@@ -19,6 +19,10 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t ld, cudaStream_t s);
 
+/// Writes zeros over `bytes` of host memory with about half the cores, so that its pages are
+/// faulted in (allocated, or for a memory-mapped file, mapped) before a download needs them.
+void prefault_host(void* host, std::size_t bytes);
+
 /// As above for `rows` rows of `cols` elements (host row stride cols, device row stride ld).
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t rows,
                  std::int64_t cols, std::int64_t ld, cudaStream_t s);
