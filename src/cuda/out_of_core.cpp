@@ -15,6 +15,7 @@
 
 #include "core/host_memory.hpp"
 #include "cuda/block_ops.hpp"
+#include "cuda/host_tiles.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
 
@@ -137,6 +138,8 @@ template <class T> struct ooc_worker {
   std::array<device_buffer<std::int32_t>, slots> v_tile;
   event panels_ready{cudaEventDisableTiming};
   event panels_read{cudaEventDisableTiming}; // this round's panels are on the device
+  event panels_home{cudaEventDisableTiming | cudaEventBlockingSync}; // ... and back in host memory
+  event timed_begin[2], timed_end[2]; // a round's span (first device)
   std::array<event, slots> slot_done;
   event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
                         event(cudaEventDisableTiming | cudaEventBlockingSync)};
@@ -146,6 +149,41 @@ template <class T> struct ooc_worker {
     int id = 0;
     ~current_on_teardown() { APSP_CUDA_TRY_NOTHROW(cudaSetDevice(id)); }
   } teardown;
+};
+
+} // namespace
+
+namespace {
+
+/// How many of a round's phase-3 tiles the host takes: one to measure its pace first, then as
+/// many as it finishes in about 80 % of the time the devices take for the rest (k tiles at c
+/// seconds each against (T - k) at g: k = T g / (c + g)), none when it is too slow to help.
+struct cpu_share {
+  double cpu_tile_s = 0; // seconds per tile on the host (0: not measured yet)
+  double gpu_tile_s = 0; // seconds per tile on the devices, round overheads included
+  std::int64_t cpu_tiles_total = 0;
+  std::int64_t tiles_total = 0;
+
+  std::int64_t next(std::int64_t tiles) {
+    tiles_total += tiles;
+    std::int64_t k = 0;
+    if (cpu_tile_s == 0) {
+      k = tiles >= 4 ? 1 : 0; // the probe
+    } else if (gpu_tile_s > 0) {
+      const double fair = static_cast<double>(tiles) * gpu_tile_s / (cpu_tile_s + gpu_tile_s);
+      k = static_cast<std::int64_t>(0.8 * fair);
+    }
+    k = std::min(k, tiles / 2);
+    cpu_tiles_total += k;
+    return k;
+  }
+  void cpu_done(std::int64_t tiles, double seconds) {
+    cpu_tile_s = seconds / static_cast<double>(tiles);
+  }
+  void gpu_round(std::int64_t tiles, double seconds) {
+    if (tiles > 0)
+      gpu_tile_s = seconds / static_cast<double>(tiles);
+  }
 };
 
 } // namespace
@@ -204,6 +242,15 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
     workers.push_back(std::make_unique<ooc_worker<T>>(dev, bb, panel, paths));
   }
 
+  // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it
+  // off. The share follows the measured paces so the host never holds the devices up.
+  std::unique_ptr<host_tiles<T>> cpu;
+  const char* cpu_env = std::getenv("APSP_CUDA_OOC_CPU");
+  if (!paths && !(cpu_env != nullptr && std::string(cpu_env) == "0") && blocks >= 3)
+    cpu = std::make_unique<host_tiles<T>>(bo, clamp);
+  cpu_share share;
+  std::int64_t last_gpu_tiles[2] = {0, 0};
+
   for (std::int64_t R = 0; R < blocks; ++R) {
     // The host stays at most two rounds ahead, so progress is current and cancel is prompt.
     if (R >= 2) {
@@ -211,6 +258,10 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
         w->round_end[R % 2].synchronize();
     }
     nvtx_range round_range("apsp::cuda out-of-core round");
+    // The host's share of phase 3: the last `cpu_count` tiles of the round, in the order below.
+    const std::int64_t others = blocks - 1;
+    const std::int64_t cpu_count = cpu ? share.next(others * others) : 0;
+    const std::int64_t cpu_first = others * others - cpu_count; // tile index where the CPU starts
     const std::int64_t k0 = R * bo;
     const std::int64_t kv = std::min(bo, n - k0); // real pivot vertices in this block
     const std::int64_t kt = round_up(kv, tile);   // k extent of the products
@@ -220,6 +271,8 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
       ooc_worker<T>& w = *workers[static_cast<std::size_t>(wi)];
       APSP_CUDA_TRY(cudaSetDevice(w.id));
       cudaStream_t s = w.s0.get();
+      if (wi == 0 && cpu)
+        w.timed_begin[R % 2].record(s);
       // This round reads what every device wrote back in the last one.
       if (R > 0) {
         for (auto& other : workers) {
@@ -295,19 +348,19 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
       // writes other host tiles.
       if (wi == 0) {
         for (int wj = 1; wj < used; ++wj) {
-          APSP_CUDA_TRY(cudaStreamWaitEvent(
-              s, workers[static_cast<std::size_t>(wj)]->panels_read.get(), 0));
+          APSP_CUDA_TRY(
+              cudaStreamWaitEvent(s, workers[static_cast<std::size_t>(wj)]->panels_read.get(), 0));
         }
         download_rect(h, n, k0, 0, w.d_row.data(), ldp, kv, n, s);
         download_rect(h, n, 0, k0, w.d_col.data(), bo, k0, kv, s);
-        download_rect(h, n, k0 + kv, k0, w.d_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv,
-                      s);
+        download_rect(h, n, k0 + kv, k0, w.d_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv, s);
         if (paths) {
           download_rect(hv, n, k0, 0, w.v_row.data(), ldp, kv, n, s);
           download_rect(hv, n, 0, k0, w.v_col.data(), bo, k0, kv, s);
           download_rect(hv, n, k0 + kv, k0, w.v_col.data() + (k0 + kv) * bo, bo, n - k0 - kv, kv,
                         s);
         }
+        w.panels_home.record(s);
       }
 
       // 4. This device's share of the other tiles (block rows I with I mod devices = its
@@ -319,10 +372,15 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
       for (std::int64_t I = wi; I < blocks; I += used) {
         if (I == R)
           continue;
+        // Tiles are numbered row-major over the (blocks - 1)^2 tiles off the pivot block row and
+        // column; from cpu_first on they are the host's.
+        const std::int64_t row_index = I < R ? I : I - 1;
         const std::int64_t i0 = I * bo;
         const std::int64_t iv = std::min(bo, n - i0);
         for (std::int64_t J = 0; J < blocks; ++J) {
           if (J == R)
+            continue;
+          if (row_index * others + (J < R ? J : J - 1) >= cpu_first)
             continue;
           const std::int64_t j0 = J * bo;
           const std::int64_t jv = std::min(bo, n - j0);
@@ -357,12 +415,51 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
         APSP_CUDA_TRY(cudaStreamWaitEvent(s, w.slot_done[q].get(), 0));
       }
       w.round_end[R % 2].record(s);
+      if (wi == 0 && cpu)
+        w.timed_end[R % 2].record(s);
     }
+    if (cpu_count > 0) {
+      // The host's tiles, once the panels are back in host memory, while the devices run theirs.
+      // The next round's copies are enqueued after this, so they see these tiles.
+      workers.front()->panels_home.synchronize();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (std::int64_t t = cpu_first; t < others * others; ++t) {
+        const std::int64_t ri = t / others;
+        const std::int64_t rj = t % others;
+        const std::int64_t I = ri < R ? ri : ri + 1;
+        const std::int64_t J = rj < R ? rj : rj + 1;
+        cpu->update(h, n, I * bo, std::min(bo, n - I * bo), J * bo, std::min(bo, n - J * bo), k0,
+                    kv);
+      }
+      share.cpu_done(cpu_count,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    if (cpu && R >= 1) {
+      // The devices' pace: the last finished round of the first device (timed events).
+      ooc_worker<T>& w = *workers.front();
+      const int q = static_cast<int>((R - 1) % 2);
+      if (cudaEventQuery(w.timed_end[q].get()) == cudaSuccess) {
+        float ms = 0;
+        APSP_CUDA_TRY(cudaEventElapsedTime(&ms, w.timed_begin[q].get(), w.timed_end[q].get()));
+        share.gpu_round(last_gpu_tiles[q], ms / 1e3);
+      } else {
+        (void)cudaGetLastError(); // cudaErrorNotReady is not an error here
+      }
+    }
+    last_gpu_tiles[R % 2] = others * others - cpu_count;
     ctx.round_done(R + 1, blocks);
   }
   for (auto& w : workers) {
     APSP_CUDA_TRY(cudaSetDevice(w->id));
     w->s0.synchronize();
+  }
+  if (cpu && std::getenv("APSP_CUDA_VERBOSE") != nullptr) {
+    std::fprintf(
+        stderr, "apsp cuda out-of-core: the host updated %lld of %lld phase-3 tiles (%.1f %%)\n",
+        static_cast<long long>(share.cpu_tiles_total), static_cast<long long>(share.tiles_total),
+        share.tiles_total > 0 ? 100.0 * static_cast<double>(share.cpu_tiles_total) /
+                                    static_cast<double>(share.tiles_total)
+                              : 0.0);
   }
 }
 

@@ -95,6 +95,38 @@ INSTANTIATE_TEST_SUITE_P(OuterBlocks, CudaOutOfCoreSizes,
                                   (info.param.negative ? "_negative" : "");
                          });
 
+/// The host takes a share of phase 3 (host_tiles.hpp): at least the one probe tile of the first
+/// round with four or more tiles. The result is bit-identical with and without it
+/// (APSP_CUDA_OOC_CPU=0), and to the cpu back end; float32 stays within rounding.
+TEST(CudaOutOfCore, HostTakesTilesAndChangesNoResult) {
+  APSP_SKIP_WITHOUT_GPU();
+  const std::int64_t n = 2100;
+  const auto g = test_graph(n, true, 4444);
+  const auto o = capped(n, 256, dtype::int32, false);
+  ::setenv("APSP_CUDA_VERBOSE", "1", 1);
+  ::testing::internal::CaptureStderr();
+  const auto with_host = solve_out_of_core(g, o);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ::unsetenv("APSP_CUDA_VERBOSE");
+  const auto at = log.find("the host updated ");
+  ASSERT_NE(at, std::string::npos) << log;
+  EXPECT_GE(std::stoll(log.substr(at + 17)), 1) << log;
+  ::setenv("APSP_CUDA_OOC_CPU", "0", 1);
+  const auto without = solve_out_of_core(g, o);
+  ::unsetenv("APSP_CUDA_OOC_CPU");
+  expect_bit_identical<std::int32_t>(with_host, without);
+  apsp::solve_options cpu;
+  cpu.backend = apsp::backend_kind::cpu;
+  expect_bit_identical<std::int32_t>(with_host, apsp::solve(g, cpu));
+
+  const auto gf = test_graph(700, true, 4445, /*fractional=*/true);
+  const auto f = solve_out_of_core(gf, capped(700, 128, dtype::float32, false));
+  apsp::solve_options ref;
+  ref.backend = apsp::backend_kind::reference;
+  ref.type = dtype::float64;
+  expect_close(f, apsp::solve(gf, ref), 1e-4, 10.0);
+}
+
 TEST(CudaOutOfCore, Float32WithinRounding) {
   APSP_SKIP_WITHOUT_GPU();
   for (bool negative : {false, true}) {
