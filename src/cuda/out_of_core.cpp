@@ -258,6 +258,15 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
         w->round_end[R % 2].synchronize();
     }
     nvtx_range round_range("apsp::cuda out-of-core round");
+    if (cpu && R >= 2) {
+      // The devices' pace: round R - 2 of the first device, finished (waited for above).
+      ooc_worker<T>& w = *workers.front();
+      w.timed_end[R % 2].synchronize();
+      float ms = 0;
+      APSP_CUDA_TRY(
+          cudaEventElapsedTime(&ms, w.timed_begin[R % 2].get(), w.timed_end[R % 2].get()));
+      share.gpu_round(last_gpu_tiles[R % 2], ms / 1e3);
+    }
     // The host's share of phase 3: the last `cpu_count` tiles of the round, in the order below.
     const std::int64_t others = blocks - 1;
     const std::int64_t cpu_count = cpu ? share.next(others * others) : 0;
@@ -433,18 +442,6 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
       }
       share.cpu_done(cpu_count,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    if (cpu && R >= 1) {
-      // The devices' pace: the last finished round of the first device (timed events).
-      ooc_worker<T>& w = *workers.front();
-      const int q = static_cast<int>((R - 1) % 2);
-      if (cudaEventQuery(w.timed_end[q].get()) == cudaSuccess) {
-        float ms = 0;
-        APSP_CUDA_TRY(cudaEventElapsedTime(&ms, w.timed_begin[q].get(), w.timed_end[q].get()));
-        share.gpu_round(last_gpu_tiles[q], ms / 1e3);
-      } else {
-        (void)cudaGetLastError(); // cudaErrorNotReady is not an error here
-      }
     }
     last_gpu_tiles[R % 2] = others * others - cpu_count;
     ctx.round_done(R + 1, blocks);
