@@ -9,13 +9,8 @@ BUILD=${BUILD:-build-gpu}
 N=${N:-160000}
 COMMIT=${APSP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 mkdir -p "$OUT"
-if [[ ! -x $BUILD/bench/cuda/apsp_bench_blocked ]]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_BUILD_PYTHON=OFF \
-    -DCMAKE_CUDA_ARCHITECTURES=90a-real \
-    -DAPSP_GTEST_SOURCE="$PWD/.deps/googletest" -DCMAKE_PREFIX_PATH="$PWD/.deps" \
-    >"$OUT/configure.log" 2>&1 && cmake --build "$BUILD" -j16 --target apsp_bench_blocked \
-    >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
-fi
+source scripts/gpu_build.sh
+gpu_build_targets apsp_bench_blocked || exit 1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 free -g | head -2
 APSP_CUDA_VERBOSE=1 "$BUILD/bench/cuda/apsp_bench_blocked" --big-ooc "$N" \

@@ -8,13 +8,8 @@ cd "$(dirname "$0")/.."
 export OUT=${OUT:-/tmp/apsp-gpu}
 BUILD=${BUILD:-build-gpu}
 mkdir -p "$OUT"
-if [[ ! -x $BUILD/bench/cuda/apsp_bench_blocked ]]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_BUILD_PYTHON=OFF \
-    -DCMAKE_CUDA_ARCHITECTURES=90a-real \
-    -DAPSP_GTEST_SOURCE="$PWD/.deps/googletest" -DCMAKE_PREFIX_PATH="$PWD/.deps" \
-    >"$OUT/configure.log" 2>&1 && cmake --build "$BUILD" -j32 --target apsp_bench_blocked \
-    >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
-fi
+source scripts/gpu_build.sh
+gpu_build_targets apsp_bench_blocked || exit 1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 "$BUILD/bench/cuda/apsp_bench_blocked" --multi-ooc "${SIZES:-40000:2G,80000:8G}" --devices 0,1 \
   --csv "$OUT/cuda_multi_$(date -u +%Y-%m-%d).csv" --commit "${APSP_COMMIT:-unknown}" \

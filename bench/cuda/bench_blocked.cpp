@@ -163,6 +163,23 @@ void report(const char* what, std::int64_t n, const timed& t) {
   std::fflush(stdout);
 }
 
+/// n on the first of `devices` alone, then on all of them, each capped at `cap` device bytes
+/// when non-zero; both reported.
+std::pair<timed, timed> one_then_all(std::int64_t n, const apsp::solve_options& base,
+                                     const std::vector<int>& devices, std::uint64_t cap,
+                                     const std::string& what) {
+  apsp::solve_options one = base;
+  one.devices = {devices.front()};
+  one.device_memory_limit = cap;
+  const timed t1 = run(n, one);
+  report(("1 device" + what).c_str(), n, t1);
+  apsp::solve_options all = one;
+  all.devices = devices;
+  const timed tm = run(n, all);
+  report((std::to_string(devices.size()) + " devices" + what).c_str(), n, tm);
+  return {t1, tm};
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -206,15 +223,7 @@ int main(int argc, char** argv) {
     rows.push_back({a.big_ooc, "ooc_int32_large_solve", t.seconds, 0, t.device});
   }
   for (const auto& [n, cap] : a.multi_ooc) {
-    apsp::solve_options one = base;
-    one.devices = {a.devices.front()};
-    one.device_memory_limit = cap;
-    const timed t1 = run(n, one);
-    report("1 device, out of core", n, t1);
-    apsp::solve_options many = one;
-    many.devices = a.devices;
-    const timed tm = run(n, many);
-    report((std::to_string(a.devices.size()) + " devices, out of core").c_str(), n, tm);
+    const auto [t1, tm] = one_then_all(n, base, a.devices, cap, ", out of core");
     if (tm.device.find("out-of-core") == std::string::npos)
       std::printf("  note: the rows fit on the devices under this cap: that run was in core\n");
     std::printf("  multi out-of-core n=%lld cap %llu MiB: %.2fx one device, results %s\n",
@@ -226,14 +235,7 @@ int main(int argc, char** argv) {
                     rate(n, t1.seconds), tm.device});
   }
   for (std::int64_t n : a.multi) {
-    apsp::solve_options one = base;
-    one.devices = {a.devices.front()};
-    const timed t1 = run(n, one);
-    report("1 device", n, t1);
-    apsp::solve_options many = base;
-    many.devices = a.devices;
-    const timed tm = run(n, many);
-    report((std::to_string(a.devices.size()) + " devices").c_str(), n, tm);
+    const auto [t1, tm] = one_then_all(n, base, a.devices, 0, "");
     std::printf("  multi n=%lld: %.2fx one device, results %s\n", static_cast<long long>(n),
                 t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
     rows.push_back({n, "single_int32_solve", t1.seconds, 0, t1.device});
