@@ -105,7 +105,7 @@ def _rows(indices, n):
 
 
 def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=True,
-          progress=None, threads=0):
+          progress=None, threads=0, devices=None, gpu_memory=None):
     """All-pairs shortest paths with everything apsp knows about the run.
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
@@ -113,9 +113,24 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
     ``.seconds`` and ``.timings``.
+
+    Two more options apply to the cuda back end (the cpu and reference back ends accept and
+    ignore them):
+
+    devices : None, 'all' or a sequence of ints
+        CUDA devices to solve on: None means device 0, 'all' every device, ``[0, 1]`` those
+        (distinct, >= 0). Two or more split the work among them. A device that does not
+        exist raises ValueError when the cuda back end plans the solve (backend='cuda', or
+        'auto' with a float32/int32 dtype on a machine with a usable GPU).
+    gpu_memory : None, int or str
+        Cap on the device memory used, per device: bytes, or a string with a binary suffix
+        ('2G', '512M', '1536K', '2GiB'; K/M/G/T, case-insensitive). None means no cap beyond
+        what is free. A matrix above the cap is solved out of core (it stays in host memory
+        and streams through the GPU).
     """
     return _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
-                         backend=backend, paths=paths, progress=progress, threads=threads)
+                         backend=backend, paths=paths, progress=progress, threads=threads,
+                         devices=devices, gpu_memory=gpu_memory)
 
 
 def read_graph(path, format=None, *, weight_column="weight"):

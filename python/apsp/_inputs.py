@@ -7,6 +7,9 @@ Inputs and their meaning (SciPy's rules, see docs/python.md):
   * apsp.Graph: every edge is an edge.
 """
 
+import operator
+import re
+
 import numpy as np
 
 from . import _core
@@ -37,6 +40,83 @@ def normalize_backend(backend):
     return backend
 
 
+_INT_MAX = 2**31 - 1
+_UINT64_MAX = 2**64 - 1
+_BYTE_SIZE = re.compile(r"(\d+)\s*(?:([KMGT])(?:I?B)?|B)?", re.IGNORECASE | re.ASCII)
+_BYTE_SHIFT = {"K": 10, "M": 20, "G": 30, "T": 40}
+
+
+def _as_int(value):
+    """value as a Python int when it is an integer (bool excluded), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def normalize_devices(devices):
+    """None -> [] (the back end's default, device 0); 'all' -> [-1] (every device); an
+    iterable of distinct non-negative ints -> that list."""
+    if devices is None:
+        return []
+    if isinstance(devices, str):
+        if devices == "all":
+            return [-1]
+        raise ValueError(f"devices must be None, 'all' or a sequence of CUDA device indices "
+                         f"such as [0, 1], not the string {devices!r}")
+    if _as_int(devices) is not None:
+        raise TypeError(f"devices must be None, 'all' or a sequence of CUDA device indices, not "
+                        f"a single int: use devices=[{_as_int(devices)}]")
+    try:
+        items = list(devices)
+    except TypeError:
+        raise TypeError("devices must be None, 'all' or a sequence of CUDA device indices, not "
+                        f"{type(devices).__name__}") from None
+    if not items:
+        raise ValueError("devices must name at least one CUDA device (None means device 0)")
+    out = []
+    for item in items:
+        d = _as_int(item)
+        if d is None:
+            raise TypeError(f"devices must hold ints (CUDA device indices), not "
+                            f"{type(item).__name__} {item!r}")
+        if d < 0:
+            raise ValueError(f"CUDA device indices must be >= 0, got {d} (use devices='all' "
+                             "for every device)")
+        if d > _INT_MAX:
+            raise ValueError(f"CUDA device index {d} is out of range")
+        if d in out:
+            raise ValueError(f"CUDA device {d} is listed twice in devices")
+        out.append(d)
+    return out
+
+
+def normalize_gpu_memory(gpu_memory):
+    """None -> 0 (no cap); a positive int (bytes) or a string such as '2G', '512M', '1536K',
+    '2GiB' or '1048576' (binary units, case-insensitive) -> bytes."""
+    if gpu_memory is None:
+        return 0
+    if isinstance(gpu_memory, str):
+        m = _BYTE_SIZE.fullmatch(gpu_memory.strip())
+        if m is None:
+            raise ValueError(f"invalid gpu_memory {gpu_memory!r}: expected a positive number of "
+                             "bytes with an optional K, M, G or T suffix (e.g. '2G', '512M', "
+                             "'1536K', '2GiB')")
+        value = int(m.group(1)) << _BYTE_SHIFT.get((m.group(2) or "").upper(), 0)
+    else:
+        value = _as_int(gpu_memory)
+        if value is None:
+            raise TypeError("gpu_memory must be None, an int (bytes) or a string such as '2G', "
+                            f"not {type(gpu_memory).__name__}")
+    if value <= 0:
+        raise ValueError(f"gpu_memory must be positive (None means no cap), got {gpu_memory!r}")
+    if value > _UINT64_MAX:
+        raise ValueError(f"gpu_memory {gpu_memory!r} is too large")
+    return value
+
+
 def _sparse_module():
     try:
         import scipy.sparse
@@ -64,7 +144,8 @@ def _real_values(values, what):
     raise TypeError(f"{what} must hold real numbers, not {values.dtype}")
 
 
-def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads=0):
+def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads=0,
+          devices=None, gpu_memory=None):
     """Runs the solve on any supported input and returns an apsp.Result."""
     kwargs = dict(
         directed=bool(directed),
@@ -74,6 +155,8 @@ def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, thr
         paths=bool(paths),
         progress=progress,
         threads=int(threads or 0),
+        devices=normalize_devices(devices),
+        gpu_memory=normalize_gpu_memory(gpu_memory),
     )
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable or None")

@@ -2,10 +2,13 @@
 // released; the progress bridge takes it back once per round for callbacks and Ctrl-C.
 
 #include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
@@ -25,6 +28,10 @@ struct call_options {
   bool paths = false;
   py::object progress;
   int threads = 0;
+  /// CUDA devices; empty = device 0, {-1} = all (apsp::solve_options::devices).
+  std::vector<int> devices;
+  /// Device memory cap in bytes per device; 0 = none.
+  std::uint64_t gpu_memory = 0;
 };
 
 template <class Solve> py_result run(const call_options& c, Solve&& solve) {
@@ -33,6 +40,8 @@ template <class Solve> py_result run(const call_options& c, Solve&& solve) {
   o.backend = apsp::parse_backend(c.backend);
   o.paths = c.paths;
   o.threads = c.threads;
+  o.devices = c.devices;
+  o.device_memory_limit = c.gpu_memory;
   progress_bridge bridge(c.progress);
   o.progress = bridge.callback();
   const auto t0 = std::chrono::steady_clock::now();
@@ -89,13 +98,29 @@ py_result solve_graph(const py_graph& g, bool directed, bool unweighted, const c
 }
 
 call_options options(std::string dtype, std::string backend, bool paths, py::object progress,
-                     int threads) {
+                     int threads, std::vector<int> devices, std::uint64_t gpu_memory) {
   if (!progress.is_none() && !PyCallable_Check(progress.ptr())) {
     throw py::type_error("progress must be callable or None");
   }
   if (threads < 0)
     throw py::value_error("threads must be >= 0 (0 = all hardware threads)");
-  return {std::move(dtype), std::move(backend), paths, std::move(progress), threads};
+  // apsp/_inputs.py checks these too; here only the form solve_options expects is let through.
+  const bool all_devices = devices.size() == 1 && devices.front() == -1;
+  for (std::size_t i = 0; i < devices.size() && !all_devices; ++i) {
+    if (devices[i] < 0)
+      throw py::value_error("CUDA device indices must be >= 0");
+    for (std::size_t j = 0; j < i; ++j) {
+      if (devices[j] == devices[i])
+        throw py::value_error("CUDA device " + std::to_string(devices[i]) + " is listed twice");
+    }
+  }
+  return {.dtype = std::move(dtype),
+          .backend = std::move(backend),
+          .paths = paths,
+          .progress = std::move(progress),
+          .threads = threads,
+          .devices = std::move(devices),
+          .gpu_memory = gpu_memory};
 }
 
 } // namespace
@@ -104,36 +129,40 @@ void bind_solvers(py::module_& m) {
   m.def(
       "solve_dense",
       [](const py::array& values, const py::object& mask, bool directed, bool unweighted,
-         std::string dtype, std::string backend, bool paths, py::object progress, int threads) {
-        return solve_dense(
-            values, mask, directed, unweighted,
-            options(std::move(dtype), std::move(backend), paths, std::move(progress), threads));
+         std::string dtype, std::string backend, bool paths, py::object progress, int threads,
+         std::vector<int> devices, std::uint64_t gpu_memory) {
+        return solve_dense(values, mask, directed, unweighted,
+                           options(std::move(dtype), std::move(backend), paths, std::move(progress),
+                                   threads, std::move(devices), gpu_memory));
       },
       py::arg("values"), py::arg("mask"), py::kw_only(), py::arg("directed"), py::arg("unweighted"),
       py::arg("dtype"), py::arg("backend"), py::arg("paths"), py::arg("progress"),
-      py::arg("threads"));
+      py::arg("threads"), py::arg("devices"), py::arg("gpu_memory"));
   m.def(
       "solve_edges",
       [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,
          bool directed, bool unweighted, std::string dtype, std::string backend, bool paths,
-         py::object progress, int threads) {
-        return solve_edges(
-            n, rows, cols, weights, directed, unweighted,
-            options(std::move(dtype), std::move(backend), paths, std::move(progress), threads));
+         py::object progress, int threads, std::vector<int> devices, std::uint64_t gpu_memory) {
+        return solve_edges(n, rows, cols, weights, directed, unweighted,
+                           options(std::move(dtype), std::move(backend), paths, std::move(progress),
+                                   threads, std::move(devices), gpu_memory));
       },
       py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::kw_only(),
       py::arg("directed"), py::arg("unweighted"), py::arg("dtype"), py::arg("backend"),
-      py::arg("paths"), py::arg("progress"), py::arg("threads"));
+      py::arg("paths"), py::arg("progress"), py::arg("threads"), py::arg("devices"),
+      py::arg("gpu_memory"));
   m.def(
       "solve_graph",
       [](const py_graph& g, bool directed, bool unweighted, std::string dtype, std::string backend,
-         bool paths, py::object progress, int threads) {
-        return solve_graph(
-            g, directed, unweighted,
-            options(std::move(dtype), std::move(backend), paths, std::move(progress), threads));
+         bool paths, py::object progress, int threads, std::vector<int> devices,
+         std::uint64_t gpu_memory) {
+        return solve_graph(g, directed, unweighted,
+                           options(std::move(dtype), std::move(backend), paths, std::move(progress),
+                                   threads, std::move(devices), gpu_memory));
       },
       py::arg("graph"), py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),
-      py::arg("backend"), py::arg("paths"), py::arg("progress"), py::arg("threads"));
+      py::arg("backend"), py::arg("paths"), py::arg("progress"), py::arg("threads"),
+      py::arg("devices"), py::arg("gpu_memory"));
 }
 
 } // namespace apsp_py
