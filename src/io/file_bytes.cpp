@@ -1,6 +1,7 @@
 #include "io/file_bytes.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -71,8 +72,25 @@ void input_file::read_at(void* out, std::size_t count, std::size_t offset) const
   }
 }
 
+void byte_release::operator()(char* p) const noexcept {
+  if (mapped_bytes != 0) {
+    ::munmap(p, mapped_bytes);
+  } else {
+    delete[] p;
+  }
+}
+
 byte_buffer read_file(const std::filesystem::path& p) {
   const input_file f(p);
+  // Large files are mapped rather than copied: from the page cache that skips zeroing and
+  // copying a fresh buffer (a third of the course-binary read of a 40 M-edge graph). Where
+  // mapping fails (a file system without mmap), they are read as below.
+  constexpr std::size_t map_from = std::size_t{64} << 20;
+  if (f.size() >= map_from) {
+    void* m = ::mmap(nullptr, f.size(), PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd(), 0);
+    if (m != MAP_FAILED)
+      return byte_buffer::mapped(static_cast<char*>(m), f.size());
+  }
   byte_buffer buf(f.size());
   // Large files are read by several threads at once: from the page cache the cost is mostly
   // faulting in and copying the fresh buffer's pages, which one thread does at a few GB/s.

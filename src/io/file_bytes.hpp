@@ -9,11 +9,25 @@
 
 namespace apsp::io::detail {
 
+/// Frees a byte_buffer's bytes: delete[], or munmap for a mapping of mapped_bytes.
+struct byte_release {
+  std::size_t mapped_bytes; // 0: new[]
+  void operator()(char* p) const noexcept;
+};
+
 class byte_buffer {
 public:
-  byte_buffer() = default;
+  byte_buffer() : data_(nullptr, byte_release{0}) {}
   explicit byte_buffer(std::size_t size)
-      : data_(size == 0 ? nullptr : new char[size]), size_(size) {}
+      : data_(size == 0 ? nullptr : new char[size], byte_release{0}), size_(size) {}
+  /// Takes over a read-only private mapping of `size` bytes (munmap'ed when destroyed): data()
+  /// must then not be written through.
+  [[nodiscard]] static byte_buffer mapped(char* p, std::size_t size) noexcept {
+    byte_buffer b;
+    b.data_ = std::unique_ptr<char[], byte_release>(p, byte_release{size});
+    b.size_ = size;
+    return b;
+  }
 
   [[nodiscard]] char* data() noexcept { return data_.get(); }
   [[nodiscard]] const char* data() const noexcept { return data_.get(); }
@@ -23,7 +37,7 @@ public:
   void shrink(std::size_t size) noexcept { size_ = size < size_ ? size : size_; }
 
 private:
-  std::unique_ptr<char[]> data_;
+  std::unique_ptr<char[], byte_release> data_;
   std::size_t size_ = 0;
 };
 
@@ -37,6 +51,7 @@ public:
   input_file& operator=(const input_file&) = delete;
 
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] int fd() const noexcept { return fd_; }
   /// Reads exactly `count` bytes at `offset` (thread-safe); throws invalid_input_error.
   void read_at(void* out, std::size_t count, std::size_t offset) const;
 

@@ -58,6 +58,43 @@ TEST(ReadCourseBinary, ManyEdgesConvertInParallel) {
   }
 }
 
+TEST(ReadCourseBinary, FilesOf64MiBAndMoreAreMappedWithTheSameResultAndErrors) {
+  // 5.7 M edges = 68 MB: read_file maps it instead of copying (file_bytes.cpp).
+  const std::int32_t n = 5000;
+  const std::int32_t m = 5700000;
+  std::vector<std::int32_t> words = {n, m};
+  words.reserve(2 + 3 * static_cast<std::size_t>(m));
+  for (std::int32_t e = 0; e < m; ++e)
+    words.insert(words.end(), {e % n, (e / n) % n, e % 997 - 400});
+  scratch_dir dir;
+  const auto p = dir / "mapped.bin";
+  std::string bytes = int32_bytes(words);
+  ASSERT_GE(bytes.size(), std::size_t{64} << 20);
+  write_bytes(p, bytes);
+  {
+    const auto f = read_graph(p);
+    ASSERT_EQ(f.g.num_edges(), m);
+    for (std::int32_t e = 0; e < m; e += 997) {
+      const auto k = static_cast<std::size_t>(e);
+      ASSERT_EQ(f.g.sources()[k], e % n);
+      ASSERT_EQ(f.g.targets()[k], (e / n) % n);
+      ASSERT_EQ(f.g.weights()[k], e % 997 - 400);
+    }
+    const auto last = static_cast<std::size_t>(m - 1);
+    EXPECT_EQ(f.g.sources()[last], (m - 1) % n);
+    EXPECT_EQ(f.g.weights()[last], (m - 1) % 997 - 400);
+  }
+  // A bad vertex in the last edge and a truncated body are reported as for small files.
+  const std::size_t last_dst = bytes.size() - 8;
+  std::memcpy(bytes.data() + last_dst, int32_bytes({n}).data(), 4);
+  write_bytes(p, bytes);
+  expect_input_error([&] { (void)read_graph(p); }, p,
+                     {"edge " + std::to_string(m - 1), "out of range"});
+  bytes.resize(bytes.size() - 6);
+  write_bytes(p, bytes);
+  expect_input_error([&] { (void)read_graph(p); }, p, {"truncated"});
+}
+
 TEST(ReadNpyGraph, Float64InfAndNanMeanNoEdgeZeroDiagonalDropped) {
   const auto f = read_graph(test_data("graph_f8.npy"));
   EXPECT_EQ(f.source_format, format::npy);
