@@ -50,8 +50,8 @@ any_matrix read_saved(const std::string& path, std::int64_t n, const char* what)
   return m;
 }
 
-/// The via matrix of a file is untrusted: check its range here, and rebuild paths with a step
-/// bound, so a corrupt file gives an error instead of an endless walk.
+/// The via matrix of a file is untrusted: expand_via_path checks every entry it uses and bounds
+/// the walk, so a corrupt file gives an error naming it instead of an endless walk.
 std::vector<std::int64_t> saved_path(const any_matrix& dist, const via_matrix& via,
                                      const std::string& via_path, std::int64_t s, std::int64_t t) {
   if (s == t)
@@ -64,27 +64,11 @@ std::vector<std::int64_t> saved_path(const any_matrix& dist, const via_matrix& v
       dist);
   if (!reachable)
     return {};
-  const std::int64_t n = via.n();
-  std::vector<std::int64_t> out{s};
-  std::vector<std::pair<std::int64_t, std::int64_t>> pending{{s, t}};
-  std::int64_t steps = 0;
-  while (!pending.empty()) {
-    auto [a, b] = pending.back();
-    pending.pop_back();
-    const std::int32_t k = via(a, b);
-    if (k < no_via || k >= n || ++steps > 8 * n + 8) {
-      throw invalid_input_error(via_path + ": not a valid path matrix (entry [" +
-                                std::to_string(a) + "][" + std::to_string(b) +
-                                "] = " + std::to_string(k) + ")");
-    }
-    if (k == no_via) {
-      out.push_back(b);
-    } else {
-      pending.emplace_back(k, b);
-      pending.emplace_back(a, k);
-    }
+  try {
+    return expand_via_path(via, s, t);
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(via_path + ": " + e.what());
   }
-  return out;
 }
 
 void print_path(const path_args& a, const loaded_graph& in, const any_matrix& dist, std::int64_t s,

@@ -61,4 +61,12 @@ private:
   solve_timings timings_;
 };
 
+/// The i -> j path that a path matrix encodes (via(a, b) = an intermediate vertex of a shortest
+/// a -> b path, or no_via for the edge a -> b), i first and j last; {i} when i == j. For a
+/// matrix from elsewhere (a file): every entry used is range-checked and the walk is bounded,
+/// and a matrix that is not a valid path matrix throws invalid_input_error naming the entry.
+/// Whether j is reachable at all is the caller's question (the distances answer it).
+[[nodiscard]] std::vector<std::int64_t> expand_via_path(const via_matrix& via, std::int64_t i,
+                                                        std::int64_t j);
+
 } // namespace apsp

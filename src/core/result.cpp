@@ -59,14 +59,11 @@ bool result::reachable(std::int64_t i, std::int64_t j) const {
   return std::isfinite(distance(i, j));
 }
 
-std::vector<std::int64_t> result::path(std::int64_t i, std::int64_t j) const {
-  const via_matrix& v = via();
-  const std::int64_t n = this->n();
+std::vector<std::int64_t> expand_via_path(const via_matrix& via, std::int64_t i, std::int64_t j) {
+  const std::int64_t n = via.n();
   check_pair(n, i, j);
   if (i == j)
     return {i};
-  if (!reachable(i, j))
-    return {};
   std::vector<std::int64_t> out{i};
   std::vector<std::pair<std::int64_t, std::int64_t>> pending{{i, j}};
   // A valid via matrix expands into a binary tree with one leaf per edge of the path; bound the
@@ -74,12 +71,13 @@ std::vector<std::int64_t> result::path(std::int64_t i, std::int64_t j) const {
   const std::int64_t max_steps = 8 * n + 8;
   std::int64_t steps = 0;
   while (!pending.empty()) {
-    APSP_EXPECTS(++steps <= max_steps, internal_error,
-                 "path reconstruction from " + std::to_string(i) + " to " + std::to_string(j) +
-                     " does not terminate: the path matrix is inconsistent");
     auto [a, b] = pending.back();
     pending.pop_back();
-    const std::int32_t k = v(a, b);
+    const std::int32_t k = via(a, b);
+    if (k < no_via || k >= n || ++steps > max_steps) {
+      throw invalid_input_error("not a valid path matrix (entry [" + std::to_string(a) + "][" +
+                                std::to_string(b) + "] = " + std::to_string(k) + ")");
+    }
     if (k == no_via) {
       out.push_back(b);
     } else {
@@ -88,6 +86,20 @@ std::vector<std::int64_t> result::path(std::int64_t i, std::int64_t j) const {
     }
   }
   return out;
+}
+
+std::vector<std::int64_t> result::path(std::int64_t i, std::int64_t j) const {
+  const via_matrix& v = via();
+  check_pair(n(), i, j);
+  if (i != j && !reachable(i, j))
+    return {};
+  try {
+    return expand_via_path(v, i, j);
+  } catch (const invalid_input_error& e) {
+    // The solve made this matrix: an inconsistency is a bug, not bad input.
+    throw internal_error("path reconstruction from " + std::to_string(i) + " to " +
+                         std::to_string(j) + " failed: " + e.what());
+  }
 }
 
 dense_matrix<std::int32_t> result::predecessors() const {

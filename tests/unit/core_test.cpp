@@ -172,6 +172,26 @@ TEST(Result, CorruptPathMatrixFailsInsteadOfLooping) {
   EXPECT_THROW((void)r.predecessors(), apsp::internal_error);
 }
 
+TEST(ExpandViaPath, ExpandsValidMatricesAndNamesTheBadEntry) {
+  apsp::via_matrix via(4);
+  for (auto& v : via.values())
+    v = apsp::no_via;
+  via(0, 3) = 2; // 0 -> 2 -> 3, and 0 -> 2 through 1
+  via(0, 2) = 1;
+  EXPECT_EQ(apsp::expand_via_path(via, 0, 3), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(apsp::expand_via_path(via, 2, 2), (std::vector<std::int64_t>{2}));
+  via(0, 2) = 7; // out of range
+  try {
+    (void)apsp::expand_via_path(via, 0, 3);
+    ADD_FAILURE() << "no error for an out-of-range entry";
+  } catch (const apsp::invalid_input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("entry [0][2] = 7"), std::string::npos) << e.what();
+  }
+  via(0, 2) = 3; // 0 -> 2 through 3, 3 -> 2 an edge, but 0 -> 3 through 2 again: a cycle
+  EXPECT_THROW((void)apsp::expand_via_path(via, 0, 3), apsp::invalid_input_error);
+  EXPECT_THROW((void)apsp::expand_via_path(via, 0, 4), apsp::invalid_argument_error);
+}
+
 TEST(SolveInFile, DistancesLiveInTheMappedFile) {
   apsp::testing::random_graph_spec spec;
   spec.n = 90;
