@@ -27,29 +27,11 @@
 #include <new>
 #include <optional>
 
+#include "cpu/packed_buffer.hpp"
 #include "cpu/tile_ops.hpp"
 
 namespace apsp::detail::cpu {
 namespace {
-
-/// Kernels at a tile's edge may read a few elements past a packed buffer's last row.
-constexpr std::int64_t packed_slack = packed_align;
-
-struct free_deleter {
-  void operator()(void* p) const noexcept { std::free(p); }
-};
-
-template <class T> using buffer = std::unique_ptr<T[], free_deleter>;
-
-template <class T> buffer<T> make_filled(std::int64_t count, T value) {
-  const auto bytes = (static_cast<std::size_t>(count) * sizeof(T) + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, bytes);
-  if (p == nullptr)
-    throw std::bad_alloc();
-  buffer<T> b(static_cast<T*>(p));
-  std::fill(b.get(), b.get() + count, value);
-  return b;
-}
 
 /// The n x n distance and via matrices, addressed by tile.
 template <class T> struct matrices {
@@ -160,7 +142,7 @@ void blocked_floyd_warshall(dense_matrix<T>& d, via_matrix* via, const blocked_c
   auto col_snap = make_filled<T>(nt * tile + packed_slack, weight_traits<T>::infinity);
   auto row_snap = make_filled<T>(nt * tile + packed_slack, weight_traits<T>::infinity);
   auto scratch = make_filled<T>(threads * tile, weight_traits<T>::infinity);
-  buffer<std::int32_t> via_scratch;
+  packed_buffer<std::int32_t> via_scratch;
   if (paths) {
     via_scratch = make_filled<std::int32_t>(threads * tile, no_via);
     std::int32_t* v = via->data();

@@ -3,12 +3,11 @@
 #include "cuda/host_tiles.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <new>
 
 #include "apsp/types.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "cpu/packed_buffer.hpp"
 #include "cpu/tile_ops.hpp"
 
 namespace apsp::cuda {
@@ -18,20 +17,6 @@ namespace {
 /// stream past it (as in the cpu back end).
 constexpr std::int64_t sub = 256;
 
-struct free_deleter {
-  void operator()(void* p) const noexcept { std::free(p); }
-};
-
-template <class T> std::unique_ptr<T, free_deleter> aligned_filled(std::int64_t count, T value) {
-  const auto bytes = (static_cast<std::size_t>(count) * sizeof(T) + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, bytes);
-  if (p == nullptr)
-    throw std::bad_alloc();
-  std::unique_ptr<T, free_deleter> b(static_cast<T*>(p));
-  std::fill(b.get(), b.get() + count, value);
-  return b;
-}
-
 } // namespace
 
 template <class T> struct host_tiles<T>::impl {
@@ -40,7 +25,7 @@ template <class T> struct host_tiles<T>::impl {
   apsp::detail::cpu::tile_ops<T> ops;
   // a[k][i] = h[i0 + i][k0 + k] (the column block, transposed); b[k][j] = h[k0 + k][j0 + j].
   // Unused rows and columns hold infinity (the kernels may read a little past the valid ones).
-  std::unique_ptr<T, free_deleter> a, b;
+  apsp::detail::cpu::packed_buffer<T> a, b;
   std::int64_t a_i0 = -1, a_k0 = -1; // what `a` holds now
 };
 
@@ -50,9 +35,9 @@ host_tiles<T>::host_tiles(std::int64_t bo, bool negative) : impl_(std::make_uniq
   impl_->bo = bo;
   impl_->ld = cpu::packed_stride(bo, sizeof(T));
   impl_->ops = cpu::select_tile_ops<T>(cpu::selected_isa(), negative, /*paths=*/false);
-  const std::int64_t cells = bo * impl_->ld + cpu::packed_align;
-  impl_->a = aligned_filled<T>(cells, weight_traits<T>::infinity);
-  impl_->b = aligned_filled<T>(cells, weight_traits<T>::infinity);
+  const std::int64_t cells = bo * impl_->ld + cpu::packed_slack;
+  impl_->a = cpu::make_filled<T>(cells, weight_traits<T>::infinity);
+  impl_->b = cpu::make_filled<T>(cells, weight_traits<T>::infinity);
 }
 
 template <class T> host_tiles<T>::~host_tiles() = default;
