@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/backend.hpp"
-#include "core/checks.hpp"
 #include "core/host_memory.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
@@ -227,9 +226,6 @@ public:
     const int count = device_count(&why);
     APSP_EXPECTS(count > 0, backend_unavailable_error, "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
-    // Given edges for a path that reads the host matrix (not expected): fill it here.
-    if (ctx.initial_edges() != nullptr && !builds_initial_matrix(p, ctx.narrow_allowed()))
-      detail::fill_initial(*ctx.initial_edges(), d);
     const int device = chosen_device(ctx.options());
     std::visit(
         [&](auto& m) {

@@ -62,11 +62,7 @@ template <class T> struct device_state {
   event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
                         event(cudaEventDisableTiming | cudaEventBlockingSync)};
   stream s;
-  /// Destroyed first: the members above are released with their own device current.
-  struct current_on_teardown {
-    int id;
-    ~current_on_teardown() { APSP_CUDA_TRY_NOTHROW(cudaSetDevice(id)); }
-  } teardown{0};
+  current_on_teardown teardown; // destroyed first (resources.hpp)
   [[nodiscard]] std::int64_t rows() const { return (split.last - split.first) * tile; }
 };
 

@@ -145,10 +145,7 @@ template <class T> struct ooc_worker {
                         event(cudaEventDisableTiming | cudaEventBlockingSync)};
   stream s0;
   std::array<stream, slots> s_slot;
-  struct current_on_teardown {
-    int id = 0;
-    ~current_on_teardown() { APSP_CUDA_TRY_NOTHROW(cudaSetDevice(id)); }
-  } teardown;
+  current_on_teardown teardown; // destroyed first (resources.hpp)
 };
 
 } // namespace

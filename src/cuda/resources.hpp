@@ -26,6 +26,13 @@ private:
   int previous_ = 0;
 };
 
+/// Makes device `id` current when destroyed. As the last member of a per-device struct it is
+/// destroyed first, so the members before it are released with their own device current.
+struct current_on_teardown {
+  int id = 0;
+  ~current_on_teardown() { APSP_CUDA_TRY_NOTHROW(cudaSetDevice(id)); }
+};
+
 /// Uninitialised device memory for `count` elements of T.
 template <class T> class device_buffer {
 public:
