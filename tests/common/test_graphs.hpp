@@ -148,4 +148,29 @@ inline void expect_paths_valid(const graph& g, const result& r, double tolerance
   }
 }
 
+/// The checksums of ../shared/data/README.md for an integer distance matrix: finite
+/// off-diagonal pairs, their exact sum and the largest.
+struct checksum {
+  std::int64_t pairs = 0;
+  std::int64_t sum = 0;
+  std::int64_t max = 0;
+};
+
+template <class T> checksum checksum_of(const apsp::dense_matrix<T>& d) {
+  const std::int64_t n = d.n();
+  std::int64_t pairs = 0, sum = 0, max = 0;
+#pragma omp parallel for reduction(+ : pairs, sum) reduction(max : max)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const T* row = d.row(i);
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i == j || row[j] >= apsp::weight_traits<T>::infinity)
+        continue;
+      ++pairs;
+      sum += row[j];
+      max = std::max<std::int64_t>(max, row[j]);
+    }
+  }
+  return {pairs, sum, max};
+}
+
 } // namespace apsp::testing

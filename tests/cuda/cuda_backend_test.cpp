@@ -370,18 +370,7 @@ TEST(Cuda, Rome99MatchesPublishedChecksums) {
   for (bool paths : {false, true}) {
     const auto r = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, paths);
     const auto& d = r.distances_as<std::int32_t>();
-    std::int64_t pairs = 0;
-    std::int64_t sum = 0;
-    std::int32_t max = 0;
-    for (std::int64_t i = 0; i < d.n(); ++i) {
-      for (std::int64_t j = 0; j < d.n(); ++j) {
-        if (i == j || d(i, j) >= apsp::weight_traits<std::int32_t>::infinity)
-          continue;
-        ++pairs;
-        sum += d(i, j);
-        max = std::max(max, d(i, j));
-      }
-    }
+    const auto [pairs, sum, max] = apsp::testing::checksum_of(d);
     EXPECT_EQ(pairs, 11239256);
     EXPECT_EQ(sum, 160839610183);
     EXPECT_EQ(max, 77403);

@@ -193,18 +193,7 @@ TEST(Packed16, CElegansHopCountChecksum) {
   const auto r = solve_with(hops, apsp::backend_kind::cuda, apsp::narrow_mode::required);
   ASSERT_TRUE(r.executed_plan().narrow);
   const auto& d = r.distances_as<std::int32_t>();
-  std::int64_t pairs = 0;
-  std::int64_t sum = 0;
-  std::int32_t max = 0;
-  for (std::int64_t i = 0; i < d.n(); ++i) {
-    for (std::int64_t j = 0; j < d.n(); ++j) {
-      if (i == j || d(i, j) >= apsp::weight_traits<std::int32_t>::infinity)
-        continue;
-      ++pairs;
-      sum += d(i, j);
-      max = std::max(max, d(i, j));
-    }
-  }
+  const auto [pairs, sum, max] = apsp::testing::checksum_of(d);
   EXPECT_EQ(pairs, 219'952);
   EXPECT_EQ(sum, 978'234);
   EXPECT_EQ(max, 24);

@@ -9,33 +9,16 @@
 #include <string>
 
 #include "apsp/apsp.hpp"
+#include "common/test_graphs.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct checksum {
-  std::int64_t pairs = 0;
-  std::int64_t sum = 0;
-  std::int64_t max = 0;
-};
+using apsp::testing::checksum;
 
 checksum checksum_of(const apsp::result& r) {
-  const auto& d = r.distances_as<std::int32_t>();
-  const std::int64_t n = d.n();
-  std::int64_t pairs = 0, sum = 0, max = 0;
-#pragma omp parallel for reduction(+ : pairs, sum) reduction(max : max)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int32_t* row = d.row(i);
-    for (std::int64_t j = 0; j < n; ++j) {
-      if (i == j || row[j] >= apsp::weight_traits<std::int32_t>::infinity)
-        continue;
-      ++pairs;
-      sum += row[j];
-      max = std::max<std::int64_t>(max, row[j]);
-    }
-  }
-  return {pairs, sum, max};
+  return apsp::testing::checksum_of(r.distances_as<std::int32_t>());
 }
 
 apsp::backend_kind backend() {
