@@ -60,6 +60,17 @@ private:
   fs::path path_;
 };
 
+/// Little-endian int32 words as bytes (the course binary format).
+inline std::string int32_bytes(const std::vector<std::int32_t>& values) {
+  std::string out(values.size() * 4, '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto u = static_cast<std::uint32_t>(values[i]);
+    for (int b = 0; b < 4; ++b)
+      out[4 * i + b] = static_cast<char>((u >> (8 * b)) & 0xff);
+  }
+  return out;
+}
+
 inline void write_bytes(const fs::path& p, const std::string& bytes) {
   std::ofstream f(p, std::ios::binary);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

@@ -14,16 +14,6 @@ using apsp::io::format;
 using apsp::io::read_graph;
 using edge = std::tuple<int, int, double>;
 
-std::string int32_bytes(const std::vector<std::int32_t>& values) {
-  std::string out(values.size() * 4, '\0');
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const auto u = static_cast<std::uint32_t>(values[i]);
-    for (int b = 0; b < 4; ++b)
-      out[4 * i + b] = static_cast<char>((u >> (8 * b)) & 0xff);
-  }
-  return out;
-}
-
 TEST(ReadCourseBinary, ZeroBasedTriples) {
   scratch_dir dir;
   const auto p = dir / "g.bin";
