@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "csv_rows.hpp"
 
 namespace {
 
@@ -244,19 +245,13 @@ int main(int argc, char** argv) {
   }
 
   if (!a.csv.empty()) {
-    const bool fresh = !std::filesystem::exists(a.csv);
-    std::ofstream out(a.csv, std::ios::app);
-    if (fresh)
-      out << "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak\n";
-    char date[16];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    std::vector<apsp::bench::csv_row> out;
     for (const auto& r : rows) {
       const double ups = rate(r.n, r.seconds);
-      out << date << ",\"" << r.device << "\"," << a.commit << ",\"" << a.command << "\"," << r.n
-          << "," << r.mode << "," << r.seconds << "," << ups << ","
-          << (r.reference_rate > 0 ? 100 * ups / r.reference_rate : 100.0) << "\n";
+      out.push_back({r.device, r.n, r.mode, r.seconds, ups,
+                     r.reference_rate > 0 ? 100 * ups / r.reference_rate : 100.0});
     }
+    apsp::bench::append_csv(a.csv, a.commit, a.command, out);
   }
   return 0;
 }

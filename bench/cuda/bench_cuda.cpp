@@ -23,6 +23,7 @@
 
 #include "apsp/apsp.hpp"
 #include "bench_kernels.hpp"
+#include "csv_rows.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
 #include "cuda/packed16_solve.hpp"
@@ -310,20 +311,14 @@ int main(int argc, char** argv) {
     baseline(n, false);
 
   if (!a.csv.empty()) {
-    const bool fresh = !std::filesystem::exists(a.csv);
-    std::ofstream out(a.csv, std::ios::app);
-    if (fresh)
-      out << "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak\n";
-    char date[16];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    std::vector<apsp::bench::csv_row> out;
     for (const auto& r : rows) {
       const double ups =
           r.n == 0 ? 1.0 / r.seconds : static_cast<double>(r.n) * r.n * r.n / r.seconds;
-      out << date << ",\"" << prop.name << "\"," << a.commit << ",\"" << a.command << "\"," << r.n
-          << "," << r.mode << "," << (r.n == 0 ? 0.0 : r.seconds) << "," << ups << ","
-          << (r.peak > 0 ? 100 * ups / r.peak : 100.0) << "\n";
+      out.push_back({prop.name, r.n, r.mode, r.n == 0 ? 0.0 : r.seconds, ups,
+                     r.peak > 0 ? 100 * ups / r.peak : 100.0});
     }
+    apsp::bench::append_csv(a.csv, a.commit, a.command, out);
   }
   return 0;
 }
