@@ -278,8 +278,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"
-      "Progress is drawn on stderr when it is a terminal; Ctrl-C cancels (exit 130) and\n"
-      "leaves no output file.\n\n"
+      "Progress is drawn on stderr when it is a terminal (with --progress, a line every 2 s\n"
+      "otherwise); Ctrl-C cancels (exit 130) and leaves no output file.\n\n"
       "Examples:\n"
       "  apsp solve rome99.gr\n"
       "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
