@@ -1,6 +1,7 @@
 #pragma once
 // Definitions behind fw_driver.hpp; included once per weight type by fw_<type>.cu.
 
+#include <algorithm>
 #include <type_traits>
 
 #include "cuda/cuda_check.hpp"
@@ -8,7 +9,9 @@
 #include "cuda/kernels/fill_padding.cuh"
 #include "cuda/kernels/fw_pivot.cuh"
 #include "cuda/kernels/min_plus_panel.cuh"
+#include "cuda/kernels/min_plus_paths.cuh"
 #include "cuda/kernels/min_plus_pipelined.cuh"
+#include "cuda/kernels/min_plus_tagged.cuh"
 
 namespace apsp::cuda {
 namespace detail {
@@ -21,6 +24,49 @@ template <class T> constexpr T infinity_of() {
   }
 }
 
+/// Groups of pivots the phase-3 path kernel tracks per output (4: the resolve checks 32
+/// candidates; bench/cuda/NOTES.md, variant 6).
+inline constexpr int paths_groups = 4;
+
+template <class T, bool Clamp, int Groups> void configure_paths_kernel() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, Groups>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     kernels::paths_smem_bytes(sizeof(T))));
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, Groups>,
+                                     cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     cudaSharedmemCarveoutMaxShared));
+}
+
+/// Phase 3 with paths: from tagged panels where the problem has the buffers (int32 without
+/// clamp), with min_plus_paths_kernel for rounds whose panels cannot be tagged (and always
+/// otherwise).
+template <class T, bool Clamp, int Groups>
+void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3,
+                          cudaStream_t s) {
+  const auto blocks = static_cast<int>(2 * tiles3); // two half tiles each
+  const int* run_if = nullptr;
+  if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+    if (p.a_tag != nullptr) {
+      kernels::tag_panels_kernel<T><<<1024, 256, 0, s>>>(p.d, p.ld, round, p.a_tag, p.b_tag,
+                                                      p.tag_overflow);
+      APSP_CUDA_CHECK_LAUNCH("tag_panels_kernel", s);
+      kernels::min_plus_tagged_kernel<T><<<tiles3, kernels::mp_threads,
+                                        kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+          p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), p.a_tag, p.b_tag,
+          p.tag_overflow);
+      APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
+      run_if = p.tag_overflow;
+    }
+  }
+  // Gated on the flag, a few waves of blocks stride over the tiles, so a round that does not
+  // need the kernel costs a few thousand empty blocks rather than one per half tile.
+  constexpr int gated_grid = 4096;
+  const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
+  kernels::min_plus_paths_kernel<T, Clamp, Groups>
+      <<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
+          p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), blocks, run_if);
+}
+
 template <class T, bool Clamp, bool Paths> void configure_variant() {
   APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::pivot_kernel<T, Clamp, Paths>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -29,6 +75,12 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_panel_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
+    configure_paths_kernel<T, Clamp, paths_groups>();
+    if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         kernels::pipelined_smem_bytes(sizeof(T))));
+    }
   } else {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -51,7 +103,10 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
   for (const bool cross : {true, false}) {
     const unsigned blocks = cross ? 2 * others : others * others;
     if constexpr (Paths) {
-      kernels::min_plus_panel_kernel<T, Clamp>
+      if (!cross)
+        enqueue_paths_phase3<T, Clamp, paths_groups>(p, round, blocks, s);
+      else
+        kernels::min_plus_panel_kernel<T, Clamp>
           <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
               p.d, p.via, p.ld, round, tiles, cross);
     } else {

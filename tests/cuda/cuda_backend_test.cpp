@@ -207,6 +207,59 @@ TEST(Cuda, InitialMatrixFromEdgesMatchesHostFill) {
   }
 }
 
+/// int32 paths run phase 3 from tagged panels (min_plus_tagged.cuh) where the round's values
+/// allow it, and by rescanning (min_plus_paths.cuh) where not; APSP_CUDA_TAGGED_PATHS=0 forces
+/// the rescan everywhere. Both must pick the same pivot (the first k reaching the minimum), so
+/// the path matrices agree bit for bit, and both must match the reference distances.
+void expect_tagged_and_rescan_agree(const apsp::graph& g) {
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
+  const auto tagged = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true);
+  ASSERT_EQ(::setenv("APSP_CUDA_TAGGED_PATHS", "0", 1), 0);
+  const auto rescan = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true);
+  ::unsetenv("APSP_CUDA_TAGGED_PATHS");
+  const auto& a = tagged.distances_as<std::int32_t>();
+  const auto& b = ref.distances_as<std::int32_t>();
+  std::int64_t mismatches = 0;
+  for (std::size_t e = 0; e < a.size(); ++e)
+    mismatches += a.data()[e] != b.data()[e];
+  EXPECT_EQ(mismatches, 0);
+  std::int64_t via_mismatches = 0;
+  std::int64_t via_set = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) {
+    via_mismatches += tagged.via().data()[e] != rescan.via().data()[e];
+    via_set += tagged.via().data()[e] != apsp::no_via;
+  }
+  EXPECT_EQ(via_mismatches, 0);
+  EXPECT_GT(via_set, 0); // the graph has shortest paths with intermediate vertices
+  expect_paths_valid<std::int32_t>(g, tagged, 0);
+}
+
+TEST(Cuda, TaggedPathsPickTheSamePivotsAsTheRescan) {
+  APSP_SKIP_WITHOUT_GPU();
+  // Zero weights and a small range: many ties between pivots of one round.
+  expect_tagged_and_rescan_agree(random_graph({5 * tile + 19, 0.05, 0, 9, true, 77}));
+}
+
+TEST(Cuda, TaggedPathsFallBackWhereValuesDoNotFit) {
+  APSP_SKIP_WITHOUT_GPU();
+  // Two components: 0..383 with small weights (their rounds can be tagged), 384..767 with
+  // weights of 2^21 and more, so its two-edge distances reach 2^22 and do not fit the tagged
+  // form: those rounds must fall back to the rescan. One edge from the first component to the
+  // second makes mixed paths too.
+  constexpr std::int64_t half = 3 * tile;
+  apsp::graph g(2 * half);
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<std::int64_t> vertex(0, half - 1);
+  std::uniform_int_distribution<int> small(1, 20);
+  std::uniform_int_distribution<int> large(1 << 21, (1 << 21) + 1000);
+  for (int e = 0; e < 8 * half; ++e) {
+    g.add_edge(vertex(rng), vertex(rng), small(rng));
+    g.add_edge(half + vertex(rng), half + vertex(rng), large(rng));
+  }
+  g.add_edge(7, half + 11, 3);
+  expect_tagged_and_rescan_agree(g);
+}
+
 TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
   APSP_SKIP_WITHOUT_GPU();
   // A DAG (u < v) with weights in [-20, 30]: no cycles, and the clamp kernels run.

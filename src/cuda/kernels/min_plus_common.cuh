@@ -57,10 +57,13 @@ __device__ __forceinline__ int tile_line(int t, int i) {
 
 /// r_acc[i][j] = min over K k of relax(a(row_i, k), b(k, col_j)).
 /// s_a: [128 rows][AStride] starting at the chunk's first k; s_b: [K][BStride] likewise.
-template <class Ops, int AStride, int BStride, int K, class T>
-__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][8], const T* s_a, const T* s_b, int tx,
-                                               int ty) {
+/// NJ = 8: columns tx*4 + {0..3} and 64 + tx*4 + {0..3} (a 128-wide tile); NJ = 4: columns
+/// tx*4 + {0..3} only (a 64-wide tile, min_plus_paths.cuh).
+template <class Ops, int AStride, int BStride, int K, int NJ = 8, class T>
+__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][NJ], const T* s_a, const T* s_b,
+                                               int tx, int ty) {
   static_assert(K % 4 == 0 && AStride % 4 == 0 && BStride % 4 == 0, "16-byte vector reads");
+  static_assert(NJ == 8 || NJ == 4);
   using vec4 = typename Ops::vec4;
 #pragma unroll
   for (int kq = 0; kq < K; kq += 4) {
@@ -72,25 +75,36 @@ __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][8], const T* s_a, c
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const T* b_row = s_b + (kq + q) * BStride;
+      T r_b[NJ];
       const vec4 b_lo = *reinterpret_cast<const vec4*>(b_row + tx * 4);
-      const vec4 b_hi = *reinterpret_cast<const vec4*>(b_row + 64 + tx * 4);
-      const T r_b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+      r_b[0] = b_lo.x;
+      r_b[1] = b_lo.y;
+      r_b[2] = b_lo.z;
+      r_b[3] = b_lo.w;
+      if constexpr (NJ == 8) {
+        const vec4 b_hi = *reinterpret_cast<const vec4*>(b_row + 64 + tx * 4);
+        r_b[4] = b_hi.x;
+        r_b[5] = b_hi.y;
+        r_b[6] = b_hi.z;
+        r_b[7] = b_hi.w;
+      }
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
         const T a = lane_of(r_a[i], q);
 #pragma unroll
-        for (int j = 0; j < 8; ++j)
+        for (int j = 0; j < NJ; ++j)
           r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
       }
     }
   }
 }
 
-template <class Ops, class T> __device__ __forceinline__ void fill_identity(T (&r_acc)[8][8]) {
+template <class Ops, int NJ = 8, class T>
+__device__ __forceinline__ void fill_identity(T (&r_acc)[8][NJ]) {
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
+    for (int j = 0; j < NJ; ++j)
       r_acc[i][j] = Ops::identity();
   }
 }

@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
   using ops = min_plus<T, Clamp>;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_ring = reinterpret_cast<T*>(smem_raw); // pipe_stages x {A [128][20], B [16][132]}
+  T* s_ring = reinterpret_cast<T*>(smem_raw);
 
   int ti = 0;
   int tj = 0;
@@ -50,48 +50,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const T* g_a = a + static_cast<std::int64_t>(ti) * fw_tile * lda; // [128][K]
   const T* g_b = b + static_cast<std::int64_t>(tj) * fw_tile;       // [K][128]
 
-  // Chunk ch: A(:, 16ch..16ch+15) and B(16ch..16ch+15, :); vector v = t + p * 256 is A row v/4,
-  // k (v%4)*4 and B k v/32, column (v%32)*4.
-  auto load_chunk = [&](int ch) {
-    T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
-    T* s_b = s_a + fw_tile * pipe_a_stride;
-#pragma unroll
-    for (int p = 0; p < 2; ++p) {
-      const int v = t + p * mp_threads;
-      const int a_row = v >> 2;
-      const int a_k = (v & 3) * 4;
-      cp_async_16(s_a + a_row * pipe_a_stride + a_k,
-                  g_a + (a_row * lda32 + ch * pipe_chunk_k + a_k));
-      const int b_k = v >> 5;
-      const int b_col = (v & 31) * 4;
-      cp_async_16(s_b + b_k * pipe_b_stride + b_col,
-                  g_b + (static_cast<std::int64_t>(ch * pipe_chunk_k + b_k) * ldb32 + b_col));
-    }
-  };
-
-#pragma unroll
-  for (int ch = 0; ch < pipe_stages - 1; ++ch) {
-    if (ch < k_chunks)
-      load_chunk(ch);
-    cp_async_commit();
-  }
-
+  T r_acc[8][8];
+  ring_min_plus<ops>(r_acc, g_a, lda32, g_b, ldb32, k_chunks, s_ring, t);
   const int tx = t & 15;
   const int ty = t >> 4;
-  T r_acc[8][8];
-  fill_identity<ops>(r_acc);
-
-#pragma unroll 1
-  for (int ch = 0; ch < k_chunks; ++ch) {
-    cp_async_wait<pipe_stages - 2>();
-    __syncthreads();
-    if (ch + pipe_stages - 1 < k_chunks)
-      load_chunk(ch + pipe_stages - 1);
-    cp_async_commit();
-    const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
-    min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
-        r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
-  }
 
   T* g_c =
       c + static_cast<std::int64_t>(ti) * fw_tile * ldc + static_cast<std::int64_t>(tj) * fw_tile;

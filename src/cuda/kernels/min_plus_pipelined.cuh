@@ -29,6 +29,55 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
   return static_cast<std::size_t>(pipe_stages) * pipe_stage_elems * elem_bytes;
 }
 
+/// r_acc = A (x) B over k_chunks chunks of 16 k through the ring (s_ring: pipelined_smem_bytes),
+/// A = g_a [128 rows][stride lda], B = g_b [K][stride ldb]. 32-bit strides keep the main loop
+/// within the register budget of two blocks per SM. Returns with the ring free for reuse only
+/// after a __syncthreads().
+template <class ops, class T>
+__device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, int lda, const T* g_b,
+                                              int ldb, int k_chunks, T* s_ring, int t) {
+  // Chunk ch: A(:, 16ch..16ch+15) and B(16ch..16ch+15, :); vector v = t + p * 256 is A row v/4,
+  // k (v%4)*4 and B k v/32, column (v%32)*4.
+  auto load_chunk = [&](int ch) {
+    T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
+    T* s_b = s_a + fw_tile * pipe_a_stride;
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      const int v = t + p * mp_threads;
+      const int a_row = v >> 2;
+      const int a_k = (v & 3) * 4;
+      cp_async_16(s_a + a_row * pipe_a_stride + a_k, g_a + (a_row * lda + ch * pipe_chunk_k + a_k));
+      const int b_k = v >> 5;
+      const int b_col = (v & 31) * 4;
+      cp_async_16(s_b + b_k * pipe_b_stride + b_col,
+                  g_b + (static_cast<std::int64_t>(ch * pipe_chunk_k + b_k) * ldb + b_col));
+    }
+  };
+
+#pragma unroll
+  for (int ch = 0; ch < pipe_stages - 1; ++ch) {
+    if (ch < k_chunks)
+      load_chunk(ch);
+    cp_async_commit();
+  }
+
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  fill_identity<ops>(r_acc);
+
+#pragma unroll 1
+  for (int ch = 0; ch < k_chunks; ++ch) {
+    cp_async_wait<pipe_stages - 2>();
+    __syncthreads();
+    if (ch + pipe_stages - 1 < k_chunks)
+      load_chunk(ch + pipe_stages - 1);
+    cp_async_commit();
+    const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
+    min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
+        r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
+  }
+}
+
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, int r, int tiles, bool cross) {
