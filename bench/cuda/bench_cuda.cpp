@@ -28,6 +28,7 @@
 #include "cuda/fw_packed16.hpp"
 #include "cuda/packed16_solve.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
 
 namespace {
@@ -151,6 +152,7 @@ template <class T> double kernel_seconds(const apsp::dense_matrix<T>& m, bool pa
   p.d = d.data();
   p.via = via.data();
   p.ld = ld;
+  const ac::tagged_panels tags(p, s.get()); // as the back end does (int32 paths)
   ac::configure_kernels(p);
   ac::event e0;
   ac::event e1;

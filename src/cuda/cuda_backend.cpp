@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -23,6 +22,7 @@
 #include "cuda/out_of_core.hpp"
 #include "cuda/packed16_solve.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
 
 namespace apsp::detail {
@@ -64,16 +64,6 @@ std::int64_t padded_edge(std::int64_t n) {
   return std::max<std::int64_t>(b, (n + b - 1) / b * b);
 }
 
-/// Cells of one tagged pivot panel (128 x ld).
-std::size_t tag_panel_cells(std::int64_t ld) {
-  return static_cast<std::size_t>(cuda::kernels::fw_tile) * static_cast<std::size_t>(ld);
-}
-
-bool tagged_paths_enabled() {
-  const char* v = std::getenv("APSP_CUDA_TAGGED_PATHS");
-  return v == nullptr || std::string(v) != "0";
-}
-
 template <class T>
 void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, int device) {
   const std::int64_t n = h_d.n();
@@ -101,18 +91,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.via = d_via.data();
   p.ld = ld;
   p.clamp = ctx.negative_weights();
-  // int32 paths without negative weights: phase 3 from tagged panels (kernels/min_plus_tagged.cuh).
-  // APSP_CUDA_TAGGED_PATHS=0 turns it off (the tests compare the two).
-  const bool tagged = std::is_same_v<T, std::int32_t> && h_via != nullptr && !p.clamp &&
-                      tagged_paths_enabled();
-  cuda::device_buffer<std::int32_t> d_tags(tagged ? 2 * tag_panel_cells(ld) : 0);
-  cuda::device_buffer<int> d_overflow(tagged ? static_cast<std::size_t>(p.tiles()) : 0);
-  if (tagged) {
-    p.a_tag = d_tags.data();
-    p.b_tag = d_tags.data() + tag_panel_cells(ld);
-    p.tag_overflow = d_overflow.data();
-    APSP_CUDA_TRY(cudaMemsetAsync(p.tag_overflow, 0, d_overflow.size() * sizeof(int), s.get()));
-  }
+  const cuda::tagged_panels tags(p, s.get()); // int32 paths without negative weights
   cuda::configure_kernels(p);
 
   // With the matrix built on the device, the host matrix has not been touched: its pages are
@@ -189,7 +168,7 @@ public:
     const auto host_cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
     if (n > 0 && o.paths && o.type == dtype::int32)
-      p.device_bytes += 2 * tag_panel_cells(ld) * sizeof(std::int32_t);
+      p.device_bytes += cuda::tagged_panels_bytes(ld);
     // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
     if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
       p.device_bytes = cuda::packed16_device_bytes(ld);

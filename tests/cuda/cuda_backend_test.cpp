@@ -242,20 +242,22 @@ TEST(Cuda, TaggedPathsPickTheSamePivotsAsTheRescan) {
 
 TEST(Cuda, TaggedPathsFallBackWhereValuesDoNotFit) {
   APSP_SKIP_WITHOUT_GPU();
-  // Two components: 0..383 with small weights (their rounds can be tagged), 384..767 with
-  // weights of 2^21 and more, so its two-edge distances reach 2^22 and do not fit the tagged
-  // form: those rounds must fall back to the rescan. One edge from the first component to the
-  // second makes mixed paths too.
+  // Two components: 0..383 with random small weights (their rounds can be tagged), and
+  // 384..767, a cycle with weights of about 2^20 and a few random chords, whose distances of
+  // four hops and more (up to 2^28) do not fit the tagged form: those rounds must fall back to
+  // the rescan. An edge from the first component into the second makes mixed paths too.
   constexpr std::int64_t half = 3 * tile;
   apsp::graph g(2 * half);
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::int64_t> vertex(0, half - 1);
   std::uniform_int_distribution<int> small(1, 20);
-  std::uniform_int_distribution<int> large(1 << 21, (1 << 21) + 1000);
-  for (int e = 0; e < 8 * half; ++e) {
+  std::uniform_int_distribution<int> large(1 << 20, (1 << 20) + 1000);
+  for (int e = 0; e < 8 * half; ++e)
     g.add_edge(vertex(rng), vertex(rng), small(rng));
+  for (std::int64_t v = 0; v < half; ++v)
+    g.add_edge(half + v, half + (v + 1) % half, large(rng));
+  for (int e = 0; e < 20; ++e)
     g.add_edge(half + vertex(rng), half + vertex(rng), large(rng));
-  }
   g.add_edge(7, half + 11, 3);
   expect_tagged_and_rescan_agree(g);
 }
@@ -341,7 +343,9 @@ TEST(Cuda, PlanReportsMemoryAndRefusesWhatDoesNotFit) {
   EXPECT_TRUE(p.fits);
   EXPECT_EQ(p.block, tile);
   EXPECT_EQ(p.rounds, 8);
-  EXPECT_EQ(p.device_bytes, 1024u * 1024u * 8u);
+  // Distances and path matrix (8 bytes a cell, padded to 1024) and the two tagged pivot
+  // panels of int32 paths (128 x 1024 each).
+  EXPECT_EQ(p.device_bytes, 1024u * 1024u * 8u + 2u * 128u * 1024u * 4u);
   o.device_memory_limit = 1 << 20;
   const auto small = apsp::make_plan(1000, o);
   EXPECT_FALSE(small.fits);
