@@ -41,19 +41,18 @@ template <class T, bool Clamp, int Groups> void configure_paths_kernel() {
 /// clamp), with min_plus_paths_kernel for rounds whose panels cannot be tagged (and always
 /// otherwise).
 template <class T, bool Clamp, int Groups>
-void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3,
-                          cudaStream_t s) {
+void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3, cudaStream_t s) {
   const auto blocks = static_cast<int>(2 * tiles3); // two half tiles each
   const int* run_if = nullptr;
   if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
     if (p.a_tag != nullptr) {
-      kernels::tag_panels_kernel<T><<<1024, 256, 0, s>>>(p.d, p.ld, round, p.a_tag, p.b_tag,
-                                                      p.tag_overflow);
+      kernels::tag_panels_kernel<T>
+          <<<1024, 256, 0, s>>>(p.d, p.ld, round, p.a_tag, p.b_tag, p.tag_overflow);
       APSP_CUDA_CHECK_LAUNCH("tag_panels_kernel", s);
-      kernels::min_plus_tagged_kernel<T><<<tiles3, kernels::mp_threads,
-                                        kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), p.a_tag, p.b_tag,
-          p.tag_overflow);
+      kernels::min_plus_tagged_kernel<T>
+          <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+              p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), p.a_tag, p.b_tag,
+              p.tag_overflow);
       APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
       run_if = p.tag_overflow;
     }
@@ -107,8 +106,8 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
         enqueue_paths_phase3<T, Clamp, paths_groups>(p, round, blocks, s);
       else
         kernels::min_plus_panel_kernel<T, Clamp>
-          <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
-              p.d, p.via, p.ld, round, tiles, cross);
+            <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
+                p.d, p.via, p.ld, round, tiles, cross);
     } else {
       kernels::min_plus_pipelined_kernel<T, Clamp>
           <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(

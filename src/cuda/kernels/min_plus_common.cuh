@@ -1,7 +1,7 @@
 #pragma once
-// Pieces shared by the two min-plus tile kernels (min_plus_pipelined.cuh for distances,
-// min_plus_panel.cuh for distances + paths): cp.async staging, the block -> tile map, and the
-// register-tiled inner product.
+// Pieces shared by the min-plus tile kernels (min_plus_pipelined.cuh and min_plus_tagged.cuh
+// on the 4-stage ring, min_plus_panel.cuh and min_plus_paths.cuh with resident panels):
+// cp.async staging, the block -> tile map, and the register-tiled inner product.
 //
 // Thread map: 256 threads own a 128 x 128 output tile, each thread an 8 x 8 block in registers:
 // rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, likewise columns with tx (16 x 16 threads). Every

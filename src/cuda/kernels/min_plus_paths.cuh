@@ -22,10 +22,10 @@
 
 namespace apsp::cuda::kernels {
 
-inline constexpr int paths_cols = 64;                   // output columns per block
-inline constexpr int paths_chunk_k = 16;                // k per cp.async group
+inline constexpr int paths_cols = 64;    // output columns per block
+inline constexpr int paths_chunk_k = 16; // k per cp.async group
 inline constexpr int paths_chunks = fw_tile / paths_chunk_k;
-inline constexpr int paths_a_stride = fw_tile + 4;      // rows 4 apart land 16 banks apart
+inline constexpr int paths_a_stride = fw_tile + 4; // rows 4 apart land 16 banks apart
 inline constexpr int paths_b_stride = paths_cols + 4;
 
 constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
@@ -68,8 +68,8 @@ __device__ __forceinline__ void paths_wait_pending(int pending) {
 
 template <class T, bool Clamp, int Groups>
 __global__ void __launch_bounds__(mp_threads, 2)
-    min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
-                          int r, int tiles, int blocks, const int* run_if) {
+    min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
+                          int tiles, int blocks, const int* run_if) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(Groups == 1 || Groups == 2 || Groups == 4);
   constexpr int group_k = fw_tile / Groups;
@@ -78,8 +78,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   using vec4 = typename ops::vec4;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_a = reinterpret_cast<T*>(smem_raw);  // [128 rows i][132]: A(:, all k)
-  T* s_b = s_a + fw_tile * paths_a_stride;  // [128 k][68]: B(all k, this block's 64 columns)
+  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
+  T* s_b = s_a + fw_tile * paths_a_stride; // [128 k][68]: B(all k, this block's 64 columns)
 
   // With run_if (min_plus_tagged.cuh), this round's phase 3 is ours only if run_if[r] is set.
   if (run_if != nullptr && run_if[r] == 0)
@@ -106,9 +106,9 @@ __global__ void __launch_bounds__(mp_threads, 2)
     const int t = static_cast<int>(threadIdx.x);
 
     // Every chunk is issued up front; compute on chunk c waits only for chunk c.
-  #pragma unroll 1
+#pragma unroll 1
     for (int c = 0; c < paths_chunks; ++c) {
-  #pragma unroll
+#pragma unroll
       for (int p = 0; p < 2; ++p) {
         const int v = t + p * mp_threads;
         const int a_row = v >> 2;
@@ -127,10 +127,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
     fill_identity<ops>(r_acc);
     // Bit o (= i * 4 + j) of plane p: bit p of the group that last strictly improved output o.
     [[maybe_unused]] unsigned r_plane[Groups == 4 ? 2 : 1] = {};
-  #pragma unroll 1
+#pragma unroll 1
     for (int g = 0; g < Groups; ++g) {
       if constexpr (Groups == 1) {
-  #pragma unroll 1
+#pragma unroll 1
         for (int c = 0; c < paths_chunks; ++c) {
           paths_wait_pending(paths_chunks - 1 - c);
           __syncthreads();
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
       } else {
         T r_m[8][4];
         fill_identity<ops>(r_m);
-  #pragma unroll 1
+#pragma unroll 1
         for (int h = 0; h < group_chunks; ++h) {
           const int c = g * group_chunks + h;
           paths_wait_pending(paths_chunks - 1 - c);
@@ -149,9 +149,9 @@ __global__ void __launch_bounds__(mp_threads, 2)
               r_m, s_a + c * paths_chunk_k, s_b + c * paths_chunk_k * paths_b_stride, tx, ty);
         }
         unsigned won = 0;
-  #pragma unroll
+#pragma unroll
         for (int i = 0; i < 8; ++i) {
-  #pragma unroll
+#pragma unroll
           for (int j = 0; j < 4; ++j) {
             if (r_m[i][j] < r_acc[i][j]) {
               r_acc[i][j] = r_m[i][j];
@@ -159,7 +159,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
             }
           }
         }
-  #pragma unroll
+#pragma unroll
         for (int p = 0; p < (Groups == 4 ? 2 : 1); ++p)
           r_plane[p] = ((g >> p) & 1) != 0 ? (r_plane[p] | won) : (r_plane[p] & ~won);
       }
@@ -168,18 +168,18 @@ __global__ void __launch_bounds__(mp_threads, 2)
     // Epilogue: the whole old tile first (one memory latency), then the merge, then the pivots of
     // the improved elements, one warp-wide step per 32 candidates, stored by their owning lanes.
     vec4 r_old[8];
-  #pragma unroll
+#pragma unroll
     for (int i = 0; i < 8; ++i)
       r_old[i] = *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ld + tx * 4);
     const int lane = t & 31;
     const int warp_t0 = t & ~31;
-  #pragma unroll
+#pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int row = tile_line(ty, i);
       vec4 v = r_old[i];
       bool improved[4];
       bool any = false;
-  #pragma unroll
+#pragma unroll
       for (int q = 0; q < 4; ++q) {
         improved[q] = r_acc[i][q] < lane_of(v, q);
         any |= improved[q];
@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
         *reinterpret_cast<vec4*>(g_c + row * ld + tx * 4) = v;
       if (!__any_sync(0xffffffffu, any))
         continue;
-  #pragma unroll
+#pragma unroll
       for (int q = 0; q < 4; ++q) {
         unsigned pending = __ballot_sync(0xffffffffu, improved[q]);
         while (pending != 0) {
@@ -209,12 +209,12 @@ __global__ void __launch_bounds__(mp_threads, 2)
             group = static_cast<int>(__shfl_sync(0xffffffffu, bits, src));
           }
           int found = fw_tile - 1; // unreachable: some k in the group reaches the minimum
-  #pragma unroll
+#pragma unroll
           for (int s = 0; s < group_k / 32; ++s) {
             const int k = group * group_k + s * 32 + lane;
             // The same sum the main loop computed, so equality is exact for floats too.
-            const bool hit =
-                ops::sum(s_a[w_row * paths_a_stride + k], s_b[k * paths_b_stride + w_col]) == target;
+            const bool hit = ops::sum(s_a[w_row * paths_a_stride + k],
+                                      s_b[k * paths_b_stride + w_col]) == target;
             const unsigned hits = __ballot_sync(0xffffffffu, hit);
             if (hits != 0) {
               found = group * group_k + s * 32 + __ffs(hits) - 1;

@@ -22,8 +22,8 @@
 
 namespace apsp::cuda::kernels {
 
-inline constexpr int tag_bits = 7; // log2(fw_tile)
-inline constexpr std::int32_t tag_limit = std::int32_t{1} << 22;        // finite values < this
+inline constexpr int tag_bits = 7;                               // log2(fw_tile)
+inline constexpr std::int32_t tag_limit = std::int32_t{1} << 22; // finite values < this
 inline constexpr std::int32_t tagged_infinity = (std::int32_t{1} << 30) - fw_tile;
 static_assert(fw_tile == 1 << tag_bits);
 
@@ -61,9 +61,9 @@ __global__ void tag_panels_kernel(const T* __restrict__ d, std::int64_t ld, int 
 /// each improved distance into d and its pivot into via.
 template <class T>
 __global__ void __launch_bounds__(mp_threads, 2)
-    min_plus_tagged_kernel(T* __restrict__ d, std::int32_t* __restrict__ via,
-                           std::int64_t ld, int r, int tiles, const std::int32_t* a_tag,
-                           const std::int32_t* b_tag, const int* overflow) {
+    min_plus_tagged_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
+                           int r, int tiles, const std::int32_t* a_tag, const std::int32_t* b_tag,
+                           const int* overflow) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(std::is_same_v<T, std::int32_t>);
   if (overflow[r] != 0)
