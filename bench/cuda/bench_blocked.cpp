@@ -5,7 +5,7 @@
 //
 //   apsp_bench_blocked [--ooc 40000:2G,...] [--big-ooc N] [--multi 40000,80000]
 //                      [--multi-ooc 80000:8G,...] [--devices 0,1] [--csv FILE] [--commit C]
-//                      [--command TEXT]
+//                      [--command TEXT] [--paths]
 // --multi-ooc N:CAP runs out of core (CAP bytes of each device) on the first device alone, then
 // on all of --devices.
 
@@ -37,6 +37,7 @@ struct args {
   std::string csv;
   std::string commit = "unknown";
   std::string command;
+  bool paths = false; // --paths: with the path matrix (mode names say int32_paths)
 };
 
 std::vector<std::string> split(const std::string& s, char sep = ',') {
@@ -80,6 +81,8 @@ args parse(int argc, char** argv) {
       a.devices.clear();
       for (const auto& x : split(next()))
         a.devices.push_back(std::stoi(x));
+    } else if (k == "--paths") {
+      a.paths = true;
     } else if (k == "--csv") {
       a.csv = next();
     } else if (k == "--commit") {
@@ -188,6 +191,8 @@ int main(int argc, char** argv) {
   std::vector<row> rows;
   apsp::solve_options base;
   base.backend = apsp::backend_kind::cuda;
+  base.paths = a.paths;
+  const std::string type = a.paths ? "int32_paths" : "int32";
 
   for (const auto& [n, cap] : a.ooc) {
     const timed in_core = run(n, base);
@@ -200,8 +205,8 @@ int main(int argc, char** argv) {
     std::printf("  ooc n=%lld: %.1f %% of the in-core rate, results %s\n",
                 static_cast<long long>(n), pct,
                 ooc.checksum == in_core.checksum ? "identical" : "DIFFER");
-    rows.push_back({n, "incore_int32_solve", in_core.seconds, 0, in_core.device});
-    rows.push_back({n, "ooc_int32_cap" + std::to_string(cap >> 20) + "M_solve", ooc.seconds,
+    rows.push_back({n, "incore_" + type + "_solve", in_core.seconds, 0, in_core.device});
+    rows.push_back({n, "ooc_" + type + "_cap" + std::to_string(cap >> 20) + "M_solve", ooc.seconds,
                     rate(n, in_core.seconds), ooc.device});
   }
   if (a.big_ooc > 0) {
@@ -221,7 +226,7 @@ int main(int argc, char** argv) {
     };
     const timed t = run(a.big_ooc, o);
     report("out-of-core (large)", a.big_ooc, t);
-    rows.push_back({a.big_ooc, "ooc_int32_large_solve", t.seconds, 0, t.device});
+    rows.push_back({a.big_ooc, "ooc_" + type + "_large_solve", t.seconds, 0, t.device});
   }
   for (const auto& [n, cap] : a.multi_ooc) {
     const auto [t1, tm] = one_then_all(n, base, a.devices, cap, ", out of core");
@@ -231,16 +236,16 @@ int main(int argc, char** argv) {
                 static_cast<long long>(n), static_cast<unsigned long long>(cap >> 20),
                 t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
     const std::string tag = "_cap" + std::to_string(cap >> 20) + "M_solve";
-    rows.push_back({n, "ooc_single_int32" + tag, t1.seconds, 0, t1.device});
-    rows.push_back({n, "ooc_multi" + std::to_string(a.devices.size()) + "_int32" + tag, tm.seconds,
+    rows.push_back({n, "ooc_single_" + type + tag, t1.seconds, 0, t1.device});
+    rows.push_back({n, "ooc_multi" + std::to_string(a.devices.size()) + "_" + type + tag, tm.seconds,
                     rate(n, t1.seconds), tm.device});
   }
   for (std::int64_t n : a.multi) {
     const auto [t1, tm] = one_then_all(n, base, a.devices, 0, "");
     std::printf("  multi n=%lld: %.2fx one device, results %s\n", static_cast<long long>(n),
                 t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
-    rows.push_back({n, "single_int32_solve", t1.seconds, 0, t1.device});
-    rows.push_back({n, "multi" + std::to_string(a.devices.size()) + "_int32_solve", tm.seconds,
+    rows.push_back({n, "single_" + type + "_solve", t1.seconds, 0, t1.device});
+    rows.push_back({n, "multi" + std::to_string(a.devices.size()) + "_" + type + "_solve", tm.seconds,
                     rate(n, t1.seconds), tm.device});
   }
 

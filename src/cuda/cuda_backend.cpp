@@ -168,7 +168,7 @@ public:
     const auto host_cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
     if (n > 0 && o.paths && o.type == dtype::int32)
-      p.device_bytes += cuda::tagged_panels_bytes(ld);
+      p.device_bytes += cuda::tag_workspace_bytes(ld, ld, ld / p.block);
     // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
     if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
       p.device_bytes = cuda::packed16_device_bytes(ld);

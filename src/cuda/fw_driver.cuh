@@ -46,13 +46,15 @@ void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3
   const int* run_if = nullptr;
   if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
     if (p.a_tag != nullptr) {
-      kernels::tag_panels_kernel<T>
-          <<<1024, 256, 0, s>>>(p.d, p.ld, round, p.a_tag, p.b_tag, p.tag_overflow);
-      APSP_CUDA_CHECK_LAUNCH("tag_panels_kernel", s);
-      kernels::min_plus_tagged_kernel<T>
+      const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
+      int* overflow = p.tag_overflow + round;
+      kernels::tag_slice_kernel<T><<<1024, 256, 0, s>>>(p.d + k0, p.ld, p.ld, p.d + k0 * p.ld, p.ld,
+                                                        p.ld, p.a_tag, p.b_tag, overflow);
+      APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
+      kernels::min_plus_tagged_kernel<T, true>
           <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-              p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), p.a_tag, p.b_tag,
-              p.tag_overflow);
+              p.d, p.via, p.ld, p.a_tag, p.b_tag, p.ld, static_cast<std::int32_t>(k0), overflow,
+              round, static_cast<int>(p.tiles()));
       APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
       run_if = p.tag_overflow;
     }
@@ -76,7 +78,7 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
                                        kernels::panel_smem_bytes(sizeof(T))));
     configure_paths_kernel<T, Clamp, paths_groups>();
     if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
-      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T>,
+      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          kernels::pipelined_smem_bytes(sizeof(T))));
     }

@@ -9,6 +9,18 @@
 
 namespace apsp::cuda {
 
+/// Device workspace for int32 products with paths from tagged slices
+/// (kernels/min_plus_tagged.cuh): a [a_rows][128], b [128][b_cols], one overflow flag per k
+/// slice. Used only where it is large enough for the product; tagged_panels.hpp owns it.
+struct gemm_tags {
+  std::int32_t* a = nullptr;
+  std::int64_t a_rows = 0;
+  std::int32_t* b = nullptr;
+  std::int64_t b_cols = 0;
+  int* overflow = nullptr;
+  std::int64_t slices = 0;
+};
+
 /// C = min(C, A (x) B): C is rows x cols (stride ldc), A rows x k (lda), B k x cols (ldb); rows,
 /// cols and k are multiples of fw_tile (the buffers are padded with infinity). With `via` (laid
 /// out like C) every element that strictly improves records k_base + its winning column of A.
@@ -25,6 +37,7 @@ template <class T> struct gemm_args {
   std::int64_t k = 0;
   std::int64_t k_base = 0;
   bool clamp = false; ///< clamp sums at -infinity (integer types, negative weights)
+  gemm_tags tags;     ///< int32 paths without clamp: tagged slices where they fit (optional)
 };
 
 /// Raises the product kernels' shared-memory limits on the current device.

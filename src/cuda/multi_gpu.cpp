@@ -15,6 +15,7 @@
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
 
 namespace apsp::cuda {
@@ -41,9 +42,10 @@ std::uint64_t device_bytes_for(std::int64_t tile_rows, std::int64_t ld, std::siz
   const auto rows = static_cast<std::uint64_t>(tile_rows * tile);
   const auto l = static_cast<std::uint64_t>(ld);
   const std::uint64_t t2 = static_cast<std::uint64_t>(tile * tile);
-  // Own rows, the pulled pivot row, the pivot tile; with paths the own rows' via and the pivot
-  // tile's local via.
-  return rows * l * (elem + (paths ? 4 : 0)) + tile * l * elem + t2 * elem + (paths ? 4 * t2 : 0);
+  // Own rows, the pulled pivot row, the pivot tile; with paths the own rows' via, the pivot
+  // tile's local via and (int32) the tagged slices of the products.
+  return rows * l * (elem + (paths ? 4 : 0)) + tile * l * elem + t2 * elem + (paths ? 4 * t2 : 0) +
+         (paths ? tag_workspace_bytes(tile_rows * tile, ld, 1) : 0);
 }
 
 /// Per-device state; created with its device current. Members are destroyed in reverse order:
@@ -57,6 +59,7 @@ template <class T> struct device_state {
   device_buffer<T> piv;       // [128][128]
   device_buffer<std::int32_t> via;
   device_buffer<std::int32_t> piv_via;
+  tag_workspace tags; // int32 paths: tagged slices of this device's products (one k slice)
   event row_ready{cudaEventDisableTiming};
   event pulled{cudaEventDisableTiming};
   event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
@@ -263,6 +266,8 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
     x->piv = device_buffer<T>(static_cast<std::size_t>(tile * tile));
     x->via = device_buffer<std::int32_t>(paths ? cells : 0);
     x->piv_via = device_buffer<std::int32_t>(paths ? static_cast<std::size_t>(tile * tile) : 0);
+    if (uses_tagged_paths<T>(paths, clamp))
+      x->tags = tag_workspace(x->rows(), ld, 1);
     configure_block_kernels<T>(tile, clamp, paths);
     st.push_back(std::move(x));
   }
@@ -319,6 +324,7 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
       copy_rect_d2d(rows + k0, ld, o.piv.data(), tile, tile, tile, s);
       if (paths)
         enqueue_merge_via(vrows + k0, ld, o.piv_via.data(), tile, tile, tile, k0, s);
+      g.tags = o.tags.view();
       g.rows = tile;
       g.a = o.piv.data();
       g.lda = tile;
@@ -365,6 +371,7 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
         T* c = x->d.data() + row0 * ld;
         std::int32_t* v = paths ? x->via.data() + row0 * ld : nullptr;
         gemm_args<T> col = g;
+        col.tags = x->tags.view();
         col.rows = nrows;
         col.c = c + k0;
         col.ldc = ld;

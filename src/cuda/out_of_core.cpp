@@ -18,6 +18,7 @@
 #include "cuda/host_tiles.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/tagged_panels.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -36,9 +37,14 @@ std::uint64_t out_of_core_device_bytes(std::int64_t n, std::int64_t bo, std::siz
   const auto ldp = static_cast<std::uint64_t>(round_up(n, bo));
   const auto b = static_cast<std::uint64_t>(bo);
   // Row and column panels, the pivot block and the phase-3 tiles; with paths the same again in
-  // int32 plus the pivot block's local via.
+  // int32 plus the pivot block's local via, and (int32) the tagged slices of the products.
   const std::uint64_t cells = 2 * b * ldp + (1 + slots) * b * b;
-  return cells * (elem_bytes + (paths ? 4 : 0)) + (paths ? 4 * b * b : 0);
+  const std::uint64_t tags = paths
+                                 ? tag_workspace_bytes(static_cast<std::int64_t>(ldp),
+                                                       static_cast<std::int64_t>(ldp), bo / tile) +
+                                       slots * tag_workspace_bytes(bo, bo, bo / tile)
+                                 : 0;
+  return cells * (elem_bytes + (paths ? 4 : 0)) + (paths ? 4 * b * b : 0) + tags;
 }
 
 std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool paths,
@@ -118,7 +124,9 @@ namespace {
 /// device current. Members are destroyed in reverse order: the streams (which wait for their
 /// work) first, then events and buffers, and the device is made current again before those.
 template <class T> struct ooc_worker {
-  ooc_worker(int device, std::size_t bb, std::size_t panel, bool paths) : id(device) {
+  ooc_worker(int device, std::size_t bb, std::size_t panel, bool paths, bool tagged,
+             std::int64_t bo, std::int64_t ldp)
+      : id(device) {
     d_row = device_buffer<T>(panel); // [bo][ldp]: block row R
     d_col = device_buffer<T>(panel); // [ldp][bo]: block column R
     d_piv = device_buffer<T>(bb);    // [bo][bo]
@@ -129,6 +137,13 @@ template <class T> struct ooc_worker {
       d_tile[q] = device_buffer<T>(bb);
       v_tile[q] = device_buffer<std::int32_t>(paths ? bb : 0);
     }
+    if (tagged) {
+      // Tagged slices (tagged_panels.hpp): the panel products are up to ldp wide (or tall),
+      // the phase-3 tiles bo x bo.
+      tags_panels = tag_workspace(ldp, ldp, bo / tile);
+      for (auto& t : tags_tile)
+        t = tag_workspace(bo, bo, bo / tile);
+    }
     teardown.id = device;
   }
   int id;
@@ -136,6 +151,8 @@ template <class T> struct ooc_worker {
   device_buffer<std::int32_t> v_row, v_col, v_piv;
   std::array<device_buffer<T>, slots> d_tile;
   std::array<device_buffer<std::int32_t>, slots> v_tile;
+  tag_workspace tags_panels;                  // for the panel products on s0
+  std::array<tag_workspace, slots> tags_tile; // for the phase-3 products, one per slot stream
   event panels_ready{cudaEventDisableTiming};
   event panels_read{cudaEventDisableTiming}; // this round's panels are on the device
   event panels_home{cudaEventDisableTiming | cudaEventBlockingSync}; // ... and back in host memory
@@ -236,7 +253,8 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
   for (int dev : devices) {
     APSP_CUDA_TRY(cudaSetDevice(dev));
     configure_block_kernels<T>(bo, clamp, paths);
-    workers.push_back(std::make_unique<ooc_worker<T>>(dev, bb, panel, paths));
+    workers.push_back(std::make_unique<ooc_worker<T>>(dev, bb, panel, paths,
+                                                      uses_tagged_paths<T>(paths, clamp), bo, ldp));
   }
 
   // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it
@@ -316,6 +334,7 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
       // left and right of (above and below) the pivot block.
       gemm_args<T> g;
       g.clamp = clamp;
+      g.tags = w.tags_panels.view();
       g.k = kt;
       g.k_base = k0;
       g.rows = kt;
@@ -402,6 +421,7 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
           t.c = w.d_tile[q].data();
           t.ldc = bo;
           t.via = paths ? w.v_tile[q].data() : nullptr;
+          t.tags = w.tags_tile[q].view();
           t.a = w.d_col.data() + i0 * bo;
           t.lda = bo;
           t.b = w.d_row.data() + j0;

@@ -1,8 +1,9 @@
 #pragma once
-// Owner of the buffers that let phase 3 with paths run from tagged pivot panels
-// (kernels/min_plus_tagged.cuh): int32, paths, no clamp. Attaching them to a device_problem is
-// all a caller does; every other problem (and APSP_CUDA_TAGGED_PATHS=0) is left as it is, and
-// phase 3 then finds its pivots by rescanning.
+// Owners of the buffers that let products with paths run from tagged pivot slices
+// (kernels/min_plus_tagged.cuh): int32, paths, no clamp. Callers allocate them where that
+// applies and hand them to the in-core driver (device_problem) or the general product
+// (gemm_args::tags); everything else (and APSP_CUDA_TAGGED_PATHS=0) runs without them, and the
+// kernels then find pivots by rescanning.
 
 #include <cuda_runtime_api.h>
 
@@ -13,19 +14,10 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
+#include "cuda/gemm_driver.hpp"
 #include "cuda/resources.hpp"
 
 namespace apsp::cuda {
-
-/// Cells of one tagged pivot panel (128 x ld).
-[[nodiscard]] inline std::size_t tag_panel_cells(std::int64_t ld) {
-  return static_cast<std::size_t>(kernels::fw_tile) * static_cast<std::size_t>(ld);
-}
-
-/// Device bytes the tagged panels add to a solve with paths of padded edge ld.
-[[nodiscard]] inline std::uint64_t tagged_panels_bytes(std::int64_t ld) {
-  return 2 * tag_panel_cells(ld) * sizeof(std::int32_t);
-}
 
 /// False when APSP_CUDA_TAGGED_PATHS=0 (a diagnostic switch; the tests compare both ways).
 [[nodiscard]] inline bool tagged_paths_enabled() {
@@ -33,26 +25,70 @@ namespace apsp::cuda {
   return v == nullptr || std::string(v) != "0";
 }
 
-class tagged_panels {
+/// Whether a solve of weight type T uses tagged slices.
+template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths, bool clamp) {
+  return std::is_same_v<T, std::int32_t> && paths && !clamp && tagged_paths_enabled();
+}
+
+/// Device bytes of a workspace for products up to a_rows x b_cols over `slices` k slices.
+[[nodiscard]] inline std::uint64_t tag_workspace_bytes(std::int64_t a_rows, std::int64_t b_cols,
+                                                       std::int64_t slices) {
+  return static_cast<std::uint64_t>(kernels::fw_tile) *
+             static_cast<std::uint64_t>(a_rows + b_cols) * sizeof(std::int32_t) +
+         static_cast<std::uint64_t>(slices) * sizeof(int);
+}
+
+/// Tagged A slice (a_rows x 128), B slice (128 x b_cols) and `slices` overflow flags on the
+/// current device; empty when default-constructed.
+class tag_workspace {
 public:
-  /// Allocates the panels and zeroes the per-round overflow flags (on stream s) when p can use
-  /// them, and points p at them. p must keep its via, clamp and ld.
-  template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s) {
-    if constexpr (std::is_same_v<T, std::int32_t>) {
-      if (p.via == nullptr || p.clamp || !tagged_paths_enabled())
-        return;
-      tags_ = device_buffer<std::int32_t>(2 * tag_panel_cells(p.ld));
-      overflow_ = device_buffer<int>(static_cast<std::size_t>(p.tiles()));
-      APSP_CUDA_TRY(cudaMemsetAsync(overflow_.data(), 0, overflow_.size() * sizeof(int), s));
-      p.a_tag = tags_.data();
-      p.b_tag = tags_.data() + tag_panel_cells(p.ld);
-      p.tag_overflow = overflow_.data();
-    }
+  tag_workspace() = default;
+  tag_workspace(std::int64_t a_rows, std::int64_t b_cols, std::int64_t slices)
+      : tags_(static_cast<std::size_t>(kernels::fw_tile * (a_rows + b_cols))),
+        overflow_(static_cast<std::size_t>(slices)), a_rows_(a_rows), b_cols_(b_cols),
+        slices_(slices) {}
+
+  [[nodiscard]] gemm_tags view() {
+    gemm_tags t;
+    if (tags_.size() == 0)
+      return t;
+    t.a = tags_.data();
+    t.a_rows = a_rows_;
+    t.b = tags_.data() + kernels::fw_tile * a_rows_;
+    t.b_cols = b_cols_;
+    t.overflow = overflow_.data();
+    t.slices = slices_;
+    return t;
   }
 
 private:
   device_buffer<std::int32_t> tags_;
   device_buffer<int> overflow_;
+  std::int64_t a_rows_ = 0;
+  std::int64_t b_cols_ = 0;
+  std::int64_t slices_ = 0;
+};
+
+/// The in-core solve's workspace: panels of ld x 128 and 128 x ld and a flag per round, zeroed
+/// on stream s, attached to p when p can use them (p must keep its via, clamp and ld).
+class tagged_panels {
+public:
+  template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      if (!uses_tagged_paths<T>(p.via != nullptr, p.clamp))
+        return;
+      work_ = tag_workspace(p.ld, p.ld, p.tiles());
+      const gemm_tags t = work_.view();
+      APSP_CUDA_TRY(
+          cudaMemsetAsync(t.overflow, 0, static_cast<std::size_t>(t.slices) * sizeof(int), s));
+      p.a_tag = t.a;
+      p.b_tag = t.b;
+      p.tag_overflow = t.overflow;
+    }
+  }
+
+private:
+  tag_workspace work_;
 };
 
 } // namespace apsp::cuda

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <random>
 #include <string>
 
 #include "apsp/apsp.hpp"
@@ -52,12 +54,65 @@ inline apsp::solve_options cuda_options(apsp::dtype t, bool paths) {
 }
 
 /// Device bytes the out-of-core plan needs for outer block bo (its documented layout: two
-/// panels, the pivot block and three tiles, plus via buffers with paths).
+/// panels, the pivot block and three tiles, plus via buffers with paths and the tagged slices:
+/// 128 x ldp twice for the panel products, 128 x bo twice per tile slot, a flag per k slice).
 inline std::uint64_t out_of_core_bytes(std::int64_t n, std::int64_t bo, std::size_t elem,
                                        bool paths) {
   const auto ldp = static_cast<std::uint64_t>((n + bo - 1) / bo * bo);
   const auto b = static_cast<std::uint64_t>(bo);
-  return (2 * b * ldp + 4 * b * b) * (elem + (paths ? 4 : 0)) + (paths ? 4 * b * b : 0);
+  const std::uint64_t tags =
+      paths ? 4 * (128 * 2 * ldp + b / 128 + 3 * (128 * 2 * b + b / 128)) : 0;
+  return (2 * b * ldp + 4 * b * b) * (elem + (paths ? 4 : 0)) + (paths ? 4 * b * b : 0) + tags;
+}
+
+/// 768 vertices in two components: 0..383 with random weights 1..20, and 384..767, a cycle
+/// with weights of about 2^20 plus a few random chords, whose distances of four hops and more
+/// (up to 2^28) are too large for tagged slices (kernels/min_plus_tagged.cuh), so products that
+/// touch them must fall back to the rescan; an edge from the first component into the second
+/// makes mixed paths too.
+inline apsp::graph mixed_range_graph() {
+  constexpr std::int64_t half = 384;
+  apsp::graph g(2 * half);
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<std::int64_t> vertex(0, half - 1);
+  std::uniform_int_distribution<int> small(1, 20);
+  std::uniform_int_distribution<int> large(1 << 20, (1 << 20) + 1000);
+  for (int e = 0; e < 8 * half; ++e)
+    g.add_edge(vertex(rng), vertex(rng), small(rng));
+  for (std::int64_t v = 0; v < half; ++v)
+    g.add_edge(half + v, half + (v + 1) % half, large(rng));
+  for (int e = 0; e < 20; ++e)
+    g.add_edge(half + vertex(rng), half + vertex(rng), large(rng));
+  g.add_edge(7, half + 11, 3);
+  return g;
+}
+
+/// int32 paths run from tagged slices where the values allow it and by rescanning where not;
+/// APSP_CUDA_TAGGED_PATHS=0 forces the rescan everywhere. Both keep the first pivot reaching
+/// the minimum, so solve() must give the same distances and bit-identical path matrices both
+/// ways, with some intermediate vertices recorded. Returns the tagged result.
+template <class Solve> apsp::result expect_tagged_matches_rescan(Solve&& solve) {
+  apsp::result tagged = solve();
+  ::setenv("APSP_CUDA_TAGGED_PATHS", "0", 1);
+  struct unset {
+    ~unset() { ::unsetenv("APSP_CUDA_TAGGED_PATHS"); }
+  } restore;
+  const apsp::result rescan = solve();
+  const auto& a = tagged.distances_as<std::int32_t>();
+  const auto& b = rescan.distances_as<std::int32_t>();
+  EXPECT_EQ(a.n(), b.n());
+  std::int64_t mismatches = 0;
+  std::int64_t via_mismatches = 0;
+  std::int64_t via_set = 0;
+  for (std::size_t e = 0; e < a.size() && a.size() == b.size(); ++e) {
+    mismatches += a.data()[e] != b.data()[e];
+    via_mismatches += tagged.via().data()[e] != rescan.via().data()[e];
+    via_set += tagged.via().data()[e] != apsp::no_via;
+  }
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(via_mismatches, 0);
+  EXPECT_GT(via_set, 0);
+  return tagged;
 }
 
 template <class T> void expect_bit_identical(const apsp::result& got, const apsp::result& want) {

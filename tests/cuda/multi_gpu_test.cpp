@@ -162,6 +162,21 @@ TEST_F(CudaMultiGpuOnOneDevice, Float32AndPaths) {
   }
 }
 
+TEST_F(CudaMultiGpuOnOneDevice, TaggedPathsMatchTheRescan) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (const auto& g : {test_graph(600, false, 75), mixed_range_graph()}) {
+    SCOPED_TRACE("n=" + std::to_string(g.num_vertices()));
+    const auto got =
+        expect_tagged_matches_rescan([&] { return apsp::solve(g, twice(dtype::int32, true)); });
+    EXPECT_NE(got.executed_plan().device.find("multi-GPU"), std::string::npos);
+    apsp::solve_options ref;
+    ref.backend = apsp::backend_kind::reference;
+    ref.type = dtype::int32;
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
+    apsp::testing::expect_paths_valid(g, got);
+  }
+}
+
 /// Out of core on several devices: the multi-GPU plan falls back to it when the rows do not
 /// fit (here a small --gpu-memory cap) or when APSP_CUDA_FORCE_OUT_OF_CORE_BYTES forces it.
 class CudaMultiGpuOutOfCoreOnOneDevice : public CudaMultiGpuOnOneDevice {

@@ -162,6 +162,22 @@ TEST(CudaOutOfCore, PathsAreValidShortestWalks) {
   apsp::testing::expect_paths_valid(gf, gotf, 1e-4);
 }
 
+TEST(CudaOutOfCore, TaggedPathsMatchTheRescan) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (const auto& g : {test_graph(700, false, 95), mixed_range_graph()}) {
+    const std::int64_t n = g.num_vertices();
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const auto o = capped(n, 256, dtype::int32, true);
+    const auto got = expect_tagged_matches_rescan([&] { return solve_out_of_core(g, o); });
+    expect_out_of_core(got.executed_plan(), n, 256);
+    apsp::solve_options ref;
+    ref.backend = apsp::backend_kind::reference;
+    ref.type = dtype::int32;
+    expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
+    apsp::testing::expect_paths_valid(g, got);
+  }
+}
+
 TEST(CudaOutOfCore, NegativeCycleIsDetected) {
   APSP_SKIP_WITHOUT_GPU();
   auto g = test_graph(400, false, 5);

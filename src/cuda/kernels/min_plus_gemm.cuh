@@ -70,14 +70,17 @@ __global__ void __launch_bounds__(mp_threads, 2)
 }
 
 /// One 128-wide k slice with paths: via (laid out like C, stride ldc) gets k_base + the first k
-/// reaching the new minimum of every element that strictly improved.
+/// reaching the new minimum of every element that strictly improved. With run_if, only when
+/// *run_if is set (the slice could not be tagged).
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 1)
     min_plus_gemm_via_kernel(T* c, std::int32_t* via, std::int64_t ldc, const T* a,
                              std::int64_t lda, const T* b, std::int64_t ldb, std::int64_t k_base,
-                             int col_tiles) {
+                             int col_tiles, const int* run_if) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   using ops = min_plus<T, Clamp>;
+  if (run_if != nullptr && *run_if == 0)
+    return; // the slice was done from tagged copies (min_plus_tagged.cuh)
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, slice)
