@@ -3,7 +3,8 @@
 # the phase-3 path kernel, then int32/float32 path benchmarks for each phase-3 path variant.
 #   scripts/gpu_paths.sh [tests|bench|all]       (default all)
 # Env: PATHS_MODES (default int32_paths), PATHS_SIZES (default 40000), PATHS_TAGGED ("1 0":
-# time with the tagged phase 3 and with APSP_CUDA_TAGGED_PATHS=0).
+# time with the tagged phase 3 and with APSP_CUDA_TAGGED_PATHS=0), PATHS_OOC (N:CAP,...: also
+# apsp_bench_blocked --paths --ooc, whole solves in core and out of core).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-all}
@@ -56,6 +57,13 @@ if [[ $MODE != tests ]]; then
       --csv "$OUT/cuda_paths_tagged${g}_$DATE.csv" --commit "$APSP_COMMIT" \
       --command "APSP_CUDA_TAGGED_PATHS=$g scripts/gpu_paths.sh bench" >"$OUT/bench_paths_t$g.log" 2>&1
     note "tagged=$g rc=$?"; grep -E "n=" "$OUT/bench_paths_t$g.log" | tee -a "$summary"
+    if [[ -n ${PATHS_OOC:-} ]]; then
+      APSP_CUDA_TAGGED_PATHS=$g timeout 300 "$BUILD/bench/cuda/apsp_bench_blocked" --paths \
+        --ooc "$PATHS_OOC" --csv "$OUT/cuda_ooc_paths_tagged${g}_$DATE.csv" --commit "$APSP_COMMIT" \
+        --command "APSP_CUDA_TAGGED_PATHS=$g scripts/gpu_paths.sh bench (PATHS_OOC=$PATHS_OOC)" \
+        >"$OUT/bench_ooc_paths_t$g.log" 2>&1
+      note "ooc paths tagged=$g rc=$?"; grep -E "^  (n=|ooc)|in-core|out-of-core" "$OUT/bench_ooc_paths_t$g.log" | tee -a "$summary"
+    fi
   done
 fi
 echo "================ summary ($MODE) ================"
