@@ -242,7 +242,7 @@ public:
               const std::vector<int> devices =
                   cuda::is_multi_gpu(p) ? cuda::multi_gpu_devices(p, ctx.options(), count)
                                         : std::vector<int>{device};
-              cuda::solve_out_of_core(m, via, ctx, devices, p.block);
+              cuda::solve_out_of_core(m, via, ctx, devices, p.block, cuda::out_of_core_tagged(p));
               return;
             }
             if (cuda::is_multi_gpu(p)) {

@@ -33,13 +33,13 @@ constexpr const char* marker = "(out-of-core, outer block ";
 } // namespace
 
 std::uint64_t out_of_core_device_bytes(std::int64_t n, std::int64_t bo, std::size_t elem_bytes,
-                                       bool paths) {
+                                       bool paths, bool tagged) {
   const auto ldp = static_cast<std::uint64_t>(round_up(n, bo));
   const auto b = static_cast<std::uint64_t>(bo);
   // Row and column panels, the pivot block and the phase-3 tiles; with paths the same again in
   // int32 plus the pivot block's local via, and (int32) the tagged slices of the products.
   const std::uint64_t cells = 2 * b * ldp + (1 + slots) * b * b;
-  const std::uint64_t tags = paths
+  const std::uint64_t tags = paths && tagged
                                  ? tag_workspace_bytes(static_cast<std::int64_t>(ldp),
                                                        static_cast<std::int64_t>(ldp), bo / tile) +
                                        slots * tag_workspace_bytes(bo, bo, bo / tile)
@@ -48,13 +48,25 @@ std::uint64_t out_of_core_device_bytes(std::int64_t n, std::int64_t bo, std::siz
 }
 
 std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool paths,
-                                std::uint64_t usable) {
+                                std::uint64_t usable, bool* tagged) {
   const std::int64_t top = std::min(max_outer_block, round_up(std::max<std::int64_t>(n, 1), tile));
-  for (std::int64_t bo = top; bo >= tile; bo -= tile) {
-    if (out_of_core_device_bytes(n, bo, elem_bytes, paths) <= usable)
-      return bo;
+  // The workspaces are small next to the panels except at the smallest blocks: drop them only
+  // when nothing fits with them.
+  for (const bool with_tags : {paths, false}) {
+    for (std::int64_t bo = top; bo >= tile; bo -= tile) {
+      if (out_of_core_device_bytes(n, bo, elem_bytes, paths, with_tags) <= usable) {
+        if (tagged != nullptr)
+          *tagged = with_tags;
+        return bo;
+      }
+    }
   }
   return 0;
+}
+
+bool out_of_core_tagged(const plan& p) {
+  return p.paths &&
+         p.device_bytes == out_of_core_device_bytes(p.n, p.block, size_of(p.type), true, true);
 }
 
 std::uint64_t forced_out_of_core_bytes() {
@@ -88,7 +100,8 @@ std::uint64_t forced_out_of_core_bytes() {
 bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
                       bool distances_in_file) {
   const std::size_t elem = size_of(p.type);
-  const std::int64_t bo = choose_outer_block(p.n, elem, p.paths, usable);
+  bool tagged = false;
+  const std::int64_t bo = choose_outer_block(p.n, elem, p.paths, usable, &tagged);
   if (bo == 0 || p.n == 0)
     return false;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
@@ -98,7 +111,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   const std::uint64_t ram = apsp::detail::physical_memory_bytes();
   p.block = bo;
   p.rounds = (p.n + bo - 1) / bo;
-  p.device_bytes = out_of_core_device_bytes(p.n, bo, elem, p.paths);
+  p.device_bytes = out_of_core_device_bytes(p.n, bo, elem, p.paths, tagged);
   p.host_bytes = host_bytes;
   p.device = device_label + " " + marker + std::to_string(bo) + ")";
   p.out_of_core = true;
@@ -204,7 +217,7 @@ struct cpu_share {
 
 template <class T>
 void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
-                       const std::vector<int>& devices, std::int64_t bo) {
+                       const std::vector<int>& devices, std::int64_t bo, bool tagged) {
   const std::int64_t n = h_d.n();
   if (n == 0 || devices.empty())
     return;
@@ -254,7 +267,8 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
     APSP_CUDA_TRY(cudaSetDevice(dev));
     configure_block_kernels<T>(bo, clamp, paths);
     workers.push_back(std::make_unique<ooc_worker<T>>(dev, bb, panel, paths,
-                                                      uses_tagged_paths<T>(paths, clamp), bo, ldp));
+                                                      tagged && uses_tagged_paths<T>(paths, clamp),
+                                                      bo, ldp));
   }
 
   // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it
@@ -479,9 +493,9 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
 
 template void solve_out_of_core<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
                                               apsp::detail::run_context&, const std::vector<int>&,
-                                              std::int64_t);
+                                              std::int64_t, bool);
 template void solve_out_of_core<float>(dense_matrix<float>&, via_matrix*,
                                        apsp::detail::run_context&, const std::vector<int>&,
-                                       std::int64_t);
+                                       std::int64_t, bool);
 
 } // namespace apsp::cuda

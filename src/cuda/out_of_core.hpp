@@ -28,14 +28,21 @@
 
 namespace apsp::cuda {
 
-/// Device bytes of an out-of-core solve of n vertices with outer block bo.
+/// Device bytes of an out-of-core solve of n vertices with outer block bo; with paths and
+/// `tagged`, including the tagged-slice workspaces (tagged_panels.hpp).
 [[nodiscard]] std::uint64_t out_of_core_device_bytes(std::int64_t n, std::int64_t bo,
-                                                     std::size_t elem_bytes, bool paths);
+                                                     std::size_t elem_bytes, bool paths,
+                                                     bool tagged = true);
 
 /// The largest outer block (a multiple of the tile edge, at most 4096 and at most n rounded up)
-/// whose buffers fit in `usable` bytes; 0 when even one tile's worth does not fit.
+/// whose buffers fit in `usable` bytes; 0 when even one tile's worth does not fit. With paths
+/// the tagged-slice workspaces are counted, unless no block fits with them; *tagged (when
+/// given) says which.
 [[nodiscard]] std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool paths,
-                                              std::uint64_t usable);
+                                              std::uint64_t usable, bool* tagged = nullptr);
+
+/// Whether the out-of-core plan p has room for the tagged-slice workspaces.
+[[nodiscard]] bool out_of_core_tagged(const plan& p);
 
 /// The cap set by APSP_CUDA_FORCE_OUT_OF_CORE_BYTES (bytes, suffixes K, M, G), which also forces
 /// the out-of-core path when the matrix would fit; 0 when unset. For tests.
@@ -50,16 +57,17 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
 [[nodiscard]] bool is_out_of_core(const plan& p);
 
 /// Runs the out-of-core solve of `d` (and `via` when non-null) on `devices` (one or more; a
-/// device may be listed twice, for tests), outer block bo.
+/// device may be listed twice, for tests), outer block bo; `tagged`: the plan has room for the
+/// tagged-slice workspaces (out_of_core_tagged).
 template <class T>
 void solve_out_of_core(dense_matrix<T>& d, via_matrix* via, apsp::detail::run_context& ctx,
-                       const std::vector<int>& devices, std::int64_t bo);
+                       const std::vector<int>& devices, std::int64_t bo, bool tagged);
 
 extern template void solve_out_of_core<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
                                                      apsp::detail::run_context&,
-                                                     const std::vector<int>&, std::int64_t);
+                                                     const std::vector<int>&, std::int64_t, bool);
 extern template void solve_out_of_core<float>(dense_matrix<float>&, via_matrix*,
                                               apsp::detail::run_context&, const std::vector<int>&,
-                                              std::int64_t);
+                                              std::int64_t, bool);
 
 } // namespace apsp::cuda
