@@ -66,5 +66,8 @@ if [[ $MODE != tests ]]; then
     fi
   done
 fi
+# Few files come back from the device: everything but the summary goes into one archive.
+(cd "$OUT" && tar czf gpu_paths_logs.tgz --exclude=gpu_paths_logs.tgz --exclude="$(basename "$summary")" . &&
+  find . -maxdepth 1 -type f ! -name gpu_paths_logs.tgz ! -name "$(basename "$summary")" -delete)
 echo "================ summary ($MODE) ================"
 cat "$summary"
