@@ -67,7 +67,8 @@ if [[ $MODE != tests ]]; then
   done
 fi
 # Few files come back from the device: everything but the summary goes into one archive.
-(cd "$OUT" && tar czf gpu_paths_logs.tgz --exclude=gpu_paths_logs.tgz --exclude="$(basename "$summary")" . &&
-  find . -maxdepth 1 -type f ! -name gpu_paths_logs.tgz ! -name "$(basename "$summary")" -delete)
+(cd "$OUT" && tar czf /tmp/gpu_paths_logs.tgz --exclude="$(basename "$summary")" . &&
+  find . -mindepth 1 -maxdepth 1 ! -name "$(basename "$summary")" -exec rm -rf {} + &&
+  mv /tmp/gpu_paths_logs.tgz .)
 echo "================ summary ($MODE) ================"
 cat "$summary"
