@@ -7,7 +7,9 @@
    format, solved to a course binary distance file (the anchor's "whole run");
 2. the same with --no-map-output (the matrix in RAM, written at the end, instead of the GPU
    default of solving inside the memory-mapped output file);
-3. DE.gr (49,109 vertices) from --data to .npy, when present.
+3. DE.gr (49,109 vertices) from --data to .npy, when present;
+4. the same with the path matrix (--paths to a second .npy).
+--only SUBSTRING runs the jobs whose mode name contains it.
 Rows are appended to OUT/cuda_wholerun_<date>.csv (date, device, commit, command, n, mode,
 seconds, updates_per_s); each run's --json summary (per-stage seconds) is printed. The output
 file is removed (and the page cache synced) before every run: replacing an existing file adds
@@ -44,6 +46,7 @@ def main():
     ap.add_argument("--work", default="/tmp/apsp-wholerun")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--commit", default=os.environ.get("APSP_COMMIT", "unknown"))
+    ap.add_argument("--only", default="", help="run only jobs whose mode contains this")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.work, exist_ok=True)
@@ -57,8 +60,9 @@ def main():
 
     jobs = []
     g = os.path.join(args.work, "g20000.bin")
-    m = make_graph(g, 20000, 20000)
-    print(f"graph n=20000 m={m} ({os.path.getsize(g) / 1e6:.0f} MB)", flush=True)
+    if not args.only or "course" in args.only:
+        m = make_graph(g, 20000, 20000)
+        print(f"graph n=20000 m={m} ({os.path.getsize(g) / 1e6:.0f} MB)", flush=True)
     jobs.append(("wholerun_course_int32", 20000,
                  [args.apsp, "solve", g, "-o", os.path.join(args.work, "d20000.bin")]))
     # The same run with the distance matrix in RAM and written at the end (the default on the
@@ -70,15 +74,20 @@ def main():
     if os.path.exists(de):
         jobs.append(("wholerun_de_npy_int32", 49109,
                      [args.apsp, "solve", de, "-o", os.path.join(args.work, "de.npy")]))
+        jobs.append(("wholerun_de_npy_int32_paths", 49109,
+                     [args.apsp, "solve", de, "-o", os.path.join(args.work, "de.npy"),
+                      "--paths", os.path.join(args.work, "de_via.npy")]))
     else:
         print(f"{de} not found: DE skipped")
 
+    jobs = [j for j in jobs if args.only in j[0]]
     for mode, n, cmd in jobs:
         best, summary = None, None
-        target = cmd[cmd.index("-o") + 1]
+        targets = [cmd[cmd.index(flag) + 1] for flag in ("-o", "--paths") if flag in cmd]
         for _ in range(args.repeat):
-            if os.path.exists(target):
-                os.remove(target)
+            for target in targets:
+                if os.path.exists(target):
+                    os.remove(target)
             os.sync()
             t0 = time.perf_counter()
             p = subprocess.run(cmd + ["--json", "--quiet"], capture_output=True, text=True)
@@ -88,8 +97,9 @@ def main():
                 break
             if best is None or t < best:
                 best, summary = t, json.loads(p.stdout)
-        if os.path.exists(target):
-            os.remove(target)
+        for target in targets:
+            if os.path.exists(target):
+                os.remove(target)
         if best is None:
             continue
         rate = n**3 / best
