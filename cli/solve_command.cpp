@@ -204,6 +204,16 @@ int run(const solve_args& a) {
     options.distances_file_offset = header.size();
     outputs.written(partial);
   }
+  // The path matrix (.npy) follows the distances into a mapped file of its own.
+  std::string paths_header;
+  const std::filesystem::path paths_partial = a.paths_out + ".apsp-partial";
+  const bool paths_in_place = in_place && !a.paths_out.empty();
+  if (paths_in_place) {
+    paths_header = io::raw_matrix_header(io::format::npy, dtype::int32, n);
+    options.paths_file = paths_partial;
+    options.paths_file_offset = paths_header.size();
+    outputs.written(paths_partial);
+  }
   const result r = [&] {
     try {
       return solve_input(in, options, progress_wanted(a.quiet, a.progress));
@@ -228,7 +238,10 @@ int run(const solve_args& a) {
     io::write_matrix(a.out, r.distances(), out_format);
     outputs.written(a.out);
   }
-  if (!a.paths_out.empty()) {
+  if (paths_in_place) {
+    write_header_and_rename(paths_partial, paths_header, a.paths_out);
+    outputs.written(a.paths_out);
+  } else if (!a.paths_out.empty()) {
     io::write_via(a.paths_out, r.via());
     outputs.written(a.paths_out);
   }
@@ -268,9 +281,9 @@ void add_solve_command(CLI::App& app, command_action& action) {
                 "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
       ->excludes("--quiet");
   cmd->add_flag("--map-output", args->map_output,
-                "solve inside the output file (memory-mapped) instead of RAM; automatic when the "
-                "distance matrix does not fit in RAM or the solve runs in GPU memory (.npy, or "
-                "course-binary with int32)");
+                "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
+                "inside the --paths file; automatic when the distance matrix does not fit in RAM "
+                "or the solve runs in GPU memory (.npy, or course-binary with int32)");
   cmd->add_flag("--no-map-output", args->no_map_output,
                 "keep the distance matrix in RAM and write it at the end, even where "
                 "--map-output would be automatic")

@@ -51,10 +51,15 @@ struct solve_options {
   /// When set, the distance matrix lives in this file, memory-mapped, instead of in RAM, so
   /// matrices larger than RAM can be solved: the file is created (or overwritten) with
   /// `distances_file_offset` bytes left for a header, then n*n row-major values. The result's
-  /// distances point into the mapping. The path matrix, if asked for, stays in RAM.
+  /// distances point into the mapping. The path matrix stays in RAM unless paths_file is set.
   std::filesystem::path distances_file;
   /// Bytes before the values (a multiple of the element size; 64 keeps vectors aligned).
   std::uint64_t distances_file_offset = 0;
+  /// The same for the path matrix (with `paths`): n*n int32 values after `paths_file_offset`
+  /// bytes, memory-mapped; the result's via() points into the mapping.
+  std::filesystem::path paths_file;
+  /// Bytes before the path matrix's values (a multiple of 4).
+  std::uint64_t paths_file_offset = 0;
 };
 
 } // namespace apsp

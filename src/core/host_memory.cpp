@@ -23,6 +23,12 @@ std::uint64_t distances_ram_bytes(std::int64_t n, const solve_options& o) noexce
   return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * size_of(o.type);
 }
 
+std::uint64_t paths_ram_bytes(std::int64_t n, const solve_options& o) noexcept {
+  if (!o.paths || !o.paths_file.empty())
+    return 0;
+  return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(std::int32_t);
+}
+
 std::string gib(std::uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));

@@ -13,17 +13,17 @@
 
 namespace apsp::detail {
 
-any_matrix map_distances(dtype type, std::int64_t n, const std::filesystem::path& file,
-                         std::uint64_t offset) {
+any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& file,
+                      std::uint64_t offset, const char* what) {
   const std::size_t elem = size_of(type);
   APSP_EXPECTS(offset % elem == 0, invalid_argument_error,
-               "distances_file_offset " + std::to_string(offset) +
+               std::string(what) + " file offset " + std::to_string(offset) +
                    " is not a multiple of the element size " + std::to_string(elem));
   const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   const std::uint64_t total = offset + cells * elem;
   const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   APSP_EXPECTS(fd >= 0, invalid_argument_error,
-               file.string() + ": cannot create the distance file: " + std::strerror(errno));
+               file.string() + ": cannot create the " + what + " file: " + std::strerror(errno));
   const auto fail = [&](const std::string& what, int err) {
     ::close(fd);
     std::error_code ignored;
@@ -44,7 +44,7 @@ any_matrix map_distances(dtype type, std::int64_t n, const std::filesystem::path
   }
   void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (base == MAP_FAILED)
-    fail("cannot map the distance file", errno);
+    fail(std::string("cannot map the ") + what + " file", errno);
   ::close(fd); // the mapping keeps the file open
   std::shared_ptr<void> owner(base, [total](void* p) { ::munmap(p, total); });
   return visit_dtype(type, [&](auto zero) -> any_matrix {

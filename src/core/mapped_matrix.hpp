@@ -13,7 +13,8 @@ namespace apsp::detail {
 /// matrix of `type`, reserves its disk blocks (so a full disk fails here, not as a crash on
 /// first touch), and maps it shared: writes to the matrix are writes to the file.
 /// Throws invalid_argument_error (bad offset, cannot create) or out_of_memory_error (no space).
-[[nodiscard]] any_matrix map_distances(dtype type, std::int64_t n,
-                                       const std::filesystem::path& file, std::uint64_t offset);
+/// `what` names the matrix in messages ("distance", "path").
+[[nodiscard]] any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& file,
+                                    std::uint64_t offset, const char* what = "distance");
 
 } // namespace apsp::detail

@@ -50,13 +50,14 @@ std::unique_ptr<detail::backend> choose_backend(std::int64_t n, const solve_opti
   return chosen;
 }
 
-/// The back end's plan, plus the bytes that live in the memory-mapped distance file.
+/// The back end's plan, plus the bytes that live in the memory-mapped distance and path files.
 plan plan_with(const detail::backend& b, std::int64_t n, const solve_options& o) {
   plan p = b.make_plan(n, o);
-  if (!o.distances_file.empty()) {
-    p.file_bytes = o.distances_file_offset +
-                   static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * size_of(o.type);
-  }
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  if (!o.distances_file.empty())
+    p.file_bytes = o.distances_file_offset + cells * size_of(o.type);
+  if (o.paths && !o.paths_file.empty())
+    p.file_bytes += o.paths_file_offset + cells * sizeof(std::int32_t);
   return p;
 }
 
@@ -114,7 +115,10 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
   plan& p = chosen_plan.p;
 
   std::optional<via_matrix> via;
-  if (o.paths) {
+  if (o.paths && !o.paths_file.empty()) {
+    via.emplace(std::get<via_matrix>(
+        detail::map_matrix(dtype::int32, n, o.paths_file, o.paths_file_offset, "path")));
+  } else if (o.paths) {
     try {
       via.emplace(n);
     } catch (const std::bad_alloc&) {
@@ -157,8 +161,8 @@ result solve(const graph& g, const solve_options& options) {
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
-                     : detail::map_distances(options.type, g.num_vertices(), options.distances_file,
-                                             options.distances_file_offset);
+                     : detail::map_matrix(options.type, g.num_vertices(), options.distances_file,
+                                          options.distances_file_offset);
   // A back end that builds the matrix from the edges (on a GPU) gets them instead.
   const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
   if (!on_backend)

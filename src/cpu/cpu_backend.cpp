@@ -68,8 +68,7 @@ public:
         o.block > 0 ? std::min(o.block, std::max<std::int64_t>(n, 1)) : default_block(n, o.type);
     p.rounds = n == 0 ? 0 : (n + p.block - 1) / p.block;
     p.paths = o.paths;
-    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-    p.host_bytes = distances_ram_bytes(n, o) + (o.paths ? cells * 4 : 0) +
+    p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
                    cpu::workspace_bytes(n, p.block, threads, size_of(o.type), o.paths);
     const std::uint64_t physical = physical_memory_bytes();
     if (physical != 0 && p.host_bytes > physical) {

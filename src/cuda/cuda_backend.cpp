@@ -165,15 +165,16 @@ public:
     p.rounds = n == 0 ? 0 : ld / p.block;
     p.paths = o.paths;
     const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
-    const auto host_cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
     if (n > 0 && o.paths && o.type == dtype::int32)
       p.device_bytes += cuda::tag_workspace_bytes(ld, ld, ld / p.block);
     // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
     if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
       p.device_bytes = cuda::packed16_device_bytes(ld);
+    // Matrices kept in memory-mapped files (solve_options::distances_file, paths_file) need
+    // no RAM.
     p.host_bytes =
-        host_cells * (size_of(o.type) + (o.paths ? 4 : 0)) + (n == 0 ? 0 : 2 * cuda::staging_bytes);
+        distances_ram_bytes(n, o) + paths_ram_bytes(n, o) + (n == 0 ? 0 : 2 * cuda::staging_bytes);
 
     std::string why;
     const int count = device_count(&why);

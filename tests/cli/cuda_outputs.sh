@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU end-to-end check of `apsp solve -o`: the cuda back end's automatic in-place output (the
 # solve inside the memory-mapped output file), --no-map-output and the cpu back end must write
-# byte-identical .npy and course-binary files for the bundled rome99 graph (3353 vertices).
+# byte-identical .npy and course-binary files for the bundled rome99 graph (3353 vertices), and
+# the in-place and in-RAM cuda path matrices too.
 # Exit 77 (skipped) without a usable CUDA device.
 #   cuda_outputs.sh APSP_BINARY GRAPH WORKDIR
 set -euo pipefail
@@ -21,4 +22,12 @@ for ext in npy bin; do
   [[ ! -e "$work/auto.$ext.apsp-partial" ]] || { echo "partial file left behind"; exit 1; }
   echo "$ext: in-place cuda, in-RAM cuda and cpu outputs identical"
 done
+# With the path matrix: in place, both files are mapped; the same bytes as from RAM.
+"$apsp" solve "$graph" -o "$work/auto_p.npy" --paths "$work/auto_via.npy" --quiet
+"$apsp" solve "$graph" -o "$work/ram_p.npy" --paths "$work/ram_via.npy" --no-map-output \
+  --backend cuda --quiet
+cmp "$work/auto_p.npy" "$work/ram_p.npy"
+cmp "$work/auto_via.npy" "$work/ram_via.npy"
+[[ ! -e "$work/auto_via.npy.apsp-partial" ]] || { echo "partial path file left behind"; exit 1; }
+echo "paths: in-place and in-RAM cuda distance and path files identical"
 rm -rf "$work"

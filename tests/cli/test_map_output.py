@@ -22,6 +22,28 @@ def test_map_output_is_byte_identical(apsp, tmp_path, out, dtype):
     assert not list(tmp_path.glob("*.apsp-partial"))
 
 
+def test_map_output_puts_the_path_matrix_in_its_file_too(apsp, tmp_path):
+    rng = np.random.default_rng(8)
+    edges = random_edges(rng, 90, 700, low=0, high=30)
+    write_gr(tmp_path / "g.gr", 90, edges)
+    plain = apsp("solve", "g.gr", "-o", "plain.npy", "--paths", "plain_via.npy", "--quiet")
+    assert plain.rc == 0, plain
+    mapped = apsp("solve", "g.gr", "-o", "d.npy", "--paths", "via.npy", "--map-output", "--quiet")
+    assert mapped.rc == 0, mapped
+    assert (tmp_path / "via.npy").read_bytes() == (tmp_path / "plain_via.npy").read_bytes()
+    assert (tmp_path / "d.npy").read_bytes() == (tmp_path / "plain.npy").read_bytes()
+    via = np.load(tmp_path / "via.npy")
+    assert via.dtype == np.int32 and via.shape == (90, 90) and (via >= 0).any()
+    assert not list(tmp_path.glob("*.apsp-partial"))
+
+
+def test_map_output_with_paths_negative_cycle_leaves_nothing(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 1), (2, 3, -3), (3, 1, 1)])
+    r = apsp("solve", "g.gr", "-o", "d.npy", "--paths", "v.npy", "--map-output")
+    assert_error(r, 4, "negative cycle")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.gr"]
+
+
 def test_map_output_refuses_csv_and_leaves_nothing(apsp, tmp_path):
     write_gr(tmp_path / "g.gr", 3, [(1, 2, 4), (2, 3, 1)])
     r = apsp("solve", "g.gr", "-o", "d.csv", "--map-output")

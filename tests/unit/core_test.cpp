@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <vector>
 
 #include "apsp/apsp.hpp"
 #include "common/test_graphs.hpp"
@@ -234,6 +236,43 @@ TEST(SolveInFile, DistancesLiveInTheMappedFile) {
   EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
 }
 
+TEST(SolveInFile, PathsLiveInTheirMappedFile) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 70;
+  const auto g = apsp::testing::make_random_graph(spec, 33);
+  const auto file = std::filesystem::temp_directory_path() / "apsp_core_test_mapped_via.bin";
+  for (auto backend : {apsp::backend_kind::reference, apsp::backend_kind::cpu}) {
+    auto o = reference_options(dtype::int32, true);
+    o.backend = backend;
+    const auto in_ram = apsp::solve(g, o);
+    o.paths_file = file;
+    o.paths_file_offset = 64;
+    {
+      const auto mapped = apsp::solve(g, o);
+      EXPECT_EQ(mapped.executed_plan().file_bytes, 64 + 70u * 70u * 4u);
+      ASSERT_TRUE(mapped.has_paths());
+      std::int64_t differ = 0;
+      for (std::size_t e = 0; e < mapped.via().size(); ++e)
+        differ += mapped.via().data()[e] != in_ram.via().data()[e];
+      EXPECT_EQ(differ, 0);
+      EXPECT_EQ(mapped.path(3, 40), in_ram.path(3, 40));
+    }
+    // The values are in the file, after the offset, row-major.
+    EXPECT_EQ(std::filesystem::file_size(file), 64 + 70u * 70u * 4u);
+    std::ifstream f(file, std::ios::binary);
+    std::vector<std::int32_t> back(70u * 70u);
+    f.seekg(64);
+    f.read(reinterpret_cast<char*>(back.data()), static_cast<std::streamsize>(back.size() * 4));
+    EXPECT_TRUE(std::equal(back.begin(), back.end(), in_ram.via().data()));
+  }
+  std::filesystem::remove(file);
+  auto bad = reference_options(dtype::int32, true);
+  bad.paths_file = file;
+  bad.paths_file_offset = 2; // not a multiple of 4
+  EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
+  EXPECT_FALSE(std::filesystem::exists(file));
+}
+
 TEST(SolveInFile, PlansLeaveTheMatrixOutOfRam) {
   auto o = reference_options(dtype::int32);
   o.backend = apsp::backend_kind::cpu;
@@ -244,6 +283,12 @@ TEST(SolveInFile, PlansLeaveTheMatrixOutOfRam) {
   EXPECT_EQ(in_ram.host_bytes - in_file.host_bytes, 20000u * 20000u * 4u);
   EXPECT_EQ(in_file.file_bytes, 20000u * 20000u * 4u);
   EXPECT_EQ(in_ram.file_bytes, 0u);
+  o.paths = true;
+  const auto paths_in_ram = apsp::make_plan(n, o);
+  o.paths_file = "unused_via.bin";
+  const auto paths_in_file = apsp::make_plan(n, o);
+  EXPECT_EQ(paths_in_ram.host_bytes - paths_in_file.host_bytes, 20000u * 20000u * 4u);
+  EXPECT_EQ(paths_in_file.file_bytes, 2u * 20000u * 20000u * 4u);
 }
 
 TEST(Plan, ReferencePlanCountsBytes) {
