@@ -97,9 +97,16 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // With the matrix built on the device, the host matrix has not been touched: its pages are
   // faulted in while the rounds run (on other threads), so the download copies at memory
   // speed instead of faulting page by page (costly above all in a memory-mapped output file).
+  // The path matrix is never touched by the host before its download either.
   std::thread prefault;
-  if (ctx.initial_edges() != nullptr) {
-    prefault = std::thread([&h_d] { cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T)); });
+  const bool fault_d = ctx.initial_edges() != nullptr;
+  if (fault_d || h_via != nullptr) {
+    prefault = std::thread([&h_d, h_via, fault_d] {
+      if (fault_d)
+        cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
+      if (h_via != nullptr)
+        cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
+    });
   }
   const struct joiner {
     std::thread& t;
