@@ -8,17 +8,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-tests}
-export OUT=${OUT:-/tmp/apsp-gpu}
-BUILD=${BUILD:-build-gpu}
-export APSP_COMMIT=${APSP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-export APSP_DATA_DIR=$PWD/.gpu_data
-DATE=$(date -u +%Y-%m-%d)
-mkdir -p "$OUT" ../shared/data
-cp -n .gpu_data/* ../shared/data/ 2>/dev/null
-summary="$OUT/summary_$MODE.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
-nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$summary"
+source scripts/gpu_build.sh
+gpu_script_setup "summary_$MODE.txt"
 
 if [[ $MODE != bench ]]; then
   t0=$(date +%s)

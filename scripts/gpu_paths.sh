@@ -8,20 +8,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-all}
-export OUT=${OUT:-/tmp/apsp-gpu}
-BUILD=${BUILD:-build-gpu}
-export APSP_COMMIT=${APSP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-export APSP_DATA_DIR=$PWD/.gpu_data
-DATE=$(date -u +%Y-%m-%d)
-mkdir -p "$OUT" ../shared/data
-cp -n .gpu_data/* ../shared/data/ 2>/dev/null
-summary="$OUT/summary_paths.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
-nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$summary"
+source scripts/gpu_build.sh
+gpu_script_setup summary_paths.txt
 
 t0=$(date +%s)
-source scripts/gpu_build.sh
 targets=all
 [[ $MODE == bench ]] && targets=apsp_bench_cuda
 if [[ -d $BUILD ]]; then # a warm machine: rebuild what changed

@@ -24,15 +24,11 @@ template <class T> constexpr T infinity_of() {
   }
 }
 
-/// Groups of pivots the phase-3 path kernel tracks per output (4: the resolve checks 32
-/// candidates; bench/cuda/NOTES.md, variant 6).
-inline constexpr int paths_groups = 4;
-
-template <class T, bool Clamp, int Groups> void configure_paths_kernel() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, Groups>,
+template <class T, bool Clamp> void configure_paths_kernel() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      kernels::paths_smem_bytes(sizeof(T))));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, Groups>,
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp>,
                                      cudaFuncAttributePreferredSharedMemoryCarveout,
                                      cudaSharedmemCarveoutMaxShared));
 }
@@ -40,7 +36,7 @@ template <class T, bool Clamp, int Groups> void configure_paths_kernel() {
 /// Phase 3 with paths: from tagged panels where the problem has the buffers (int32 without
 /// clamp), with min_plus_paths_kernel for rounds whose panels cannot be tagged (and always
 /// otherwise).
-template <class T, bool Clamp, int Groups>
+template <class T, bool Clamp>
 void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3, cudaStream_t s) {
   const auto blocks = static_cast<int>(2 * tiles3); // two half tiles each
   const int* run_if = nullptr;
@@ -63,7 +59,7 @@ void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3
   // need the kernel costs a few thousand empty blocks rather than one per half tile.
   constexpr int gated_grid = 4096;
   const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
-  kernels::min_plus_paths_kernel<T, Clamp, Groups>
+  kernels::min_plus_paths_kernel<T, Clamp>
       <<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
           p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), blocks, run_if);
 }
@@ -76,7 +72,7 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_panel_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
-    configure_paths_kernel<T, Clamp, paths_groups>();
+    configure_paths_kernel<T, Clamp>();
     if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
       APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -105,7 +101,7 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
     const unsigned blocks = cross ? 2 * others : others * others;
     if constexpr (Paths) {
       if (!cross)
-        enqueue_paths_phase3<T, Clamp, paths_groups>(p, round, blocks, s);
+        enqueue_paths_phase3<T, Clamp>(p, round, blocks, s);
       else
         kernels::min_plus_panel_kernel<T, Clamp>
             <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(

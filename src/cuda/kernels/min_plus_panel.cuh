@@ -54,6 +54,20 @@ __device__ __forceinline__ void cp_async_wait_pending(int pending) {
   }
 }
 
+/// The first pivot k in [32 group, 32 group + 32) with a(row, k) + b(k, col) == target, found by
+/// the whole warp at once, one candidate per lane (s_a_row: the row's A values; s_b_col: B's
+/// column, k rows BStride apart). The sum is the one the main loop formed, so equality is exact
+/// for floats too; fw_tile - 1 when no k matches (unreachable: the main loop reached target in
+/// that group).
+template <class ops, int BStride, class T>
+__device__ __forceinline__ int first_pivot_in_group(const T* s_a_row, const T* s_b_col, T target,
+                                                    int group, int lane) {
+  const int k = group * 32 + lane;
+  const bool hit = ops::sum(s_a_row[k], s_b_col[k * BStride]) == target;
+  const unsigned hits = __ballot_sync(0xffffffffu, hit);
+  return hits != 0 ? group * 32 + __ffs(hits) - 1 : fw_tile - 1;
+}
+
 /// The body of the path kernels: stages A (128 x 128 from g_a, stride lda) and B (128 x 128 from
 /// g_b, stride ldb) in shared memory (s_a, s_b: panel_smem_bytes), forms their min-plus product,
 /// merges it into the C tile (g_c, stride ldc) and, for every element that strictly improved,
@@ -158,12 +172,8 @@ min_plus_tile_with_via(const T* g_a, std::int64_t lda, const T* g_b, std::int64_
           const int o = i * 8 + h * 4 + q;
           const int group = static_cast<int>(
               __shfl_sync(0xffffffffu, (r_win[o / 16] >> (2 * (o % 16))) & 3u, src));
-          const int k = group * 32 + lane;
-          // The same sum the main loop computed, so equality is exact for floats too.
-          const bool hit =
-              ops::sum(s_a[w_row * panel_stride + k], s_b[k * panel_stride + w_col]) == target;
-          const unsigned hits = __ballot_sync(0xffffffffu, hit);
-          const int found = hits != 0 ? group * 32 + __ffs(hits) - 1 : fw_tile - 1;
+          const int found = first_pivot_in_group<ops, panel_stride>(
+              s_a + w_row * panel_stride, s_b + w_col, target, group, lane);
           if (lane == src)
             g_v[row * ldc + col + q] = static_cast<std::int32_t>(k_base + found);
         }

@@ -9,7 +9,7 @@
 // other's math, as in the distance kernel (min_plus_pipelined.cuh). Each of the 256 threads
 // owns 8 x 4 outputs, which leaves registers (<= 128 at two blocks of 256) for the minimum of
 // the current k group next to the running minimum: per output the main loop remembers which
-// group of 128 / Groups pivots last strictly improved it (log2(Groups) bit planes), and the
+// group of 32 pivots last strictly improved it (two bit planes), and the
 // epilogue resolves each improved element with one warp-wide step per 32 candidates of that
 // group. via = the first k reaching the new minimum, the one a sequential scan would keep.
 //
@@ -19,12 +19,11 @@
 #include <cstdint>
 
 #include "cuda/kernels/min_plus_common.cuh"
+#include "cuda/kernels/min_plus_panel.cuh"
 
 namespace apsp::cuda::kernels {
 
-inline constexpr int paths_cols = 64;    // output columns per block
-inline constexpr int paths_chunk_k = 16; // k per cp.async group
-inline constexpr int paths_chunks = fw_tile / paths_chunk_k;
+inline constexpr int paths_cols = 64; // output columns per block (chunks: min_plus_panel.cuh)
 inline constexpr int paths_a_stride = fw_tile + 4; // rows 4 apart land 16 banks apart
 inline constexpr int paths_b_stride = paths_cols + 4;
 
@@ -34,46 +33,13 @@ constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
          elem_bytes;
 }
 
-/// Waits until at most `pending` of the 8 chunk groups are in flight (the instruction needs an
-/// immediate).
-__device__ __forceinline__ void paths_wait_pending(int pending) {
-  static_assert(paths_chunks == 8);
-  switch (pending) {
-  case 0:
-    cp_async_wait<0>();
-    break;
-  case 1:
-    cp_async_wait<1>();
-    break;
-  case 2:
-    cp_async_wait<2>();
-    break;
-  case 3:
-    cp_async_wait<3>();
-    break;
-  case 4:
-    cp_async_wait<4>();
-    break;
-  case 5:
-    cp_async_wait<5>();
-    break;
-  case 6:
-    cp_async_wait<6>();
-    break;
-  default:
-    cp_async_wait<7>();
-    break;
-  }
-}
-
-template <class T, bool Clamp, int Groups>
+template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
                           int tiles, int blocks, const int* run_if) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  static_assert(Groups == 1 || Groups == 2 || Groups == 4);
-  constexpr int group_k = fw_tile / Groups;
-  constexpr int group_chunks = paths_chunks / Groups;
+  constexpr int groups = fw_tile / 32; // 32-k groups: one warp checks a group at once
+  constexpr int group_chunks = panel_chunks / groups;
   using ops = min_plus<T, Clamp>;
   using vec4 = typename ops::vec4;
 
@@ -107,15 +73,15 @@ __global__ void __launch_bounds__(mp_threads, 2)
 
     // Every chunk is issued up front; compute on chunk c waits only for chunk c.
 #pragma unroll 1
-    for (int c = 0; c < paths_chunks; ++c) {
+    for (int c = 0; c < panel_chunks; ++c) {
 #pragma unroll
       for (int p = 0; p < 2; ++p) {
         const int v = t + p * mp_threads;
         const int a_row = v >> 2;
-        const int a_k = c * paths_chunk_k + (v & 3) * 4;
+        const int a_k = c * panel_chunk_k + (v & 3) * 4;
         cp_async_16(s_a + a_row * paths_a_stride + a_k, g_a + a_row * ld + a_k);
       }
-      const int b_k = c * paths_chunk_k + (t >> 4);
+      const int b_k = c * panel_chunk_k + (t >> 4);
       const int b_col = (t & 15) * 4;
       cp_async_16(s_b + b_k * paths_b_stride + b_col, g_b + b_k * ld + b_col);
       cp_async_commit();
@@ -126,43 +92,33 @@ __global__ void __launch_bounds__(mp_threads, 2)
     T r_acc[8][4];
     fill_identity<ops>(r_acc);
     // Bit o (= i * 4 + j) of plane p: bit p of the group that last strictly improved output o.
-    [[maybe_unused]] unsigned r_plane[Groups == 4 ? 2 : 1] = {};
+    unsigned r_plane[2] = {0, 0};
 #pragma unroll 1
-    for (int g = 0; g < Groups; ++g) {
-      if constexpr (Groups == 1) {
+    for (int g = 0; g < groups; ++g) {
+      T r_m[8][4];
+      fill_identity<ops>(r_m);
 #pragma unroll 1
-        for (int c = 0; c < paths_chunks; ++c) {
-          paths_wait_pending(paths_chunks - 1 - c);
-          __syncthreads();
-          min_plus_chunk<ops, paths_a_stride, paths_b_stride, paths_chunk_k>(
-              r_acc, s_a + c * paths_chunk_k, s_b + c * paths_chunk_k * paths_b_stride, tx, ty);
-        }
-      } else {
-        T r_m[8][4];
-        fill_identity<ops>(r_m);
-#pragma unroll 1
-        for (int h = 0; h < group_chunks; ++h) {
-          const int c = g * group_chunks + h;
-          paths_wait_pending(paths_chunks - 1 - c);
-          __syncthreads();
-          min_plus_chunk<ops, paths_a_stride, paths_b_stride, paths_chunk_k>(
-              r_m, s_a + c * paths_chunk_k, s_b + c * paths_chunk_k * paths_b_stride, tx, ty);
-        }
-        unsigned won = 0;
+      for (int h = 0; h < group_chunks; ++h) {
+        const int c = g * group_chunks + h;
+        cp_async_wait_pending(panel_chunks - 1 - c);
+        __syncthreads();
+        min_plus_chunk<ops, paths_a_stride, paths_b_stride, panel_chunk_k>(
+            r_m, s_a + c * panel_chunk_k, s_b + c * panel_chunk_k * paths_b_stride, tx, ty);
+      }
+      unsigned won = 0;
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {
+      for (int i = 0; i < 8; ++i) {
 #pragma unroll
-          for (int j = 0; j < 4; ++j) {
-            if (r_m[i][j] < r_acc[i][j]) {
-              r_acc[i][j] = r_m[i][j];
-              won |= 1u << (i * 4 + j);
-            }
+        for (int j = 0; j < 4; ++j) {
+          if (r_m[i][j] < r_acc[i][j]) {
+            r_acc[i][j] = r_m[i][j];
+            won |= 1u << (i * 4 + j);
           }
         }
-#pragma unroll
-        for (int p = 0; p < (Groups == 4 ? 2 : 1); ++p)
-          r_plane[p] = ((g >> p) & 1) != 0 ? (r_plane[p] | won) : (r_plane[p] & ~won);
       }
+#pragma unroll
+      for (int p = 0; p < 2; ++p)
+        r_plane[p] = ((g >> p) & 1) != 0 ? (r_plane[p] | won) : (r_plane[p] & ~won);
     }
 
     // Epilogue: the whole old tile first (one memory latency), then the merge, then the pivots of
@@ -200,27 +156,11 @@ __global__ void __launch_bounds__(mp_threads, 2)
           const int w_row = tile_line(src_t >> 4, i);
           const int w_col = (src_t & 15) * 4 + q;
           const T target = __shfl_sync(0xffffffffu, r_acc[i][q], src);
-          int group = 0;
-          if constexpr (Groups > 1) {
-            const int o = i * 4 + q;
-            unsigned bits = (r_plane[0] >> o) & 1u;
-            if constexpr (Groups == 4)
-              bits |= ((r_plane[1] >> o) & 1u) << 1;
-            group = static_cast<int>(__shfl_sync(0xffffffffu, bits, src));
-          }
-          int found = fw_tile - 1; // unreachable: some k in the group reaches the minimum
-#pragma unroll
-          for (int s = 0; s < group_k / 32; ++s) {
-            const int k = group * group_k + s * 32 + lane;
-            // The same sum the main loop computed, so equality is exact for floats too.
-            const bool hit = ops::sum(s_a[w_row * paths_a_stride + k],
-                                      s_b[k * paths_b_stride + w_col]) == target;
-            const unsigned hits = __ballot_sync(0xffffffffu, hit);
-            if (hits != 0) {
-              found = group * group_k + s * 32 + __ffs(hits) - 1;
-              break;
-            }
-          }
+          const int o = i * 4 + q;
+          const unsigned bits = ((r_plane[0] >> o) & 1u) | (((r_plane[1] >> o) & 1u) << 1);
+          const int group = static_cast<int>(__shfl_sync(0xffffffffu, bits, src));
+          const int found = first_pivot_in_group<ops, paths_b_stride>(
+              s_a + w_row * paths_a_stride, s_b + w_col, target, group, lane);
           if (lane == src)
             g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
         }

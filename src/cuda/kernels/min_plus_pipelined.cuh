@@ -67,11 +67,11 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
 
 #pragma unroll 1
   for (int ch = 0; ch < k_chunks; ++ch) {
-    cp_async_wait<pipe_stages - 2>();
-    __syncthreads();
+    cp_async_wait<pipe_stages - 2>(); // chunk ch has landed (for this thread)
+    __syncthreads();                  // ... for all threads; and chunk ch-1's slot is free
     if (ch + pipe_stages - 1 < k_chunks)
       load_chunk(ch + pipe_stages - 1);
-    cp_async_commit();
+    cp_async_commit(); // possibly empty: keeps the group count uniform
     const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
     min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
         r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
@@ -98,46 +98,12 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const T* g_b = d + k0 * ld + col0; // [128][128]
   T* g_c = d + row0 * ld + col0;     // [128][128]
   const int t = static_cast<int>(threadIdx.x);
-
-  // Chunk c = A(:, 16c..16c+15) and B(16c..16c+15, :): 512 vectors each, 2 + 2 per thread.
-  auto load_chunk = [&](int c) {
-    T* s_a = s_ring + (c % pipe_stages) * pipe_stage_elems;
-    T* s_b = s_a + fw_tile * pipe_a_stride;
-#pragma unroll
-    for (int p = 0; p < 2; ++p) {
-      const int v = t + p * mp_threads;
-      const int a_row = v >> 2;
-      const int a_k = (v & 3) * 4;
-      cp_async_16(s_a + a_row * pipe_a_stride + a_k, g_a + a_row * ld + c * pipe_chunk_k + a_k);
-      const int b_k = v >> 5;
-      const int b_col = (v & 31) * 4;
-      cp_async_16(s_b + b_k * pipe_b_stride + b_col, g_b + (c * pipe_chunk_k + b_k) * ld + b_col);
-    }
-  };
-
-#pragma unroll
-  for (int c = 0; c < pipe_stages - 1; ++c) {
-    load_chunk(c);
-    cp_async_commit();
-  }
+  T r_acc[8][8];
+  ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), pipe_chunks,
+                     s_ring, t);
 
   const int tx = t & 15;
   const int ty = t >> 4;
-  T r_acc[8][8];
-  fill_identity<ops>(r_acc);
-
-#pragma unroll 1
-  for (int c = 0; c < pipe_chunks; ++c) {
-    cp_async_wait<pipe_stages - 2>(); // chunk c has landed (for this thread)
-    __syncthreads();                  // ... for all threads; and chunk c-1's slot is free
-    if (c + pipe_stages - 1 < pipe_chunks)
-      load_chunk(c + pipe_stages - 1);
-    cp_async_commit(); // possibly empty: keeps the group count uniform
-    const T* s_a = s_ring + (c % pipe_stages) * pipe_stage_elems;
-    min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
-        r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
-  }
-
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
 #pragma unroll
