@@ -4,7 +4,9 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -134,13 +136,29 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
       ctx.round_done(r + 1, rounds);
     }
   }
+  // APSP_CUDA_VERBOSE=1: where the host's time goes after the rounds are enqueued.
+  const bool verbose = std::getenv("APSP_CUDA_VERBOSE") != nullptr;
+  const auto since = [start = std::chrono::steady_clock::now()] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   if (prefault.joinable())
     prefault.join();
+  const double t_prefault = since();
+  if (verbose)
+    s.synchronize(); // only to time the rounds apart from the downloads
+  const double t_rounds = since();
   cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get());
+  const double t_distances = since();
   if (h_via != nullptr) {
     cuda::download_rows(d_via.data(), h_via->data(), sizeof(std::int32_t), n, ld, s.get());
   }
   s.synchronize();
+  if (verbose) {
+    std::fprintf(stderr,
+                 "apsp cuda: after the last round was enqueued: prefault joined %.3f s, "
+                 "rounds done %.3f s, distances down %.3f s, paths down %.3f s\n",
+                 t_prefault, t_rounds, t_distances, since());
+  }
 }
 
 class cuda_backend final : public backend {
