@@ -40,7 +40,7 @@ template <class T, bool Clamp>
 void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3, cudaStream_t s) {
   const auto blocks = static_cast<int>(2 * tiles3); // two half tiles each
   const int* run_if = nullptr;
-  if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+  if constexpr (!Clamp) {
     if (p.a_tag != nullptr) {
       const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
       int* overflow = p.tag_overflow + round;
@@ -73,7 +73,7 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
     configure_paths_kernel<T, Clamp>();
-    if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+    if constexpr (!Clamp) {
       APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          kernels::pipelined_smem_bytes(sizeof(T))));

@@ -16,7 +16,7 @@ template <class T> struct device_problem {
   std::int32_t* via = nullptr; ///< ld x ld, or null for distances only
   std::int64_t ld = 0;         ///< padded edge, a multiple of fw_tile
   bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
-  /// Optional, int32 with paths and without clamp: buffers for the round's tagged pivot panels
+  /// Optional, with paths and without clamp: buffers for the round's tagged pivot panels
   /// (ld x 128 and 128 x ld) and one overflow flag per round, zeroed
   /// (kernels/min_plus_tagged.cuh). Null: phase 3 finds pivots by rescanning.
   std::int32_t* a_tag = nullptr;

@@ -22,7 +22,7 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_gemm_via_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
-    if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+    if constexpr (!Clamp) {
       APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, false>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          kernels::pipelined_smem_bytes(sizeof(T))));
@@ -42,7 +42,7 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
   if constexpr (Paths) {
     // Tagged slices (int32 without clamp, workspace large enough), else the panel epilogue.
     bool tagged = false;
-    if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+    if constexpr (!Clamp) {
       const gemm_tags& w = g.tags;
       tagged = w.a != nullptr && w.a_rows >= g.rows && w.b_cols >= g.cols && w.slices >= g.k / tile;
       if (tagged) {
@@ -53,7 +53,7 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
     // One step per 128-wide k slice, in stream order: each sees the previous slices' result.
     for (std::int64_t k0 = 0; k0 < g.k; k0 += tile) {
       const int* run_if = nullptr;
-      if constexpr (std::is_same_v<T, std::int32_t> && !Clamp) {
+      if constexpr (!Clamp) {
         if (tagged) {
           int* overflow = g.tags.overflow + k0 / tile;
           kernels::tag_slice_kernel<T><<<helper_blocks(128 * (g.rows + g.cols)), 256, 0, s>>>(

@@ -9,7 +9,7 @@
 
 namespace apsp::cuda {
 
-/// Device workspace for int32 products with paths from tagged slices
+/// Device workspace for products with paths from tagged slices
 /// (kernels/min_plus_tagged.cuh): a [a_rows][128], b [128][b_cols], one overflow flag per k
 /// slice. Used only where it is large enough for the product; tagged_panels.hpp owns it.
 struct gemm_tags {
@@ -37,7 +37,7 @@ template <class T> struct gemm_args {
   std::int64_t k = 0;
   std::int64_t k_base = 0;
   bool clamp = false; ///< clamp sums at -infinity (integer types, negative weights)
-  gemm_tags tags;     ///< int32 paths without clamp: tagged slices where they fit (optional)
+  gemm_tags tags;     ///< paths without clamp: tagged slices where they fit (optional)
 };
 
 /// Raises the product kernels' shared-memory limits on the current device.

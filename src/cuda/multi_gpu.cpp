@@ -43,7 +43,7 @@ std::uint64_t device_bytes_for(std::int64_t tile_rows, std::int64_t ld, std::siz
   const auto l = static_cast<std::uint64_t>(ld);
   const std::uint64_t t2 = static_cast<std::uint64_t>(tile * tile);
   // Own rows, the pulled pivot row, the pivot tile; with paths the own rows' via, the pivot
-  // tile's local via and (int32) the tagged slices of the products.
+  // tile's local via and the tagged slices of the products.
   return rows * l * (elem + (paths ? 4 : 0)) + tile * l * elem + t2 * elem + (paths ? 4 * t2 : 0) +
          (paths ? tag_workspace_bytes(tile_rows * tile, ld, 1) : 0);
 }
@@ -59,7 +59,7 @@ template <class T> struct device_state {
   device_buffer<T> piv;       // [128][128]
   device_buffer<std::int32_t> via;
   device_buffer<std::int32_t> piv_via;
-  tag_workspace tags; // int32 paths: tagged slices of this device's products (one k slice)
+  tag_workspace tags; // paths: tagged slices of this device's products (one k slice)
   event row_ready{cudaEventDisableTiming};
   event pulled{cudaEventDisableTiming};
   event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),

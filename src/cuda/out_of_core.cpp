@@ -37,7 +37,7 @@ std::uint64_t out_of_core_device_bytes(std::int64_t n, std::int64_t bo, std::siz
   const auto ldp = static_cast<std::uint64_t>(round_up(n, bo));
   const auto b = static_cast<std::uint64_t>(bo);
   // Row and column panels, the pivot block and the phase-3 tiles; with paths the same again in
-  // int32 plus the pivot block's local via, and (int32) the tagged slices of the products.
+  // int32 plus the pivot block's local via, and the tagged slices of the products.
   const std::uint64_t cells = 2 * b * ldp + (1 + slots) * b * b;
   const std::uint64_t tags = paths && tagged
                                  ? tag_workspace_bytes(static_cast<std::int64_t>(ldp),
@@ -266,9 +266,8 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
   for (int dev : devices) {
     APSP_CUDA_TRY(cudaSetDevice(dev));
     configure_block_kernels<T>(bo, clamp, paths);
-    workers.push_back(std::make_unique<ooc_worker<T>>(dev, bb, panel, paths,
-                                                      tagged && uses_tagged_paths<T>(paths, clamp),
-                                                      bo, ldp));
+    workers.push_back(std::make_unique<ooc_worker<T>>(
+        dev, bb, panel, paths, tagged && uses_tagged_paths<T>(paths, clamp), bo, ldp));
   }
 
   // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it

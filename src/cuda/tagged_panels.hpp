@@ -25,9 +25,11 @@ namespace apsp::cuda {
   return v == nullptr || std::string(v) != "0";
 }
 
-/// Whether a solve of weight type T uses tagged slices.
+/// Whether a solve of weight type T uses tagged slices: int32 without clamp, or float32 (whose
+/// slices take the tagged route where their values are whole numbers; kernels/min_plus_tagged.cuh).
 template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths, bool clamp) {
-  return std::is_same_v<T, std::int32_t> && paths && !clamp && tagged_paths_enabled();
+  return (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)&&paths && !clamp &&
+         tagged_paths_enabled();
 }
 
 /// Device bytes of a workspace for products up to a_rows x b_cols over `slices` k slices.
@@ -74,17 +76,15 @@ private:
 class tagged_panels {
 public:
   template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s) {
-    if constexpr (std::is_same_v<T, std::int32_t>) {
-      if (!uses_tagged_paths<T>(p.via != nullptr, p.clamp))
-        return;
-      work_ = tag_workspace(p.ld, p.ld, p.tiles());
-      const gemm_tags t = work_.view();
-      APSP_CUDA_TRY(
-          cudaMemsetAsync(t.overflow, 0, static_cast<std::size_t>(t.slices) * sizeof(int), s));
-      p.a_tag = t.a;
-      p.b_tag = t.b;
-      p.tag_overflow = t.overflow;
-    }
+    if (!uses_tagged_paths<T>(p.via != nullptr, p.clamp))
+      return;
+    work_ = tag_workspace(p.ld, p.ld, p.tiles());
+    const gemm_tags t = work_.view();
+    APSP_CUDA_TRY(
+        cudaMemsetAsync(t.overflow, 0, static_cast<std::size_t>(t.slices) * sizeof(int), s));
+    p.a_tag = t.a;
+    p.b_tag = t.b;
+    p.tag_overflow = t.overflow;
   }
 
 private:

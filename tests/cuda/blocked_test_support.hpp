@@ -87,19 +87,21 @@ inline apsp::graph mixed_range_graph() {
   return g;
 }
 
-/// int32 paths run from tagged slices where the values allow it and by rescanning where not;
-/// APSP_CUDA_TAGGED_PATHS=0 forces the rescan everywhere. Both keep the first pivot reaching
-/// the minimum, so solve() must give the same distances and bit-identical path matrices both
-/// ways, with some intermediate vertices recorded. Returns the tagged result.
-template <class Solve> apsp::result expect_tagged_matches_rescan(Solve&& solve) {
+/// Paths run from tagged slices where the values allow it (int32, or float32 whole numbers) and
+/// by rescanning where not; APSP_CUDA_TAGGED_PATHS=0 forces the rescan everywhere. Both keep the
+/// first pivot reaching the minimum, so solve() must give the same distances (of type T) and
+/// bit-identical path matrices both ways, with some intermediate vertices recorded. Returns the
+/// tagged result.
+template <class T = std::int32_t, class Solve>
+apsp::result expect_tagged_matches_rescan(Solve&& solve) {
   apsp::result tagged = solve();
   ::setenv("APSP_CUDA_TAGGED_PATHS", "0", 1);
   struct unset {
     ~unset() { ::unsetenv("APSP_CUDA_TAGGED_PATHS"); }
   } restore;
   const apsp::result rescan = solve();
-  const auto& a = tagged.distances_as<std::int32_t>();
-  const auto& b = rescan.distances_as<std::int32_t>();
+  const auto& a = tagged.distances_as<T>();
+  const auto& b = rescan.distances_as<T>();
   EXPECT_EQ(a.n(), b.n());
   std::int64_t mismatches = 0;
   std::int64_t via_mismatches = 0;

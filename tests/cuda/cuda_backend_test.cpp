@@ -233,6 +233,24 @@ TEST(Cuda, TaggedPathsFallBackWhereValuesDoNotFit) {
   expect_tagged_and_rescan_agree(apsp::cuda_test::mixed_range_graph());
 }
 
+TEST(Cuda, Float32WholeNumbersTakeTheTaggedRoute) {
+  APSP_SKIP_WITHOUT_GPU();
+  // Whole-number weights in float32: every slice can be tagged, and every sum is exact, so the
+  // distances equal the float64 reference exactly. (Fractional weights, which fall back to the
+  // rescan, are covered by Float32MatchesReferenceWithinRounding.)
+  const auto g = random_graph({5 * tile + 19, 0.05, 0, 9, true, 78});
+  const auto tagged = apsp::cuda_test::expect_tagged_matches_rescan<float>(
+      [&] { return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true); });
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false);
+  std::int64_t mismatches = 0;
+  for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
+    for (std::int64_t j = 0; j < g.num_vertices(); ++j)
+      mismatches += tagged.distance(i, j) != ref.distance(i, j);
+  }
+  EXPECT_EQ(mismatches, 0);
+  expect_paths_valid<float>(g, tagged, 0);
+}
+
 TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {
   APSP_SKIP_WITHOUT_GPU();
   // A DAG (u < v) with weights in [-20, 30]: no cycles, and the clamp kernels run.

@@ -176,6 +176,13 @@ TEST(CudaOutOfCore, TaggedPathsMatchTheRescan) {
     expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
     apsp::testing::expect_paths_valid(g, got);
   }
+  // float32 with whole-number weights takes the tagged route too.
+  const auto g = test_graph(600, false, 97);
+  const auto o = capped(600, 256, dtype::float32, true);
+  const auto got = expect_tagged_matches_rescan<float>([&] { return solve_out_of_core(g, o); });
+  expect_out_of_core(got.executed_plan(), 600, 256);
+  expect_close(got, apsp::solve(g, cuda_options(dtype::int32, false)), 0.0);
+  apsp::testing::expect_paths_valid(g, got, 0.0);
 }
 
 TEST(CudaOutOfCore, NegativeCycleIsDetected) {

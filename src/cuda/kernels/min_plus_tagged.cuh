@@ -1,6 +1,7 @@
 #pragma once
 // Phase 3 with the path matrix at the speed of the distance kernel, for int32 without negative
-// weights: the pivot index rides in the low bits of the sums.
+// weights (and float32 matrices of whole numbers): the pivot index rides in the low bits of
+// the sums.
 //
 // After phase 2, tag_slice_kernel copies the two pivot panels of the round into side buffers
 // as tagged values: B'(k, j) = B(k, j) * 128 and A'(i, k) = A(i, k) * 128 + k. Then
@@ -29,16 +30,37 @@ inline constexpr std::int32_t tag_limit = std::int32_t{1} << 22; // finite value
 inline constexpr std::int32_t tagged_infinity = (std::int32_t{1} << 30) - fw_tile;
 static_assert(fw_tile == 1 << tag_bits);
 
+/// The tagged form of one matrix value (without its pivot tag): 128 v for a whole number v in
+/// [0, 2^22), tagged_infinity for "no path"; false when v has no tagged form (negative, too
+/// large, or a float with a fraction: float32 matrices of whole numbers below 2^22 take the
+/// integer route exactly, as every sum of two of them is exact in float too).
+template <class T> __device__ __forceinline__ bool tag_of(T v, std::int32_t& tagged) {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    if (v >= 0 && v < tag_limit) {
+      tagged = v * fw_tile;
+      return true;
+    }
+    tagged = tagged_infinity;
+    return v == int32_infinity;
+  } else {
+    static_assert(std::is_same_v<T, float>);
+    if (v >= 0.0f && v < static_cast<float>(tag_limit) && v == truncf(v)) {
+      tagged = static_cast<std::int32_t>(v) * fw_tile;
+      return true;
+    }
+    tagged = tagged_infinity;
+    return isinf(v) && v > 0.0f;
+  }
+}
+
 /// Writes tagged copies of one 128-wide k slice: a_tag [rows][128] from a (rows x 128, stride
 /// lda) and b_tag [128][cols] from b (128 x cols, stride ldb); sets *overflow when a value
-/// cannot be tagged. (T is std::int32_t; a template only so that every translation unit may
-/// include this.)
+/// cannot be tagged (tag_of).
 template <class T>
 __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows, const T* b,
                                  std::int64_t ldb, std::int64_t cols,
                                  std::int32_t* __restrict__ a_tag, std::int32_t* __restrict__ b_tag,
                                  int* __restrict__ overflow) {
-  static_assert(std::is_same_v<T, std::int32_t>);
   const std::int64_t a_cells = rows * fw_tile;
   const std::int64_t total = a_cells + fw_tile * cols;
   const auto cols32 = static_cast<std::uint32_t>(cols); // < 2^31: 32-bit division below
@@ -46,7 +68,7 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
   for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const bool is_a = e < a_cells;
-    std::int32_t v = 0;
+    T v{};
     std::int32_t tag = 0;
     if (is_a) {
       tag = static_cast<std::int32_t>(e & (fw_tile - 1));
@@ -56,10 +78,11 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
       const std::uint32_t k = f / cols32;
       v = b[static_cast<std::int64_t>(k) * ldb + (f - k * cols32)];
     }
-    std::int32_t tagged = tagged_infinity;
-    if (v >= 0 && v < tag_limit) {
-      tagged = v * fw_tile + tag;
-    } else if (v != int32_infinity) {
+    std::int32_t tagged = 0;
+    if (tag_of(v, tagged)) {
+      if (tagged != tagged_infinity)
+        tagged += tag;
+    } else {
       bad = true;
     }
     if (is_a)
@@ -83,10 +106,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
                            std::int64_t b_cols, std::int32_t k_base, const int* overflow,
                            int fw_round, int tiles) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  static_assert(std::is_same_v<T, std::int32_t>);
   if (*overflow != 0)
     return;
-  using ops = min_plus<std::int32_t, false>;
+  using ops = min_plus<std::int32_t, false>; // on the tags, whatever T is
+  using vec4 = typename min_plus<T, false>::vec4;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   auto* s_ring = reinterpret_cast<std::int32_t*>(smem_raw);
 
@@ -115,13 +138,14 @@ __global__ void __launch_bounds__(mp_threads, 2)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int col = tile_line(tx, h * 4);
-      auto* g_d = reinterpret_cast<int4*>(g_c + line + col);
-      int4 v = *g_d;
+      auto* g_d = reinterpret_cast<vec4*>(g_c + line + col);
+      vec4 v = *g_d;
       bool any = false;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         const std::int32_t acc = r_acc[i][h * 4 + q];
-        const std::int32_t sum = acc >> tag_bits; // floor: the tag is the low 7 bits
+        // floor: the tag is the low 7 bits; a whole number below 2^23, exact as a float
+        const T sum = static_cast<T>(acc >> tag_bits);
         // A sum with an infinite operand is at least tagged_infinity: not a path.
         const bool improved = acc < tagged_infinity && sum < lane_of(v, q);
         if (improved) {
