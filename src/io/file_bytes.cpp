@@ -72,6 +72,34 @@ void input_file::read_at(void* out, std::size_t count, std::size_t offset) const
   }
 }
 
+void input_file::read_at_parallel(void* out, std::size_t count, std::size_t offset,
+                                  std::size_t chunk) const {
+  char* dst = static_cast<char*>(out);
+  if (count == 0)
+    return;
+  chunk = std::max<std::size_t>(chunk, 1);
+  const auto chunks = static_cast<std::int64_t>((count + chunk - 1) / chunk);
+  if (chunks <= 1) {
+    read_at(dst, count, offset);
+    return;
+  }
+  // Exceptions may not leave an OpenMP region: remember the first failure, rethrow after.
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t at = static_cast<std::size_t>(c) * chunk;
+    try {
+      read_at(dst + at, std::min(chunk, count - at), offset + at);
+    } catch (...) {
+#pragma omp critical(apsp_read_at_parallel_failure)
+      if (!failure)
+        failure = std::current_exception();
+    }
+  }
+  if (failure)
+    std::rethrow_exception(failure);
+}
+
 void byte_release::operator()(char* p) const noexcept {
   if (mapped_bytes != 0) {
     ::munmap(p, mapped_bytes);
@@ -92,28 +120,7 @@ byte_buffer read_file(const std::filesystem::path& p) {
       return byte_buffer::mapped(static_cast<char*>(m), f.size());
   }
   byte_buffer buf(f.size());
-  // Large files are read by several threads at once: from the page cache the cost is mostly
-  // faulting in and copying the fresh buffer's pages, which one thread does at a few GB/s.
-  constexpr std::size_t chunk = std::size_t{64} << 20;
-  const auto chunks = static_cast<std::int64_t>((buf.size() + chunk - 1) / chunk);
-  if (chunks <= 1) {
-    f.read_at(buf.data(), buf.size(), 0);
-    return buf;
-  }
-  std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::size_t offset = static_cast<std::size_t>(c) * chunk;
-    try {
-      f.read_at(buf.data() + offset, std::min(chunk, buf.size() - offset), offset);
-    } catch (...) {
-#pragma omp critical(apsp_read_file_failure)
-      if (!failure)
-        failure = std::current_exception();
-    }
-  }
-  if (failure)
-    std::rethrow_exception(failure);
+  f.read_at_parallel(buf.data(), buf.size(), 0, std::size_t{64} << 20);
   return buf;
 }
 

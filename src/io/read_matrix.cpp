@@ -22,27 +22,11 @@ constexpr std::size_t max_npy_header = std::size_t{1} << 20;
 
 template <class T>
 void read_rows(const detail::input_file& f, dense_matrix<T>& d, std::size_t offset) {
-  const std::int64_t n = d.n();
-  const std::int64_t rows_per_block = std::max<std::int64_t>(
-      1, (std::int64_t{8} << 20) / std::max<std::int64_t>(1, n * std::int64_t{sizeof(T)}));
-  const std::int64_t blocks = (n + rows_per_block - 1) / rows_per_block;
-  // Exceptions may not leave an OpenMP region: remember the first failure, rethrow after.
-  std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const std::int64_t r0 = b * rows_per_block;
-    const std::int64_t rows = std::min(rows_per_block, n - r0);
-    try {
-      f.read_at(d.row(r0), static_cast<std::size_t>(rows * n) * sizeof(T),
-                offset + static_cast<std::size_t>(r0 * n) * sizeof(T));
-    } catch (...) {
-#pragma omp critical(apsp_io_read_rows)
-      if (!failure)
-        failure = std::current_exception();
-    }
-  }
-  if (failure)
-    std::rethrow_exception(failure);
+  const auto row_bytes = static_cast<std::size_t>(d.n()) * sizeof(T);
+  const std::size_t rows_per_block =
+      std::max<std::size_t>(1, (std::size_t{8} << 20) / std::max<std::size_t>(1, row_bytes));
+  f.read_at_parallel(d.data(), static_cast<std::size_t>(d.n()) * row_bytes, offset,
+                     rows_per_block * row_bytes);
 }
 
 template <class T>
