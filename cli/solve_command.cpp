@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -137,6 +139,23 @@ void write_header_and_rename(const std::filesystem::path& partial, const std::st
                          (ec ? ec.message() : std::string(std::strerror(errno))));
 }
 
+/// A matrix solved inside its output file: the values live in OUT.apsp-partial behind room for
+/// the header (registered for removal on failure); finish() writes the header and renames the
+/// file to OUT.
+struct in_place_output {
+  in_place_output(const std::string& out_path, std::string header_bytes, output_files& outputs)
+      : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)) {
+    outputs.written(partial);
+  }
+  void finish(output_files& outputs) const {
+    write_header_and_rename(partial, header, out);
+    outputs.written(out);
+  }
+  std::string out;
+  std::filesystem::path partial;
+  std::string header;
+};
+
 int run(const solve_args& a) {
   // Everything that can be refused without reading or solving is refused first.
   io::format out_format = io::format::npy;
@@ -194,25 +213,21 @@ int run(const solve_args& a) {
     in_place = (ram != 0 && p.host_bytes > ram) ||
                (p.backend == backend_kind::cuda && !p.out_of_core && p.fits);
   }
-  std::string header;
-  const std::filesystem::path partial = a.out + ".apsp-partial";
+  std::optional<in_place_output> distances_file;
+  std::optional<in_place_output> paths_file;
   if (in_place) {
     if (a.out.empty())
       throw invalid_argument_error("--map-output needs -o OUT");
-    header = io::raw_matrix_header(out_format, options.type, n);
-    options.distances_file = partial;
-    options.distances_file_offset = header.size();
-    outputs.written(partial);
-  }
-  // The path matrix (.npy) follows the distances into a mapped file of its own.
-  std::string paths_header;
-  const std::filesystem::path paths_partial = a.paths_out + ".apsp-partial";
-  const bool paths_in_place = in_place && !a.paths_out.empty();
-  if (paths_in_place) {
-    paths_header = io::raw_matrix_header(io::format::npy, dtype::int32, n);
-    options.paths_file = paths_partial;
-    options.paths_file_offset = paths_header.size();
-    outputs.written(paths_partial);
+    distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n), outputs);
+    options.distances_file = distances_file->partial;
+    options.distances_file_offset = distances_file->header.size();
+    // The path matrix (.npy) follows the distances into a mapped file of its own.
+    if (!a.paths_out.empty()) {
+      paths_file.emplace(a.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n),
+                         outputs);
+      options.paths_file = paths_file->partial;
+      options.paths_file_offset = paths_file->header.size();
+    }
   }
   const result r = [&] {
     try {
@@ -231,16 +246,14 @@ int run(const solve_args& a) {
   throw_if_interrupted();
 
   const stopwatch write_clock;
-  if (in_place) {
-    write_header_and_rename(partial, header, a.out);
-    outputs.written(a.out);
+  if (distances_file) {
+    distances_file->finish(outputs);
   } else if (!a.out.empty()) {
     io::write_matrix(a.out, r.distances(), out_format);
     outputs.written(a.out);
   }
-  if (paths_in_place) {
-    write_header_and_rename(paths_partial, paths_header, a.paths_out);
-    outputs.written(a.paths_out);
+  if (paths_file) {
+    paths_file->finish(outputs);
   } else if (!a.paths_out.empty()) {
     io::write_via(a.paths_out, r.via());
     outputs.written(a.paths_out);
