@@ -57,8 +57,7 @@ public:
   /// read_at in pieces of `chunk` bytes on several threads: from the page cache the cost of a
   /// large read is mostly faulting in and copying the destination's fresh pages, which one
   /// thread does at a few GB/s. Throws the first failure.
-  void read_at_parallel(void* out, std::size_t count, std::size_t offset,
-                        std::size_t chunk) const;
+  void read_at_parallel(void* out, std::size_t count, std::size_t offset, std::size_t chunk) const;
 
 private:
   const std::filesystem::path& path_;
