@@ -93,7 +93,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.via = d_via.data();
   p.ld = ld;
   p.clamp = ctx.negative_weights();
-  const cuda::tagged_panels tags(p, s.get()); // int32 paths without negative weights
+  const cuda::tagged_panels tags(p, s.get()); // paths without negative weights (tagged_panels.hpp)
   cuda::configure_kernels(p);
 
   // With the matrix built on the device, the host matrix has not been touched: its pages are

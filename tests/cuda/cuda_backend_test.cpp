@@ -211,13 +211,8 @@ TEST(Cuda, InitialMatrixFromEdgesMatchesHostFill) {
 void expect_tagged_and_rescan_agree(const apsp::graph& g) {
   const auto tagged = apsp::cuda_test::expect_tagged_matches_rescan(
       [&] { return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true); });
-  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
-  const auto& a = tagged.distances_as<std::int32_t>();
-  const auto& b = ref.distances_as<std::int32_t>();
-  std::int64_t mismatches = 0;
-  for (std::size_t e = 0; e < a.size(); ++e)
-    mismatches += a.data()[e] != b.data()[e];
-  EXPECT_EQ(mismatches, 0);
+  apsp::cuda_test::expect_bit_identical<std::int32_t>(
+      tagged, solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false));
   expect_paths_valid<std::int32_t>(g, tagged, 0);
 }
 
@@ -241,13 +236,8 @@ TEST(Cuda, Float32WholeNumbersTakeTheTaggedRoute) {
   const auto g = random_graph({5 * tile + 19, 0.05, 0, 9, true, 78});
   const auto tagged = apsp::cuda_test::expect_tagged_matches_rescan<float>(
       [&] { return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true); });
-  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false);
-  std::int64_t mismatches = 0;
-  for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
-    for (std::int64_t j = 0; j < g.num_vertices(); ++j)
-      mismatches += tagged.distance(i, j) != ref.distance(i, j);
-  }
-  EXPECT_EQ(mismatches, 0);
+  apsp::cuda_test::expect_close(
+      tagged, solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false), 0.0);
   expect_paths_valid<float>(g, tagged, 0);
 }
 
