@@ -298,7 +298,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
                 "inside the --paths file; automatic when the distance matrix does not fit in RAM "
                 "or the solve runs in GPU memory (.npy, or course-binary with int32)");
   cmd->add_flag("--no-map-output", args->no_map_output,
-                "keep the distance matrix in RAM and write it at the end, even where "
+                "keep the distance (and path) matrix in RAM and write it at the end, even where "
                 "--map-output would be automatic")
       ->excludes("--map-output");
   cmd->footer(
