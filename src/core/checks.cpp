@@ -113,32 +113,43 @@ void check_representable(const weight_facts& facts, dtype type, bool all_integra
   }
 }
 
+template <class T> void fill_initial_tiles(const graph& g, const grid_layout& L, T* local) {
+  const std::int64_t rows = L.local_rows();
+  const std::int64_t cols = L.local_cols();
+  constexpr T inf = weight_traits<T>::infinity;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < rows; ++i) {
+    T* row = local + i * cols;
+    std::fill(row, row + cols, inf);
+    const std::int64_t gi = L.global_row(i);
+    if (L.owns_col(gi / L.b))
+      row[L.local_col(gi)] = T{0};
+  }
+  const auto& src = g.sources();
+  const auto& dst = g.targets();
+  const auto& w = g.weights();
+  const auto edges = static_cast<std::int64_t>(w.size());
+  // Parallel scatter; parallel edges meet in one cell, so the minimum is taken atomically.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < edges; ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    if (!L.holds(src[k], dst[k]))
+      continue;
+    std::atomic_ref<T> cell(local[L.local_row(src[k]) * cols + L.local_col(dst[k])]);
+    const T v = static_cast<T>(w[k]);
+    T old = cell.load(std::memory_order_relaxed);
+    while (v < old && !cell.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
+    }
+  }
+}
+
 void fill_initial(const graph& g, any_matrix& d) {
   std::visit(
       [&](auto& m) {
-        using T = typename std::decay_t<decltype(m)>::value_type;
-        const std::int64_t n = m.n();
-        constexpr T inf = weight_traits<T>::infinity;
-#pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < n; ++i) {
-          T* row = m.row(i);
-          std::fill(row, row + n, inf);
-          row[i] = T{0};
-        }
-        const auto& src = g.sources();
-        const auto& dst = g.targets();
-        const auto& w = g.weights();
-        const auto edges = static_cast<std::int64_t>(w.size());
-    // Parallel scatter; parallel edges meet in one cell, so the minimum is taken atomically.
-#pragma omp parallel for schedule(static)
-        for (std::int64_t e = 0; e < edges; ++e) {
-          const auto k = static_cast<std::size_t>(e);
-          std::atomic_ref<T> cell(m(src[k], dst[k]));
-          const T v = static_cast<T>(w[k]);
-          T old = cell.load(std::memory_order_relaxed);
-          while (v < old && !cell.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
-          }
-        }
+        grid_layout whole;
+        whole.n = m.n();
+        whole.b = std::max<std::int64_t>(m.n(), 1);
+        fill_initial_tiles(g, whole, m.data());
       },
       d);
 }
@@ -156,58 +167,94 @@ void clamp_diagonal(any_matrix& d) {
       d);
 }
 
+template <class T> negative_diagonal find_negative_diagonal(const grid_layout& L, const T* local) {
+  negative_diagonal found;
+  const std::int64_t cols = L.local_cols();
+  for (std::int64_t t = 0; t < L.tiles(); ++t) {
+    if (!L.owns_row(t) || !L.owns_col(t))
+      continue;
+    for (std::int64_t v = t * L.b; v < t * L.b + L.edge(t); ++v) {
+      if (local[L.local_row(v) * cols + L.local_col(v)] < T{0}) {
+        if (found.first.size() < negative_diagonal::kept)
+          found.first.push_back(v);
+        ++found.count;
+      }
+    }
+  }
+  return found;
+}
+
+void throw_negative_cycle(const negative_diagonal& found) {
+  if (found.count == 0)
+    return;
+  std::string list;
+  for (std::size_t k = 0; k < found.first.size() && k < 10; ++k) {
+    list += (k ? ", " : "") + std::to_string(found.first[k]);
+  }
+  if (found.count > 10)
+    list += ", ...";
+  throw negative_cycle_error("the graph has a negative cycle: " + std::to_string(found.count) +
+                                 " vertices lie on negative cycles (0-based: " + list + ")",
+                             found.first);
+}
+
 void check_negative_cycles(const any_matrix& d) {
   std::visit(
       [](const auto& m) {
-        using T = typename std::decay_t<decltype(m)>::value_type;
-        std::vector<std::int64_t> on_cycle;
-        std::int64_t count = 0;
-        for (std::int64_t i = 0; i < m.n(); ++i) {
-          if (m(i, i) < T{0}) {
-            if (on_cycle.size() < 64)
-              on_cycle.push_back(i);
-            ++count;
-          }
-        }
-        if (count == 0)
-          return;
-        std::string list;
-        for (std::size_t k = 0; k < on_cycle.size() && k < 10; ++k) {
-          list += (k ? ", " : "") + std::to_string(on_cycle[k]);
-        }
-        if (count > 10)
-          list += ", ...";
-        throw negative_cycle_error("the graph has a negative cycle: " + std::to_string(count) +
-                                       " vertices lie on negative cycles (0-based: " + list + ")",
-                                   std::move(on_cycle));
+        grid_layout whole;
+        whole.n = m.n();
+        whole.b = std::max<std::int64_t>(m.n(), 1);
+        throw_negative_cycle(find_negative_diagonal(whole, m.data()));
       },
       d);
 }
 
+template <class T>
+void normalize_unreachable_tiles(const grid_layout& L, T* local, std::int32_t* via,
+                                 const weight_facts& facts) {
+  if constexpr (std::is_integral_v<T>) {
+    if (!facts.has_negative)
+      return;
+    const T bound = static_cast<T>(facts.distance_bound);
+    const std::int64_t rows = L.local_rows();
+    const std::int64_t cols = L.local_cols();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < rows; ++i) {
+      T* row = local + i * cols;
+      std::int32_t* via_row = via != nullptr ? via + i * cols : nullptr;
+      for (std::int64_t j = 0; j < cols; ++j) {
+        if (row[j] > bound) {
+          row[j] = weight_traits<T>::infinity;
+          if (via_row != nullptr)
+            via_row[j] = no_via;
+        }
+      }
+    }
+  } else {
+    (void)L, (void)local, (void)via, (void)facts;
+  }
+}
+
 void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& facts) {
-  if (!facts.has_negative)
-    return;
   std::visit(
       [&](auto& m) {
-        using T = typename std::decay_t<decltype(m)>::value_type;
-        if constexpr (std::is_integral_v<T>) {
-          const T bound = static_cast<T>(facts.distance_bound);
-          const std::int64_t n = m.n();
-#pragma omp parallel for schedule(static)
-          for (std::int64_t i = 0; i < n; ++i) {
-            T* row = m.row(i);
-            std::int32_t* via_row = via != nullptr ? via->row(i) : nullptr;
-            for (std::int64_t j = 0; j < n; ++j) {
-              if (row[j] > bound) {
-                row[j] = weight_traits<T>::infinity;
-                if (via_row != nullptr)
-                  via_row[j] = no_via;
-              }
-            }
-          }
-        }
+        grid_layout whole;
+        whole.n = m.n();
+        whole.b = std::max<std::int64_t>(m.n(), 1);
+        normalize_unreachable_tiles(whole, m.data(), via != nullptr ? via->data() : nullptr, facts);
       },
       d);
 }
+
+#define APSP_TILE_CHECKS(T)                                                                        \
+  template void fill_initial_tiles(const graph&, const grid_layout&, T*);                          \
+  template negative_diagonal find_negative_diagonal(const grid_layout&, const T*);                 \
+  template void normalize_unreachable_tiles(const grid_layout&, T*, std::int32_t*,                 \
+                                            const weight_facts&);
+APSP_TILE_CHECKS(std::int32_t)
+APSP_TILE_CHECKS(float)
+APSP_TILE_CHECKS(std::int64_t)
+APSP_TILE_CHECKS(double)
+#undef APSP_TILE_CHECKS
 
 } // namespace apsp::detail

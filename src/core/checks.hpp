@@ -2,11 +2,13 @@
 // Input checks and result post-processing shared by every back end.
 
 #include <cstdint>
+#include <vector>
 
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
 #include "apsp/options.hpp"
 #include "apsp/types.hpp"
+#include "core/round_schedule.hpp"
 
 namespace apsp::detail {
 
@@ -33,6 +35,27 @@ void check_representable(const weight_facts& facts, dtype type, bool all_integra
 /// Fills `d` from `g`: infinity everywhere, 0 on the diagonal, the minimum weight per (u, v),
 /// and min(0, w) for self-loops. Parallel over rows.
 void fill_initial(const graph& g, any_matrix& d);
+
+/// fill_initial for the tiles one process holds: `local` has layout.local_rows() rows of
+/// layout.local_cols() values.
+template <class T> void fill_initial_tiles(const graph& g, const grid_layout& layout, T* local);
+
+/// Diagonal entries d[v][v] < 0 among a process's tiles: how many, and the first `kept`
+/// vertices (0-based, increasing).
+struct negative_diagonal {
+  static constexpr std::size_t kept = 64;
+  std::int64_t count = 0;
+  std::vector<std::int64_t> first;
+};
+template <class T>
+[[nodiscard]] negative_diagonal find_negative_diagonal(const grid_layout& layout, const T* local);
+/// Throws negative_cycle_error naming them when count > 0.
+void throw_negative_cycle(const negative_diagonal& found);
+
+/// normalize_unreachable for a process's tiles (via: null or the same shape).
+template <class T>
+void normalize_unreachable_tiles(const grid_layout& layout, T* local, std::int32_t* via,
+                                 const weight_facts& facts);
 
 /// Sets the diagonal to min(0, d[i][i]) (dense inputs).
 void clamp_diagonal(any_matrix& d);

@@ -1,4 +1,5 @@
-// Blocked Floyd-Warshall (Venkataraman, Sahni and Mukhopadhyaya) on the host.
+// Blocked Floyd-Warshall (Venkataraman, Sahni and Mukhopadhyaya) on the host: the cpu executor
+// of the round schedule (core/round_schedule.hpp), for one process or one MPI rank.
 //
 // Plain Floyd-Warshall updates d[i][j] at pivot k with d[i][k] and d[k][j] as they are at that
 // moment. The textbook blocked form instead uses the pivot row and column as they are at the end
@@ -6,13 +7,16 @@
 // one round gets credited to the earlier one). So each round keeps snapshots: row k and column k
 // of the pivot panels as they are when pivot k comes up. Phase 3 then computes exactly what the
 // reference computes, bit for bit, and the snapshots are also the packed operands of the
-// min-plus product, so they cost nothing extra.
+// min-plus product, so they cost nothing extra. They are also what travels between ranks.
 //
 // Per round r (pivots r0 .. r0 + kb):
-//   phase 1: the pivot tile on one thread (writes the pivot tile's row and column snapshots);
-//   phase 2: each tile of the pivot row and pivot column, in parallel (the column tiles are
-//            transposed so both kinds are row updates); writes their snapshots;
-//   phase 3: every other tile, in parallel: c = min(c, col_snap (x) row_snap).
+//   pivot:  the pivot tile on one thread (writes the pivot tile's row and column snapshots);
+//   panels: each tile of the pivot row and pivot column, in parallel (the column tiles are
+//           transposed so both kinds are row updates); writes their snapshots;
+//   update: every other tile, in parallel: c = min(c, col_snap (x) row_snap).
+// Snapshots are indexed by local tile column (row_snap) and local tile row (col_snap); the pivot
+// tile's own snapshots go to the slots of tile column (row) r, which phase 3 never reads. Two
+// sets alternate by round parity, so look-ahead can fill round r + 1's while round r's are read.
 
 #include "cpu/blocked_fw.hpp"
 
@@ -26,6 +30,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include "cpu/packed_buffer.hpp"
 #include "cpu/tile_ops.hpp"
@@ -33,11 +38,12 @@
 namespace apsp::detail::cpu {
 namespace {
 
-/// The n x n distance and via matrices, addressed by tile.
+/// This process's distance and via values (row stride `n` elements), addressed by local row
+/// and column.
 template <class T> struct matrices {
   T* d;
   std::int32_t* via; // null without paths
-  std::int64_t n;
+  std::int64_t n;    // row stride
 };
 
 /// Copies the rows x cols block at (i0, j0) into packed w/vw, padding each row to `ld`.
@@ -102,6 +108,280 @@ void store_block_transposed(const matrices<T>& m, std::int64_t i0, std::int64_t 
   }
 }
 
+/// One process's team of threads carrying out the schedule's steps. Every step is called on
+/// every thread of the team; communication and the hooks run on thread 0 (MPI_THREAD_FUNNELED).
+template <class T> class tile_executor {
+public:
+  tile_executor(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
+                run_context& ctx, const round_hooks& hooks)
+      : L_(tiles.layout), m_{tiles.d, tiles.via, tiles.layout.local_cols()}, comm_(comm), ctx_(ctx),
+        hooks_(hooks),
+        ops_(select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), tiles.via != nullptr)),
+        b_(cfg.block), ld_(packed_stride(cfg.block, sizeof(T))), tile_(b_ * ld_),
+        ltr_(L_.tile_rows()), ltc_(L_.tile_cols()), threads_(cfg.threads) {
+    // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then.
+    lookahead_ = hooks.lookahead && comm.distributed();
+    for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
+      col_snap_[p] = make_filled<T>(ltr_ * tile_ + packed_slack, weight_traits<T>::infinity);
+      row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
+    }
+    scratch_ = make_filled<T>(threads_ * tile_, weight_traits<T>::infinity);
+    if (m_.via != nullptr)
+      via_scratch_ = make_filled<std::int32_t>(threads_ * tile_, no_via);
+  }
+
+  /// Runs rounds [first_round, tiles) on `threads` threads.
+  void run() {
+    const std::int64_t nt = L_.tiles();
+    if (m_.via != nullptr && hooks_.first_round == 0) {
+      const std::int64_t rows = L_.local_rows();
+      const std::int64_t cols = L_.local_cols();
+#pragma omp parallel for num_threads(threads_) schedule(static)
+      for (std::int64_t i = 0; i < rows; ++i)
+        std::fill(m_.via + i * cols, m_.via + (i + 1) * cols, no_via);
+    }
+    // One parallel region for the whole solve, synchronised by std::barrier, which spins briefly
+    // and then sleeps in the kernel. OpenMP's own barriers and idle threads spin for much longer
+    // (GOMP_SPINCOUNT); on a VM whose virtual CPUs share physical cores, a spinning thread takes
+    // the core from the one doing phase 1, which made 2 threads slower than 1. Exceptions must
+    // not cross the region: thread 0 keeps them and all threads stop at a round boundary.
+#pragma omp parallel num_threads(threads_)
+    {
+#pragma omp single
+      sync_.emplace(omp_get_num_threads());
+      run_rounds(*this, hooks_.first_round, nt, lookahead_);
+    }
+    // A failure on some process after the last check (a cancel in the last round's progress
+    // call) still stops every process, so none writes output the others do not.
+    const bool failed_here = static_cast<bool>(failure_);
+    if (comm_.all_or(failed_here ? stop_now : go_on) != go_on)
+      rethrow_stop();
+  }
+
+  void pivot(std::int64_t r) {
+    if (omp_get_thread_num() != 0 || !L_.owns_row(r) || !L_.owns_col(r))
+      return;
+    const int kb = static_cast<int>(L_.edge(r));
+    const std::int64_t i0 = L_.local_tile_row(r) * b_;
+    const std::int64_t j0 = L_.local_tile_col(r) * b_;
+    T* w = scratch_.get();
+    std::int32_t* vw = via_scratch_ ? via_scratch_.get() : nullptr;
+    load_block(m_, i0, j0, kb, kb, w, vw, ld_);
+    ops_.pivot(w, vw, ld_, kb, row_snap(r, L_.local_tile_col(r)), col_snap(r, L_.local_tile_row(r)),
+               static_cast<std::int32_t>(r * b_));
+    store_block(m_, i0, j0, kb, kb, w, vw, ld_);
+  }
+
+  void share_pivot(std::int64_t r) {
+    if (omp_get_thread_num() == 0) {
+      next_panel_.store(0, std::memory_order_relaxed);
+      const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
+      if (L_.owns_row(r))
+        comm_.bcast_row(col_snap(r, L_.local_tile_row(r)), bytes, L_.col_owner(r));
+      if (L_.owns_col(r))
+        comm_.bcast_col(row_snap(r, L_.local_tile_col(r)), bytes, L_.row_owner(r));
+    }
+    sync_->arrive_and_wait();
+  }
+
+  /// Tiles of the pivot row (0 .. ltc-1) and column (ltc .. ltc+ltr-1), handed out one at a time.
+  void panels(std::int64_t r) {
+    const int kb = static_cast<int>(L_.edge(r));
+    const auto k0 = static_cast<std::int32_t>(r * b_);
+    const int t = omp_get_thread_num();
+    T* w = scratch_.get() + t * tile_;
+    std::int32_t* vw = via_scratch_ ? via_scratch_.get() + t * tile_ : nullptr;
+    const bool row_panel = L_.owns_row(r);
+    const bool col_panel = L_.owns_col(r);
+    for (std::int64_t p; (p = next_panel_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
+      if (p < ltc_) {
+        const std::int64_t q = L_.tile_col(p);
+        if (!row_panel || q == r)
+          continue;
+        const std::int64_t i0 = L_.local_tile_row(r) * b_;
+        const int width = static_cast<int>(L_.edge(q));
+        load_block(m_, i0, p * b_, kb, width, w, vw, ld_);
+        ops_.panel(w, vw, ld_, kb, width, col_snap(r, L_.local_tile_row(r)), row_snap(r, p), k0);
+        store_block(m_, i0, p * b_, kb, width, w, vw, ld_);
+      } else {
+        const std::int64_t l = p - ltc_;
+        const std::int64_t q = L_.tile_row(l);
+        if (!col_panel || q == r)
+          continue;
+        const std::int64_t j0 = L_.local_tile_col(r) * b_;
+        const int width = static_cast<int>(L_.edge(q));
+        load_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
+        ops_.panel(w, vw, ld_, kb, width, row_snap(r, L_.local_tile_col(r)), col_snap(r, l), k0);
+        store_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
+      }
+    }
+    sync_->arrive_and_wait();
+  }
+
+  /// The row snapshots go down every process column from process row r % rows, the column
+  /// snapshots across every process row from process column r % cols.
+  void start_share(std::int64_t r) {
+    if (omp_get_thread_num() == 0) {
+      comm_.start_bcast_col(row_snap(r, 0), static_cast<std::size_t>(ltc_ * tile_) * sizeof(T),
+                            L_.row_owner(r));
+      comm_.start_bcast_row(col_snap(r, 0), static_cast<std::size_t>(ltr_ * tile_) * sizeof(T),
+                            L_.col_owner(r));
+    }
+  }
+
+  void finish_share(std::int64_t r) {
+    (void)r;
+    if (omp_get_thread_num() == 0)
+      comm_.wait_all();
+    sync_->arrive_and_wait();
+  }
+
+  /// Agrees on checkpoint or stop with every process.
+  std::uint32_t check(std::int64_t r) {
+    (void)r;
+    if (omp_get_thread_num() == 0) {
+      std::uint32_t bits = failure_ ? stop_now : go_on;
+      if (hooks_.save && hooks_.save_due) {
+        try {
+          if (hooks_.save_due())
+            bits |= save_now;
+        } catch (...) {
+          keep_failure();
+          bits |= stop_now;
+        }
+      }
+      decision_ = comm_.all_or(bits);
+      if ((decision_ & stop_now) != 0 && hooks_.save)
+        decision_ |= save_now;
+    }
+    sync_->arrive_and_wait();
+    return decision_;
+  }
+
+  /// Phase 3 on this process's tiles off tile row and column r (those of `part`), in equal
+  /// contiguous shares of the row-major tile order.
+  void update(std::int64_t r, update_part part) {
+    const int kb = static_cast<int>(L_.edge(r));
+    const auto k0 = static_cast<std::int32_t>(r * b_);
+    const int t = omp_get_thread_num();
+    const int team = omp_get_num_threads();
+    const bool poll = t == 0 && comm_.distributed();
+    const T* cs = col_snap(r, 0);
+    const T* rs = row_snap(r, 0);
+    // next_lines: the local tiles of tile row r + 1, then those of tile column r + 1.
+    const bool lines = part == update_part::next_lines;
+    const bool has_row = L_.owns_row(r + 1);
+    const bool has_col = L_.owns_col(r + 1);
+    const std::int64_t count = lines ? (has_row ? ltc_ : 0) + (has_col ? ltr_ : 0) : ltr_ * ltc_;
+    for (std::int64_t p = count * t / team; p < count * (t + 1) / team; ++p) {
+      std::int64_t li = 0;
+      std::int64_t lj = 0;
+      if (!lines) {
+        li = p / std::max<std::int64_t>(ltc_, 1);
+        lj = p % std::max<std::int64_t>(ltc_, 1);
+      } else if (has_row && p < ltc_) {
+        li = L_.local_tile_row(r + 1);
+        lj = p;
+      } else {
+        li = p - (has_row ? ltc_ : 0);
+        lj = L_.local_tile_col(r + 1);
+        if (has_row && L_.tile_row(li) == r + 1)
+          continue; // already in the row part
+      }
+      const std::int64_t ti = L_.tile_row(li);
+      const std::int64_t tj = L_.tile_col(lj);
+      if (ti == r || tj == r)
+        continue;
+      if (part == update_part::rest && (ti == r + 1 || tj == r + 1))
+        continue;
+      const std::int64_t offset = li * b_ * m_.n + lj * b_;
+      ops_.product(cs + li * tile_, rs + lj * tile_, ld_, kb, m_.d + offset,
+                   m_.via != nullptr ? m_.via + offset : nullptr, m_.n,
+                   static_cast<int>(L_.edge(ti)), static_cast<int>(L_.edge(tj)), k0);
+      if (poll)
+        comm_.poll();
+    }
+    sync_->arrive_and_wait();
+  }
+
+  /// Progress, then the checkpoint and stop that check() decided. False: stop.
+  bool round_end(std::int64_t r, std::uint32_t decision) {
+    if (omp_get_thread_num() == 0) {
+      try {
+        ctx_.round_done(r + 1, L_.tiles());
+      } catch (...) {
+        keep_failure();
+      }
+      // One process stops at once; several agree at the next check().
+      if (failure_ && !comm_.distributed())
+        decision |= stop_now | (hooks_.save ? save_now : go_on);
+      if ((decision & save_now) != 0) {
+        std::uint32_t bits = go_on;
+        try {
+          hooks_.save(r + 1);
+        } catch (...) {
+          failure_ = std::current_exception(); // a failed save outranks a cancel
+          bits = stop_now;
+        }
+        decision |= comm_.all_or(bits);
+      }
+      stopping_ = (decision & stop_now) != 0;
+    }
+    sync_->arrive_and_wait();
+    const bool go = !stopping_;
+    sync_->arrive_and_wait(); // nobody rewrites stopping_ before every thread read it
+    return go;
+  }
+
+private:
+  T* row_snap(std::int64_t r, std::int64_t l) {
+    return row_snap_[lookahead_ ? r & 1 : 0].get() + l * tile_;
+  }
+  T* col_snap(std::int64_t r, std::int64_t l) {
+    return col_snap_[lookahead_ ? r & 1 : 0].get() + l * tile_;
+  }
+  void keep_failure() {
+    if (!failure_)
+      failure_ = std::current_exception();
+  }
+  [[noreturn]] void rethrow_stop() const {
+    if (failure_)
+      std::rethrow_exception(failure_);
+    throw cancelled_error("another process stopped the solve");
+  }
+
+public:
+  /// After run(): whether the rounds stopped early (the caller then throws).
+  void throw_if_stopped() const {
+    if (stopping_)
+      rethrow_stop();
+  }
+
+private:
+  grid_layout L_;
+  matrices<T> m_;
+  grid_comm& comm_;
+  run_context& ctx_;
+  const round_hooks& hooks_;
+  tile_ops<T> ops_;
+  std::int64_t b_;
+  std::int64_t ld_;
+  std::int64_t tile_;
+  std::int64_t ltr_;
+  std::int64_t ltc_;
+  int threads_;
+  bool lookahead_ = false;
+  packed_buffer<T> col_snap_[2];
+  packed_buffer<T> row_snap_[2];
+  packed_buffer<T> scratch_;
+  packed_buffer<std::int32_t> via_scratch_;
+  std::optional<std::barrier<>> sync_;
+  std::atomic<std::int64_t> next_panel_{0};
+  std::uint32_t decision_ = go_on;
+  bool stopping_ = false;
+  std::exception_ptr failure_;
+};
+
 } // namespace
 
 std::int64_t packed_stride(std::int64_t block, std::size_t element_size) noexcept {
@@ -111,137 +391,60 @@ std::int64_t packed_stride(std::int64_t block, std::size_t element_size) noexcep
          64 / static_cast<std::int64_t>(element_size);
 }
 
-std::uint64_t workspace_bytes(std::int64_t n, std::int64_t block, int threads,
-                              std::size_t element_size, bool paths) noexcept {
-  if (n == 0 || block <= 0)
+std::uint64_t workspace_bytes(std::int64_t tile_rows, std::int64_t tile_cols, std::int64_t block,
+                              int threads, std::size_t element_size, bool paths,
+                              bool lookahead) noexcept {
+  if (block <= 0 || tile_rows + tile_cols == 0)
     return 0;
   const auto tile = static_cast<std::uint64_t>(block * packed_stride(block, element_size));
-  const auto tiles = static_cast<std::uint64_t>((n + block - 1) / block);
-  const std::uint64_t snapshots = 2 * (tiles * tile + packed_slack) * element_size;
+  const auto snap_tiles = static_cast<std::uint64_t>(tile_rows + tile_cols);
+  const std::uint64_t snapshots =
+      (lookahead ? 2 : 1) * (snap_tiles * tile + 2 * packed_slack) * element_size;
   const std::uint64_t scratch =
       static_cast<std::uint64_t>(threads) * tile * (element_size + (paths ? 4 : 0));
   return snapshots + scratch;
 }
 
-template <class T>
-void blocked_floyd_warshall(dense_matrix<T>& d, via_matrix* via, const blocked_config& cfg,
-                            run_context& ctx) {
-  const std::int64_t n = d.n();
-  if (n == 0)
-    return;
-  const bool paths = via != nullptr;
-  const tile_ops<T> ops = select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), paths);
-  const std::int64_t b = cfg.block;
-  const std::int64_t ld = packed_stride(b, sizeof(T));
-  const std::int64_t tile = b * ld;
-  const std::int64_t nt = (n + b - 1) / b;
-  const int threads = cfg.threads;
-  const matrices<T> m{d.data(), paths ? via->data() : nullptr, n};
-
-  // [k][i] and [k][j] snapshots of the pivot column and row, one packed tile per tile index.
-  auto col_snap = make_filled<T>(nt * tile + packed_slack, weight_traits<T>::infinity);
-  auto row_snap = make_filled<T>(nt * tile + packed_slack, weight_traits<T>::infinity);
-  auto scratch = make_filled<T>(threads * tile, weight_traits<T>::infinity);
-  packed_buffer<std::int32_t> via_scratch;
-  if (paths) {
-    via_scratch = make_filled<std::int32_t>(threads * tile, no_via);
-    std::int32_t* v = via->data();
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t i = 0; i < n; ++i)
-      std::fill(v + i * n, v + (i + 1) * n, no_via);
-  }
-  const auto edge = [&](std::int64_t t) { return static_cast<int>(std::min(b, n - t * b)); };
-
-  // One parallel region for the whole solve, synchronised by std::barrier, which spins briefly
-  // and then sleeps in the kernel. OpenMP's own barriers and idle threads spin for much longer
-  // (GOMP_SPINCOUNT); on a VM whose virtual CPUs share physical cores, a spinning thread takes
-  // the core from the one doing phase 1, which made 2 threads slower than 1. The progress
-  // callback runs on thread 0 between rounds; an exception it throws is carried out of the
-  // region (exceptions must not cross it) and all threads stop at the next barrier.
-  std::optional<std::barrier<>> sync;
-  std::atomic<std::int64_t> next_panel{0};
-  std::atomic<bool> stop{false};
-  std::exception_ptr failure;
-
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num();
-    const int team = omp_get_num_threads();
-#pragma omp single
-    sync.emplace(team);
-    T* w = scratch.get() + t * tile;
-    std::int32_t* vw = paths ? via_scratch.get() + t * tile : nullptr;
-
-    for (std::int64_t r = 0; r < nt; ++r) {
-      const std::int64_t r0 = r * b;
-      const int kb = edge(r);
-      const auto k0 = static_cast<std::int32_t>(r0);
-
-      // Phase 1 on thread 0, which also resets the phase-2 work counter.
-      if (t == 0 && !stop.load(std::memory_order_relaxed)) {
-        next_panel.store(0, std::memory_order_relaxed);
-        load_block(m, r0, r0, kb, kb, w, vw, ld);
-        ops.pivot(w, vw, ld, kb, row_snap.get() + r * tile, col_snap.get() + r * tile, k0);
-        store_block(m, r0, r0, kb, kb, w, vw, ld);
-      }
-      sync->arrive_and_wait();
-      if (stop.load(std::memory_order_relaxed))
-        break;
-
-      // Phase 2, handed out one tile at a time: 0..nt-1 the pivot row, nt..2nt-1 the column.
-      for (std::int64_t p; (p = next_panel.fetch_add(1, std::memory_order_relaxed)) < 2 * nt;) {
-        const std::int64_t q = p % nt;
-        if (q == r)
-          continue;
-        const int width = edge(q);
-        if (p < nt) {
-          load_block(m, r0, q * b, kb, width, w, vw, ld);
-          ops.panel(w, vw, ld, kb, width, col_snap.get() + r * tile, row_snap.get() + q * tile, k0);
-          store_block(m, r0, q * b, kb, width, w, vw, ld);
-        } else {
-          load_block_transposed(m, q * b, r0, width, kb, w, vw, ld);
-          ops.panel(w, vw, ld, kb, width, row_snap.get() + r * tile, col_snap.get() + q * tile, k0);
-          store_block_transposed(m, q * b, r0, width, kb, w, vw, ld);
-        }
-      }
-      sync->arrive_and_wait();
-
-      // Phase 3: the (nt - 1)^2 tiles off the pivot row and column, row-major, in equal
-      // contiguous shares.
-      const std::int64_t others = nt - 1;
-      const std::int64_t count = others * others;
-      for (std::int64_t p = count * t / team; p < count * (t + 1) / team; ++p) {
-        std::int64_t ti = p / others;
-        std::int64_t tj = p % others;
-        ti += ti >= r ? 1 : 0;
-        tj += tj >= r ? 1 : 0;
-        const std::int64_t offset = ti * b * n + tj * b;
-        ops.product(col_snap.get() + ti * tile, row_snap.get() + tj * tile, ld, kb, m.d + offset,
-                    paths ? m.via + offset : nullptr, n, edge(ti), edge(tj), k0);
-      }
-      sync->arrive_and_wait();
-
-      if (t == 0) {
-        try {
-          ctx.round_done(r + 1, nt);
-        } catch (...) {
-          failure = std::current_exception();
-          stop.store(true, std::memory_order_relaxed);
-        }
-      }
-    }
-  }
-  if (failure)
-    std::rethrow_exception(failure);
+std::uint64_t workspace_bytes(std::int64_t n, std::int64_t block, int threads,
+                              std::size_t element_size, bool paths) noexcept {
+  if (n == 0 || block <= 0)
+    return 0;
+  const std::int64_t tiles = (n + block - 1) / block;
+  return workspace_bytes(tiles, tiles, block, threads, element_size, paths, false);
 }
 
-template void blocked_floyd_warshall(dense_matrix<std::int32_t>&, via_matrix*,
-                                     const blocked_config&, run_context&);
-template void blocked_floyd_warshall(dense_matrix<float>&, via_matrix*, const blocked_config&,
-                                     run_context&);
-template void blocked_floyd_warshall(dense_matrix<std::int64_t>&, via_matrix*,
-                                     const blocked_config&, run_context&);
-template void blocked_floyd_warshall(dense_matrix<double>&, via_matrix*, const blocked_config&,
-                                     run_context&);
+template <class T>
+void blocked_floyd_warshall(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
+                            run_context& ctx, const round_hooks& hooks) {
+  APSP_EXPECTS(cfg.block == tiles.layout.b, internal_error, "tile edge and layout disagree");
+  tile_executor<T> e(tiles, comm, cfg, ctx, hooks);
+  e.run();
+  e.throw_if_stopped();
+}
+
+template <class T>
+void blocked_floyd_warshall(dense_matrix<T>& d, via_matrix* via, const blocked_config& cfg,
+                            run_context& ctx, const round_hooks& hooks) {
+  if (d.n() == 0)
+    return;
+  grid_comm one_process;
+  local_tiles<T> tiles;
+  tiles.layout.n = d.n();
+  tiles.layout.b = cfg.block;
+  tiles.d = d.data();
+  tiles.via = via != nullptr ? via->data() : nullptr;
+  blocked_floyd_warshall(tiles, one_process, cfg, ctx, hooks);
+}
+
+#define APSP_BLOCKED_FW(T)                                                                         \
+  template void blocked_floyd_warshall(const local_tiles<T>&, grid_comm&, const blocked_config&,   \
+                                       run_context&, const round_hooks&);                          \
+  template void blocked_floyd_warshall(dense_matrix<T>&, via_matrix*, const blocked_config&,       \
+                                       run_context&, const round_hooks&);
+APSP_BLOCKED_FW(std::int32_t)
+APSP_BLOCKED_FW(float)
+APSP_BLOCKED_FW(std::int64_t)
+APSP_BLOCKED_FW(double)
+#undef APSP_BLOCKED_FW
 
 } // namespace apsp::detail::cpu
