@@ -10,6 +10,7 @@
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "input.hpp"
 #include "solver.hpp"
 
@@ -99,6 +100,8 @@ void print_text(const nlohmann::ordered_json& j) {
 }
 
 int run(const info_args& a) {
+  if (under_mpi())
+    return info_distributed(a.in, a.solver, a.paths, a.json);
   const loaded_graph in = read_input(a.in);
   const graph& g = in.file.g;
   const auto w = g.summarize_weights();

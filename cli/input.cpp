@@ -188,6 +188,9 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
   cmd.add_option("--devices", s.devices,
                  "CUDA devices: 'all' or a list such as 0,1 (default: device 0)")
       ->check(parsed_by([](const std::string& v) { return parse_device_list(v); }, "LIST|all"));
+  cmd.add_option("--grid", s.grid,
+                 "under mpirun: the process grid ROWSxCOLS, rows x cols = ranks (default: "
+                 "near-square, e.g. 2x2 for 4 ranks, 1x2 for 2)");
 }
 
 solve_options to_solve_options(const solver_options& s) {

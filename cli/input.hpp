@@ -41,6 +41,7 @@ struct solver_options {
   int threads = 0;
   std::string gpu_memory; ///< --gpu-memory: bytes with an optional K/M/G/T suffix; empty = no cap
   std::string devices;    ///< --devices: "all" or a comma-separated list; empty = device 0
+  std::string grid;       ///< --grid RxC: the MPI process grid (under mpirun); empty = choose
 };
 void add_solver_options(CLI::App& cmd, solver_options& s);
 /// The library options for `s`. The CLI-only dtypes: `auto` = int32 with packed 16-bit

@@ -60,6 +60,17 @@ struct solve_options {
   std::filesystem::path paths_file;
   /// Bytes before the path matrix's values (a multiple of 4).
   std::uint64_t paths_file_offset = 0;
+  /// When set, the state after a round is saved here (each process its own tiles, then a
+  /// manifest naming the round, the options and a hash of the input), atomically: at most every
+  /// `checkpoint_every_seconds`, and when the solve is cancelled. The directory is created.
+  /// Back ends: cpu, and the distributed solver's ranks.
+  std::filesystem::path checkpoint_dir;
+  /// Seconds between checkpoints (0: after every round).
+  double checkpoint_every_seconds = 600;
+  /// When set, continue from the checkpoint in this directory instead of from the start. It must
+  /// have been saved for the same input and options; the result is the same, byte for byte, as
+  /// a solve that was never interrupted.
+  std::filesystem::path resume_dir;
 };
 
 } // namespace apsp

@@ -3,6 +3,7 @@
 /// The entry points: plan, solve, and back-end discovery.
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct backend_status {
   std::string detail; ///< device name, or why it is unavailable
 };
 [[nodiscard]] std::vector<backend_status> list_backends();
+
+/// Removes a checkpoint saved with solve_options::checkpoint_dir (the manifest and the rank
+/// files, nothing else; the directory too when that empties it). For after a successful solve.
+void remove_checkpoint(const std::filesystem::path& dir);
 
 /// The library version, e.g. "0.1.0".
 [[nodiscard]] const char* version() noexcept;

@@ -39,6 +39,11 @@ public:
   [[nodiscard]] const solve_options& options() const noexcept { return options_; }
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
 
+  /// A hash of the input (graph or initial matrix), set when the options ask for checkpoints or
+  /// a resume; checkpoints record it, and a resume must match it.
+  void set_input_hash(std::uint64_t h) noexcept { input_hash_ = h; }
+  [[nodiscard]] std::uint64_t input_hash() const noexcept { return input_hash_; }
+
   /// Call after each pivot round from the orchestrating thread. Throws cancelled_error when the
   /// progress callback returns false.
   void round_done(std::int64_t rounds_done, std::int64_t rounds_total);
@@ -50,6 +55,7 @@ private:
   bool narrow_safe_;
   const graph* initial_edges_;
   bool used_narrow_ = false;
+  std::uint64_t input_hash_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 

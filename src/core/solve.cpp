@@ -8,6 +8,7 @@
 
 #include "apsp/error.hpp"
 #include "core/backend.hpp"
+#include "core/checkpoint.hpp"
 #include "core/checks.hpp"
 #include "core/mapped_matrix.hpp"
 
@@ -94,6 +95,10 @@ bool narrow_safe(const detail::weight_facts& facts, bool all_integral, const sol
   return safe && chosen == backend_kind::cuda;
 }
 
+bool wants_checkpoints(const solve_options& o) {
+  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
+}
+
 /// A chosen back end and its plan, checked to fit: made before any large allocation.
 struct planned {
   std::unique_ptr<detail::backend> backend;
@@ -102,13 +107,19 @@ struct planned {
 
 planned plan_solve(std::int64_t n, const solve_options& o) {
   planned out{choose_backend(n, o), {}};
+  APSP_EXPECTS(!wants_checkpoints(o) || out.backend->kind() == backend_kind::cpu,
+               backend_unavailable_error,
+               "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu back end and the "
+               "distributed solver's ranks; this solve runs on the " +
+                   std::string(to_string(out.backend->kind())) +
+                   " back end (choose --backend cpu, or run under mpirun)");
   out.p = plan_with(*out.backend, n, o);
   APSP_EXPECTS(out.p.fits, out_of_memory_error, "the solve does not fit: " + out.p.reason);
   return out;
 }
 
 result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& facts, bool narrow,
-                 const solve_options& o, clock_type::time_point t0,
+                 const solve_options& o, clock_type::time_point t0, std::uint64_t input_hash,
                  const graph* initial_edges = nullptr) {
   const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
   auto& chosen = chosen_plan.backend;
@@ -129,6 +140,7 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
   t.setup_seconds = seconds_since(t0);
   auto t1 = clock_type::now();
   detail::run_context ctx(o, n, facts.has_negative, narrow, initial_edges);
+  ctx.set_input_hash(input_hash);
   try {
     chosen->run(d, via ? &*via : nullptr, p, ctx);
   } catch (const std::bad_alloc&) {
@@ -167,7 +179,8 @@ result solve(const graph& g, const solve_options& options) {
   const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
   if (!on_backend)
     detail::fill_initial(g, d);
-  return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0,
+  const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_graph(g) : 0;
+  return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
                    on_backend ? &g : nullptr);
 }
 
@@ -185,7 +198,8 @@ result solve_dense(any_matrix initial, const solve_options& options) {
   planned chosen = plan_solve(std::visit([](const auto& m) { return m.n(); }, initial), options);
   const bool narrow =
       narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
-  return run_solve(std::move(initial), std::move(chosen), facts, narrow, options, t0);
+  const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
+  return run_solve(std::move(initial), std::move(chosen), facts, narrow, options, t0, input_hash);
 }
 
 std::vector<backend_status> list_backends() {
@@ -194,6 +208,10 @@ std::vector<backend_status> list_backends() {
     out.push_back(make_backend(kind)->status());
   }
   return out;
+}
+
+void remove_checkpoint(const std::filesystem::path& dir) {
+  detail::remove_checkpoint_files(dir);
 }
 
 const char* version() noexcept {

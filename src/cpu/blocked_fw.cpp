@@ -316,14 +316,25 @@ public:
       if (failure_ && !comm_.distributed())
         decision |= stop_now | (hooks_.save ? save_now : go_on);
       if ((decision & save_now) != 0) {
-        std::uint32_t bits = go_on;
+        std::uint32_t saved = go_on;
         try {
           hooks_.save(r + 1);
         } catch (...) {
           failure_ = std::current_exception(); // a failed save outranks a cancel
-          bits = stop_now;
+          saved = stop_now;
         }
-        decision |= comm_.all_or(bits);
+        // The manifest names the round only once every process has saved it.
+        const std::uint32_t all_saved = comm_.all_or(saved);
+        std::uint32_t committed = go_on;
+        if (all_saved == go_on && hooks_.commit) {
+          try {
+            hooks_.commit(r + 1);
+          } catch (...) {
+            failure_ = std::current_exception();
+            committed = stop_now;
+          }
+        }
+        decision |= all_saved | comm_.all_or(committed);
       }
       stopping_ = (decision & stop_now) != 0;
     }

@@ -40,6 +40,8 @@ struct round_hooks {
   /// Saves this process's tiles after `rounds_done` rounds; empty = no checkpoints. A stop
   /// (cancel) also saves when it is set.
   std::function<void(std::int64_t rounds_done)> save;
+  /// Called on every process once all of them saved (the first process writes the manifest).
+  std::function<void(std::int64_t rounds_done)> commit;
 };
 
 /// Row stride, in elements, of packed tiles for tile edge `block`.

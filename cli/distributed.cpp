@@ -1,0 +1,255 @@
+#include "distributed.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "exit_codes.hpp"
+#include "interrupt.hpp"
+#include "output.hpp"
+#include "solver.hpp"
+
+#if APSP_CLI_HAS_MPI
+#include "apsp/distributed.hpp"
+#endif
+
+namespace apsp::cli {
+
+bool under_mpi() noexcept {
+#if APSP_CLI_HAS_MPI
+  return distributed::launched_size() > 1;
+#else
+  return false;
+#endif
+}
+
+bool prints_errors() noexcept {
+  if (!under_mpi())
+    return true;
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}) {
+    if (const char* v = std::getenv(name))
+      return std::atoi(v) == 0;
+  }
+  return true;
+}
+
+void parse_grid(const std::string& text, int& rows, int& cols) {
+  int r = 0;
+  int c = 0;
+  char x = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &r, &x, &c, &extra) != 3 || (x != 'x' && x != 'X') ||
+      r < 1 || c < 1) {
+    throw invalid_argument_error("--grid takes ROWSxCOLS, e.g. 2x2, not '" + text + "'");
+  }
+  rows = r;
+  cols = c;
+}
+
+#if APSP_CLI_HAS_MPI
+namespace {
+
+distributed::options grid_options(const solver_options& solver) {
+  distributed::options d;
+  if (!solver.grid.empty())
+    parse_grid(solver.grid, d.grid_rows, d.grid_cols);
+  return d;
+}
+
+void print_plan_text(const distributed::session& s, const distributed::grid_plan& p) {
+  std::printf("distributed      %d ranks, grid %dx%d, %s\n", s.size(), p.rows, p.cols,
+              p.device.c_str());
+  std::printf("tiles            %lld (%lld rounds)\n", static_cast<long long>(p.block),
+              static_cast<long long>(p.rounds));
+  std::printf("memory per rank  %s (up to %d ranks per node, node memory %s)%s\n",
+              format_bytes(p.rank_bytes).c_str(), p.ranks_per_node,
+              format_bytes(p.node_memory).c_str(), p.fits ? "" : ": does not fit");
+}
+
+nlohmann::ordered_json plan_json(const distributed::session& s, const distributed::grid_plan& p) {
+  nlohmann::ordered_json j;
+  j["ranks"] = s.size();
+  j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
+  j["device"] = p.device;
+  j["block"] = p.block;
+  j["rounds"] = p.rounds;
+  j["rank_bytes"] = p.rank_bytes;
+  j["ranks_per_node"] = p.ranks_per_node;
+  j["node_memory"] = p.node_memory;
+  j["fits"] = p.fits;
+  if (!p.fits)
+    j["reason"] = p.reason;
+  return j;
+}
+
+} // namespace
+
+int info_distributed(const input_options& in_opts, const solver_options& solver, bool paths,
+                     bool json) {
+  const distributed::session s;
+  std::optional<loaded_graph> in;
+  s.agree([&] { in.emplace(read_input(in_opts)); });
+  solve_options o = to_solve_options(solver);
+  o.paths = paths;
+  distributed::grid_plan p;
+  s.agree(
+      [&] { p = distributed::make_plan(s, in->file.g.num_vertices(), o, grid_options(solver)); });
+  if (s.rank() == 0) {
+    if (json) {
+      nlohmann::ordered_json j;
+      j["file"] = in->path;
+      j["n"] = in->file.g.num_vertices();
+      j["m"] = in->file.g.num_edges();
+      j["dtype"] = to_string(o.type);
+      j["paths"] = paths;
+      j["distributed"] = plan_json(s, p);
+      std::printf("%s\n", j.dump(2).c_str());
+    } else {
+      std::printf("file             %s (%s)\n", in->path.c_str(),
+                  std::string(io::to_string(in->file.source_format)).c_str());
+      std::printf("vertices, edges  %lld, %lld\n",
+                  static_cast<long long>(in->file.g.num_vertices()),
+                  static_cast<long long>(in->file.g.num_edges()));
+      std::printf("plans for        %s%s\n", std::string(to_string(o.type)).c_str(),
+                  paths ? " with paths" : "");
+      print_plan_text(s, p);
+    }
+  }
+  if (!p.fits) {
+    throw out_of_memory_error(in->path + ": the distributed solve does not fit: " + p.reason);
+  }
+  return 0;
+}
+
+int solve_distributed(const distributed_solve_args& a) {
+  const distributed::session s;
+  io::format out_format = io::format::npy;
+  std::optional<loaded_graph> in;
+  solve_options o;
+  distributed::options d;
+  const interrupt_scope signals;
+  s.agree([&] {
+    if (!a.out.empty()) {
+      out_format = matrix_output_format(a.out, a.output_format);
+      APSP_EXPECTS(out_format != io::format::csv, invalid_argument_error,
+                   "under mpirun the distances are written with MPI-IO as .npy or course binary "
+                   "(int32), not " +
+                       a.out);
+      check_writable(a.out);
+    } else if (!a.output_format.empty()) {
+      throw invalid_argument_error("--output-format needs -o OUT");
+    }
+    if (!a.paths_out.empty())
+      check_writable(a.paths_out);
+    o = to_solve_options(a.solver);
+    o.paths = !a.paths_out.empty();
+    o.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
+    o.checkpoint_every_seconds = a.checkpoint_every;
+    o.resume_dir = a.resume_dir;
+    d = grid_options(a.solver);
+    d.lookahead = a.lookahead;
+    d.distances_file = a.out;
+    d.distances_format = out_format;
+    d.paths_file = a.paths_out;
+    in.emplace(read_input(a.in));
+    resolve_auto_dtype(o, a.solver, in->file.g);
+    if (o.narrow == narrow_mode::when_safe)
+      o.narrow = narrow_mode::off; // cpu ranks: plain int32
+  });
+  // Progress lines from the first rank; every rank stops on its own signals.
+  o.progress =
+      make_progress(s.rank() == 0 ? progress_wanted(a.quiet, a.progress) : progress_style::none);
+  distributed::summary r;
+  try {
+    r = distributed::solve(s, in->file.g, o, d);
+  } catch (const negative_cycle_error& e) {
+    rethrow_in_file_ids(e, *in);
+  } catch (const cancelled_error&) {
+    throw cancelled_error(interrupted_text() + " while solving " + in->path + " on " +
+                          std::to_string(s.size()) + " ranks; no output was written" +
+                          (o.checkpoint_dir.empty()
+                               ? std::string()
+                               : "; resume with --resume " + o.checkpoint_dir.string()));
+  } catch (const overflow_risk_error& e) {
+    throw overflow_risk_error(with_file(e.what(), in->path));
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(with_file(e.what(), in->path));
+  }
+  if (!o.checkpoint_dir.empty() && s.rank() == 0)
+    remove_checkpoint(o.checkpoint_dir);
+  if (s.rank() != 0 || a.quiet)
+    return 0;
+  const auto& p = r.plan;
+  const double n = static_cast<double>(p.n);
+  const double rate = r.solve_seconds > 0 ? n * n * n / r.solve_seconds : 0;
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["input"] = a.in.path;
+    j["format"] = io::to_string(in->file.source_format);
+    j["n"] = p.n;
+    j["m"] = in->file.g.num_edges();
+    j["backend"] = "distributed";
+    j["device"] = p.device;
+    j["dtype"] = to_string(o.type);
+    j["ranks"] = s.size();
+    j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
+    j["block"] = p.block;
+    j["rounds"] = p.rounds;
+    j["seconds"] = {{"read", in->read_seconds},
+                    {"setup", r.setup_seconds},
+                    {"solve", r.solve_seconds},
+                    {"finish", r.finish_seconds},
+                    {"write", r.write_seconds}};
+    j["updates_per_second"] = rate;
+    j["rank_bytes"] = p.rank_bytes;
+    j["reachable_pairs"] = r.reachable_pairs;
+    j["distance_sum"] = r.integral ? nlohmann::ordered_json::parse(r.distance_sum)
+                                   : nlohmann::ordered_json(std::stod(r.distance_sum));
+    j["max_distance"] = r.integral
+                            ? nlohmann::ordered_json(static_cast<std::int64_t>(r.max_distance))
+                            : nlohmann::ordered_json(r.max_distance);
+    const auto path_or_null = [](const std::string& v) {
+      return v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
+    };
+    j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("input            %s (%s)\n", a.in.path.c_str(),
+              std::string(io::to_string(in->file.source_format)).c_str());
+  std::printf("vertices, edges  %lld, %lld\n", static_cast<long long>(p.n),
+              static_cast<long long>(in->file.g.num_edges()));
+  print_plan_text(s, p);
+  std::printf("dtype            %s\n", std::string(to_string(o.type)).c_str());
+  std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
+              in->read_seconds, r.setup_seconds, r.solve_seconds, r.finish_seconds,
+              r.write_seconds);
+  std::printf("updates/s        %.3g\n", rate);
+  std::printf("reachable pairs  %llu of %lld\n", static_cast<unsigned long long>(r.reachable_pairs),
+              p.n > 0 ? static_cast<long long>(p.n * (p.n - 1)) : 0LL);
+  std::printf("checksum         sum %s, max %s\n", r.distance_sum.c_str(),
+              r.integral ? std::to_string(static_cast<long long>(r.max_distance)).c_str()
+                         : std::to_string(r.max_distance).c_str());
+  if (!a.out.empty())
+    std::printf("distances        %s\n", a.out.c_str());
+  if (!a.paths_out.empty())
+    std::printf("paths            %s\n", a.paths_out.c_str());
+  return 0;
+}
+
+#else
+
+int solve_distributed(const distributed_solve_args&) {
+  throw backend_unavailable_error("this apsp was built without MPI");
+}
+int info_distributed(const input_options&, const solver_options&, bool, bool) {
+  throw backend_unavailable_error("this apsp was built without MPI");
+}
+
+#endif
+
+} // namespace apsp::cli

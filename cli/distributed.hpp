@@ -1,0 +1,39 @@
+#pragma once
+// `apsp solve` and `apsp info` as MPI ranks (mpirun -np P apsp ...): every rank reads the input,
+// the library's distributed solver does the rest; the first rank prints.
+
+#include <string>
+
+#include "input.hpp"
+
+namespace apsp::cli {
+
+/// Whether this process is one of several MPI ranks (read from the launcher's environment) and
+/// the tool was built with MPI.
+[[nodiscard]] bool under_mpi() noexcept;
+/// Whether this process prints errors: all but the first of several MPI ranks stay quiet.
+[[nodiscard]] bool prints_errors() noexcept;
+/// Parses "RxC" (e.g. 2x3) into rows and columns; invalid_argument_error otherwise.
+void parse_grid(const std::string& text, int& rows, int& cols);
+
+struct distributed_solve_args {
+  input_options in;
+  solver_options solver;
+  std::string out;
+  std::string paths_out;
+  std::string output_format;
+  bool json = false;
+  bool quiet = false;
+  bool progress = false;
+  bool lookahead = true;
+  std::string checkpoint_dir;
+  double checkpoint_every = 600;
+  std::string resume_dir;
+};
+
+/// The solve on all ranks; returns the exit code (errors are thrown alike on every rank).
+int solve_distributed(const distributed_solve_args& a);
+/// `apsp info` on all ranks: the grid and the per-rank plan; exit 5 when it does not fit.
+int info_distributed(const input_options& in, const solver_options& solver, bool paths, bool json);
+
+} // namespace apsp::cli

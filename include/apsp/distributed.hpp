@@ -1,0 +1,121 @@
+#pragma once
+/// @file distributed.hpp
+/// The distributed solver: blocked Floyd-Warshall over MPI ranks (2D block-cyclic tiles on a
+/// process grid), each rank computing on its own tiles with the cpu back end's threads, the
+/// outputs written in parallel with MPI-IO so that no rank ever holds the whole matrix.
+/// Available when the library was built with MPI (`apsp::distributed::available()`); link
+/// `apsp::distributed`. Start the program with `mpirun -np P` or `srun`; every rank calls the
+/// same functions with the same arguments. docs/distributed.md has the details.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/options.hpp"
+#include "apsp/types.hpp"
+
+namespace apsp::distributed {
+
+/// Whether the library was built with MPI.
+[[nodiscard]] bool available() noexcept;
+
+/// Number of processes an MPI launcher (mpirun, srun, mpiexec) started this program with,
+/// read from its environment without initialising MPI; 1 when not started by one.
+[[nodiscard]] int launched_size() noexcept;
+
+/// MPI for the lifetime of the object: initialised (thread level FUNNELED) unless the program
+/// already did, finalised by the destructor if it initialised it. One per process.
+struct session_access;
+
+class session {
+public:
+  session();
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+  [[nodiscard]] int rank() const noexcept;
+  [[nodiscard]] int size() const noexcept;
+  /// Ranks on this rank's node, and this rank's index among them.
+  [[nodiscard]] int node_size() const noexcept;
+  [[nodiscard]] int node_rank() const noexcept;
+  /// Runs `f` on every rank; when it throws on some rank, every rank throws the same exception
+  /// type with the message of the lowest such rank, so all exit alike.
+  template <class F> void agree(F&& f) const;
+  /// The message and type of the lowest failing rank, rethrown everywhere (used by agree()).
+  void agree_on_failure(std::exception_ptr local) const;
+
+private:
+  friend struct session_access;
+  struct state;
+  std::unique_ptr<state> s_;
+};
+
+template <class F> void session::agree(F&& f) const {
+  std::exception_ptr local;
+  try {
+    f();
+  } catch (...) {
+    local = std::current_exception();
+  }
+  agree_on_failure(local);
+}
+
+struct options {
+  /// Process grid rows x columns; 0 x 0 = near-square (rows <= columns).
+  int grid_rows = 0;
+  int grid_cols = 0;
+  /// Compute round r + 1's pivot and panels before round r's bulk update, so the broadcasts
+  /// travel while ranks compute.
+  bool lookahead = true;
+  /// Outputs (empty: not written): the distances as .npy or course binary (int32), the path
+  /// matrix as .npy (int32; needs solve_options::paths).
+  std::filesystem::path distances_file;
+  io::format distances_format = io::format::npy;
+  std::filesystem::path paths_file;
+};
+
+/// The grid, tiles and memory of a distributed solve, per rank.
+struct grid_plan {
+  int rows = 1;
+  int cols = 1;
+  std::int64_t n = 0;
+  std::int64_t block = 0;
+  std::int64_t rounds = 0;
+  int threads = 1;               ///< per rank
+  std::uint64_t rank_bytes = 0;  ///< the largest rank's host memory: its tiles and workspace
+  int ranks_per_node = 1;        ///< the most ranks on one node
+  std::uint64_t node_memory = 0; ///< physical memory of this node
+  std::string device;            ///< what each rank computes with
+  bool fits = true;
+  std::string reason;
+};
+
+/// Plans the solve on this session's ranks (collective). Throws invalid_argument_error for a
+/// grid that does not multiply to the number of ranks.
+[[nodiscard]] grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o,
+                                  const options& d);
+
+struct summary {
+  grid_plan plan;
+  double setup_seconds = 0; ///< filling (or loading) the tiles
+  double solve_seconds = 0; ///< the rounds
+  double finish_seconds = 0;
+  double write_seconds = 0;
+  std::uint64_t reachable_pairs = 0; ///< finite off-diagonal distances
+  std::string distance_sum;          ///< their sum: exact digits for integer types
+  double max_distance = 0;
+  bool integral = true;
+};
+
+/// Solves `g` (the same graph on every rank) on all ranks of `s` and writes the outputs
+/// (collective). Same semantics and errors as apsp::solve, raised on every rank alike; nothing
+/// is left at the output paths after a failure or cancel. `o.progress` is called on every rank
+/// after every round (return false there to stop all ranks at the next round boundary);
+/// checkpoint_dir / resume_dir work as for one process, each rank saving its own tiles.
+[[nodiscard]] summary solve(const session& s, const graph& g, const solve_options& o,
+                            const options& d);
+
+} // namespace apsp::distributed

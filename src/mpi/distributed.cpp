@@ -1,0 +1,721 @@
+// The distributed solver (apsp/distributed.hpp): MPI ranks on a process grid, each the cpu
+// executor of the round schedule (core/round_schedule.hpp) on its own block-cyclic tiles, with
+// MPI broadcasts along process rows and columns, and MPI-IO for the outputs.
+
+#include "apsp/distributed.hpp"
+
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "core/backend.hpp"
+#include "core/checkpoint.hpp"
+#include "core/checks.hpp"
+#include "core/host_memory.hpp"
+#include "core/round_schedule.hpp"
+#include "cpu/blocked_fw.hpp"
+#include "cpu/cpu_isa.hpp"
+
+namespace apsp::distributed {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+[[noreturn]] void mpi_failed(int code, const std::string& what) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  throw internal_error(what + ": " + std::string(text, static_cast<std::size_t>(len)));
+}
+
+void check_mpi(int code, const char* what) {
+  if (code != MPI_SUCCESS)
+    mpi_failed(code, what);
+}
+
+/// MPI counts are int: larger transfers go in pieces of 1 GiB.
+constexpr std::size_t piece = std::size_t{1} << 30;
+
+/// grid_comm over a process row and a process column communicator.
+class mpi_grid_comm final : public detail::grid_comm {
+public:
+  mpi_grid_comm(MPI_Comm world, int rows, int cols) : size_(rows * cols) {
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_dup(world, &world_);
+    MPI_Comm_split(world, rank / cols, rank % cols, &row_);
+    MPI_Comm_split(world, rank % cols, rank / cols, &col_);
+  }
+  ~mpi_grid_comm() override {
+    MPI_Comm_free(&row_);
+    MPI_Comm_free(&col_);
+    MPI_Comm_free(&world_);
+  }
+  mpi_grid_comm(const mpi_grid_comm&) = delete;
+  mpi_grid_comm& operator=(const mpi_grid_comm&) = delete;
+
+  void bcast_row(void* data, std::size_t bytes, int root_col) override {
+    bcast(row_, data, bytes, root_col);
+  }
+  void bcast_col(void* data, std::size_t bytes, int root_row) override {
+    bcast(col_, data, bytes, root_row);
+  }
+  void start_bcast_row(void* data, std::size_t bytes, int root_col) override {
+    start(row_, data, bytes, root_col);
+  }
+  void start_bcast_col(void* data, std::size_t bytes, int root_row) override {
+    start(col_, data, bytes, root_row);
+  }
+  void wait_all() override {
+    if (!pending_.empty())
+      check_mpi(
+          MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+    pending_.clear();
+  }
+  void poll() override {
+    if (pending_.empty())
+      return;
+    int done = 0;
+    MPI_Testall(static_cast<int>(pending_.size()), pending_.data(), &done, MPI_STATUSES_IGNORE);
+    if (done)
+      pending_.clear();
+  }
+  std::uint32_t all_or(std::uint32_t bits) override {
+    std::uint32_t out = 0;
+    check_mpi(MPI_Allreduce(&bits, &out, 1, MPI_UINT32_T, MPI_BOR, world_), "MPI_Allreduce");
+    return out;
+  }
+  [[nodiscard]] bool distributed() const noexcept override { return size_ > 1; }
+
+private:
+  static void bcast(MPI_Comm c, void* data, std::size_t bytes, int root) {
+    auto* p = static_cast<char*>(data);
+    for (std::size_t at = 0; at < bytes; at += piece) {
+      check_mpi(MPI_Bcast(p + at, static_cast<int>(std::min(piece, bytes - at)), MPI_BYTE, root, c),
+                "MPI_Bcast");
+    }
+  }
+  void start(MPI_Comm c, void* data, std::size_t bytes, int root) {
+    auto* p = static_cast<char*>(data);
+    for (std::size_t at = 0; at < bytes; at += piece) {
+      MPI_Request req{};
+      check_mpi(MPI_Ibcast(p + at, static_cast<int>(std::min(piece, bytes - at)), MPI_BYTE, root, c,
+                           &req),
+                "MPI_Ibcast");
+      pending_.push_back(req);
+    }
+  }
+
+  int size_;
+  MPI_Comm world_{};
+  MPI_Comm row_{};
+  MPI_Comm col_{};
+  std::vector<MPI_Request> pending_;
+};
+
+template <class T> MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return MPI_INT64_T;
+  else if constexpr (std::is_same_v<T, float>)
+    return MPI_FLOAT;
+  else
+    return MPI_DOUBLE;
+}
+
+/// The near-square grid rows x cols = ranks, rows <= cols.
+std::pair<int, int> choose_grid(int ranks) {
+  int rows = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
+  while (rows > 1 && ranks % rows != 0)
+    --rows;
+  return {std::max(rows, 1), ranks / std::max(rows, 1)};
+}
+
+/// Error kinds carried between ranks, so that every rank throws the same type.
+enum class failure_kind : int {
+  negative_cycle = 1,
+  out_of_memory,
+  overflow_risk,
+  invalid_input,
+  invalid_argument,
+  backend_unavailable,
+  cancelled,
+  internal
+};
+
+failure_kind classify(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const negative_cycle_error&) {
+    return failure_kind::negative_cycle;
+  } catch (const out_of_memory_error&) {
+    return failure_kind::out_of_memory;
+  } catch (const std::bad_alloc&) {
+    return failure_kind::out_of_memory;
+  } catch (const overflow_risk_error&) {
+    return failure_kind::overflow_risk;
+  } catch (const invalid_input_error&) {
+    return failure_kind::invalid_input;
+  } catch (const invalid_argument_error&) {
+    return failure_kind::invalid_argument;
+  } catch (const backend_unavailable_error&) {
+    return failure_kind::backend_unavailable;
+  } catch (const cancelled_error&) {
+    return failure_kind::cancelled;
+  } catch (...) {
+    return failure_kind::internal;
+  }
+}
+
+std::string message_of(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return "out of host memory";
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "unknown failure";
+  }
+}
+
+[[noreturn]] void throw_kind(failure_kind k, const std::string& what,
+                             std::vector<std::int64_t> vertices) {
+  switch (k) {
+  case failure_kind::negative_cycle:
+    throw negative_cycle_error(what, std::move(vertices));
+  case failure_kind::out_of_memory:
+    throw out_of_memory_error(what);
+  case failure_kind::overflow_risk:
+    throw overflow_risk_error(what);
+  case failure_kind::invalid_input:
+    throw invalid_input_error(what);
+  case failure_kind::invalid_argument:
+    throw invalid_argument_error(what);
+  case failure_kind::backend_unavailable:
+    throw backend_unavailable_error(what);
+  case failure_kind::cancelled:
+    throw cancelled_error(what);
+  case failure_kind::internal:
+    break;
+  }
+  throw internal_error(what);
+}
+
+} // namespace
+
+bool available() noexcept {
+  return true;
+}
+
+int launched_size() noexcept {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS",
+                           "MPI_LOCALNRANKS"}) {
+    if (const char* v = std::getenv(name); v != nullptr && std::atoi(v) > 0) {
+      if (std::strcmp(name, "MPI_LOCALNRANKS") == 0)
+        continue; // per node only
+      return std::atoi(v);
+    }
+  }
+  return 1;
+}
+
+struct session::state {
+  bool initialised_here = false;
+  MPI_Comm world{};
+  MPI_Comm node{};
+  int rank = 0;
+  int size = 1;
+  int node_rank = 0;
+  int node_size = 1;
+};
+
+session::session() : s_(std::make_unique<state>()) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    int provided = 0;
+    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    s_->initialised_here = true;
+  }
+  MPI_Comm_dup(MPI_COMM_WORLD, &s_->world);
+  MPI_Comm_rank(s_->world, &s_->rank);
+  MPI_Comm_size(s_->world, &s_->size);
+  MPI_Comm_split_type(s_->world, MPI_COMM_TYPE_SHARED, s_->rank, MPI_INFO_NULL, &s_->node);
+  MPI_Comm_rank(s_->node, &s_->node_rank);
+  MPI_Comm_size(s_->node, &s_->node_size);
+}
+
+session::~session() {
+  MPI_Comm_free(&s_->node);
+  MPI_Comm_free(&s_->world);
+  if (s_->initialised_here) {
+    int finalised = 0;
+    MPI_Finalized(&finalised);
+    if (!finalised)
+      MPI_Finalize();
+  }
+}
+
+int session::rank() const noexcept {
+  return s_->rank;
+}
+int session::size() const noexcept {
+  return s_->size;
+}
+int session::node_rank() const noexcept {
+  return s_->node_rank;
+}
+int session::node_size() const noexcept {
+  return s_->node_size;
+}
+
+void session::agree_on_failure(std::exception_ptr local) const {
+  const int mine = local ? s_->rank : INT_MAX;
+  int first = INT_MAX;
+  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, s_->world), "MPI_Allreduce");
+  if (first == INT_MAX)
+    return;
+  // The lowest failing rank's kind, message and (negative cycle) vertices go to all ranks.
+  int kind = 0;
+  std::string text;
+  std::vector<std::int64_t> vertices;
+  if (s_->rank == first) {
+    kind = static_cast<int>(classify(local));
+    text = message_of(local);
+    try {
+      std::rethrow_exception(local);
+    } catch (const negative_cycle_error& e) {
+      vertices = e.vertices();
+    } catch (...) {
+    }
+  }
+  long long sizes[3] = {kind, static_cast<long long>(text.size()),
+                        static_cast<long long>(vertices.size())};
+  MPI_Bcast(sizes, 3, MPI_LONG_LONG, first, s_->world);
+  text.resize(static_cast<std::size_t>(sizes[1]));
+  vertices.resize(static_cast<std::size_t>(sizes[2]));
+  MPI_Bcast(text.data(), static_cast<int>(text.size()), MPI_CHAR, first, s_->world);
+  MPI_Bcast(vertices.data(), static_cast<int>(vertices.size()), MPI_INT64_T, first, s_->world);
+  if (local && s_->rank == first)
+    std::rethrow_exception(local);
+  throw_kind(static_cast<failure_kind>(sizes[0]), text, std::move(vertices));
+}
+
+struct session_access {
+  static MPI_Comm world(const session& s) { return s.s_->world; }
+};
+
+namespace {
+
+MPI_Comm world_of(const session& s) {
+  return session_access::world(s);
+}
+
+/// Threads per rank: what this rank may run on, shared with the other ranks of its node.
+int rank_threads(const session& s, const solve_options& o) {
+  APSP_EXPECTS(o.threads >= 0, invalid_argument_error,
+               "threads must be >= 0 (0 = all), got " + std::to_string(o.threads));
+  if (o.threads > 0)
+    return o.threads;
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, std::min(omp_get_num_procs(), hardware / std::max(1, s.node_size())));
+}
+
+detail::grid_layout layout_of(const grid_plan& p, int rank) {
+  detail::grid_layout L;
+  L.n = p.n;
+  L.b = std::max<std::int64_t>(p.block, 1);
+  L.rows = p.rows;
+  L.cols = p.cols;
+  L.row = rank / p.cols;
+  L.col = rank % p.cols;
+  return L;
+}
+
+std::uint64_t rank_memory(const grid_plan& p, const solve_options& o, int rank) {
+  const detail::grid_layout L = layout_of(p, rank);
+  const auto cells =
+      static_cast<std::uint64_t>(L.local_rows()) * static_cast<std::uint64_t>(L.local_cols());
+  return cells * (size_of(o.type) + (o.paths ? 4 : 0)) +
+         detail::cpu::workspace_bytes(L.tile_rows(), L.tile_cols(), L.b, p.threads, size_of(o.type),
+                                      o.paths, p.rows * p.cols > 1);
+}
+
+} // namespace
+
+grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, const options& d) {
+  APSP_EXPECTS(n >= 0 && n < (std::int64_t{1} << 31), invalid_argument_error,
+               "the distributed solver handles 0 to 2^31 - 1 vertices");
+  APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
+               backend_unavailable_error,
+               "the distributed solver's ranks compute with the cpu back end (--backend auto or "
+               "cpu); GPU ranks are not built yet");
+  APSP_EXPECTS(o.block >= 0, invalid_argument_error,
+               "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
+  grid_plan p;
+  p.n = n;
+  if (d.grid_rows > 0 || d.grid_cols > 0) {
+    APSP_EXPECTS(d.grid_rows > 0 && d.grid_cols > 0 &&
+                     static_cast<long long>(d.grid_rows) * d.grid_cols == s.size(),
+                 invalid_argument_error,
+                 "--grid " + std::to_string(d.grid_rows) + "x" + std::to_string(d.grid_cols) +
+                     " does not match the " + std::to_string(s.size()) +
+                     " MPI ranks (rows x columns must equal the number of ranks)");
+    p.rows = d.grid_rows;
+    p.cols = d.grid_cols;
+  } else {
+    std::tie(p.rows, p.cols) = choose_grid(s.size());
+  }
+  p.threads = rank_threads(s, o);
+  if (o.block > 0) {
+    p.block = std::min(o.block, std::max<std::int64_t>(n, 1));
+  } else {
+    // The cpu back end's tile for the local matrix, halved while the tiles are too few to give
+    // every rank of the grid a share of each round (down to 32).
+    solve_options local = o;
+    local.backend = backend_kind::cpu;
+    local.threads = p.threads;
+    const std::int64_t local_n = n / std::max(p.rows, p.cols);
+    p.block = std::max<std::int64_t>(
+        1, detail::make_cpu_backend()->make_plan(local_n > 0 ? local_n : n, local).block);
+    while (p.block > 32 && (n + p.block - 1) / p.block < 2 * std::max(p.rows, p.cols))
+      p.block /= 2;
+    p.block = std::min(p.block, std::max<std::int64_t>(n, 1));
+  }
+  p.rounds = n == 0 ? 0 : (n + p.block - 1) / p.block;
+  for (int r = 0; r < s.size(); ++r)
+    p.rank_bytes = std::max(p.rank_bytes, rank_memory(p, o, r));
+  int node_ranks = s.node_size();
+  MPI_Allreduce(MPI_IN_PLACE, &node_ranks, 1, MPI_INT, MPI_MAX, world_of(s));
+  p.ranks_per_node = node_ranks;
+  p.node_memory = host_memory_bytes();
+  p.device = "cpu (" + std::to_string(p.threads) + " threads, " +
+             std::string(detail::cpu::to_string(detail::cpu::selected_isa())) + ") per rank";
+  if (p.node_memory != 0 &&
+      p.rank_bytes * static_cast<std::uint64_t>(p.ranks_per_node) > p.node_memory) {
+    p.fits = false;
+    p.reason = "each rank needs up to " + std::to_string(p.rank_bytes >> 20) + " MiB and " +
+               std::to_string(p.ranks_per_node) + " ranks share a node of " +
+               std::to_string(p.node_memory >> 20) + " MiB; use more nodes or fewer ranks per node";
+  }
+  return p;
+}
+
+namespace {
+
+__extension__ using int128 = __int128;
+__extension__ using uint128 = unsigned __int128;
+
+/// Finite off-diagonal distances of a rank's tiles: count, exact sum (integers), max.
+struct tile_stats {
+  std::uint64_t pairs = 0;
+  std::int64_t sum_hi = 0; // the 128-bit integer sum, as two halves
+  std::uint64_t sum_lo = 0;
+  double sum = 0;
+  double max = 0;
+};
+
+template <class T> tile_stats stats_of(const detail::grid_layout& L, const T* local) {
+  tile_stats st;
+  int128 exact = 0;
+  const std::int64_t rows = L.local_rows();
+  const std::int64_t cols = L.local_cols();
+  double max = 0;
+  bool any = false;
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const std::int64_t gi = L.global_row(i);
+    for (std::int64_t j = 0; j < cols; ++j) {
+      const T v = local[i * cols + j];
+      const bool finite = std::is_floating_point_v<T> ? std::isfinite(static_cast<double>(v))
+                                                      : v < weight_traits<T>::infinity;
+      if (!finite || gi == L.global_col(j))
+        continue;
+      ++st.pairs;
+      if constexpr (std::is_integral_v<T>)
+        exact += v;
+      st.sum += static_cast<double>(v);
+      max = any ? std::max(max, static_cast<double>(v)) : static_cast<double>(v);
+      any = true;
+    }
+  }
+  st.max = max;
+  st.sum_hi = static_cast<std::int64_t>(exact >> 64);
+  st.sum_lo = static_cast<std::uint64_t>(exact);
+  return st;
+}
+
+std::string int128_text(int128 v) {
+  if (v == 0)
+    return "0";
+  const bool negative = v < 0;
+  uint128 u = negative ? static_cast<uint128>(-(v + 1)) + 1 : static_cast<uint128>(v);
+  std::string digits;
+  while (u > 0) {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  return negative ? "-" + digits : digits;
+}
+
+/// Writes a rank's tiles (local_rows x local_cols of `etype`) into `path` after `header`, each
+/// rank its own blocks (MPI_Type_create_darray describes them), collectively.
+void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int rank,
+                 const void* local, MPI_Datatype etype, const std::filesystem::path& path,
+                 const std::string& header) {
+  MPI_File fh{};
+  check_mpi(
+      MPI_File_open(world, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
+      ("cannot create " + path.string()).c_str());
+  struct closer {
+    MPI_File* f;
+    ~closer() {
+      if (*f != MPI_FILE_NULL)
+        MPI_File_close(f);
+    }
+  } close_on_error{&fh};
+  check_mpi(MPI_File_set_size(fh, 0), ("cannot truncate " + path.string()).c_str());
+  if (rank == 0 && !header.empty()) {
+    check_mpi(MPI_File_write_at(fh, 0, header.data(), static_cast<int>(header.size()), MPI_BYTE,
+                                MPI_STATUS_IGNORE),
+              ("cannot write " + path.string()).c_str());
+  }
+  const int gsizes[2] = {static_cast<int>(L.n), static_cast<int>(L.n)};
+  const int distribs[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_CYCLIC};
+  const int dargs[2] = {static_cast<int>(L.b), static_cast<int>(L.b)};
+  const int psizes[2] = {L.rows, L.cols};
+  MPI_Datatype filetype{};
+  check_mpi(MPI_Type_create_darray(ranks, rank, 2, gsizes, distribs, dargs, psizes, MPI_ORDER_C,
+                                   etype, &filetype),
+            "MPI_Type_create_darray");
+  MPI_Type_commit(&filetype);
+  int code = MPI_File_set_view(fh, static_cast<MPI_Offset>(header.size()), etype, filetype,
+                               "native", MPI_INFO_NULL);
+  // One local row is one element of the write, so counts stay within int.
+  const std::int64_t rows = L.local_rows();
+  const std::int64_t cols = L.local_cols();
+  MPI_Datatype row_type{};
+  MPI_Type_contiguous(static_cast<int>(std::max<std::int64_t>(cols, 1)), etype, &row_type);
+  MPI_Type_commit(&row_type);
+  if (code == MPI_SUCCESS) {
+    code = MPI_File_write_all(fh, local, static_cast<int>(rows * cols > 0 ? rows : 0), row_type,
+                              MPI_STATUS_IGNORE);
+  }
+  MPI_Type_free(&row_type);
+  MPI_Type_free(&filetype);
+  check_mpi(code, ("cannot write " + path.string()).c_str());
+  check_mpi(MPI_File_close(&fh), ("cannot close " + path.string()).c_str());
+}
+
+template <class T>
+summary solve_typed(const session& s, const graph& g, const solve_options& o, const options& d,
+                    const detail::weight_facts& facts) {
+  const auto t0 = clock_type::now();
+  const MPI_Comm world = world_of(s);
+  summary out;
+  out.integral = std::is_integral_v<T>;
+  grid_plan& p = out.plan;
+  s.agree([&] {
+    p = make_plan(s, g.num_vertices(), o, d);
+    APSP_EXPECTS(p.fits, out_of_memory_error, "the distributed solve does not fit: " + p.reason);
+  });
+  const detail::grid_layout L = layout_of(p, s.rank());
+  const std::int64_t rows = L.local_rows();
+  const std::int64_t cols = L.local_cols();
+  const auto cells = static_cast<std::size_t>(rows * cols);
+  std::vector<T> local;
+  std::vector<std::int32_t> via;
+  detail::checkpoint_identity id;
+  id.n = p.n;
+  id.type = o.type;
+  id.paths = o.paths;
+  id.block = p.block;
+  id.rows = p.rows;
+  id.cols = p.cols;
+  const bool checkpoints = !o.checkpoint_dir.empty() || !o.resume_dir.empty();
+  detail::cpu::round_hooks hooks;
+  hooks.lookahead = d.lookahead;
+  s.agree([&] {
+    try {
+      local.resize(cells);
+      if (o.paths)
+        via.resize(cells);
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory_error("rank " + std::to_string(s.rank()) + " cannot allocate its " +
+                                std::to_string(rows) + " x " + std::to_string(cols) + " tiles");
+    }
+    if (checkpoints)
+      id.input_hash = detail::hash_graph(g);
+    if (!o.resume_dir.empty() && p.n > 0) {
+      hooks.first_round = detail::checkpoint_store::find(o.resume_dir, id);
+      detail::checkpoint_store::load(o.resume_dir, id, s.rank(), hooks.first_round, local.data(),
+                                     cells * sizeof(T), o.paths ? via.data() : nullptr, cells * 4);
+    } else {
+      detail::fill_initial_tiles(g, L, local.data());
+    }
+  });
+  std::optional<detail::checkpoint_store> store;
+  if (!o.checkpoint_dir.empty() && p.n > 0) {
+    s.agree([&] {
+      store.emplace(o.checkpoint_dir, id, s.rank(), o.checkpoint_every_seconds,
+                    o.checkpoint_dir == o.resume_dir ? hooks.first_round : 0);
+    });
+    // Only the first rank's clock decides (check() ORs the bits of all ranks).
+    hooks.save_due = [&] { return s.rank() == 0 && store->due(); };
+    hooks.save = [&](std::int64_t done) {
+      store->save(done, local.data(), cells * sizeof(T), o.paths ? via.data() : nullptr, cells * 4);
+    };
+    hooks.commit = [&](std::int64_t done) {
+      if (s.rank() == 0)
+        store->commit(done, p.rounds);
+    };
+  }
+  out.setup_seconds = seconds_since(t0);
+
+  const auto t1 = clock_type::now();
+  s.agree([&] {
+    if (p.n == 0)
+      return;
+    mpi_grid_comm comm(world, p.rows, p.cols);
+    detail::run_context ctx(o, p.n, facts.has_negative);
+    detail::cpu::blocked_config cfg;
+    cfg.block = p.block;
+    cfg.threads = p.threads;
+    cfg.kernels = detail::cpu::selected_isa();
+    detail::cpu::local_tiles<T> tiles{L, local.data(), o.paths ? via.data() : nullptr};
+    detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
+  });
+  out.solve_seconds = seconds_since(t1);
+
+  const auto t2 = clock_type::now();
+  // Negative cycles: every rank's diagonal entries, gathered in vertex order.
+  const detail::negative_diagonal mine = detail::find_negative_diagonal(L, local.data());
+  long long count = mine.count;
+  MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, world);
+  if (count > 0) {
+    const int kept = static_cast<int>(mine.first.size());
+    std::vector<int> kept_per_rank(static_cast<std::size_t>(s.size()));
+    MPI_Allgather(&kept, 1, MPI_INT, kept_per_rank.data(), 1, MPI_INT, world);
+    std::vector<int> at(kept_per_rank.size(), 0);
+    for (std::size_t r = 1; r < at.size(); ++r)
+      at[r] = at[r - 1] + kept_per_rank[r - 1];
+    std::vector<std::int64_t> all(static_cast<std::size_t>(at.back() + kept_per_rank.back()));
+    MPI_Allgatherv(mine.first.data(), kept, MPI_INT64_T, all.data(), kept_per_rank.data(),
+                   at.data(), MPI_INT64_T, world);
+    std::sort(all.begin(), all.end());
+    detail::negative_diagonal found;
+    found.count = count;
+    found.first.assign(all.begin(),
+                       all.begin() + static_cast<std::ptrdiff_t>(
+                                         std::min(all.size(), detail::negative_diagonal::kept)));
+    detail::throw_negative_cycle(found);
+  }
+  detail::normalize_unreachable_tiles(L, local.data(), o.paths ? via.data() : nullptr, facts);
+  const tile_stats st = stats_of(L, local.data());
+  std::vector<tile_stats> every(static_cast<std::size_t>(s.size()));
+  MPI_Allgather(&st, sizeof st, MPI_BYTE, every.data(), sizeof st, MPI_BYTE, world);
+  int128 exact = 0;
+  for (const tile_stats& t : every) {
+    out.reachable_pairs += t.pairs;
+    exact += static_cast<int128>(
+        (static_cast<uint128>(static_cast<std::uint64_t>(t.sum_hi)) << 64) | t.sum_lo);
+    if (t.pairs > 0)
+      out.max_distance = std::max(out.max_distance, t.max);
+  }
+  if (out.integral) {
+    out.distance_sum = int128_text(exact);
+  } else {
+    double sum = 0;
+    for (const tile_stats& t : every)
+      sum += t.sum;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", sum);
+    out.distance_sum = buf;
+  }
+  out.finish_seconds = seconds_since(t2);
+
+  // Outputs: OUT.apsp-partial, renamed by the first rank once every rank wrote its blocks.
+  const auto t3 = clock_type::now();
+  std::vector<std::filesystem::path> partials;
+  const auto write_one = [&](const std::filesystem::path& final_path, const void* data,
+                             MPI_Datatype etype, const std::string& header) {
+    const std::filesystem::path partial = final_path.string() + ".apsp-partial";
+    partials.push_back(partial);
+    write_tiles(world, L, s.size(), s.rank(), data, etype, partial, header);
+  };
+  try {
+    s.agree([&] {
+      if (!d.distances_file.empty()) {
+        write_one(d.distances_file, local.data(), mpi_type<T>(),
+                  io::raw_matrix_header(d.distances_format, o.type, p.n));
+      }
+      if (!d.paths_file.empty()) {
+        write_one(d.paths_file, via.data(), MPI_INT32_T,
+                  io::raw_matrix_header(io::format::npy, dtype::int32, p.n));
+      }
+    });
+    s.agree([&] {
+      if (s.rank() != 0)
+        return;
+      std::error_code ec;
+      if (!d.distances_file.empty())
+        std::filesystem::rename(d.distances_file.string() + ".apsp-partial", d.distances_file, ec);
+      if (!ec && !d.paths_file.empty())
+        std::filesystem::rename(d.paths_file.string() + ".apsp-partial", d.paths_file, ec);
+      APSP_EXPECTS(!ec, internal_error, "cannot rename the output into place: " + ec.message());
+    });
+  } catch (...) {
+    if (s.rank() == 0) {
+      std::error_code ec;
+      for (const auto& f : partials)
+        std::filesystem::remove(f, ec);
+    }
+    throw;
+  }
+  out.write_seconds = seconds_since(t3);
+  return out;
+}
+
+} // namespace
+
+summary solve(const session& s, const graph& g, const solve_options& o, const options& d) {
+  detail::weight_facts facts;
+  s.agree([&] {
+    APSP_EXPECTS(o.narrow != narrow_mode::required, backend_unavailable_error,
+                 "packed 16-bit arithmetic runs on the cuda back end only; the distributed "
+                 "solver's ranks compute with the cpu back end");
+    APSP_EXPECTS(d.paths_file.empty() || o.paths, invalid_argument_error,
+                 "a path matrix output needs solve_options::paths");
+    APSP_EXPECTS(o.distances_file.empty() && o.paths_file.empty(), invalid_argument_error,
+                 "the distributed solver writes its outputs with MPI-IO (options::distances_file "
+                 "and paths_file), not through a memory-mapped solve_options::distances_file");
+    if (!d.distances_file.empty())
+      (void)io::raw_matrix_header(d.distances_format, o.type, 1); // refuses what cannot be written
+    const auto ws = g.summarize_weights();
+    facts = detail::analyze_weights(g, detail::bound_needed(o.type, false));
+    detail::check_representable(facts, o.type, ws.all_integral);
+  });
+  return visit_dtype(o.type,
+                     [&](auto zero) { return solve_typed<decltype(zero)>(s, g, o, d, facts); });
+}
+
+} // namespace apsp::distributed
