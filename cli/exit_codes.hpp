@@ -12,7 +12,11 @@ enum exit_code : int {
   exit_out_of_memory = 5,
   exit_backend_unavailable = 6,
   exit_verification_failed = 7,
-  exit_cancelled = 130,
+  // Cancelled by a signal, after the outputs were removed: 128 + the signal number, as a shell
+  // reports a process killed by it.
+  exit_hangup = 129,     // SIGHUP
+  exit_cancelled = 130,  // SIGINT (Ctrl-C)
+  exit_terminated = 143, // SIGTERM (kill, timeout, a batch scheduler)
 };
 
 } // namespace apsp::cli

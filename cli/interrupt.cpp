@@ -2,22 +2,35 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "apsp/error.hpp"
 
 namespace apsp::cli {
 namespace {
 
-volatile std::sig_atomic_t sigint_seen = 0;
+// The signals that cancel a command, and the first of them that arrived (0: none). Written by
+// the handler on whichever thread the kernel picks, so a lock-free atomic, not a plain flag.
+constexpr int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr std::size_t handled_count = sizeof handled_signals / sizeof handled_signals[0];
+static_assert(std::atomic<int>::is_always_lock_free, "the handler needs a lock-free atomic");
+std::atomic<int> signal_seen{0};
 bool line_open = false; // a progress line was drawn without its final newline
-struct sigaction previous_action {};
+struct sigaction previous_actions[handled_count] {};
+bool installed[handled_count] = {};
 
-extern "C" void on_sigint(int) {
-  sigint_seen = 1;
+extern "C" void on_signal(int sig) {
+  int none = 0;
+  signal_seen.compare_exchange_strong(none, sig); // keep the first one
+}
+
+bool seen() noexcept {
+  return signal_seen.load(std::memory_order_relaxed) != 0;
 }
 
 /// "1.23 G" style rendering of a rate.
@@ -35,7 +48,7 @@ class progress_line {
 public:
   explicit progress_line(bool terminal) : terminal_(terminal) {}
   bool operator()(const progress_info& info) {
-    if (sigint_seen)
+    if (seen())
       return false;
     const auto now = std::chrono::steady_clock::now();
     const bool last = info.rounds_done >= info.rounds_total;
@@ -72,31 +85,71 @@ private:
 
 } // namespace
 
-sigint_scope::sigint_scope() {
-  sigint_seen = 0;
+interrupt_scope::interrupt_scope() {
+  signal_seen.store(0);
   struct sigaction action {};
-  action.sa_handler = on_sigint;
+  action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;
-  sigaction(SIGINT, &action, &previous_action);
+  // One-shot: the handler goes back to the default after the first signal of its kind, so a
+  // second one kills the process (Ctrl-C twice). SA_RESTART: the flag is polled, so a write to
+  // a pipe (a progress line, the summary) that the signal lands in is resumed, not failed.
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  for (std::size_t k = 0; k < handled_count; ++k) {
+    struct sigaction& previous = previous_actions[k];
+    installed[k] = false;
+    if (sigaction(handled_signals[k], nullptr, &previous) != 0)
+      continue;
+    // An ignored signal stays ignored: nohup's SIGHUP, a background job's SIGINT.
+    if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN)
+      continue;
+    installed[k] = sigaction(handled_signals[k], &action, nullptr) == 0;
+  }
 }
 
-sigint_scope::~sigint_scope() {
-  sigaction(SIGINT, &previous_action, nullptr);
+interrupt_scope::~interrupt_scope() {
+  for (std::size_t k = 0; k < handled_count; ++k) {
+    if (installed[k])
+      sigaction(handled_signals[k], &previous_actions[k], nullptr);
+    installed[k] = false;
+  }
+}
+
+int interrupt_signal() noexcept {
+  return signal_seen.load(std::memory_order_relaxed);
 }
 
 bool interrupted() noexcept {
-  return sigint_seen != 0;
+  return seen();
+}
+
+const char* signal_name(int sig) noexcept {
+  switch (sig) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGHUP:
+    return "SIGHUP";
+  default:
+    return "a signal";
+  }
+}
+
+std::string interrupted_text() {
+  const int sig = interrupt_signal();
+  if (sig == 0)
+    return "cancelled";
+  return std::string("interrupted (") + signal_name(sig) + ")";
 }
 
 void throw_if_interrupted() {
-  if (sigint_seen)
-    throw cancelled_error("interrupted (SIGINT); no output was written");
+  if (seen())
+    throw cancelled_error(interrupted_text() + "; no output was written");
 }
 
 progress_callback make_progress(progress_style style) {
   if (style == progress_style::none)
-    return [](const progress_info&) { return sigint_seen == 0; };
+    return [](const progress_info&) { return !seen(); };
   // std::function needs a copyable target; share the redraw state.
   auto line = std::make_shared<progress_line>(style == progress_style::terminal);
   return [line](const progress_info& info) { return (*line)(info); };

@@ -1,32 +1,47 @@
 #pragma once
-// Ctrl-C handling and the progress line shown while solving.
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP handling, and the progress line shown while solving.
+
+#include <string>
 
 #include "apsp/options.hpp"
 
 namespace apsp::cli {
 
-/// Installs a SIGINT handler for its lifetime. The first SIGINT only sets a flag that the solve
-/// polls (so no half-written output is left); the handler then resets itself, so a second
-/// Ctrl-C kills the process the usual way.
-class sigint_scope {
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP for its lifetime. The first of them only
+/// records which signal arrived, in a flag that the solve and the commands poll (so they stop
+/// at a round boundary, remove their outputs and exit 128 + the signal number); each handler
+/// then resets itself, so a second signal of the same kind kills the process the usual way.
+/// A signal that was ignored when the scope began (SIGHUP under nohup, SIGINT in a background
+/// job of a non-interactive shell) stays ignored.
+class interrupt_scope {
 public:
-  sigint_scope();
-  ~sigint_scope();
-  sigint_scope(const sigint_scope&) = delete;
-  sigint_scope& operator=(const sigint_scope&) = delete;
+  interrupt_scope();
+  ~interrupt_scope();
+  interrupt_scope(const interrupt_scope&) = delete;
+  interrupt_scope& operator=(const interrupt_scope&) = delete;
 };
 
-/// Whether SIGINT arrived since the current sigint_scope began.
+/// The former name, from when only SIGINT was handled.
+using sigint_scope = interrupt_scope;
+
+/// The first of SIGINT, SIGTERM or SIGHUP that arrived since the current interrupt_scope began
+/// (it stays readable after the scope ends), or 0 when none did.
+[[nodiscard]] int interrupt_signal() noexcept;
+/// Whether one of those signals arrived since the current interrupt_scope began.
 [[nodiscard]] bool interrupted() noexcept;
-/// Throws cancelled_error when interrupted().
+/// "SIGINT", "SIGTERM" or "SIGHUP"; "a signal" for any other number.
+[[nodiscard]] const char* signal_name(int sig) noexcept;
+/// "interrupted (SIGTERM)" for the signal that arrived; "cancelled" when none did.
+[[nodiscard]] std::string interrupted_text();
+/// Throws cancelled_error ("interrupted (SIGTERM); no output was written") when interrupted().
 void throw_if_interrupted();
 
 /// How progress is shown: not at all, one line redrawn in place on a terminal (at most ten
 /// times a second), or, for logs, a new line at most every two seconds.
 enum class progress_style { none, terminal, log };
 
-/// A progress callback that cancels on SIGINT and shows "round r/R, updates/s, ETA" on stderr
-/// in the given style.
+/// A progress callback that cancels once interrupted() and shows "round r/R, updates/s, ETA" on
+/// stderr in the given style.
 [[nodiscard]] progress_callback make_progress(progress_style style);
 
 /// Ends a progress line left open by a solve that stopped early, so messages start a line.

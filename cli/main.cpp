@@ -28,7 +28,9 @@ constexpr const char* exit_code_table =
     "  5    out of memory (the matrix does not fit in host or device memory)\n"
     "  6    back end unavailable (e.g. --backend cuda without a GPU)\n"
     "  7    verification failed (apsp verify)\n"
-    "  130  cancelled (Ctrl-C); no output file is left behind\n"
+    "  129  cancelled by SIGHUP; no output file is left behind\n"
+    "  130  cancelled by SIGINT (Ctrl-C); no output file is left behind\n"
+    "  143  cancelled by SIGTERM (kill, timeout, a scheduler); no output file is left behind\n"
     "Every error is one line on stderr starting with 'apsp: error: '.\n\n"
     "Run 'apsp COMMAND --help' for the options and examples of each command.";
 
@@ -42,13 +44,20 @@ int fail(int code, std::string message) {
   return code;
 }
 
+/// 128 + the signal that cancelled the command (130 for SIGINT, 143 for SIGTERM, 129 for
+/// SIGHUP); 130 for a cancel without one.
+int cancelled_exit_code() noexcept {
+  const int sig = interrupt_signal();
+  return sig != 0 ? 128 + sig : exit_cancelled;
+}
+
 int run_action(const command_action& action) {
   try {
     return action();
   } catch (const negative_cycle_error& e) {
     return fail(exit_negative_cycle, e.what());
   } catch (const cancelled_error& e) {
-    return fail(exit_cancelled, e.what());
+    return fail(cancelled_exit_code(), e.what());
   } catch (const out_of_memory_error& e) {
     return fail(exit_out_of_memory, e.what());
   } catch (const backend_unavailable_error& e) {

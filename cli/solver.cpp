@@ -78,7 +78,7 @@ result solve_input(const loaded_graph& in, solve_options options, progress_style
     }
     throw backend_unavailable_error(why);
   } catch (const cancelled_error&) {
-    throw cancelled_error("interrupted (SIGINT) while solving " + in.path +
+    throw cancelled_error(interrupted_text() + " while solving " + in.path +
                           "; no output was written");
   } catch (const std::bad_alloc&) {
     throw out_of_memory_error(in.path + ": out of host memory while solving");

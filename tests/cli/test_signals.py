@@ -1,14 +1,35 @@
-"""Ctrl-C cancels with exit 130 and leaves no output; progress only on a terminal."""
+"""Ctrl-C (SIGINT), SIGTERM and SIGHUP cancel with exit 128 + the signal and leave no output;
+progress only on a terminal."""
 
 import os
 import pty
+import queue
 import signal
+import struct
 import subprocess
+import threading
 import time
 
 import numpy as np
+import pytest
 
 from graph_files import random_edges, write_gr
+
+# Generous: a loaded two-core CI machine may be several times slower than a workstation.
+TIMEOUT = 180
+
+
+def catches(pid, sig):
+    """Whether process pid has a handler installed for sig (Linux: SigCgt in /proc/PID/status),
+    i.e. apsp's interrupt scope is active."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except OSError:
+        pass
+    return False
 
 
 def test_sigint_cancels_with_130_and_no_output(apsp_bin, tmp_path):
@@ -18,6 +39,10 @@ def test_sigint_cancels_with_130_and_no_output(apsp_bin, tmp_path):
     proc = subprocess.Popen([apsp_bin, "solve", "big.gr", "-o", "d.npy", "--paths", "v.npy",
                              "--backend", "reference"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + TIMEOUT  # until apsp handles SIGINT (else it would just die)
+    while not catches(proc.pid, signal.SIGINT) and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
     time.sleep(0.6)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -73,3 +98,224 @@ def test_progress_flag_logs_lines_when_not_a_terminal(apsp, tmp_path):
     assert lines[-1].startswith("apsp: round 300/300 (100%)"), r
     r = apsp("solve", "g.gr", "--progress", "--quiet")
     assert r.rc == 2 and "excludes" in r.err, r
+
+
+# --- SIGTERM and SIGHUP -----------------------------------------------------------------------
+
+EXIT_CODE = {signal.SIGINT: 130, signal.SIGHUP: 129, signal.SIGTERM: 143}
+
+
+@pytest.fixture(scope="module")
+def big_graph(tmp_path_factory):
+    """A graph whose one-thread cpu solve with paths takes seconds (24 rounds of n = 6000), kept
+    outside each test's directory so that directory holds nothing but what apsp leaves."""
+    rng = np.random.default_rng(11)
+    n = 6000
+    return write_gr(tmp_path_factory.mktemp("signal_graph") / "big.gr", n,
+                    random_edges(rng, n, 6 * n, 1, 100))
+
+
+class Child:
+    """An apsp process whose stderr lines are collected by a thread, so the test can wait for a
+    given line (with a deadline) before it signals."""
+
+    def __init__(self, args, cwd, env=None, preexec_fn=None):
+        self.proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True, env=env, preexec_fn=preexec_fn)
+        self.lines = []
+        self._queue = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for line in self.proc.stderr:
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def wait_for(self, text, timeout=TIMEOUT):
+        """Returns once a stderr line contains text; fails if apsp ends first or times out."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                pytest.fail(f"no stderr line with {text!r} after {timeout} s: {self.lines}")
+            if line is None:
+                self.proc.wait(timeout=TIMEOUT)
+                pytest.fail(f"apsp ended (rc {self.proc.returncode}) before printing {text!r}: "
+                            f"{self.lines}")
+            self.lines.append(line)
+            if text in line:
+                return
+
+    def finish(self, timeout=TIMEOUT):
+        """Waits for the exit; returns (rc, every stderr line)."""
+        try:
+            rc = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"apsp did not exit within {timeout} s of the signal: {self.lines}")
+        self._reader.join(timeout=TIMEOUT)  # stderr closed at the exit: the reader is done
+        while not self._queue.empty():
+            line = self._queue.get_nowait()
+            if line is not None:
+                self.lines.append(line)
+        return rc, self.lines
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def wait_until(self, condition, what, timeout=TIMEOUT):
+        """Polls condition() until true; fails if apsp ends first or on the deadline."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if self.proc.poll() is not None:
+                pytest.fail(f"apsp ended (rc {self.proc.returncode}) before {what}")
+            if time.monotonic() > deadline:
+                self.kill()
+                pytest.fail(f"no {what} after {timeout} s")
+            time.sleep(0.005)
+
+    def catches(self, sig):
+        return catches(self.proc.pid, sig)
+
+
+def solve_args(apsp_bin, graph, *extra):
+    return [apsp_bin, "solve", str(graph), "--backend", "cpu", "--threads", "1", "--progress",
+            *extra]
+
+
+def assert_cancelled(rc, lines, sig, what):
+    assert rc == EXIT_CODE[sig], (rc, lines)
+    errors = [line for line in lines if not line.startswith("apsp: round ")]
+    assert len(errors) == 1, lines
+    assert errors[0].startswith(f"apsp: error: interrupted ({sig.name}) while {what}"), lines
+    assert errors[0].rstrip().endswith("no output was written"), lines
+
+
+CASES = [  # signal, output, mode, whether OUT exists before the run
+    (signal.SIGTERM, "d.npy", "--map-output", True),
+    (signal.SIGTERM, "d.npy", "--no-map-output", False),
+    (signal.SIGTERM, "d.bin", "--map-output", False),
+    (signal.SIGTERM, "d.bin", "--no-map-output", True),
+    (signal.SIGHUP, "d.npy", "--map-output", False),
+    (signal.SIGHUP, "d.npy", "--no-map-output", True),
+    (signal.SIGHUP, "d.bin", "--map-output", True),
+    (signal.SIGHUP, "d.bin", "--no-map-output", False),
+]
+
+
+@pytest.mark.parametrize(
+    "sig, out, mode, existing", CASES,
+    ids=[f"{s.name}-{o}{m}{'-existing' if e else ''}" for s, o, m, e in CASES])
+def test_signal_during_solve_cancels_and_leaves_nothing(apsp_bin, tmp_path, big_graph, sig, out,
+                                                       mode, existing):
+    old = b"an earlier result, to be left alone\n"
+    if existing:
+        (tmp_path / out).write_bytes(old)
+    child = Child(solve_args(apsp_bin, big_graph, "-o", out, "--paths", "v.npy", mode), tmp_path)
+    child.wait_for("apsp: round ")  # the solve runs (with --map-output, inside the partials)
+    if mode == "--map-output":
+        assert (tmp_path / (out + ".apsp-partial")).exists()
+        assert (tmp_path / "v.npy.apsp-partial").exists()
+    t0 = time.monotonic()
+    child.proc.send_signal(sig)
+    rc, lines = child.finish()
+    assert_cancelled(rc, lines, sig, f"solving {big_graph}")
+    # Stopped at a round's end, not after the whole solve (a round takes well under a second).
+    assert time.monotonic() - t0 < 60, lines
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if existing:
+        assert left == [out], left
+        assert (tmp_path / out).read_bytes() == old
+    else:
+        assert left == [], left
+
+
+def test_signal_while_path_solves(apsp_bin, tmp_path, big_graph):
+    child = Child([apsp_bin, "path", str(big_graph), "1", "2", "--backend", "cpu", "--threads",
+                   "1"], tmp_path)
+    # `path` shows no progress off a terminal: signal once its handlers are installed (during
+    # the read, or during the solve, which takes seconds).
+    child.wait_until(lambda: child.catches(signal.SIGHUP), "SIGHUP handler")
+    child.proc.send_signal(signal.SIGHUP)
+    rc, lines = child.finish()
+    assert rc == 129, lines
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("apsp: error: interrupted (SIGHUP)"), lines
+    assert lines[0].rstrip().endswith("no output was written"), lines
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_ignored_sighup_stays_ignored(apsp_bin, tmp_path, big_graph):
+    """Under nohup (SIGHUP ignored) a hangup must not cancel. SIGHUP and then SIGTERM are sent;
+    a handled SIGHUP would be the first signal seen (exit 129), an ignored one leaves SIGTERM."""
+
+    def ignore_sighup():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    child = Child(solve_args(apsp_bin, big_graph, "-o", "d.npy"), tmp_path,
+                  preexec_fn=ignore_sighup)
+    child.wait_for("apsp: round ")
+    assert child.catches(signal.SIGTERM) and child.catches(signal.SIGINT)
+    assert not child.catches(signal.SIGHUP)
+    child.proc.send_signal(signal.SIGHUP)
+    time.sleep(0.2)
+    assert child.proc.poll() is None
+    child.proc.send_signal(signal.SIGTERM)
+    rc, lines = child.finish()
+    assert_cancelled(rc, lines, signal.SIGTERM, f"solving {big_graph}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_signal_during_the_final_write_leaves_no_partial_file(apsp_bin, tmp_path):
+    """A signal after the solve, while the matrices are written: either the command still sees
+    it (exit 143, the new files removed) or it came after the last check (exit 0, complete
+    files); never a temporary or partial file."""
+    rng = np.random.default_rng(12)
+    n = 3000
+    graph = write_gr(tmp_path / "g.gr", n, random_edges(rng, n, 6 * n, 1, 100))
+    child = Child([apsp_bin, "solve", "g.gr", "-o", "d.npy", "--paths", "v.npy", "--backend",
+                   "cpu", "--threads", "2", "--no-map-output", "--quiet"], tmp_path,
+                  env=dict(os.environ, APSP_TRACE="1"))
+    child.wait_for(" solve: solved")  # APSP_TRACE: the write starts now
+    child.proc.send_signal(signal.SIGTERM)
+    rc, lines = child.finish()
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if rc == 143:
+        errors = [line for line in lines if line.startswith("apsp: error: ")]
+        assert errors == ["apsp: error: interrupted (SIGTERM); no output was written\n"], lines
+        assert left == [graph.name], left
+    else:
+        assert rc == 0, lines
+        assert left == sorted([graph.name, "d.npy", "v.npy"]), left
+        assert np.load(tmp_path / "d.npy").shape == (n, n)
+
+
+def test_signal_during_convert_leaves_no_file(apsp_bin, tmp_path):
+    """apsp convert writes through the same machinery: SIGTERM while it writes (a gzip-compressed
+    edge list of 2M edges takes a while) removes its output and its temporary file."""
+    rng = np.random.default_rng(13)
+    n, m = 100000, 2000000
+    edges = np.stack([rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 100, m)],
+                     axis=1).astype("<i4")
+    (tmp_path / "g.bin").write_bytes(struct.pack("<ii", n, m) + edges.tobytes())
+    child = Child([apsp_bin, "convert", "g.bin", "out.txt.gz"], tmp_path)
+    # The write has begun once its temporary file (.out.txt.gz.tmp-PID-N) exists.
+    child.wait_until(
+        lambda: any(p.name.startswith(".out.txt.gz.tmp-") for p in tmp_path.iterdir()),
+        "temporary output file")
+    child.proc.send_signal(signal.SIGTERM)
+    rc, lines = child.finish()
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if rc == 143:
+        errors = [line for line in lines if line.startswith("apsp: error: ")]
+        assert errors == ["apsp: error: interrupted (SIGTERM); no output was written\n"], lines
+        assert left == ["g.bin"], left
+    else:  # the signal came after the last check: then the file is complete
+        assert rc == 0, lines
+        assert left == ["g.bin", "out.txt.gz"], left
