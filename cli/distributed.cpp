@@ -53,6 +53,15 @@ void parse_grid(const std::string& text, int& rows, int& cols) {
 #if APSP_CLI_HAS_MPI
 namespace {
 
+std::optional<distributed::session> started;
+
+/// MPI for the rest of the process, started by the first command that needs it.
+const distributed::session& mpi_session() {
+  if (!started)
+    started.emplace();
+  return *started;
+}
+
 distributed::options grid_options(const solver_options& solver) {
   distributed::options d;
   if (!solver.grid.empty())
@@ -88,9 +97,16 @@ nlohmann::ordered_json plan_json(const distributed::session& s, const distribute
 
 } // namespace
 
+void finish_mpi() noexcept {
+  if (started) {
+    started->barrier();
+    started.reset();
+  }
+}
+
 int info_distributed(const input_options& in_opts, const solver_options& solver, bool paths,
                      bool json) {
-  const distributed::session s;
+  const distributed::session& s = mpi_session();
   std::optional<loaded_graph> in;
   s.agree([&] { in.emplace(read_input(in_opts)); });
   solve_options o = to_solve_options(solver);
@@ -126,7 +142,7 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
 }
 
 int solve_distributed(const distributed_solve_args& a) {
-  const distributed::session s;
+  const distributed::session& s = mpi_session();
   io::format out_format = io::format::npy;
   std::optional<loaded_graph> in;
   solve_options o;
@@ -242,6 +258,8 @@ int solve_distributed(const distributed_solve_args& a) {
 }
 
 #else
+
+void finish_mpi() noexcept {}
 
 int solve_distributed(const distributed_solve_args&) {
   throw backend_unavailable_error("this apsp was built without MPI");

@@ -13,6 +13,9 @@ namespace apsp::cli {
 [[nodiscard]] bool under_mpi() noexcept;
 /// Whether this process prints errors: all but the first of several MPI ranks stay quiet.
 [[nodiscard]] bool prints_errors() noexcept;
+/// Ends MPI if a command started it, after every rank got here (so the first rank's error line
+/// is printed before any rank exits). Call once the command's output and errors are printed.
+void finish_mpi() noexcept;
 /// Parses "RxC" (e.g. 2x3) into rows and columns; invalid_argument_error otherwise.
 void parse_grid(const std::string& text, int& rows, int& cols);
 

@@ -11,6 +11,7 @@
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
 #include "timer.hpp"
@@ -40,7 +41,8 @@ int fail(int code, std::string message) {
     if (c == '\n' || c == '\r')
       c = ' ';
   }
-  std::fprintf(stderr, "apsp: error: %s\n", message.c_str());
+  if (prints_errors()) // under mpirun the first rank speaks for all
+    std::fprintf(stderr, "apsp: error: %s\n", message.c_str());
   return code;
 }
 
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
     return fail(exit_internal, "no command ran");
   trace("main: command starts");
   const int code = run_action(action);
+  finish_mpi(); // under mpirun: every rank waits here until the first printed its error
   trace("main: command done, exiting");
   // Every output is complete (closed and renamed) here. Leaving without static destructors and
   // the CUDA runtime's teardown saves about 0.1 s of a whole run; the OS releases the device.

@@ -20,6 +20,7 @@
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "output.hpp"
@@ -41,7 +42,28 @@ struct solve_args {
   bool progress = false;
   bool map_output = false;
   bool no_map_output = false;
+  bool no_lookahead = false;
+  std::string checkpoint_dir;
+  double checkpoint_every = 600;
+  std::string resume_dir;
 };
+
+int run_distributed(const solve_args& a) {
+  distributed_solve_args d;
+  d.in = a.in;
+  d.solver = a.solver;
+  d.out = a.out;
+  d.paths_out = a.paths_out;
+  d.output_format = a.output_format;
+  d.json = a.json;
+  d.quiet = a.quiet;
+  d.progress = a.progress;
+  d.lookahead = !a.no_lookahead;
+  d.checkpoint_dir = a.checkpoint_dir;
+  d.checkpoint_every = a.checkpoint_every;
+  d.resume_dir = a.resume_dir;
+  return solve_distributed(d);
+}
 
 struct stage_seconds {
   double read = 0;
@@ -157,6 +179,8 @@ struct in_place_output {
 };
 
 int run(const solve_args& a) {
+  if (under_mpi())
+    return run_distributed(a);
   // Everything that can be refused without reading or solving is refused first.
   io::format out_format = io::format::npy;
   if (!a.out.empty()) {
@@ -170,6 +194,12 @@ int run(const solve_args& a) {
   trace("solve: arguments checked");
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
+  if (!a.solver.grid.empty())
+    throw invalid_argument_error("--grid applies under mpirun (several MPI ranks) only");
+  // --resume DIR keeps saving into DIR unless --checkpoint names another directory.
+  options.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
+  options.checkpoint_every_seconds = a.checkpoint_every;
+  options.resume_dir = a.resume_dir;
   // A named back end that cannot run is refused before a long read (a cheap query) ...
   if (options.backend != backend_kind::automatic) {
     for (const auto& b : list_backends()) {
@@ -262,6 +292,8 @@ int run(const solve_args& a) {
   trace("solve: written");
   throw_if_interrupted(); // a Ctrl-C during the writes still removes them
   outputs.commit();
+  if (!options.checkpoint_dir.empty())
+    remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had
 
   const distance_stats st = compute_stats(r.distances());
   trace("solve: statistics");
@@ -301,6 +333,20 @@ void add_solve_command(CLI::App& app, command_action& action) {
                 "keep the distance (and path) matrix in RAM and write it at the end, even where "
                 "--map-output would be automatic")
       ->excludes("--map-output");
+  cmd->add_option("--checkpoint", args->checkpoint_dir,
+                  "save the solve's state in DIR at a round boundary, every --checkpoint-every "
+                  "seconds and when cancelled (SIGINT, SIGTERM, SIGHUP); removed after success "
+                  "(cpu back end, and every rank under mpirun)");
+  cmd->add_option("--checkpoint-every", args->checkpoint_every,
+                  "seconds between checkpoints (0: after every round)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--resume", args->resume_dir,
+                  "continue from the checkpoint in DIR (same input and options); the output is "
+                  "the same, byte for byte, as an uninterrupted solve. Keeps saving into DIR");
+  cmd->add_flag("--no-lookahead", args->no_lookahead,
+                "under mpirun: do not compute the next round's pivot and panels ahead of the "
+                "bulk update (for measurements)");
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"

@@ -23,7 +23,8 @@ namespace apsp::cli {
 
 /// Plans (failing fast with out_of_memory_error before anything large is allocated), then
 /// solves `in` with `options` (its progress callback is replaced by the CLI's own).
-[[nodiscard]] result solve_input(const loaded_graph& in, solve_options options, progress_style progress);
+[[nodiscard]] result solve_input(const loaded_graph& in, solve_options options,
+                                 progress_style progress);
 
 /// Rethrows a negative_cycle_error with the vertices in the file's own ids.
 [[noreturn]] void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in);

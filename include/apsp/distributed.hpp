@@ -41,6 +41,8 @@ public:
   /// Ranks on this rank's node, and this rank's index among them.
   [[nodiscard]] int node_size() const noexcept;
   [[nodiscard]] int node_rank() const noexcept;
+  /// Waits for every rank.
+  void barrier() const;
   /// Runs `f` on every rank; when it throws on some rank, every rank throws the same exception
   /// type with the message of the lowest such rank, so all exit alike.
   template <class F> void agree(F&& f) const;

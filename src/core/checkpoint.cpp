@@ -180,7 +180,8 @@ void checkpoint_store::save(std::int64_t rounds_done, const void* d, std::uint64
   const int ranks = id_.rows * id_.cols;
   // Files older than the last complete checkpoint are no longer needed by any manifest.
   std::error_code ec;
-  const std::string prefix = rank_file_name(rank_, ranks, 0).substr(0, 22);
+  const std::string own = rank_file_name(rank_, ranks, 0);
+  const std::string prefix = own.substr(0, own.size() - 8);
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0 || name.size() != prefix.size() + 8)

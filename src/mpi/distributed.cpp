@@ -276,6 +276,10 @@ session::~session() {
   }
 }
 
+void session::barrier() const {
+  MPI_Barrier(s_->world);
+}
+
 int session::rank() const noexcept {
   return s_->rank;
 }
