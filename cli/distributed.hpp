@@ -19,6 +19,7 @@ void finish_mpi() noexcept;
 /// Parses "RxC" (e.g. 2x3) into rows and columns; invalid_argument_error otherwise.
 void parse_grid(const std::string& text, int& rows, int& cols);
 
+/// The options of `apsp solve` that a distributed solve uses (solve_command.cpp adds the rest).
 struct distributed_solve_args {
   input_options in;
   solver_options solver;

@@ -31,39 +31,11 @@
 namespace apsp::cli {
 namespace {
 
-struct solve_args {
-  input_options in;
-  solver_options solver;
-  std::string out;
-  std::string paths_out;
-  std::string output_format;
-  bool json = false;
-  bool quiet = false;
-  bool progress = false;
+/// What `apsp solve` was asked; the distributed solve takes the shared part as it is.
+struct solve_args : distributed_solve_args {
   bool map_output = false;
   bool no_map_output = false;
-  bool no_lookahead = false;
-  std::string checkpoint_dir;
-  double checkpoint_every = 600;
-  std::string resume_dir;
 };
-
-int run_distributed(const solve_args& a) {
-  distributed_solve_args d;
-  d.in = a.in;
-  d.solver = a.solver;
-  d.out = a.out;
-  d.paths_out = a.paths_out;
-  d.output_format = a.output_format;
-  d.json = a.json;
-  d.quiet = a.quiet;
-  d.progress = a.progress;
-  d.lookahead = !a.no_lookahead;
-  d.checkpoint_dir = a.checkpoint_dir;
-  d.checkpoint_every = a.checkpoint_every;
-  d.resume_dir = a.resume_dir;
-  return solve_distributed(d);
-}
 
 struct stage_seconds {
   double read = 0;
@@ -180,7 +152,7 @@ struct in_place_output {
 
 int run(const solve_args& a) {
   if (under_mpi())
-    return run_distributed(a);
+    return solve_distributed(a);
   // Everything that can be refused without reading or solving is refused first.
   io::format out_format = io::format::npy;
   if (!a.out.empty()) {
@@ -344,9 +316,10 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->add_option("--resume", args->resume_dir,
                   "continue from the checkpoint in DIR (same input and options); the output is "
                   "the same, byte for byte, as an uninterrupted solve. Keeps saving into DIR");
-  cmd->add_flag("--no-lookahead", args->no_lookahead,
-                "under mpirun: do not compute the next round's pivot and panels ahead of the "
-                "bulk update (for measurements)");
+  cmd->add_flag_callback(
+      "--no-lookahead", [args] { args->lookahead = false; },
+      "under mpirun: do not compute the next round's pivot and panels ahead of the "
+      "bulk update (for measurements)");
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"

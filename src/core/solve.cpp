@@ -177,7 +177,8 @@ result solve(const graph& g, const solve_options& options) {
                                           options.distances_file_offset);
   // A back end that builds the matrix from the edges (on a GPU) gets them instead.
   const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
-  if (!on_backend)
+  // A resumed solve's back end loads the checkpoint's matrix instead.
+  if (!on_backend && options.resume_dir.empty())
     detail::fill_initial(g, d);
   const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,

@@ -30,7 +30,6 @@
 #include <memory>
 #include <new>
 #include <optional>
-#include <utility>
 
 #include "cpu/packed_buffer.hpp"
 #include "cpu/tile_ops.hpp"
@@ -151,8 +150,8 @@ public:
       sync_.emplace(omp_get_num_threads());
       run_rounds(*this, hooks_.first_round, nt, lookahead_);
     }
-    // A failure on some process after the last check (a cancel in the last round's progress
-    // call) still stops every process, so none writes output the others do not.
+    // Every failure (the one that stopped the rounds early, or a cancel in the last round's
+    // progress call) reaches every process here, so none writes output the others do not.
     const bool failed_here = static_cast<bool>(failure_);
     if (comm_.all_or(failed_here ? stop_now : go_on) != go_on)
       rethrow_stop();
@@ -361,14 +360,6 @@ private:
     throw cancelled_error("another process stopped the solve");
   }
 
-public:
-  /// After run(): whether the rounds stopped early (the caller then throws).
-  void throw_if_stopped() const {
-    if (stopping_)
-      rethrow_stop();
-  }
-
-private:
   grid_layout L_;
   matrices<T> m_;
   grid_comm& comm_;
@@ -430,7 +421,6 @@ void blocked_floyd_warshall(const local_tiles<T>& tiles, grid_comm& comm, const 
   APSP_EXPECTS(cfg.block == tiles.layout.b, internal_error, "tile edge and layout disagree");
   tile_executor<T> e(tiles, comm, cfg, ctx, hooks);
   e.run();
-  e.throw_if_stopped();
 }
 
 template <class T>

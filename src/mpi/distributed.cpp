@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 #include <optional>
 #include <thread>
@@ -106,22 +105,23 @@ public:
   [[nodiscard]] bool distributed() const noexcept override { return size_ > 1; }
 
 private:
-  static void bcast(MPI_Comm c, void* data, std::size_t bytes, int root) {
+  /// Calls f(pointer, count) for each piece of at most 1 GiB of `bytes` at `data`.
+  template <class F> static void in_pieces(void* data, std::size_t bytes, F&& f) {
     auto* p = static_cast<char*>(data);
-    for (std::size_t at = 0; at < bytes; at += piece) {
-      check_mpi(MPI_Bcast(p + at, static_cast<int>(std::min(piece, bytes - at)), MPI_BYTE, root, c),
-                "MPI_Bcast");
-    }
+    for (std::size_t at = 0; at < bytes; at += piece)
+      f(p + at, static_cast<int>(std::min(piece, bytes - at)));
+  }
+  static void bcast(MPI_Comm c, void* data, std::size_t bytes, int root) {
+    in_pieces(data, bytes, [&](char* p, int count) {
+      check_mpi(MPI_Bcast(p, count, MPI_BYTE, root, c), "MPI_Bcast");
+    });
   }
   void start(MPI_Comm c, void* data, std::size_t bytes, int root) {
-    auto* p = static_cast<char*>(data);
-    for (std::size_t at = 0; at < bytes; at += piece) {
+    in_pieces(data, bytes, [&](char* p, int count) {
       MPI_Request req{};
-      check_mpi(MPI_Ibcast(p + at, static_cast<int>(std::min(piece, bytes - at)), MPI_BYTE, root, c,
-                           &req),
-                "MPI_Ibcast");
+      check_mpi(MPI_Ibcast(p, count, MPI_BYTE, root, c, &req), "MPI_Ibcast");
       pending_.push_back(req);
-    }
+    });
   }
 
   int size_;
@@ -228,13 +228,11 @@ bool available() noexcept {
 }
 
 int launched_size() noexcept {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS",
-                           "MPI_LOCALNRANKS"}) {
-    if (const char* v = std::getenv(name); v != nullptr && std::atoi(v) > 0) {
-      if (std::strcmp(name, "MPI_LOCALNRANKS") == 0)
-        continue; // per node only
+  // Open MPI, PMI (MPICH, srun --mpi=pmi2), PMIx, and srun's own step size.
+  for (const char* name :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS"}) {
+    if (const char* v = std::getenv(name); v != nullptr && std::atoi(v) > 0)
       return std::atoi(v);
-    }
   }
   return 1;
 }
