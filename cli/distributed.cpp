@@ -77,6 +77,8 @@ void print_plan_text(const distributed::session& s, const distributed::grid_plan
   std::printf("memory per rank  %s (up to %d ranks per node, node memory %s)%s\n",
               format_bytes(p.rank_bytes).c_str(), p.ranks_per_node,
               format_bytes(p.node_memory).c_str(), p.fits ? "" : ": does not fit");
+  if (p.gpu)
+    std::printf("GPU memory/rank  %s\n", format_bytes(p.gpu_bytes).c_str());
 }
 
 nlohmann::ordered_json plan_json(const distributed::session& s, const distributed::grid_plan& p) {
@@ -87,6 +89,8 @@ nlohmann::ordered_json plan_json(const distributed::session& s, const distribute
   j["block"] = p.block;
   j["rounds"] = p.rounds;
   j["rank_bytes"] = p.rank_bytes;
+  j["gpu"] = p.gpu;
+  j["gpu_bytes"] = p.gpu_bytes;
   j["ranks_per_node"] = p.ranks_per_node;
   j["node_memory"] = p.node_memory;
   j["fits"] = p.fits;

@@ -1,7 +1,8 @@
 #pragma once
 /// @file distributed.hpp
 /// The distributed solver: blocked Floyd-Warshall over MPI ranks (2D block-cyclic tiles on a
-/// process grid), each rank computing on its own tiles with the cpu back end's threads, the
+/// process grid), each rank computing on its own tiles with a GPU (int32, float32; chosen by
+/// node-local rank) or the cpu back end's threads, the
 /// outputs written in parallel with MPI-IO so that no rank ever holds the whole matrix.
 /// Available when the library was built with MPI (`apsp::distributed::available()`); link
 /// `apsp::distributed`. Start the program with `mpirun -np P` or `srun`; every rank calls the
@@ -86,7 +87,10 @@ struct grid_plan {
   std::int64_t n = 0;
   std::int64_t block = 0;
   std::int64_t rounds = 0;
-  int threads = 1;               ///< per rank
+  int threads = 1;               ///< per rank (pivot and panels; everything on cpu ranks)
+  bool gpu = false;              ///< each rank's bulk update runs on a GPU
+  int gpu_device = -1;           ///< this rank's GPU (node rank modulo the node's GPUs)
+  std::uint64_t gpu_bytes = 0;   ///< the largest rank's device memory
   std::uint64_t rank_bytes = 0;  ///< the largest rank's host memory: its tiles and workspace
   int ranks_per_node = 1;        ///< the most ranks on one node
   std::uint64_t node_memory = 0; ///< physical memory of this node

@@ -1,6 +1,7 @@
 // Stand-in for builds without CUDA: the cuda back end exists but is never available.
 
 #include "core/backend.hpp"
+#include "cuda/rank_engine.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -32,3 +33,28 @@ std::unique_ptr<backend> make_cuda_backend() {
 }
 
 } // namespace apsp::detail
+
+namespace apsp::cuda {
+
+rank_device pick_rank_device(int) {
+  rank_device none;
+  none.name = "this build of apsp has no CUDA support";
+  return none;
+}
+
+std::uint64_t rank_engine_bytes(const apsp::detail::grid_layout&, std::size_t, bool) {
+  return 0;
+}
+
+template <class T>
+std::unique_ptr<apsp::detail::cpu::bulk_engine<T>>
+make_rank_engine(int, const apsp::detail::grid_layout&, T*, std::int32_t*, bool) {
+  throw backend_unavailable_error("this build of apsp has no CUDA support");
+}
+
+template std::unique_ptr<apsp::detail::cpu::bulk_engine<std::int32_t>>
+make_rank_engine(int, const apsp::detail::grid_layout&, std::int32_t*, std::int32_t*, bool);
+template std::unique_ptr<apsp::detail::cpu::bulk_engine<float>>
+make_rank_engine(int, const apsp::detail::grid_layout&, float*, std::int32_t*, bool);
+
+} // namespace apsp::cuda

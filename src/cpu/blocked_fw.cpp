@@ -113,13 +113,14 @@ template <class T> class tile_executor {
 public:
   tile_executor(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
                 run_context& ctx, const round_hooks& hooks)
-      : L_(tiles.layout), m_{tiles.d, tiles.via, tiles.layout.local_cols()}, comm_(comm), ctx_(ctx),
-        hooks_(hooks),
+      : L_(tiles.layout), m_{tiles.d, tiles.via, tiles.layout.local_cols()}, engine_(tiles.engine),
+        comm_(comm), ctx_(ctx), hooks_(hooks),
         ops_(select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), tiles.via != nullptr)),
         b_(cfg.block), ld_(packed_stride(cfg.block, sizeof(T))), tile_(b_ * ld_),
         ltr_(L_.tile_rows()), ltc_(L_.tile_cols()), threads_(cfg.threads) {
     // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then.
-    lookahead_ = hooks.lookahead && comm.distributed();
+    // (Not with a bulk engine, whose update is one call for the whole round.)
+    lookahead_ = hooks.lookahead && comm.distributed() && tiles.engine == nullptr;
     for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
       col_snap_[p] = make_filled<T>(ltr_ * tile_ + packed_slack, weight_traits<T>::infinity);
       row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
@@ -152,13 +153,24 @@ public:
     }
     // Every failure (the one that stopped the rounds early, or a cancel in the last round's
     // progress call) reaches every process here, so none writes output the others do not.
+    if (engine_ != nullptr && !failure_) {
+      try {
+        engine_->finish();
+      } catch (...) {
+        keep_failure();
+      }
+    }
     const bool failed_here = static_cast<bool>(failure_);
     if (comm_.all_or(failed_here ? stop_now : go_on) != go_on)
       rethrow_stop();
   }
 
   void pivot(std::int64_t r) {
-    if (omp_get_thread_num() != 0 || !L_.owns_row(r) || !L_.owns_col(r))
+    if (omp_get_thread_num() != 0)
+      return;
+    if (engine_ != nullptr)
+      guarded([&] { engine_->fetch_lines(r); });
+    if (!L_.owns_row(r) || !L_.owns_col(r))
       return;
     const int kb = static_cast<int>(L_.edge(r));
     const std::int64_t i0 = L_.local_tile_row(r) * b_;
@@ -263,6 +275,12 @@ public:
     const int kb = static_cast<int>(L_.edge(r));
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const int t = omp_get_thread_num();
+    if (engine_ != nullptr) {
+      if (t == 0)
+        guarded([&] { engine_->update(r, col_snap(r, 0), row_snap(r, 0), ld_, tile_); });
+      sync_->arrive_and_wait();
+      return;
+    }
     const int team = omp_get_num_threads();
     const bool poll = t == 0 && comm_.distributed();
     const T* cs = col_snap(r, 0);
@@ -317,6 +335,8 @@ public:
       if ((decision & save_now) != 0) {
         std::uint32_t saved = go_on;
         try {
+          if (engine_ != nullptr)
+            engine_->finish();
           hooks_.save(r + 1);
         } catch (...) {
           failure_ = std::current_exception(); // a failed save outranks a cancel
@@ -350,6 +370,15 @@ private:
   T* col_snap(std::int64_t r, std::int64_t l) {
     return col_snap_[lookahead_ ? r & 1 : 0].get() + l * tile_;
   }
+  /// Runs f on thread 0 inside the parallel region: a failure is kept (the next check stops
+  /// every process) instead of crossing the region.
+  template <class F> void guarded(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      keep_failure();
+    }
+  }
   void keep_failure() {
     if (!failure_)
       failure_ = std::current_exception();
@@ -362,6 +391,7 @@ private:
 
   grid_layout L_;
   matrices<T> m_;
+  bulk_engine<T>* engine_;
   grid_comm& comm_;
   run_context& ctx_;
   const round_hooks& hooks_;

@@ -27,6 +27,7 @@
 #include "core/round_schedule.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "cuda/rank_engine.hpp"
 
 namespace apsp::distributed {
 namespace {
@@ -354,6 +355,18 @@ detail::grid_layout layout_of(const grid_plan& p, int rank) {
   return L;
 }
 
+/// Ranks of this node whose GPU is `device`.
+int gpu_sharing(const session& s, int device) {
+  MPI_Comm node{};
+  MPI_Comm_split_type(world_of(s), MPI_COMM_TYPE_SHARED, s.rank(), MPI_INFO_NULL, &node);
+  int size = 0;
+  MPI_Comm_size(node, &size);
+  std::vector<int> devices(static_cast<std::size_t>(size));
+  MPI_Allgather(&device, 1, MPI_INT, devices.data(), 1, MPI_INT, node);
+  MPI_Comm_free(&node);
+  return static_cast<int>(std::count(devices.begin(), devices.end(), device));
+}
+
 std::uint64_t rank_memory(const grid_plan& p, const solve_options& o, int rank) {
   const detail::grid_layout L = layout_of(p, rank);
   const auto cells =
@@ -368,10 +381,9 @@ std::uint64_t rank_memory(const grid_plan& p, const solve_options& o, int rank) 
 grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, const options& d) {
   APSP_EXPECTS(n >= 0 && n < (std::int64_t{1} << 31), invalid_argument_error,
                "the distributed solver handles 0 to 2^31 - 1 vertices");
-  APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
-               backend_unavailable_error,
-               "the distributed solver's ranks compute with the cpu back end (--backend auto or "
-               "cpu); GPU ranks are not built yet");
+  APSP_EXPECTS(o.backend != backend_kind::reference, backend_unavailable_error,
+               "the distributed solver's ranks compute with the cuda or cpu back end, not the "
+               "reference one");
   APSP_EXPECTS(o.block >= 0, invalid_argument_error,
                "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
   grid_plan p;
@@ -389,8 +401,30 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
     std::tie(p.rows, p.cols) = choose_grid(s.size());
   }
   p.threads = rank_threads(s, o);
+  // GPU ranks: int32 or float32 with a GPU on every rank (cuda asks for them, auto takes them).
+  const cuda::rank_device gpu =
+      o.backend == backend_kind::cpu ? cuda::rank_device{} : cuda::pick_rank_device(s.node_rank());
+  const bool gpu_type = o.type == dtype::int32 || o.type == dtype::float32;
+  int all_have_gpu = gpu.available ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all_have_gpu, 1, MPI_INT, MPI_MIN, world_of(s));
+  if (o.backend == backend_kind::cuda) {
+    APSP_EXPECTS(gpu_type, backend_unavailable_error,
+                 "GPU ranks solve int32 and float32; " + std::string(to_string(o.type)) +
+                     " runs on cpu ranks (--backend cpu)");
+    APSP_EXPECTS(all_have_gpu == 1, backend_unavailable_error,
+                 "--backend cuda: not every rank has a GPU" +
+                     (gpu.available ? std::string() : " (this one: " + gpu.name + ")"));
+  }
+  p.gpu = gpu_type && all_have_gpu == 1 && o.backend != backend_kind::cpu;
   if (o.block > 0) {
-    p.block = std::min(o.block, std::max<std::int64_t>(n, 1));
+    APSP_EXPECTS(!p.gpu || o.block % 128 == 0, invalid_argument_error,
+                 "GPU ranks need --block to be a multiple of 128, got " + std::to_string(o.block));
+    p.block = p.gpu ? o.block : std::min(o.block, std::max<std::int64_t>(n, 1));
+  } else if (p.gpu) {
+    // Wide enough for the product kernels, narrow enough that the host's panels stay small.
+    p.block = 256;
+    if ((n + p.block - 1) / p.block < 2 * std::max(p.rows, p.cols))
+      p.block = 128;
   } else {
     // The cpu back end's tile for the local matrix, halved while the tiles are too few to give
     // every rank of the grid a share of each round (down to 32).
@@ -411,9 +445,27 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
   MPI_Allreduce(MPI_IN_PLACE, &node_ranks, 1, MPI_INT, MPI_MAX, world_of(s));
   p.ranks_per_node = node_ranks;
   p.node_memory = host_memory_bytes();
-  p.device = "cpu (" + std::to_string(p.threads) + " threads, " +
-             std::string(detail::cpu::to_string(detail::cpu::selected_isa())) + ") per rank";
-  if (p.node_memory != 0 &&
+  const std::string cpu = std::to_string(p.threads) + " threads, " +
+                          std::string(detail::cpu::to_string(detail::cpu::selected_isa()));
+  p.device = "cpu (" + cpu + ") per rank";
+  if (p.gpu) {
+    p.gpu_device = gpu.device;
+    p.device = gpu.name + " per rank (device " + std::to_string(gpu.device) +
+               " here), pivot and panels on the host (" + cpu + ")";
+    for (int r = 0; r < s.size(); ++r)
+      p.gpu_bytes =
+          std::max(p.gpu_bytes, cuda::rank_engine_bytes(layout_of(p, r), size_of(o.type), o.paths));
+    // Ranks of this node that share this rank's GPU.
+    const int sharing = gpu_sharing(s, gpu.device);
+    int fits_here = p.gpu_bytes * static_cast<std::uint64_t>(sharing) <= gpu.free_bytes ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &fits_here, 1, MPI_INT, MPI_MIN, world_of(s));
+    if (fits_here == 0) {
+      p.fits = false;
+      p.reason = "each rank's GPU needs up to " + std::to_string(p.gpu_bytes >> 20) +
+                 " MiB (times the ranks sharing a GPU); use more ranks or --backend cpu";
+    }
+  }
+  if (p.fits && p.node_memory != 0 &&
       p.rank_bytes * static_cast<std::uint64_t>(p.ranks_per_node) > p.node_memory) {
     p.fits = false;
     p.reason = "each rank needs up to " + std::to_string(p.rank_bytes >> 20) + " MiB and " +
@@ -591,6 +643,20 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
         store->commit(done, p.rounds);
     };
   }
+  // GPU ranks: the tiles go to the device once; the rounds keep them there.
+  std::unique_ptr<detail::cpu::bulk_engine<T>> engine;
+  if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+    if (p.gpu && p.n > 0) {
+      s.agree([&] {
+        if (o.paths && hooks.first_round == 0)
+          std::fill(via.begin(), via.end(), no_via);
+        engine =
+            cuda::make_rank_engine<T>(p.gpu_device, L, local.data(), o.paths ? via.data() : nullptr,
+                                      facts.has_negative && std::is_integral_v<T>);
+        engine->start();
+      });
+    }
+  }
   out.setup_seconds = seconds_since(t0);
 
   const auto t1 = clock_type::now();
@@ -603,7 +669,8 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
     cfg.block = p.block;
     cfg.threads = p.threads;
     cfg.kernels = detail::cpu::selected_isa();
-    detail::cpu::local_tiles<T> tiles{L, local.data(), o.paths ? via.data() : nullptr};
+    detail::cpu::local_tiles<T> tiles{L, local.data(), o.paths ? via.data() : nullptr,
+                                      engine.get()};
     detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
   });
   out.solve_seconds = seconds_since(t1);
