@@ -178,7 +178,7 @@ int solve_distributed(const distributed_solve_args& a) {
     in.emplace(read_input(a.in));
     resolve_auto_dtype(o, a.solver, in->file.g);
     if (o.narrow == narrow_mode::when_safe)
-      o.narrow = narrow_mode::off; // cpu ranks: plain int32
+      o.narrow = narrow_mode::off; // ranks compute in plain int32
   });
   // Progress lines from the first rank; every rank stops on its own signals.
   o.progress =
