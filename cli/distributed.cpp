@@ -214,6 +214,8 @@ int solve_distributed(const distributed_solve_args& a) {
     j["m"] = in->file.g.num_edges();
     j["backend"] = "distributed";
     j["device"] = p.device;
+    if (!r.exchange.empty())
+      j["exchange"] = r.exchange;
     j["dtype"] = to_string(o.type);
     j["ranks"] = s.size();
     j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
@@ -244,6 +246,8 @@ int solve_distributed(const distributed_solve_args& a) {
   std::printf("vertices, edges  %lld, %lld\n", static_cast<long long>(p.n),
               static_cast<long long>(in->file.g.num_edges()));
   print_plan_text(s, p);
+  if (!r.exchange.empty())
+    std::printf("exchange         %s\n", r.exchange.c_str());
   std::printf("dtype            %s\n", std::string(to_string(o.type)).c_str());
   std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
               in->read_seconds, r.setup_seconds, r.solve_seconds, r.finish_seconds,

@@ -32,9 +32,19 @@ solve_s() { grep '"solve"' "$1" | tr -dc '0-9.\n' | head -1; }
 make_graph 3000 200000 7 "$OUT/g.gr"
 $A solve "$OUT/g.gr" -o "$OUT/one.npy" --paths "$OUT/one_via.npy" --backend cuda --no-map-output \
   --json >"$OUT/one.json" 2>&1
+# Every grid of 2 ranks, with and without look-ahead, and a block that leaves a partial round.
+for grid in 1x2 2x1; do
+  for extra in "" "--no-lookahead" "--block 384"; do
+    mpirun -np 2 --oversubscribe $A solve "$OUT/g.gr" -o "$OUT/two.npy" --backend cuda \
+      --grid $grid $extra --json >"$OUT/two.json" 2>"$OUT/two.err"
+    note "n=3000, 2 GPU ranks, grid $grid $extra ($(grep -o '"exchange": "[^"]*' "$OUT/two.json" |
+      cut -c14-)): distances vs one GPU" \
+      "$(cmp -s "$OUT/one.npy" "$OUT/two.npy" && echo IDENTICAL || echo DIFFER)"
+  done
+done
 mpirun -np 2 --oversubscribe $A solve "$OUT/g.gr" -o "$OUT/two.npy" --paths "$OUT/two_via.npy" \
   --backend cuda --json >"$OUT/two.json" 2>"$OUT/two.err"
-note "n=3000, 2 GPU ranks ($(grep -o '"device": "[^"]*' "$OUT/two.json" | cut -c12-60)...):" \
+note "n=3000, 2 GPU ranks with paths ($(grep -o '"device": "[^"]*' "$OUT/two.json" | cut -c12-60)...):" \
   "distances vs one GPU $(cmp -s "$OUT/one.npy" "$OUT/two.npy" && echo IDENTICAL || echo DIFFER)"
 for s in 1 17 1234 2999; do
   for t in 3000 5 777; do
@@ -58,7 +68,7 @@ if ((gpus >= 2)); then
   $A solve "$OUT/big.gr" --backend cuda --devices 0,1 --json >"$OUT/t_dev2.json" 2>&1
   note "n=$TIME_N solve stage: --devices 0,1 $(solve_s "$OUT/t_dev2.json") s"
 fi
-for b in 256 512; do
+for b in 256 512 1024; do
   mpirun -np 2 --bind-to none $A solve "$OUT/big.gr" --backend cuda --block $b --json \
     >"$OUT/t_mpi_$b.json" 2>"$OUT/t_mpi_$b.err"
   note "n=$TIME_N solve stage: 2 GPU ranks, block $b: $(solve_s "$OUT/t_mpi_$b.json") s"

@@ -114,6 +114,8 @@ struct summary {
   std::string distance_sum;          ///< their sum: exact digits for integer types
   double max_distance = 0;
   bool integral = true;
+  /// GPU ranks: how the panels travel (NCCL, or host memory and why); empty for cpu ranks.
+  std::string exchange;
 };
 
 /// Solves `g` (the same graph on every rank) on all ranks of `s` and writes the outputs

@@ -1,7 +1,7 @@
 // Stand-in for builds without CUDA: the cuda back end exists but is never available.
 
 #include "core/backend.hpp"
-#include "cuda/rank_engine.hpp"
+#include "cuda/rank_executor.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -42,19 +42,18 @@ rank_device pick_rank_device(int) {
   return none;
 }
 
-std::uint64_t rank_engine_bytes(const apsp::detail::grid_layout&, std::size_t, bool) {
+std::uint64_t rank_executor_bytes(const apsp::detail::grid_layout&, std::size_t, bool) {
   return 0;
 }
 
 template <class T>
-std::unique_ptr<apsp::detail::cpu::bulk_engine<T>>
-make_rank_engine(int, const apsp::detail::grid_layout&, T*, std::int32_t*, bool) {
+std::unique_ptr<rank_gpu<T>> make_rank_gpu(int, const apsp::detail::cpu::local_tiles<T>&, bool) {
   throw backend_unavailable_error("this build of apsp has no CUDA support");
 }
 
-template std::unique_ptr<apsp::detail::cpu::bulk_engine<std::int32_t>>
-make_rank_engine(int, const apsp::detail::grid_layout&, std::int32_t*, std::int32_t*, bool);
-template std::unique_ptr<apsp::detail::cpu::bulk_engine<float>>
-make_rank_engine(int, const apsp::detail::grid_layout&, float*, std::int32_t*, bool);
+template std::unique_ptr<rank_gpu<std::int32_t>>
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool);
+template std::unique_ptr<rank_gpu<float>>
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool);
 
 } // namespace apsp::cuda

@@ -112,6 +112,18 @@ public:
   virtual void wait_all() {}
   /// Lets started broadcasts advance (called between tiles while computing).
   virtual void poll() {}
+  /// GPU ranks: whether this process row (column) broadcasts device memory itself, ordered on
+  /// a CUDA stream (NCCL); otherwise the executor stages through host memory and the calls
+  /// above.
+  [[nodiscard]] virtual bool device_row() const noexcept { return false; }
+  [[nodiscard]] virtual bool device_col() const noexcept { return false; }
+  /// Enqueues a broadcast of device memory on `stream` (a cudaStream_t).
+  virtual void device_bcast_row(void* data, std::size_t bytes, int root_col, void* stream) {
+    (void)data, (void)bytes, (void)root_col, (void)stream;
+  }
+  virtual void device_bcast_col(void* data, std::size_t bytes, int root_row, void* stream) {
+    (void)data, (void)bytes, (void)root_row, (void)stream;
+  }
   /// Bitwise OR over all processes.
   virtual std::uint32_t all_or(std::uint32_t bits) { return bits; }
   /// Whether look-ahead can hide anything (more than one process).

@@ -26,7 +26,6 @@
 #include <atomic>
 #include <barrier>
 #include <cstdlib>
-#include <exception>
 #include <memory>
 #include <new>
 #include <optional>
@@ -113,14 +112,13 @@ template <class T> class tile_executor {
 public:
   tile_executor(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
                 run_context& ctx, const round_hooks& hooks)
-      : L_(tiles.layout), m_{tiles.d, tiles.via, tiles.layout.local_cols()}, engine_(tiles.engine),
-        comm_(comm), ctx_(ctx), hooks_(hooks),
+      : L_(tiles.layout), m_{tiles.d, tiles.via, tiles.layout.local_cols()}, comm_(comm),
+        hooks_(hooks), control_(comm, ctx, hooks),
         ops_(select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), tiles.via != nullptr)),
         b_(cfg.block), ld_(packed_stride(cfg.block, sizeof(T))), tile_(b_ * ld_),
         ltr_(L_.tile_rows()), ltc_(L_.tile_cols()), threads_(cfg.threads) {
     // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then.
-    // (Not with a bulk engine, whose update is one call for the whole round.)
-    lookahead_ = hooks.lookahead && comm.distributed() && tiles.engine == nullptr;
+    lookahead_ = hooks.lookahead && comm.distributed();
     for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
       col_snap_[p] = make_filled<T>(ltr_ * tile_ + packed_slack, weight_traits<T>::infinity);
       row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
@@ -151,25 +149,12 @@ public:
       sync_.emplace(omp_get_num_threads());
       run_rounds(*this, hooks_.first_round, nt, lookahead_);
     }
-    // Every failure (the one that stopped the rounds early, or a cancel in the last round's
-    // progress call) reaches every process here, so none writes output the others do not.
-    if (engine_ != nullptr && !failure_) {
-      try {
-        engine_->finish();
-      } catch (...) {
-        keep_failure();
-      }
-    }
-    const bool failed_here = static_cast<bool>(failure_);
-    if (comm_.all_or(failed_here ? stop_now : go_on) != go_on)
-      rethrow_stop();
+    control_.finish();
   }
 
   void pivot(std::int64_t r) {
     if (omp_get_thread_num() != 0)
       return;
-    if (engine_ != nullptr)
-      guarded([&] { engine_->fetch_lines(r); });
     if (!L_.owns_row(r) || !L_.owns_col(r))
       return;
     const int kb = static_cast<int>(L_.edge(r));
@@ -250,21 +235,8 @@ public:
   /// Agrees on checkpoint or stop with every process.
   std::uint32_t check(std::int64_t r) {
     (void)r;
-    if (omp_get_thread_num() == 0) {
-      std::uint32_t bits = failure_ ? stop_now : go_on;
-      if (hooks_.save && hooks_.save_due) {
-        try {
-          if (hooks_.save_due())
-            bits |= save_now;
-        } catch (...) {
-          keep_failure();
-          bits |= stop_now;
-        }
-      }
-      decision_ = comm_.all_or(bits);
-      if ((decision_ & stop_now) != 0 && hooks_.save)
-        decision_ |= save_now;
-    }
+    if (omp_get_thread_num() == 0)
+      decision_ = control_.check();
     sync_->arrive_and_wait();
     return decision_;
   }
@@ -275,12 +247,6 @@ public:
     const int kb = static_cast<int>(L_.edge(r));
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const int t = omp_get_thread_num();
-    if (engine_ != nullptr) {
-      if (t == 0)
-        guarded([&] { engine_->update(r, col_snap(r, 0), row_snap(r, 0), ld_, tile_); });
-      sync_->arrive_and_wait();
-      return;
-    }
     const int team = omp_get_num_threads();
     const bool poll = t == 0 && comm_.distributed();
     const T* cs = col_snap(r, 0);
@@ -323,40 +289,8 @@ public:
 
   /// Progress, then the checkpoint and stop that check() decided. False: stop.
   bool round_end(std::int64_t r, std::uint32_t decision) {
-    if (omp_get_thread_num() == 0) {
-      try {
-        ctx_.round_done(r + 1, L_.tiles());
-      } catch (...) {
-        keep_failure();
-      }
-      // One process stops at once; several agree at the next check().
-      if (failure_ && !comm_.distributed())
-        decision |= stop_now | (hooks_.save ? save_now : go_on);
-      if ((decision & save_now) != 0) {
-        std::uint32_t saved = go_on;
-        try {
-          if (engine_ != nullptr)
-            engine_->finish();
-          hooks_.save(r + 1);
-        } catch (...) {
-          failure_ = std::current_exception(); // a failed save outranks a cancel
-          saved = stop_now;
-        }
-        // The manifest names the round only once every process has saved it.
-        const std::uint32_t all_saved = comm_.all_or(saved);
-        std::uint32_t committed = go_on;
-        if (all_saved == go_on && hooks_.commit) {
-          try {
-            hooks_.commit(r + 1);
-          } catch (...) {
-            failure_ = std::current_exception();
-            committed = stop_now;
-          }
-        }
-        decision |= all_saved | comm_.all_or(committed);
-      }
-      stopping_ = (decision & stop_now) != 0;
-    }
+    if (omp_get_thread_num() == 0)
+      stopping_ = !control_.round_end(r, L_.tiles(), decision, [] {});
     sync_->arrive_and_wait();
     const bool go = !stopping_;
     sync_->arrive_and_wait(); // nobody rewrites stopping_ before every thread read it
@@ -370,31 +304,12 @@ private:
   T* col_snap(std::int64_t r, std::int64_t l) {
     return col_snap_[lookahead_ ? r & 1 : 0].get() + l * tile_;
   }
-  /// Runs f on thread 0 inside the parallel region: a failure is kept (the next check stops
-  /// every process) instead of crossing the region.
-  template <class F> void guarded(F&& f) {
-    try {
-      f();
-    } catch (...) {
-      keep_failure();
-    }
-  }
-  void keep_failure() {
-    if (!failure_)
-      failure_ = std::current_exception();
-  }
-  [[noreturn]] void rethrow_stop() const {
-    if (failure_)
-      std::rethrow_exception(failure_);
-    throw cancelled_error("another process stopped the solve");
-  }
 
   grid_layout L_;
   matrices<T> m_;
-  bulk_engine<T>* engine_;
   grid_comm& comm_;
-  run_context& ctx_;
   const round_hooks& hooks_;
+  round_control control_; // used by thread 0 only
   tile_ops<T> ops_;
   std::int64_t b_;
   std::int64_t ld_;
@@ -411,7 +326,6 @@ private:
   std::atomic<std::int64_t> next_panel_{0};
   std::uint32_t decision_ = go_on;
   bool stopping_ = false;
-  std::exception_ptr failure_;
 };
 
 } // namespace

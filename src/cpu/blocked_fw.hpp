@@ -6,10 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 
 #include "apsp/matrix.hpp"
 #include "core/backend.hpp"
+#include "core/round_control.hpp"
 #include "core/round_schedule.hpp"
 #include "cpu/cpu_isa.hpp"
 
@@ -21,50 +21,15 @@ struct blocked_config {
   isa kernels = isa::scalar;
 };
 
-/// Phase 3 on another engine (a GPU, src/cuda/rank_engine.hpp) that holds its own copy of the
-/// tiles: the executor keeps the pivot tile and the panels on the host and hands over the bulk
-/// update. The host tiles are current only where the calls below say.
-template <class T> class bulk_engine {
-public:
-  virtual ~bulk_engine() = default;
-  /// Takes the host tiles as they are (the caller, before the first round done here).
-  virtual void start() = 0;
-  /// Makes tile row r and tile column r of the host tiles current (before round r's pivot).
-  virtual void fetch_lines(std::int64_t r) = 0;
-  /// Round r's update of every local tile: takes tile row and column r from the host (the pivot
-  /// and panels changed them), then c = min(c, col_snap (x) row_snap) for every tile (on the
-  /// pivot row and column this changes nothing: the panels computed exactly those terms).
-  /// `col_snaps` and `row_snaps` are the executor's packed snapshot tiles (kb x ld each,
-  /// `tile` elements apart).
-  virtual void update(std::int64_t r, const T* col_snaps, const T* row_snaps, std::int64_t ld,
-                      std::int64_t tile) = 0;
-  /// Makes every host tile current (before a checkpoint and at the end).
-  virtual void finish() = 0;
-};
-
 /// This process's tiles: local_rows() x local_cols() row-major values of the layout, and the
-/// via values in the same shape (null: no paths); `engine`: phase 3 elsewhere (null: here).
+/// via values in the same shape (null: no paths).
 template <class T> struct local_tiles {
   grid_layout layout;
   T* d = nullptr;
   std::int32_t* via = nullptr;
-  bulk_engine<T>* engine = nullptr;
 };
 
-/// Between rounds: resuming, look-ahead and checkpoints.
-struct round_hooks {
-  /// Rounds already done (a resumed solve); the via values are then taken as they are.
-  std::int64_t first_round = 0;
-  /// Compute round r + 1's pivot and panels before round r's bulk update (distributed only).
-  bool lookahead = true;
-  /// Asked on the first process after each round: is a checkpoint due? (may be empty)
-  std::function<bool()> save_due;
-  /// Saves this process's tiles after `rounds_done` rounds; empty = no checkpoints. A stop
-  /// (cancel) also saves when it is set.
-  std::function<void(std::int64_t rounds_done)> save;
-  /// Called on every process once all of them saved (the first process writes the manifest).
-  std::function<void(std::int64_t rounds_done)> commit;
-};
+using detail::round_hooks;
 
 /// Row stride, in elements, of packed tiles for tile edge `block`.
 [[nodiscard]] std::int64_t packed_stride(std::int64_t block, std::size_t element_size) noexcept;

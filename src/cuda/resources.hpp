@@ -78,13 +78,17 @@ public:
       APSP_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
     }
   }
-  ~pinned_buffer() {
-    if (ptr_ != nullptr)
-      APSP_CUDA_TRY_NOTHROW(cudaFreeHost(ptr_));
-  }
+  ~pinned_buffer() { reset(); }
   pinned_buffer(pinned_buffer&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  pinned_buffer& operator=(pinned_buffer&&) = delete;
+  pinned_buffer& operator=(pinned_buffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
   pinned_buffer(const pinned_buffer&) = delete;
   pinned_buffer& operator=(const pinned_buffer&) = delete;
 
@@ -92,6 +96,12 @@ public:
   [[nodiscard]] std::size_t size() const noexcept { return count_; }
 
 private:
+  void reset() noexcept {
+    if (ptr_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaFreeHost(ptr_));
+    ptr_ = nullptr;
+    count_ = 0;
+  }
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -27,7 +27,8 @@
 #include "core/round_schedule.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
-#include "cuda/rank_engine.hpp"
+#include "cuda/rank_executor.hpp"
+#include "mpi/mpi_grid_comm.hpp"
 
 namespace apsp::distributed {
 namespace {
@@ -37,100 +38,6 @@ using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
-
-[[noreturn]] void mpi_failed(int code, const std::string& what) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(code, text, &len);
-  throw internal_error(what + ": " + std::string(text, static_cast<std::size_t>(len)));
-}
-
-void check_mpi(int code, const char* what) {
-  if (code != MPI_SUCCESS)
-    mpi_failed(code, what);
-}
-
-/// MPI counts are int: larger transfers go in pieces of 1 GiB.
-constexpr std::size_t piece = std::size_t{1} << 30;
-
-/// grid_comm over a process row and a process column communicator.
-class mpi_grid_comm final : public detail::grid_comm {
-public:
-  mpi_grid_comm(MPI_Comm world, int rows, int cols) : size_(rows * cols) {
-    int rank = 0;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_dup(world, &world_);
-    MPI_Comm_split(world, rank / cols, rank % cols, &row_);
-    MPI_Comm_split(world, rank % cols, rank / cols, &col_);
-  }
-  ~mpi_grid_comm() override {
-    MPI_Comm_free(&row_);
-    MPI_Comm_free(&col_);
-    MPI_Comm_free(&world_);
-  }
-  mpi_grid_comm(const mpi_grid_comm&) = delete;
-  mpi_grid_comm& operator=(const mpi_grid_comm&) = delete;
-
-  void bcast_row(void* data, std::size_t bytes, int root_col) override {
-    bcast(row_, data, bytes, root_col);
-  }
-  void bcast_col(void* data, std::size_t bytes, int root_row) override {
-    bcast(col_, data, bytes, root_row);
-  }
-  void start_bcast_row(void* data, std::size_t bytes, int root_col) override {
-    start(row_, data, bytes, root_col);
-  }
-  void start_bcast_col(void* data, std::size_t bytes, int root_row) override {
-    start(col_, data, bytes, root_row);
-  }
-  void wait_all() override {
-    if (!pending_.empty())
-      check_mpi(
-          MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE),
-          "MPI_Waitall");
-    pending_.clear();
-  }
-  void poll() override {
-    if (pending_.empty())
-      return;
-    int done = 0;
-    MPI_Testall(static_cast<int>(pending_.size()), pending_.data(), &done, MPI_STATUSES_IGNORE);
-    if (done)
-      pending_.clear();
-  }
-  std::uint32_t all_or(std::uint32_t bits) override {
-    std::uint32_t out = 0;
-    check_mpi(MPI_Allreduce(&bits, &out, 1, MPI_UINT32_T, MPI_BOR, world_), "MPI_Allreduce");
-    return out;
-  }
-  [[nodiscard]] bool distributed() const noexcept override { return size_ > 1; }
-
-private:
-  /// Calls f(pointer, count) for each piece of at most 1 GiB of `bytes` at `data`.
-  template <class F> static void in_pieces(void* data, std::size_t bytes, F&& f) {
-    auto* p = static_cast<char*>(data);
-    for (std::size_t at = 0; at < bytes; at += piece)
-      f(p + at, static_cast<int>(std::min(piece, bytes - at)));
-  }
-  static void bcast(MPI_Comm c, void* data, std::size_t bytes, int root) {
-    in_pieces(data, bytes, [&](char* p, int count) {
-      check_mpi(MPI_Bcast(p, count, MPI_BYTE, root, c), "MPI_Bcast");
-    });
-  }
-  void start(MPI_Comm c, void* data, std::size_t bytes, int root) {
-    in_pieces(data, bytes, [&](char* p, int count) {
-      MPI_Request req{};
-      check_mpi(MPI_Ibcast(p, count, MPI_BYTE, root, c, &req), "MPI_Ibcast");
-      pending_.push_back(req);
-    });
-  }
-
-  int size_;
-  MPI_Comm world_{};
-  MPI_Comm row_{};
-  MPI_Comm col_{};
-  std::vector<MPI_Request> pending_;
-};
 
 template <class T> MPI_Datatype mpi_type() {
   if constexpr (std::is_same_v<T, std::int32_t>)
@@ -451,10 +358,10 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
   if (p.gpu) {
     p.gpu_device = gpu.device;
     p.device = gpu.name + " per rank (device " + std::to_string(gpu.device) +
-               " here), pivot and panels on the host (" + cpu + ")";
+               " here)";
     for (int r = 0; r < s.size(); ++r)
       p.gpu_bytes =
-          std::max(p.gpu_bytes, cuda::rank_engine_bytes(layout_of(p, r), size_of(o.type), o.paths));
+          std::max(p.gpu_bytes, cuda::rank_executor_bytes(layout_of(p, r), size_of(o.type), o.paths));
     // Ranks of this node that share this rank's GPU.
     const int sharing = gpu_sharing(s, gpu.device);
     int fits_here = p.gpu_bytes * static_cast<std::uint64_t>(sharing) <= gpu.free_bytes ? 1 : 0;
@@ -644,16 +551,15 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
     };
   }
   // GPU ranks: the tiles go to the device once; the rounds keep them there.
-  std::unique_ptr<detail::cpu::bulk_engine<T>> engine;
+  std::unique_ptr<cuda::rank_gpu<T>> gpu;
+  const detail::cpu::local_tiles<T> tiles{L, local.data(), o.paths ? via.data() : nullptr};
   if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
     if (p.gpu && p.n > 0) {
       s.agree([&] {
         if (o.paths && hooks.first_round == 0)
           std::fill(via.begin(), via.end(), no_via);
-        engine =
-            cuda::make_rank_engine<T>(p.gpu_device, L, local.data(), o.paths ? via.data() : nullptr,
-                                      facts.has_negative && std::is_integral_v<T>);
-        engine->start();
+        gpu = cuda::make_rank_gpu<T>(p.gpu_device, tiles,
+                                     facts.has_negative && std::is_integral_v<T>);
       });
     }
   }
@@ -665,12 +571,15 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
       return;
     mpi_grid_comm comm(world, p.rows, p.cols);
     detail::run_context ctx(o, p.n, facts.has_negative);
+    if (gpu) {
+      out.exchange = comm.use_device(p.gpu_device);
+      gpu->run(comm, ctx, hooks);
+      return;
+    }
     detail::cpu::blocked_config cfg;
     cfg.block = p.block;
     cfg.threads = p.threads;
     cfg.kernels = detail::cpu::selected_isa();
-    detail::cpu::local_tiles<T> tiles{L, local.data(), o.paths ? via.data() : nullptr,
-                                      engine.get()};
     detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
   });
   out.solve_seconds = seconds_since(t1);

@@ -1,6 +1,6 @@
-// The GPU engine of a distributed rank (src/cuda/rank_engine.hpp) under the cpu executor, as one
-// process (the 1 x 1 grid): distances bit-identical to the cpu back end, paths valid walks.
-// Several ranks are tested end to end by scripts/gpu_mpi.sh.
+// The GPU executor of a distributed rank (src/cuda/rank_executor.hpp) as one process (the 1 x 1
+// grid), with and without look-ahead: distances bit-identical to the cpu back end, paths valid
+// walks, a cancel stops it. Several ranks are tested end to end by scripts/gpu_mpi.sh.
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,7 @@
 #include "core/backend.hpp"
 #include "core/checks.hpp"
 #include "cpu/blocked_fw.hpp"
-#include "cpu/cpu_isa.hpp"
-#include "cuda/rank_engine.hpp"
+#include "cuda/rank_executor.hpp"
 
 namespace apsp {
 namespace {
@@ -30,18 +29,11 @@ template <class T> result solve_on_engine(const graph& g, int device, std::int64
   detail::fill_initial_tiles(g, L, d.data());
   std::optional<via_matrix> via(std::in_place, L.n);
   std::fill(via->data(), via->data() + via->size(), no_via);
-  auto engine = cuda::make_rank_engine<T>(device, L, d.data(), via->data(),
-                                          facts.has_negative && std::is_integral_v<T>);
-  engine->start();
+  auto gpu = cuda::make_rank_gpu<T>(device, detail::cpu::local_tiles<T>{L, d.data(), via->data()},
+                                    facts.has_negative && std::is_integral_v<T>);
   detail::run_context ctx(o, L.n, facts.has_negative);
-  detail::cpu::blocked_config cfg;
-  cfg.block = block;
-  cfg.threads = 2;
-  cfg.kernels = detail::cpu::selected_isa();
   detail::grid_comm one_process;
-  detail::cpu::blocked_floyd_warshall(
-      detail::cpu::local_tiles<T>{L, d.data(), via->data(), engine.get()}, one_process, cfg, ctx,
-      {});
+  gpu->run(one_process, ctx, {});
   detail::normalize_unreachable_tiles(L, d.data(), via->data(), facts);
   return result(std::move(d), std::move(via), plan{});
 }
@@ -71,16 +63,40 @@ testing::random_graph_spec spec(std::int64_t n, bool negative) {
   return s;
 }
 
-TEST(RankEngine, Int32MatchesCpuWithValidPaths) {
+TEST(RankExecutor, Int32MatchesCpuWithValidPaths) {
   expect_like_cpu<std::int32_t>(testing::make_random_graph(spec(700, false), 3), 128);
 }
 
-TEST(RankEngine, Int32NegativeWeightsClamp) {
+TEST(RankExecutor, Int32NegativeWeightsClamp) {
   expect_like_cpu<std::int32_t>(testing::make_random_graph(spec(389, true), 4), 128);
 }
 
-TEST(RankEngine, Float32WideTilesPartialLastRound) {
+TEST(RankExecutor, Float32WideTilesPartialLastRound) {
   expect_like_cpu<float>(testing::make_random_graph(spec(517, false), 5), 256);
+}
+
+TEST(RankExecutor, Int32WideTilesSeveralRounds) {
+  expect_like_cpu<std::int32_t>(testing::make_random_graph(spec(1100, false), 6), 384);
+}
+
+TEST(RankExecutor, CancelStopsAtARoundBoundary) {
+  const cuda::rank_device dev = cuda::pick_rank_device(0);
+  if (!dev.available)
+    GTEST_SKIP() << "no GPU: " << dev.name;
+  const graph g = testing::make_random_graph(spec(600, false), 8);
+  solve_options o;
+  int calls = 0;
+  o.progress = [&](const progress_info&) { return ++calls < 2; };
+  detail::grid_layout L;
+  L.n = g.num_vertices();
+  L.b = 128;
+  dense_matrix<std::int32_t> d(L.n);
+  detail::fill_initial_tiles(g, L, d.data());
+  auto gpu = cuda::make_rank_gpu<std::int32_t>(dev.device, {L, d.data(), nullptr}, false);
+  detail::run_context ctx(o, L.n, false);
+  detail::grid_comm one_process;
+  EXPECT_THROW(gpu->run(one_process, ctx, {}), cancelled_error);
+  EXPECT_EQ(calls, 2);
 }
 
 } // namespace

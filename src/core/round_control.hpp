@@ -1,0 +1,120 @@
+#pragma once
+// What happens between the rounds of the schedule (round_schedule.hpp), the same for every
+// executor: all processes agree whether to go on, save a checkpoint or stop; progress is
+// reported; a failure on one process stops all of them at a round boundary and reaches every
+// one of them at the end, so that none writes output the others do not.
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+
+#include "apsp/error.hpp"
+#include "core/backend.hpp"
+#include "core/round_schedule.hpp"
+
+namespace apsp::detail {
+
+/// Between rounds: resuming, look-ahead and checkpoints.
+struct round_hooks {
+  /// Rounds already done (a resumed solve); the via values are then taken as they are.
+  std::int64_t first_round = 0;
+  /// Compute round r + 1's pivot and panels before round r's bulk update (distributed only).
+  bool lookahead = true;
+  /// Asked on the first process after each round: is a checkpoint due? (may be empty)
+  std::function<bool()> save_due;
+  /// Saves this process's tiles after `rounds_done` rounds; empty = no checkpoints. A stop
+  /// (cancel) also saves when it is set.
+  std::function<void(std::int64_t rounds_done)> save;
+  /// Called on every process once all of them saved (the first process writes the manifest).
+  std::function<void(std::int64_t rounds_done)> commit;
+};
+
+/// The executors' check() and round_end() decisions. Called from one thread per process.
+class round_control {
+public:
+  round_control(grid_comm& comm, run_context& ctx, const round_hooks& hooks)
+      : comm_(comm), ctx_(ctx), hooks_(hooks) {}
+
+  /// Runs f; a failure is kept (the next check stops every process) instead of thrown.
+  template <class F> void guarded(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      keep_failure();
+    }
+  }
+  void keep_failure() {
+    if (!failure_)
+      failure_ = std::current_exception();
+  }
+  [[nodiscard]] bool failed() const noexcept { return static_cast<bool>(failure_); }
+
+  /// After round r's broadcasts: go on, save, or stop, the same on every process.
+  std::uint32_t check() {
+    std::uint32_t bits = failure_ ? stop_now : go_on;
+    if (hooks_.save && hooks_.save_due) {
+      try {
+        if (hooks_.save_due())
+          bits |= save_now;
+      } catch (...) {
+        keep_failure();
+        bits |= stop_now;
+      }
+    }
+    std::uint32_t decision = comm_.all_or(bits);
+    if ((decision & stop_now) != 0 && hooks_.save)
+      decision |= save_now;
+    return decision;
+  }
+
+  /// Progress after round r of `rounds`, then the checkpoint and stop that check() decided;
+  /// `current` makes this process's host tiles current before a save. False: stop.
+  template <class Current>
+  bool round_end(std::int64_t r, std::int64_t rounds, std::uint32_t decision, Current&& current) {
+    guarded([&] { ctx_.round_done(r + 1, rounds); });
+    // One process stops at once; several agree at the next check().
+    if (failure_ && !comm_.distributed())
+      decision |= stop_now | (hooks_.save ? save_now : go_on);
+    if ((decision & save_now) != 0) {
+      std::uint32_t saved = go_on;
+      try {
+        current();
+        hooks_.save(r + 1);
+      } catch (...) {
+        failure_ = std::current_exception(); // a failed save outranks a cancel
+        saved = stop_now;
+      }
+      // The manifest names the round only once every process has saved it.
+      const std::uint32_t all_saved = comm_.all_or(saved);
+      std::uint32_t committed = go_on;
+      if (all_saved == go_on && hooks_.commit) {
+        try {
+          hooks_.commit(r + 1);
+        } catch (...) {
+          failure_ = std::current_exception();
+          committed = stop_now;
+        }
+      }
+      decision |= all_saved | comm_.all_or(committed);
+    }
+    return (decision & stop_now) == 0;
+  }
+
+  /// After the last round: every process learns of a failure anywhere and throws it (or a
+  /// cancel when the failure was elsewhere).
+  void finish() {
+    if (comm_.all_or(failure_ ? stop_now : go_on) == go_on)
+      return;
+    if (failure_)
+      std::rethrow_exception(failure_);
+    throw cancelled_error("another process stopped the solve");
+  }
+
+private:
+  grid_comm& comm_;
+  run_context& ctx_;
+  const round_hooks& hooks_;
+  std::exception_ptr failure_;
+};
+
+} // namespace apsp::detail

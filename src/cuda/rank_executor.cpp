@@ -1,0 +1,464 @@
+// The GPU executor of a rank: see rank_executor.hpp.
+//
+// Device state: the rank's tiles d_ (and via_) padded to multiples of 128 with infinity; the
+// pivot tile piv_ (closed by its owner, received by the owners of its row and column); per round
+// parity the column panel col_ (local rows x kq: the product's A) and the row panel row_ (kq x
+// local columns: its B), two sets so that round r + 1's travel while round r's are read.
+// Everything runs on one stream s_ in round order; NCCL broadcasts of the panels run on x_,
+// joined by events. Staged broadcasts go through pinned host copies and MPI on the calling
+// thread, which waits in MPI while the GPU computes.
+//
+// Panels are updated in place by min-plus products with the closed pivot tile (as the multi-GPU
+// driver does): distances are exactly those of plain Floyd-Warshall; via values name an
+// intermediate vertex of a shortest path, not necessarily the one the cpu back end names.
+
+#include "cuda/rank_executor.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+
+#include "apsp/error.hpp"
+#include "apsp/types.hpp"
+#include "cuda/block_ops.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/gemm_driver.hpp"
+#include "cuda/nvtx.hpp"
+#include "cuda/resources.hpp"
+#include "cuda/tile_config.hpp"
+
+namespace apsp::cuda {
+namespace {
+
+using apsp::detail::grid_comm;
+using apsp::detail::grid_layout;
+using apsp::detail::round_control;
+using apsp::detail::round_hooks;
+using apsp::detail::run_context;
+using apsp::detail::update_part;
+
+constexpr std::int64_t tile = kernels::fw_tile;
+
+std::int64_t padded(std::int64_t x) {
+  return round_up(x, tile);
+}
+
+/// [first, last) ranges of 0 .. total without [skip, skip + width) when `has`.
+struct bands {
+  std::array<std::int64_t, 4> at{};
+  int count = 0;
+  bands(std::int64_t total, bool has, std::int64_t skip, std::int64_t width) {
+    if (!has) {
+      add(0, total);
+      return;
+    }
+    add(0, skip);
+    add(skip + width, total);
+  }
+  void add(std::int64_t first, std::int64_t last) {
+    if (last > first) {
+      at[static_cast<std::size_t>(2 * count)] = first;
+      at[static_cast<std::size_t>(2 * count + 1)] = last;
+      ++count;
+    }
+  }
+  [[nodiscard]] std::int64_t first(int i) const { return at[static_cast<std::size_t>(2 * i)]; }
+  [[nodiscard]] std::int64_t last(int i) const { return at[static_cast<std::size_t>(2 * i + 1)]; }
+};
+
+/// The device copy of a rank's tiles (rank_gpu) and the executor of its rounds.
+template <class T> class gpu_tiles final : public rank_gpu<T> {
+public:
+  gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp)
+      : L_(tiles.layout), host_d_(tiles.d), host_via_(tiles.via), device_(device), clamp_(clamp),
+        rows_(padded(L_.local_rows())), cols_(padded(L_.local_cols())), kp_(padded(L_.b)),
+        guard_(device), d_(cells()), via_(paths() ? cells() : 0),
+        piv_(static_cast<std::size_t>(kp_ * kp_)),
+        piv_via_(paths() ? static_cast<std::size_t>(kp_ * kp_) : 0) {
+    APSP_EXPECTS(L_.b % tile == 0, invalid_argument_error,
+                 "GPU ranks need a tile edge (--block) that is a multiple of 128, got " +
+                     std::to_string(L_.b));
+    for (int p = 0; p < 2; ++p) {
+      col_[p] = device_buffer<T>(static_cast<std::size_t>(rows_ * kp_));
+      row_[p] = device_buffer<T>(static_cast<std::size_t>(kp_ * cols_));
+    }
+    configure_block_kernels<T>(tile, clamp, paths());
+    cudaStream_t s = s_.get();
+    enqueue_fill_rect<T>(d_.data(), cols_, 0, rows_, 0, cols_, weight_traits<T>::infinity, s);
+    host_rect(d_.data(), host_d_, cudaMemcpyHostToDevice);
+    if (paths()) {
+      enqueue_fill_rect<std::int32_t>(via_.data(), cols_, 0, rows_, 0, cols_, no_via, s);
+      host_rect(via_.data(), host_via_, cudaMemcpyHostToDevice);
+    }
+    s_.synchronize();
+  }
+
+  void run(grid_comm& comm, run_context& ctx, const round_hooks& hooks) override {
+    const device_guard on(device_);
+    nvtx_range range("apsp::cuda rank rounds");
+    comm_ = &comm;
+    round_control control(comm, ctx, hooks);
+    control_ = &control;
+    first_ = hooks.first_round;
+    // The staged path needs host copies of whatever does not travel GPU to GPU.
+    const bool staged = !comm.device_row() || !comm.device_col();
+    if (staged && comm.distributed() && piv_host_.size() == 0) {
+      piv_host_ = pinned_buffer<T>(static_cast<std::size_t>(kp_ * kp_));
+      for (int p = 0; p < 2; ++p) {
+        col_host_[p] = pinned_buffer<T>(static_cast<std::size_t>(rows_ * kp_));
+        row_host_[p] = pinned_buffer<T>(static_cast<std::size_t>(kp_ * cols_));
+      }
+    }
+    apsp::detail::run_rounds(*this, hooks.first_round, L_.tiles(),
+                             hooks.lookahead && comm.distributed());
+    if (!control.failed())
+      control.guarded([&] { download(); });
+    control_ = nullptr;
+    control.finish();
+  }
+
+  // The steps of core/round_schedule.hpp.
+
+  void pivot(std::int64_t r) {
+    if (!L_.owns_row(r) || !L_.owns_col(r))
+      return;
+    control_->guarded([&] {
+      const std::int64_t kq = padded(L_.edge(r));
+      cudaStream_t s = s_.get();
+      T* at = d_.data() + line_row(r) * cols_ + line_col(r);
+      copy_rect_d2d(piv_.data(), kq, at, cols_, kq, kq, s);
+      enqueue_pivot_block(piv_.data(), paths() ? piv_via_.data() : nullptr, kq, kq / tile, clamp_,
+                          s);
+      copy_rect_d2d(at, cols_, piv_.data(), kq, kq, kq, s);
+      if (paths())
+        enqueue_merge_via(via_.data() + line_row(r) * cols_ + line_col(r), cols_, piv_via_.data(),
+                          kq, kq, kq, r * L_.b, s);
+    });
+  }
+
+  /// The closed pivot tile goes along its process row and column.
+  void share_pivot(std::int64_t r) {
+    const bool in_row = L_.owns_row(r);
+    const bool in_col = L_.owns_col(r);
+    const std::int64_t kq = padded(L_.edge(r));
+    const std::size_t bytes = static_cast<std::size_t>(kq * kq) * sizeof(T);
+    share(piv_.data(), piv_host_.data(), bytes, in_row, in_col, L_.col_owner(r), L_.row_owner(r),
+          s_.get());
+  }
+
+  void panels(std::int64_t r) {
+    control_->guarded([&] {
+      const std::int64_t kq = padded(L_.edge(r));
+      const std::int64_t lr = line_row(r);
+      const std::int64_t lc = line_col(r);
+      const bool has_row = L_.owns_row(r);
+      const bool has_col = L_.owns_col(r);
+      cudaStream_t s = s_.get();
+      gemm_args<T> g = product(r);
+      // The row panel: piv (x) itself, beside the pivot tile.
+      if (has_row) {
+        const bands cb(cols_, has_col, lc, kq);
+        for (int i = 0; i < cb.count; ++i) {
+          g.c = d_.data() + lr * cols_ + cb.first(i);
+          g.ldc = g.ldb = cols_;
+          g.b = g.c;
+          g.a = piv_.data();
+          g.lda = kq;
+          g.via = paths() ? via_.data() + lr * cols_ + cb.first(i) : nullptr;
+          g.rows = kq;
+          g.cols = cb.last(i) - cb.first(i);
+          enqueue_gemm(g, s);
+        }
+      }
+      // The column panel: itself (x) piv, above and below the pivot tile.
+      if (has_col) {
+        const bands rb(rows_, has_row, lr, kq);
+        for (int i = 0; i < rb.count; ++i) {
+          g.c = d_.data() + rb.first(i) * cols_ + lc;
+          g.ldc = g.lda = cols_;
+          g.a = g.c;
+          g.b = piv_.data();
+          g.ldb = kq;
+          g.via = paths() ? via_.data() + rb.first(i) * cols_ + lc : nullptr;
+          g.rows = rb.last(i) - rb.first(i);
+          g.cols = kq;
+          enqueue_gemm(g, s);
+        }
+      }
+      const int p = parity(r);
+      if (has_col)
+        copy_rect_d2d(col_[p].data(), kq, d_.data() + lc, cols_, rows_, kq, s);
+      if (has_row)
+        APSP_CUDA_TRY(cudaMemcpyAsync(row_[p].data(), d_.data() + lr * cols_,
+                                      static_cast<std::size_t>(kq * cols_) * sizeof(T),
+                                      cudaMemcpyDeviceToDevice, s));
+      panels_ready_[p].record(s);
+    });
+  }
+
+  /// The row panel goes down every process column, the column panel across every process row.
+  void start_share(std::int64_t r) {
+    const int p = parity(r);
+    const std::int64_t kq = padded(L_.edge(r));
+    const auto row_bytes = static_cast<std::size_t>(kq * cols_) * sizeof(T);
+    const auto col_bytes = static_cast<std::size_t>(rows_ * kq) * sizeof(T);
+    if (comm_->device_row() || comm_->device_col()) {
+      control_->guarded(
+          [&] { APSP_CUDA_TRY(cudaStreamWaitEvent(x_.get(), panels_ready_[p].get(), 0)); });
+    }
+    if (comm_->device_col())
+      comm_->device_bcast_col(row_[p].data(), row_bytes, L_.row_owner(r), x_.get());
+    if (comm_->device_row())
+      comm_->device_bcast_row(col_[p].data(), col_bytes, L_.col_owner(r), x_.get());
+    if (comm_->device_row() || comm_->device_col())
+      control_->guarded([&] { shared_[p].record(x_.get()); });
+    if (!comm_->distributed() || (comm_->device_row() && comm_->device_col()))
+      return;
+    // Staged: the owners' panels to the host; the host copies of two rounds ago are free.
+    control_->guarded([&] {
+      uploaded_[p].synchronize();
+      panels_ready_[p].synchronize();
+      if (!comm_->device_col() && L_.owns_row(r))
+        APSP_CUDA_TRY(cudaMemcpy(row_host_[p].data(), row_[p].data(), row_bytes,
+                                 cudaMemcpyDeviceToHost));
+      if (!comm_->device_row() && L_.owns_col(r))
+        APSP_CUDA_TRY(cudaMemcpy(col_host_[p].data(), col_[p].data(), col_bytes,
+                                 cudaMemcpyDeviceToHost));
+    });
+    if (!comm_->device_col())
+      comm_->start_bcast_col(row_host_[p].data(), row_bytes, L_.row_owner(r));
+    if (!comm_->device_row())
+      comm_->start_bcast_row(col_host_[p].data(), col_bytes, L_.col_owner(r));
+  }
+
+  void finish_share(std::int64_t r) {
+    const int p = parity(r);
+    const std::int64_t kq = padded(L_.edge(r));
+    cudaStream_t s = s_.get();
+    if (comm_->device_row() || comm_->device_col())
+      control_->guarded([&] { APSP_CUDA_TRY(cudaStreamWaitEvent(s, shared_[p].get(), 0)); });
+    if (!comm_->distributed() || (comm_->device_row() && comm_->device_col()))
+      return;
+    comm_->wait_all();
+    control_->guarded([&] {
+      if (!comm_->device_col() && !L_.owns_row(r))
+        APSP_CUDA_TRY(cudaMemcpyAsync(row_[p].data(), row_host_[p].data(),
+                                      static_cast<std::size_t>(kq * cols_) * sizeof(T),
+                                      cudaMemcpyHostToDevice, s));
+      if (!comm_->device_row() && !L_.owns_col(r))
+        APSP_CUDA_TRY(cudaMemcpyAsync(col_[p].data(), col_host_[p].data(),
+                                      static_cast<std::size_t>(rows_ * kq) * sizeof(T),
+                                      cudaMemcpyHostToDevice, s));
+      uploaded_[p].record(s);
+    });
+  }
+
+  std::uint32_t check(std::int64_t) { return control_->check(); }
+
+  /// c = min(c, col panel (x) row panel) over the part's rectangles of the local tiles (the
+  /// panels themselves included: the closed pivot leaves them as they are).
+  void update(std::int64_t r, update_part part) {
+    control_->guarded([&] {
+      gemm_args<T> g = product(r);
+      const int p = parity(r);
+      const std::int64_t kq = padded(L_.edge(r));
+      g.a = col_[p].data();
+      g.lda = kq;
+      g.b = row_[p].data();
+      g.ldb = cols_;
+      g.ldc = cols_;
+      const auto rect = [&](std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1) {
+        g.c = d_.data() + i0 * cols_ + j0;
+        g.via = paths() ? via_.data() + i0 * cols_ + j0 : nullptr;
+        g.a = col_[p].data() + i0 * kq;
+        g.b = row_[p].data() + j0;
+        g.rows = i1 - i0;
+        g.cols = j1 - j0;
+        enqueue_gemm(g, s_.get());
+      };
+      if (part == update_part::all) {
+        rect(0, rows_, 0, cols_);
+        return;
+      }
+      // The tiles of row and column r + 1, or all but those.
+      const bool has_row = L_.owns_row(r + 1);
+      const bool has_col = L_.owns_col(r + 1);
+      const std::int64_t lr = line_row(r + 1);
+      const std::int64_t lc = line_col(r + 1);
+      const std::int64_t kn = padded(L_.edge(r + 1));
+      const bands rb(rows_, has_row, lr, kn);
+      if (part == update_part::next_lines) {
+        if (has_row)
+          rect(lr, lr + kn, 0, cols_);
+        for (int i = 0; has_col && i < rb.count; ++i)
+          rect(rb.first(i), rb.last(i), lc, lc + kn);
+        return;
+      }
+      const bands cb(cols_, has_col, lc, kn);
+      for (int i = 0; i < rb.count; ++i)
+        for (int j = 0; j < cb.count; ++j)
+          rect(rb.first(i), rb.last(i), cb.first(j), cb.last(j));
+    });
+  }
+
+  /// The host stays at most a round ahead of the GPU (so progress means something), then the
+  /// checkpoint or stop that check() decided.
+  bool round_end(std::int64_t r, std::uint32_t decision) {
+    control_->guarded([&] {
+      round_done_[parity(r)].record(s_.get());
+      if (r > first_)
+        round_done_[parity(r - 1)].synchronize();
+    });
+    return control_->round_end(r, L_.tiles(), decision, [&] { download(); });
+  }
+
+private:
+  [[nodiscard]] bool paths() const noexcept { return host_via_ != nullptr; }
+  [[nodiscard]] std::size_t cells() const noexcept {
+    return static_cast<std::size_t>(rows_ * cols_);
+  }
+  [[nodiscard]] static int parity(std::int64_t r) noexcept { return static_cast<int>(r & 1); }
+  /// Local row (column) where tile row (column) r starts, when held here.
+  [[nodiscard]] std::int64_t line_row(std::int64_t r) const { return L_.local_tile_row(r) * L_.b; }
+  [[nodiscard]] std::int64_t line_col(std::int64_t r) const { return L_.local_tile_col(r) * L_.b; }
+
+  /// The product arguments every step of round r shares.
+  [[nodiscard]] gemm_args<T> product(std::int64_t r) const {
+    gemm_args<T> g;
+    g.k = padded(L_.edge(r));
+    g.k_base = r * L_.b;
+    g.clamp = clamp_;
+    return g;
+  }
+
+  /// `dev` (bytes) along this process row (when in_row, from column root_col) and column (when
+  /// in_col, from row root_row): on stream s where the communicator can, else through `host`.
+  void share(T* dev, T* host, std::size_t bytes, bool in_row, bool in_col, int root_col,
+             int root_row, cudaStream_t s) {
+    if (!comm_->distributed())
+      return;
+    const bool from_here = in_row && in_col;
+    if (in_row && comm_->device_row())
+      comm_->device_bcast_row(dev, bytes, root_col, s);
+    if (in_col && comm_->device_col())
+      comm_->device_bcast_col(dev, bytes, root_row, s);
+    const bool row_staged = in_row && !comm_->device_row();
+    const bool col_staged = in_col && !comm_->device_col();
+    if (!row_staged && !col_staged)
+      return;
+    if (from_here) {
+      control_->guarded([&] {
+        APSP_CUDA_TRY(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s));
+        APSP_CUDA_TRY(cudaStreamSynchronize(s));
+      });
+    }
+    if (row_staged)
+      comm_->bcast_row(host, bytes, root_col);
+    if (col_staged)
+      comm_->bcast_col(host, bytes, root_row);
+    if (!from_here) {
+      control_->guarded([&] {
+        APSP_CUDA_TRY(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s));
+        APSP_CUDA_TRY(cudaStreamSynchronize(s)); // the host copy is rewritten next round
+      });
+    }
+  }
+
+  /// The local tiles between the host (stride local columns) and the device (stride cols_).
+  template <class V> void host_rect(V* dev, V* host, cudaMemcpyKind kind) {
+    const std::int64_t rows = L_.local_rows();
+    const std::int64_t cols = L_.local_cols();
+    if (rows <= 0 || cols <= 0)
+      return;
+    const std::size_t host_pitch = static_cast<std::size_t>(cols) * sizeof(V);
+    const std::size_t dev_pitch = static_cast<std::size_t>(cols_) * sizeof(V);
+    if (kind == cudaMemcpyHostToDevice)
+      APSP_CUDA_TRY(cudaMemcpy2DAsync(dev, dev_pitch, host, host_pitch, host_pitch,
+                                      static_cast<std::size_t>(rows), kind, s_.get()));
+    else
+      APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_pitch, dev, dev_pitch, host_pitch,
+                                      static_cast<std::size_t>(rows), kind, s_.get()));
+  }
+  /// Makes the host tiles current.
+  void download() {
+    host_rect(d_.data(), host_d_, cudaMemcpyDeviceToHost);
+    if (paths())
+      host_rect(via_.data(), host_via_, cudaMemcpyDeviceToHost);
+    s_.synchronize();
+  }
+
+  grid_layout L_;
+  T* host_d_;
+  std::int32_t* host_via_;
+  int device_;
+  bool clamp_;
+  std::int64_t rows_;
+  std::int64_t cols_;
+  std::int64_t kp_;
+  device_guard guard_;
+  device_buffer<T> d_;
+  device_buffer<std::int32_t> via_;
+  device_buffer<T> piv_;
+  device_buffer<std::int32_t> piv_via_;
+  device_buffer<T> col_[2];
+  device_buffer<T> row_[2];
+  pinned_buffer<T> piv_host_;
+  pinned_buffer<T> col_host_[2];
+  pinned_buffer<T> row_host_[2];
+  event panels_ready_[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+  event shared_[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+  event uploaded_[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+  event round_done_[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
+                          event(cudaEventDisableTiming | cudaEventBlockingSync)};
+  stream x_; // NCCL broadcasts of the panels
+  stream s_; // everything else, in round order
+  grid_comm* comm_ = nullptr;
+  round_control* control_ = nullptr;
+  std::int64_t first_ = 0;
+};
+
+} // namespace
+
+rank_device pick_rank_device(int node_rank) {
+  rank_device out;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    out.name = "no CUDA device";
+    return out;
+  }
+  out.device = node_rank % count;
+  cudaDeviceProp prop{};
+  APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, out.device));
+  out.name = prop.name;
+  const device_guard on(out.device);
+  std::size_t free_bytes = 0;
+  std::size_t total = 0;
+  APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total));
+  out.free_bytes = free_bytes;
+  out.available = true;
+  return out;
+}
+
+std::uint64_t rank_executor_bytes(const grid_layout& L, std::size_t element_size, bool paths) {
+  const auto rows = static_cast<std::uint64_t>(padded(L.local_rows()));
+  const auto cols = static_cast<std::uint64_t>(padded(L.local_cols()));
+  const auto k = static_cast<std::uint64_t>(padded(L.b));
+  const std::uint64_t per_cell = element_size + (paths ? 4 : 0);
+  return (rows * cols + k * k) * per_cell + 2 * (rows + cols) * k * element_size;
+}
+
+template <class T>
+std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device,
+                                           const apsp::detail::cpu::local_tiles<T>& tiles,
+                                           bool clamp) {
+  return std::make_unique<gpu_tiles<T>>(device, tiles, clamp);
+}
+
+template std::unique_ptr<rank_gpu<std::int32_t>>
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool);
+template std::unique_ptr<rank_gpu<float>>
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool);
+
+} // namespace apsp::cuda

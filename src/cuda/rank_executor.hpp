@@ -1,0 +1,53 @@
+#pragma once
+// The GPU executor of the blocked Floyd-Warshall round schedule (core/round_schedule.hpp): one
+// process's tiles stay resident on its GPU for the whole solve and every step of every round
+// runs there: the pivot tile closed by the in-core kernels, the panels and the bulk update as
+// min-plus products (gemm_driver.hpp). Panels travel GPU to GPU where the communicator can
+// (NCCL, grid_comm::device_row/col), through pinned host memory otherwise; with look-ahead the
+// next round's panels travel while this round's product runs. Host-only header; builds without
+// CUDA get stand-ins that are never available (core/cuda_unavailable.cpp).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/round_control.hpp"
+#include "core/round_schedule.hpp"
+#include "cpu/blocked_fw.hpp"
+
+namespace apsp::cuda {
+
+/// The GPU a rank uses: device node_rank % devices.
+struct rank_device {
+  bool available = false;
+  int device = -1;
+  std::string name;             ///< or why none is available
+  std::uint64_t free_bytes = 0; ///< free device memory now
+};
+[[nodiscard]] rank_device pick_rank_device(int node_rank);
+
+/// Device bytes of a rank's executor: its padded tiles (and via values), the pivot tile and two
+/// sets of panels.
+[[nodiscard]] std::uint64_t rank_executor_bytes(const apsp::detail::grid_layout& layout,
+                                                std::size_t element_size, bool paths);
+
+/// A rank's tiles resident on its GPU, ready for the rounds.
+template <class T> class rank_gpu {
+public:
+  virtual ~rank_gpu() = default;
+  /// Floyd-Warshall on the tiles, all processes of `comm` together; the host tiles are current
+  /// again when it returns (and before each checkpoint). Failures and cancels behave as in the
+  /// cpu executor (core/round_control.hpp).
+  virtual void run(apsp::detail::grid_comm& comm, apsp::detail::run_context& ctx,
+                   const apsp::detail::round_hooks& hooks) = 0;
+};
+
+/// Takes `tiles` (host memory: distances, and via values that are no_via or a resumed state) to
+/// `device`; T is int32 or float. `clamp`: integer sums clamp at -infinity (negative weights).
+/// The tile edge must be a multiple of 128.
+template <class T>
+[[nodiscard]] std::unique_ptr<rank_gpu<T>>
+make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp);
+
+} // namespace apsp::cuda
