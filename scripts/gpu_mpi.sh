@@ -20,8 +20,8 @@ if [[ ${SKIP_GPU_TESTS:-0} != 1 ]]; then
   (cd "$BUILD" && ctest -L gpu -j1 --output-on-failure >"$OUT/ctest_gpu.log" 2>&1)
   note "gpu tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest_gpu.log")"
 else
-  (cd "$BUILD" && ctest -R rank_engine_test --output-on-failure >"$OUT/ctest_rank.log" 2>&1)
-  note "rank engine tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest_rank.log")"
+  (cd "$BUILD" && ctest -R rank_executor_test --output-on-failure >"$OUT/ctest_rank.log" 2>&1)
+  note "rank executor tests: $(grep -E 'tests passed|tests failed' "$OUT/ctest_rank.log")"
 fi
 A=$BUILD/cli/apsp
 gpus=$(nvidia-smi -L | wc -l)
