@@ -107,12 +107,10 @@ struct planned {
 
 planned plan_solve(std::int64_t n, const solve_options& o) {
   planned out{choose_backend(n, o), {}};
-  APSP_EXPECTS(!wants_checkpoints(o) || out.backend->kind() == backend_kind::cpu,
+  APSP_EXPECTS(!wants_checkpoints(o) || out.backend->kind() != backend_kind::reference,
                backend_unavailable_error,
-               "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu back end and the "
-               "distributed solver's ranks; this solve runs on the " +
-                   std::string(to_string(out.backend->kind())) +
-                   " back end (choose --backend cpu, or run under mpirun)");
+               "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu and cuda back ends "
+               "and the distributed solver's ranks, not by the reference back end");
   out.p = plan_with(*out.backend, n, o);
   APSP_EXPECTS(out.p.fits, out_of_memory_error, "the solve does not fit: " + out.p.reason);
   return out;

@@ -12,6 +12,7 @@
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
 #include "core/host_memory.hpp"
+#include "core/process_checkpoints.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
 
@@ -97,26 +98,9 @@ public:
           id.paths = via != nullptr;
           id.block = p.block;
           id.input_hash = ctx.input_hash();
-          const std::uint64_t d_bytes = static_cast<std::uint64_t>(m.size()) * sizeof(*m.data());
-          const std::uint64_t via_bytes = static_cast<std::uint64_t>(m.size()) * 4;
-          std::int32_t* v = via != nullptr ? via->data() : nullptr;
-          cpu::round_hooks hooks;
-          if (!o.resume_dir.empty() && m.n() > 0) {
-            hooks.first_round = checkpoint_store::find(o.resume_dir, id);
-            checkpoint_store::load(o.resume_dir, id, 0, hooks.first_round, m.data(), d_bytes, v,
-                                   via_bytes);
-          }
-          std::optional<checkpoint_store> store;
-          if (!o.checkpoint_dir.empty() && m.n() > 0) {
-            store.emplace(o.checkpoint_dir, id, 0, o.checkpoint_every_seconds,
-                          o.checkpoint_dir == o.resume_dir ? hooks.first_round : 0);
-            hooks.save_due = [&] { return store->due(); };
-            hooks.save = [&](std::int64_t done) {
-              store->save(done, m.data(), d_bytes, v, via_bytes);
-            };
-            hooks.commit = [&](std::int64_t done) { store->commit(done, p.rounds); };
-          }
-          cpu::blocked_floyd_warshall(m, via, cfg, ctx, hooks);
+          process_checkpoints saved(o, id, m.data(), via != nullptr ? via->data() : nullptr,
+                                    p.rounds);
+          cpu::blocked_floyd_warshall(m, via, cfg, ctx, saved.hooks);
         },
         d);
   }

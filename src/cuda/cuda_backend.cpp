@@ -15,6 +15,7 @@
 
 #include "core/backend.hpp"
 #include "core/host_memory.hpp"
+#include "core/process_checkpoints.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
@@ -23,6 +24,7 @@
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
 #include "cuda/packed16_solve.hpp"
+#include "cuda/rank_executor.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
@@ -32,6 +34,43 @@ namespace {
 
 /// Device memory left unplanned for the context, kernels and the allocator's slack.
 constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
+
+/// Checkpointed solves run the rounds of the GPU executor (rank_executor.hpp) on the whole
+/// matrix, with the host matrix current at every save; the plan's device says so.
+constexpr const char* checkpointed_marker = " (checkpointed rounds)";
+constexpr std::int64_t checkpointed_block = 512;
+
+bool wants_checkpoints(const solve_options& o) {
+  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
+}
+
+bool is_checkpointed(const plan& p) {
+  return p.device.find(checkpointed_marker) != std::string::npos;
+}
+
+/// The rounds of the GPU executor as one process, saving and resuming checkpoints.
+template <class T>
+void solve_checkpointed(dense_matrix<T>& m, via_matrix* via, const plan& p, run_context& ctx,
+                        int device) {
+  const solve_options& o = ctx.options();
+  checkpoint_identity id;
+  id.n = m.n();
+  id.type = o.type;
+  id.paths = via != nullptr;
+  id.block = p.block;
+  id.input_hash = ctx.input_hash();
+  std::int32_t* v = via != nullptr ? via->data() : nullptr;
+  process_checkpoints saved(o, id, m.data(), v, p.rounds);
+  if (v != nullptr && saved.hooks.first_round == 0)
+    std::fill(v, v + via->size(), no_via);
+  grid_layout L;
+  L.n = m.n();
+  L.b = p.block;
+  const bool clamp = ctx.negative_weights() && std::is_integral_v<T>;
+  auto gpu = cuda::make_rank_gpu<T>(device, cpu::local_tiles<T>{L, m.data(), v}, clamp);
+  grid_comm one_process;
+  gpu->run(one_process, ctx, saved.hooks);
+}
 
 /// Number of devices, or an explanation of why there are none.
 int device_count(std::string* why) {
@@ -225,14 +264,31 @@ public:
     if (o.device_memory_limit != 0)
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
     // Several devices, or a matrix larger than the device (or a test forcing it): out of core.
-    if (cuda::plan_multi_gpu(p, o, count))
+    if (cuda::plan_multi_gpu(p, o, count)) {
+      APSP_EXPECTS(!wants_checkpoints(o), backend_unavailable_error,
+                   "checkpoints on the cuda back end need one device (asked for several)");
       return p;
+    }
     const std::uint64_t forced = cuda::forced_out_of_core_bytes();
     if (forced != 0)
       usable = std::min(usable, forced);
     if ((p.device_bytes > usable || forced != 0) &&
-        cuda::plan_out_of_core(p, p.device, usable, !o.distances_file.empty()))
+        cuda::plan_out_of_core(p, p.device, usable, !o.distances_file.empty())) {
+      APSP_EXPECTS(!wants_checkpoints(o), backend_unavailable_error,
+                   "checkpoints on the cuda back end need the matrix to fit in device memory "
+                   "(this solve runs out of core); use --backend cpu or several MPI ranks");
       return p;
+    }
+    if (wants_checkpoints(o) && n > 0) {
+      // The executor's tiles, pivot tile and panels instead of the in-core driver's buffers.
+      p.block = checkpointed_block;
+      p.rounds = (n + p.block - 1) / p.block;
+      grid_layout L;
+      L.n = n;
+      L.b = p.block;
+      p.device_bytes = cuda::rank_executor_bytes(L, size_of(o.type), o.paths);
+      p.device += checkpointed_marker;
+    }
     if (p.device_bytes > usable) {
       p.fits = false;
       p.reason = "the " + std::to_string(n) + "-vertex " + std::string(to_string(o.type)) +
@@ -248,6 +304,7 @@ public:
     // which takes the host matrix): its matrix is built on the device from the edges.
     const bool packed = narrow && p.type == dtype::int32 && !p.paths;
     return p.fits && p.n > 0 && !p.out_of_core && !cuda::is_multi_gpu(p) && !packed &&
+           !is_checkpointed(p) &&
            (p.type == dtype::int32 || p.type == dtype::float32);
   }
 
@@ -273,6 +330,10 @@ public:
             }
             if (cuda::is_multi_gpu(p)) {
               cuda::solve_multi_gpu(m, via, ctx, count);
+              return;
+            }
+            if (is_checkpointed(p)) {
+              solve_checkpointed(m, via, p, ctx, device);
               return;
             }
             if constexpr (std::is_same_v<T, std::int32_t>) {

@@ -8,9 +8,9 @@
 // joined by events. Staged broadcasts go through pinned host copies and MPI on the calling
 // thread, which waits in MPI while the GPU computes.
 //
-// Panels are updated in place by min-plus products with the closed pivot tile (as the multi-GPU
-// driver does): distances are exactly those of plain Floyd-Warshall; via values name an
-// intermediate vertex of a shortest path, not necessarily the one the cpu back end names.
+// Panels are updated by min-plus products of the closed pivot tile and a copy of the panel:
+// distances are exactly those of plain Floyd-Warshall; via values name an intermediate vertex
+// of a shortest path (not necessarily the one the cpu back end names), the same on every run.
 
 #include "cuda/rank_executor.hpp"
 
@@ -156,13 +156,16 @@ public:
       const bool has_col = L_.owns_col(r);
       cudaStream_t s = s_.get();
       gemm_args<T> g = product(r);
-      // The row panel: piv (x) itself, beside the pivot tile.
+      const int p = parity(r);
+      // The row panel: piv (x) its copy in row_, beside the pivot tile. (Reading a copy keeps
+      // every element's result, via included, independent of the order of the thread blocks.)
       if (has_row) {
+        copy_row_panel(r);
         const bands cb(cols_, has_col, lc, kq);
         for (int i = 0; i < cb.count; ++i) {
           g.c = d_.data() + lr * cols_ + cb.first(i);
           g.ldc = g.ldb = cols_;
-          g.b = g.c;
+          g.b = row_[p].data() + cb.first(i);
           g.a = piv_.data();
           g.lda = kq;
           g.via = paths() ? via_.data() + lr * cols_ + cb.first(i) : nullptr;
@@ -171,13 +174,15 @@ public:
           enqueue_gemm(g, s);
         }
       }
-      // The column panel: itself (x) piv, above and below the pivot tile.
+      // The column panel: its copy in col_ (x) piv, above and below the pivot tile.
       if (has_col) {
+        copy_col_panel(r);
         const bands rb(rows_, has_row, lr, kq);
         for (int i = 0; i < rb.count; ++i) {
           g.c = d_.data() + rb.first(i) * cols_ + lc;
-          g.ldc = g.lda = cols_;
-          g.a = g.c;
+          g.ldc = cols_;
+          g.a = col_[p].data() + rb.first(i) * kq;
+          g.lda = kq;
           g.b = piv_.data();
           g.ldb = kq;
           g.via = paths() ? via_.data() + rb.first(i) * cols_ + lc : nullptr;
@@ -186,13 +191,11 @@ public:
           enqueue_gemm(g, s);
         }
       }
-      const int p = parity(r);
+      // The updated panels are the round's operands.
       if (has_col)
-        copy_rect_d2d(col_[p].data(), kq, d_.data() + lc, cols_, rows_, kq, s);
+        copy_col_panel(r);
       if (has_row)
-        APSP_CUDA_TRY(cudaMemcpyAsync(row_[p].data(), d_.data() + lr * cols_,
-                                      static_cast<std::size_t>(kq * cols_) * sizeof(T),
-                                      cudaMemcpyDeviceToDevice, s));
+        copy_row_panel(r);
       panels_ready_[p].record(s);
     });
   }
@@ -322,6 +325,18 @@ private:
   /// Local row (column) where tile row (column) r starts, when held here.
   [[nodiscard]] std::int64_t line_row(std::int64_t r) const { return L_.local_tile_row(r) * L_.b; }
   [[nodiscard]] std::int64_t line_col(std::int64_t r) const { return L_.local_tile_col(r) * L_.b; }
+
+  /// Tile row r (kq x local columns) into row_, tile column r (local rows x kq) into col_.
+  void copy_row_panel(std::int64_t r) {
+    const std::int64_t kq = padded(L_.edge(r));
+    APSP_CUDA_TRY(cudaMemcpyAsync(row_[parity(r)].data(), d_.data() + line_row(r) * cols_,
+                                  static_cast<std::size_t>(kq * cols_) * sizeof(T),
+                                  cudaMemcpyDeviceToDevice, s_.get()));
+  }
+  void copy_col_panel(std::int64_t r) {
+    const std::int64_t kq = padded(L_.edge(r));
+    copy_rect_d2d(col_[parity(r)].data(), kq, d_.data() + line_col(r), cols_, rows_, kq, s_.get());
+  }
 
   /// The product arguments every step of round r shares.
   [[nodiscard]] gemm_args<T> product(std::int64_t r) const {

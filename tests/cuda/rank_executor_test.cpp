@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 
 #include "apsp/solve.hpp"
@@ -97,6 +100,50 @@ TEST(RankExecutor, CancelStopsAtARoundBoundary) {
   detail::grid_comm one_process;
   EXPECT_THROW(gpu->run(one_process, ctx, {}), cancelled_error);
   EXPECT_EQ(calls, 2);
+}
+
+// The cuda back end with checkpoints runs these rounds as one process: a solve cancelled after a
+// saved round and resumed gives the bytes of an uninterrupted one (distances and paths), and
+// the distances of the in-core driver.
+TEST(CudaCheckpoint, CancelThenResumeIsByteIdentical) {
+  const cuda::rank_device dev = cuda::pick_rank_device(0);
+  if (!dev.available)
+    GTEST_SKIP() << "no GPU: " << dev.name;
+  const graph g = testing::make_random_graph(spec(1700, false), 9);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("apsp_cuda_checkpoint_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  solve_options o;
+  o.backend = backend_kind::cuda;
+  o.paths = true;
+  o.checkpoint_dir = dir;
+  o.checkpoint_every_seconds = 0;
+  int calls = 0;
+  o.progress = [&](const progress_info&) { return ++calls < 2; };
+  EXPECT_THROW((void)solve(g, o), cancelled_error);
+  ASSERT_TRUE(std::filesystem::exists(dir / "manifest"));
+  solve_options resume = o;
+  resume.progress = {};
+  resume.resume_dir = dir;
+  const result resumed = solve(g, resume);
+  EXPECT_NE(resumed.executed_plan().device.find("checkpointed"), std::string::npos);
+  remove_checkpoint(dir);
+  solve_options whole = o;
+  whole.progress = {};
+  const result once = solve(g, whole);
+  remove_checkpoint(dir);
+  solve_options plain;
+  plain.backend = backend_kind::cuda;
+  const result in_core = solve(g, plain);
+  const auto& a = std::get<dense_matrix<std::int32_t>>(resumed.distances());
+  const auto& b = std::get<dense_matrix<std::int32_t>>(once.distances());
+  const auto& c = std::get<dense_matrix<std::int32_t>>(in_core.distances());
+  EXPECT_TRUE(std::equal(a.data(), a.data() + a.size(), b.data()));
+  EXPECT_TRUE(std::equal(a.data(), a.data() + a.size(), c.data()));
+  ASSERT_TRUE(resumed.has_paths() && once.has_paths());
+  EXPECT_TRUE(std::equal(resumed.via().data(), resumed.via().data() + resumed.via().size(),
+                         once.via().data()));
+  testing::expect_paths_valid(g, resumed);
 }
 
 } // namespace
