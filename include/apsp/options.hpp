@@ -63,7 +63,7 @@ struct solve_options {
   /// When set, the state after a round is saved here (each process its own tiles, then a
   /// manifest naming the round, the options and a hash of the input), atomically: at most every
   /// `checkpoint_every_seconds`, and when the solve is cancelled. The directory is created.
-  /// Back ends: cpu, and the distributed solver's ranks.
+  /// Back ends: cpu, cuda on one device in core, and the distributed solver's ranks.
   std::filesystem::path checkpoint_dir;
   /// Seconds between checkpoints (0: after every round).
   double checkpoint_every_seconds = 600;
