@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "apsp/options.hpp"
+#include "core/backend.hpp"
 #include "core/checkpoint.hpp"
 #include "core/round_control.hpp"
 
@@ -14,13 +15,21 @@ namespace apsp::detail {
 
 class process_checkpoints {
 public:
-  /// With o.resume_dir, loads the saved values into d (and via) and sets hooks.first_round;
-  /// with o.checkpoint_dir, hooks save into it. `rounds`: the solve's rounds.
+  /// For the n x n matrix d (and via, or null) solved in `rounds` rounds of tile edge `block`:
+  /// with a resume_dir, loads the saved values and sets hooks.first_round; with a
+  /// checkpoint_dir, hooks save into it.
   template <class T>
-  process_checkpoints(const solve_options& o, checkpoint_identity id, T* d, std::int32_t* via,
-                      std::int64_t rounds)
-      : d_(d), via_(via), d_bytes_(cells(id) * sizeof(T)), via_bytes_(cells(id) * 4) {
-    if (id.n == 0)
+  process_checkpoints(const run_context& ctx, std::int64_t n, std::int64_t block, T* d,
+                      std::int32_t* via, std::int64_t rounds)
+      : d_(d), via_(via), d_bytes_(cells(n) * sizeof(T)), via_bytes_(cells(n) * 4) {
+    const solve_options& o = ctx.options();
+    checkpoint_identity id;
+    id.n = n;
+    id.type = o.type;
+    id.paths = via != nullptr;
+    id.block = block;
+    id.input_hash = ctx.input_hash();
+    if (n == 0)
       return;
     if (!o.resume_dir.empty()) {
       hooks.first_round = checkpoint_store::find(o.resume_dir, id);
@@ -44,8 +53,8 @@ public:
   round_hooks hooks;
 
 private:
-  static std::uint64_t cells(const checkpoint_identity& id) {
-    return static_cast<std::uint64_t>(id.n) * static_cast<std::uint64_t>(id.n);
+  static std::uint64_t cells(std::int64_t n) {
+    return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   }
   void* d_;
   std::int32_t* via_;

@@ -91,15 +91,8 @@ public:
     cfg.kernels = cpu::selected_isa();
     std::visit(
         [&](auto& m) {
-          const solve_options& o = ctx.options();
-          checkpoint_identity id;
-          id.n = m.n();
-          id.type = o.type;
-          id.paths = via != nullptr;
-          id.block = p.block;
-          id.input_hash = ctx.input_hash();
-          process_checkpoints saved(o, id, m.data(), via != nullptr ? via->data() : nullptr,
-                                    p.rounds);
+          process_checkpoints saved(ctx, m.n(), p.block, m.data(),
+                                    via != nullptr ? via->data() : nullptr, p.rounds);
           cpu::blocked_floyd_warshall(m, via, cfg, ctx, saved.hooks);
         },
         d);

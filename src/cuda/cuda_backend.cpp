@@ -52,15 +52,8 @@ bool is_checkpointed(const plan& p) {
 template <class T>
 void solve_checkpointed(dense_matrix<T>& m, via_matrix* via, const plan& p, run_context& ctx,
                         int device) {
-  const solve_options& o = ctx.options();
-  checkpoint_identity id;
-  id.n = m.n();
-  id.type = o.type;
-  id.paths = via != nullptr;
-  id.block = p.block;
-  id.input_hash = ctx.input_hash();
   std::int32_t* v = via != nullptr ? via->data() : nullptr;
-  process_checkpoints saved(o, id, m.data(), v, p.rounds);
+  process_checkpoints saved(ctx, m.n(), p.block, m.data(), v, p.rounds);
   if (v != nullptr && saved.hooks.first_round == 0)
     std::fill(v, v + via->size(), no_via);
   grid_layout L;
