@@ -46,9 +46,12 @@ TEST(CudaMultiGpu, PlanNamesBothDevices) {
   EXPECT_EQ(p.rounds, 8);
   // One tile row cannot be split: a single device does the work.
   EXPECT_EQ(apsp::make_plan(100, two_devices(dtype::int32, false)).device.rfind("1x ", 0), 0u);
+  // --devices all splits only where that pays (multi_gpu.cpp): one GPU at n = 1000, both at
+  // n = 40000.
   apsp::solve_options all = cuda_options(dtype::int32, false);
   all.devices = {-1};
-  EXPECT_NE(apsp::make_plan(1000, all).device.find("multi-GPU"), std::string::npos);
+  EXPECT_EQ(apsp::make_plan(1000, all).device.find("multi-GPU"), std::string::npos);
+  EXPECT_NE(apsp::make_plan(40000, all).device.find("multi-GPU"), std::string::npos);
 }
 
 struct multi_case {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# GPU ranks against the in-process multi-GPU driver on one machine with two or more GPUs (the
+# 2x H200 targets of docs/distributed.md): for each n in $SIZES, `apsp solve --devices 0,1` and
+# `mpirun -np 2 apsp solve --backend cuda` (one rank per GPU, panels over NCCL) with each block
+# of $BLOCKS, with and without look-ahead; solve stage only (no output files). Graphs: 20
+# out-edges per vertex, weights 1..100 (the headline generator of scripts/gpu_two_h200.sh).
+# Rows go to $OUT/mpi_gpu_ranks.csv (date, device, commit, command, n, config, seconds, rate),
+# a table last.
+#   SIZES="80000" BLOCKS="512 1024" OUT=/tmp/x bench/mpi/gpu_ranks.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/gpu_build.sh
+gpu_script_setup summary_gpu_ranks.txt
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+SIZES=${SIZES:-80000}
+BLOCKS=${BLOCKS:-512 1024}
+gpu_build_targets apsp_cli || exit 1
+A=$(find "$BUILD" -name apsp -type f -perm -u+x | head -1)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+gpus=$(nvidia-smi -L | wc -l)
+csv="$OUT/mpi_gpu_ranks.csv"
+[[ -f $csv ]] || echo "date,device,commit,command,n,config,solve_seconds,updates_per_s" >"$csv"
+solve_s() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds']['solve'])" "$1" 2>/dev/null; }
+row() { # n config command json
+  local s; s=$(solve_s "$4")
+  [[ -z $s ]] && { note "n=$1 $2: FAILED ($(tail -2 "${4%.json}.err" 2>/dev/null | tr '\n' ' '))"; return; }
+  local rate; rate=$(python3 -c "print(f'{$1**3/$s:.4e}')")
+  echo "$DATE,\"${gpus}x $gpu\",$APSP_COMMIT,\"$3\",$1,\"$2\",$s,$rate" >>"$csv"
+  note "n=$1 $2: solve $s s, $rate updates/s"
+}
+for n in $SIZES; do
+  g="$OUT/g$n.bin"
+  python3 - "$g" "$n" <<'PY'
+import sys
+import numpy as np
+path, n, per = sys.argv[1], int(sys.argv[2]), 20
+rng = np.random.default_rng(n)
+src = np.repeat(np.arange(n, dtype=np.int32), per)
+dst = rng.integers(0, n, size=src.size, dtype=np.int32)
+w = rng.integers(1, 101, size=src.size, dtype=np.int32)
+with open(path, "wb") as f:
+    np.array([n, src.size], dtype=np.int32).tofile(f)
+    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
+PY
+  cmd="apsp solve g$n.bin --devices 0,1 --json"
+  $A solve "$g" --devices 0,1 --json >"$OUT/dev_$n.json" 2>"$OUT/dev_$n.err"
+  row "$n" "in-process --devices 0,1" "$cmd" "$OUT/dev_$n.json"
+  for b in $BLOCKS; do
+    for la in "" "--no-lookahead"; do
+      cmd="mpirun -np 2 --bind-to none apsp solve g$n.bin --backend cuda --block $b $la --json"
+      f="$OUT/mpi_${n}_${b}${la:+_nola}.json"
+      mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE $A solve "$g" --backend cuda --block "$b" \
+        $la --json >"$f" 2>"${f%.json}.err"
+      row "$n" "2 GPU ranks (grid 1x2), block $b${la:+, no look-ahead} ($(grep -o '"exchange": "[^"]*' "$f" | cut -c14-))" "$cmd" "$f"
+    done
+  done
+  rm -f "$g"
+done
+echo "================ summary ================"
+cat "$summary"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Where a whole run's milliseconds go at small n (issue: speed at every size): for each n in
+# $SIZES a random graph with n^2/16 edges (weights 1..1000, course binary), then `apsp solve
+# g.bin -o d.bin` from a fresh target $REPEAT times (wall clock, median) with APSP_TRACE=1
+# timestamps and the --json stages, one run with APSP_CUDA_VERBOSE=1 (the driver's own steps),
+# the bare process (`apsp --version`) and CUDA_MODULE_LOADING=EAGER beside the default.
+# Logs under $OUT; a table last. Run after a build ($BUILD/cli/apsp).
+#   SIZES="5000 10000 20000" BUILD=build-gpu scripts/gpu_breakdown.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/apsp-gpu}
+BUILD=${BUILD:-build-gpu}
+W=${WORK:-/tmp/apsp-breakdown}
+SIZES=${SIZES:-5000 10000 20000}
+REPEAT=${REPEAT:-5}
+mkdir -p "$OUT" "$W"
+A="$BUILD/cli/apsp"
+table="$OUT/breakdown_table.txt"
+: >"$table"
+wall() { # prints seconds of "$@"
+  local s=$EPOCHREALTIME
+  "$@" >/dev/null 2>&1
+  local e=$EPOCHREALTIME
+  python3 -c "print(f'{$e - $s:.4f}')"
+}
+median() { python3 -c "import sys,statistics; print(f'{statistics.median(map(float, sys.argv[1:])):.4f}')" "$@"; }
+v=(); for i in $(seq "$REPEAT"); do v+=("$(wall "$A" --version)"); done
+echo "process start and exit (apsp --version): median $(median "${v[@]}") s" | tee -a "$table"
+for n in $SIZES; do
+  G="$W/g$n.bin"
+  python3 - "$G" "$n" <<'PY'
+import sys
+import numpy as np
+path, n = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(n)
+m = n * n // 16
+src = rng.integers(0, n, size=m, dtype=np.int32)
+dst = rng.integers(0, n, size=m, dtype=np.int32)
+w = rng.integers(1, 1001, size=m, dtype=np.int32)
+with open(path, "wb") as f:
+    np.array([n, m], dtype=np.int32).tofile(f)
+    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
+PY
+  "$A" info "$G" >/dev/null 2>&1 # page cache warm, as for the timed runs
+  for mode in default EAGER; do
+    v=()
+    for i in $(seq "$REPEAT"); do
+      rm -f "$W/d.bin"; sync
+      if [[ $mode == EAGER ]]; then
+        v+=("$(wall env CUDA_MODULE_LOADING=EAGER "$A" solve "$G" -o "$W/d.bin")")
+      else
+        v+=("$(wall "$A" solve "$G" -o "$W/d.bin")")
+      fi
+    done
+    echo "n=$n solve -o d.bin (module loading $mode): median $(median "${v[@]}") s of [${v[*]}]" |
+      tee -a "$table"
+  done
+  rm -f "$W/d.bin"; sync
+  APSP_TRACE=1 "$A" solve "$G" -o "$W/d.bin" --json >"$OUT/json_$n.txt" 2>"$OUT/trace_$n.txt"
+  sed 's/^apsp: trace: */    /' "$OUT/trace_$n.txt" | tee -a "$table"
+  python3 -c "import json; print('    stages', json.load(open('$OUT/json_$n.txt'))['seconds'])" |
+    tee -a "$table"
+  rm -f "$W/d.bin"; sync
+  APSP_CUDA_VERBOSE=1 APSP_TRACE=1 "$A" solve "$G" -o "$W/d.bin" >/dev/null 2>"$OUT/verbose_$n.txt"
+  rm -f "$W/d.bin" "$G"
+done
+echo "================ breakdown ================"
+cat "$table"
