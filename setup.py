@@ -52,6 +52,8 @@ class CMakeBuild(build_ext):
     """Builds apsp._core and the apsp tool with CMake instead of setuptools' compiler calls."""
 
     def run(self):
+        if shutil.which("cmake") is None:
+            raise RuntimeError("apsp: cmake not found: install Debian's cmake (make deps does)")
         given = os.environ.get("APSP_CMAKE_BUILD_DIR")
         build_dir = pathlib.Path(given or pathlib.Path(self.build_temp) / "cmake").resolve()
         if given and (build_dir / "CMakeCache.txt").is_file():
