@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import apsp
@@ -65,6 +66,24 @@ def test_path_subcommand():
     route = json.loads(out.stdout)
     assert route["length"] == 30305  # directed d[0][n-1] of data/README.md
     assert route["path"][0] == 1 and route["path"][-1] == 3353
+
+
+def test_convert_solve_verify(tmp_path):
+    graph = tmp_path / "tiny.gr"
+    graph.write_text("p sp 4 4\na 1 2 3\na 2 3 4\na 3 4 5\na 4 1 6\n")
+    out = run_module("convert", graph, tmp_path / "tiny.mtx")
+    assert out.returncode == 0, out.stderr
+    assert apsp.read_graph(tmp_path / "tiny.mtx").num_edges == 4
+    dist = tmp_path / "dist.npy"
+    out = run_module("solve", tmp_path / "tiny.mtx", "-o", dist, "-q")
+    assert out.returncode == 0 and out.stdout == "", out.stderr
+    d = np.load(dist)
+    assert d[0, 3] == 12 and d[3, 2] == 13
+    assert run_module("verify", graph, dist).returncode == 0
+    d[0, 3] = 11  # shorter than possible: verification must fail, exit 7
+    np.save(dist, d)
+    out = run_module("verify", graph, dist)
+    assert out.returncode == 7, out.stdout + out.stderr
 
 
 def test_exit_codes_and_streams_pass_through(tmp_path):
