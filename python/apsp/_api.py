@@ -37,10 +37,11 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         weights and report "no path" as ``apsp.no_path(dtype)``.
     backend : 'auto', 'cpu', 'cuda' or 'reference'
         'auto' uses a GPU when one is present and the dtype is float32 or int32, else the CPU.
-    progress : callable or None
-        ``progress(rounds_done, rounds_total, updates_per_second)`` after each pivot round;
-        returning False cancels the solve (raising apsp.Cancelled). Ctrl-C also cancels
-        (KeyboardInterrupt).
+    progress : None, bool or callable
+        True draws a progress bar on stderr (tqdm when installed, else a plain line); a callable
+        is called as ``progress(rounds_done, rounds_total, updates_per_second)`` after each
+        pivot round, and returning False cancels the solve (raising apsp.Cancelled). Ctrl-C
+        also cancels (KeyboardInterrupt).
 
     Returns
     -------

@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from . import _core
+from . import _core, _progress
 
 _DTYPES = ("float64", "float32", "int64", "int32")
 _BACKENDS = ("auto", "cpu", "cuda", "reference")
@@ -147,6 +147,14 @@ def _real_values(values, what):
 def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads=0,
           devices=None, gpu_memory=None):
     """Runs the solve on any supported input and returns an apsp.Result."""
+    with _progress.callback_for(progress) as callback:
+        return _solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
+                      backend=backend, paths=paths, progress=callback, threads=threads,
+                      devices=devices, gpu_memory=gpu_memory)
+
+
+def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads, devices,
+           gpu_memory):
     kwargs = dict(
         directed=bool(directed),
         unweighted=bool(unweighted),
@@ -158,8 +166,6 @@ def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, thr
         devices=normalize_devices(devices),
         gpu_memory=normalize_gpu_memory(gpu_memory),
     )
-    if progress is not None and not callable(progress):
-        raise TypeError("progress must be callable or None")
     if isinstance(csgraph, _core.Graph):
         return _core.solve_graph(csgraph, **kwargs)
     sparse = _sparse_module()

@@ -1,7 +1,10 @@
 """Progress callbacks, cancel, and Ctrl-C (SIGINT) during a solve with the GIL released."""
 
+import io
 import os
+import re
 import signal
+import sys
 import threading
 import time
 
@@ -78,3 +81,56 @@ def test_sigint_interrupts_a_long_solve():
         signal.signal(signal.SIGINT, previous)
     assert 0 < len(rounds) < n, f"stopped after {len(rounds)} of {n} rounds in {elapsed:.2f} s"
     assert apsp.floyd_warshall(random_dense(10, 0.5, 105)).shape == (10, 10)
+
+
+def test_progress_true_draws_a_tqdm_bar(capsys):
+    pytest.importorskip("tqdm", reason="python3-tqdm is not installed (Makefile DEB_PACKAGES)")
+    dist = apsp.floyd_warshall(random_dense(200, 0.05, 106), progress=True)
+    assert np.isfinite(dist).any()
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    # tqdm's bar: the description, the bar's percentage and done/total rounds.
+    assert "apsp:" in captured.err and "100%" in captured.err
+    assert re.search(r"\b(\d+)/\1 \[", captured.err), captured.err
+    assert "updates/s" in captured.err
+
+
+def test_progress_true_without_tqdm_prints_the_plain_line(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now raises ImportError
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    apsp.solve(random_dense(200, 0.05, 107), progress=True)
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert lines, "no progress line"
+    last = re.fullmatch(r"apsp: round (\d+)/(\d+) \(100%\)  [\d.]+ [kMGTP]?updates/s  ETA 0 s"
+                        r"  elapsed [\d.]+ s", lines[-1])
+    assert last and last.group(1) == last.group(2), lines[-1]
+
+
+def test_progress_false_and_none_print_nothing(capsys):
+    a = random_dense(100, 0.1, 108)
+    apsp.floyd_warshall(a, progress=False)
+    apsp.floyd_warshall(a, progress=None)
+    assert capsys.readouterr().err == ""
+
+
+def test_plain_line_on_a_terminal_is_redrawn_and_ended():
+    from apsp import _progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    line = _progress._PlainLine(screen)
+    line(1, 4, 2.5e9)
+    line(2, 4, 2.5e9)  # within 0.1 s of the first: not redrawn
+    line.close()  # a solve that stops here (cancelled) still ends the line
+    text = screen.getvalue()
+    assert text.startswith("\r\033[Kapsp: round 1/4 (25%)  2.50 Gupdates/s  ETA ")
+    assert "round 2/4" not in text and text.endswith("\n") and text.count("\n") == 1
+
+
+def test_bad_progress_argument():
+    with pytest.raises(TypeError, match="progress must be True, False, None or a callable"):
+        apsp.floyd_warshall(random_dense(10, 0.5, 110), progress="yes")

@@ -214,7 +214,7 @@ void remove_checkpoint(const std::filesystem::path& dir) {
 }
 
 const char* version() noexcept {
-  return "0.1.0";
+  return APSP_VERSION; // project(apsp VERSION ...) in the top CMakeLists.txt, the only copy
 }
 
 } // namespace apsp

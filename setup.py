@@ -1,0 +1,120 @@
+"""Builds the `apsp` Python package through the project's CMake (pyproject.toml has the rest).
+
+    pip install --no-build-isolation .          # or: python3 -m build --wheel --no-isolation
+
+build_ext configures CMake (the CUDA back end when nvcc is found, cpu-only otherwise), builds
+the extension apsp._core and the command-line tool, and puts both into the package beside the
+pure-Python files of python/apsp. Environment (docs/python.md):
+
+    APSP_ENABLE_CUDA=ON|OFF       override the nvcc check
+    APSP_ENABLE_MPI=ON|OFF|AUTO   the tool's distributed solver (default OFF: no MPI libraries)
+    APSP_CMAKE_ARGS="..."         more cmake arguments
+    APSP_CMAKE_BUILD_DIR=DIR      use this CMake build directory; one that is already configured
+                                  is built as it is (no configure), which lets CI package its build
+"""
+
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = pathlib.Path(__file__).resolve().parent
+
+
+def project_version():
+    """The one version of apsp: project(apsp VERSION x.y.z) in CMakeLists.txt."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    m = re.search(r"project\(\s*apsp\s+VERSION\s+([0-9][0-9.]*)", text)
+    if m is None:
+        raise RuntimeError("CMakeLists.txt has no project(apsp VERSION ...)")
+    return m.group(1)
+
+
+def find_nvcc():
+    for candidate in (os.environ.get("CUDACXX"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def log(message):
+    print(f"apsp: {message}", flush=True)
+
+
+class CMakeBuild(build_ext):
+    """Builds apsp._core and the apsp tool with CMake instead of setuptools' compiler calls."""
+
+    def run(self):
+        if shutil.which("cmake") is None:
+            raise RuntimeError("apsp: cmake not found: install Debian's cmake (make deps does)")
+        given = os.environ.get("APSP_CMAKE_BUILD_DIR")
+        build_dir = pathlib.Path(given or pathlib.Path(self.build_temp) / "cmake").resolve()
+        if given and (build_dir / "CMakeCache.txt").is_file():
+            nvcc = self.cached(build_dir, "CMAKE_CUDA_COMPILER")
+            log(f"packaging the configured CMake build in {build_dir}: APSP_ENABLE_CUDA="
+                f"{self.cached(build_dir, 'APSP_ENABLE_CUDA')}, nvcc {nvcc or 'none'}")
+        else:
+            self.configure(build_dir)
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
+        subprocess.run(["cmake", "--build", str(build_dir), "-j", jobs, "--target",
+                        "apsp_python", "apsp_python_cli"], check=True)
+        self.copy_outputs(build_dir / "python" / "apsp")
+
+    @staticmethod
+    def cached(build_dir, name):
+        m = re.search(rf"^{name}:\w+=(.*)$", (build_dir / "CMakeCache.txt").read_text(), re.M)
+        return m.group(1) if m else None
+
+    def configure(self, build_dir):
+        cuda = os.environ.get("APSP_ENABLE_CUDA")
+        nvcc = find_nvcc()
+        args = [f"-DPython_EXECUTABLE={sys.executable}", f"-DPYTHON_EXECUTABLE={sys.executable}",
+                "-DCMAKE_BUILD_TYPE=Release", "-DAPSP_BUILD_PYTHON=ON", "-DAPSP_BUILD_CLI=ON",
+                "-DAPSP_BUILD_TESTS=OFF", "-DAPSP_BUILD_BENCH=OFF",
+                f"-DAPSP_ENABLE_MPI={os.environ.get('APSP_ENABLE_MPI', 'OFF')}"]
+        if cuda is None:
+            cuda = "ON" if nvcc else "OFF"
+            log(f"building the CUDA back end (nvcc: {nvcc})" if nvcc else
+                "building cpu-only: no nvcc found (on PATH, $CUDACXX or /usr/local/cuda/bin)")
+        else:
+            log(f"APSP_ENABLE_CUDA={cuda} from the environment")
+        args.append(f"-DAPSP_ENABLE_CUDA={cuda}")
+        if nvcc and cuda.upper() not in ("OFF", "0", "FALSE", "NO"):
+            args.append(f"-DCMAKE_CUDA_COMPILER={nvcc}")
+        if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").is_file():
+            args += ["-G", "Ninja"]
+        args += shlex.split(os.environ.get("APSP_CMAKE_ARGS", ""))
+        build_dir.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build_dir)] + args, check=True)
+
+    def copy_outputs(self, package_dir):
+        ext = self.extensions[0]
+        target = pathlib.Path(self.get_ext_fullpath(ext.name))
+        built = package_dir / target.name
+        if not built.is_file():
+            found = sorted(p.name for p in package_dir.glob("_core*"))
+            raise RuntimeError(f"{built} was not built (found {found or 'nothing'}): the CMake "
+                               f"build is for another Python than {sys.executable} "
+                               f"(extension suffix {sysconfig.get_config_var('EXT_SUFFIX')})")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(built, target)
+        tool = target.parent / "bin" / "apsp"
+        tool.parent.mkdir(exist_ok=True)
+        shutil.copy2(package_dir / "bin" / "apsp", tool)
+
+
+setup(
+    version=project_version(),
+    package_dir={"": "python"},
+    packages=["apsp"],
+    ext_modules=[Extension("apsp._core", sources=[])],
+    cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": "build/pip"}},
+)
