@@ -3,7 +3,8 @@
 # $SIZES a random graph with n^2/16 edges (weights 1..1000, course binary), then `apsp solve
 # g.bin -o d.bin` from a fresh target $REPEAT times (wall clock, median) with APSP_TRACE=1
 # timestamps and the --json stages, one run with APSP_CUDA_VERBOSE=1 (the driver's own steps),
-# the bare process (`apsp --version`) and CUDA_MODULE_LOADING=EAGER beside the default.
+# the bare process (`apsp --version`), the CUDA context alone (cudaFree(0) through ctypes), and
+# the variants in $MODES beside the default (env settings or extra flags, ";"-separated).
 # Logs under $OUT; a table last. Run after a build ($BUILD/cli/apsp).
 #   SIZES="5000 10000 20000" BUILD=build-gpu scripts/gpu_breakdown.sh
 set -uo pipefail
@@ -13,6 +14,7 @@ BUILD=${BUILD:-build-gpu}
 W=${WORK:-/tmp/apsp-breakdown}
 SIZES=${SIZES:-5000 10000 20000}
 REPEAT=${REPEAT:-5}
+MODES=${MODES:-"APSP_CUDA_STAGING_MB=64;--no-map-output"}
 mkdir -p "$OUT" "$W"
 A="$BUILD/cli/apsp"
 table="$OUT/breakdown_table.txt"
@@ -26,6 +28,12 @@ wall() { # prints seconds of "$@"
 median() { python3 -c "import sys,statistics; print(f'{statistics.median(map(float, sys.argv[1:])):.4f}')" "$@"; }
 v=(); for i in $(seq "$REPEAT"); do v+=("$(wall "$A" --version)"); done
 echo "process start and exit (apsp --version): median $(median "${v[@]}") s" | tee -a "$table"
+cudart=$(ls /usr/local/cuda/lib64/libcudart.so* 2>/dev/null | head -1)
+v=(); for i in $(seq "$REPEAT"); do
+  v+=("$(wall python3 -c "import ctypes; ctypes.CDLL('$cudart').cudaFree(0)")"); done
+w=(); for i in $(seq "$REPEAT"); do w+=("$(wall python3 -c "import ctypes")"); done
+echo "python3 + cudaFree(0) (the CUDA context): median $(median "${v[@]}") s; python3 alone $(median "${w[@]}") s" |
+  tee -a "$table"
 for n in $SIZES; do
   G="$W/g$n.bin"
   python3 - "$G" "$n" <<'PY'
@@ -42,26 +50,26 @@ with open(path, "wb") as f:
     np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
 PY
   "$A" info "$G" >/dev/null 2>&1 # page cache warm, as for the timed runs
-  for mode in default EAGER; do
+  IFS=';' read -ra modes <<<"default;$MODES"
+  for mode in "${modes[@]}"; do
     v=()
     for i in $(seq "$REPEAT"); do
       rm -f "$W/d.bin"; sync
-      if [[ $mode == EAGER ]]; then
-        v+=("$(wall env CUDA_MODULE_LOADING=EAGER "$A" solve "$G" -o "$W/d.bin")")
-      else
-        v+=("$(wall "$A" solve "$G" -o "$W/d.bin")")
-      fi
+      case $mode in
+        default) v+=("$(wall "$A" solve "$G" -o "$W/d.bin")") ;;
+        -*) v+=("$(wall "$A" solve "$G" -o "$W/d.bin" $mode)") ;;
+        *) v+=("$(wall env "$mode" "$A" solve "$G" -o "$W/d.bin")") ;;
+      esac
     done
-    echo "n=$n solve -o d.bin (module loading $mode): median $(median "${v[@]}") s of [${v[*]}]" |
+    echo "n=$n solve -o d.bin ($mode): median $(median "${v[@]}") s of [${v[*]}]" |
       tee -a "$table"
   done
   rm -f "$W/d.bin"; sync
-  APSP_TRACE=1 "$A" solve "$G" -o "$W/d.bin" --json >"$OUT/json_$n.txt" 2>"$OUT/trace_$n.txt"
-  sed 's/^apsp: trace: */    /' "$OUT/trace_$n.txt" | tee -a "$table"
-  python3 -c "import json; print('    stages', json.load(open('$OUT/json_$n.txt'))['seconds'])" |
+  APSP_CUDA_VERBOSE=1 APSP_TRACE=1 "$A" solve "$G" -o "$W/d.bin" --json >"$W/json.txt" \
+    2>"$W/trace.txt"
+  sed 's/^apsp: trace: */    /' "$W/trace.txt" | tee -a "$table"
+  python3 -c "import json; print('    stages', json.load(open('$W/json.txt'))['seconds'])" |
     tee -a "$table"
-  rm -f "$W/d.bin"; sync
-  APSP_CUDA_VERBOSE=1 APSP_TRACE=1 "$A" solve "$G" -o "$W/d.bin" >/dev/null 2>"$OUT/verbose_$n.txt"
   rm -f "$W/d.bin" "$G"
 done
 echo "================ breakdown ================"

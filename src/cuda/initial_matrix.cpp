@@ -26,7 +26,9 @@ void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s)
   }
   // Each chunk: src, dst and weight arrays of `chunk` entries, in one buffer.
   constexpr std::size_t edge_bytes = 12;
-  const std::int64_t chunk = std::min<std::int64_t>(m, staging_bytes / edge_bytes);
+  const std::int64_t chunk = std::min<std::int64_t>(
+      m, static_cast<std::int64_t>(
+             staging_chunk_bytes(static_cast<std::size_t>(m) * edge_bytes) / edge_bytes));
   const auto chunk_bytes = static_cast<std::size_t>(chunk) * edge_bytes;
   pinned_buffer<unsigned char> host[2] = {pinned_buffer<unsigned char>(chunk_bytes),
                                           pinned_buffer<unsigned char>(chunk_bytes)};

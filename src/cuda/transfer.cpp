@@ -1,6 +1,7 @@
 #include "cuda/transfer.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include <omp.h>
@@ -26,7 +27,10 @@ void copy_rows(unsigned char* dst, const unsigned char* src, std::int64_t rows,
 struct staging {
   staging(std::size_t row_bytes, std::int64_t n)
       : rows_per_chunk(std::max<std::int64_t>(
-            1, std::min<std::int64_t>(n, static_cast<std::int64_t>(staging_bytes / row_bytes)))),
+            1, std::min<std::int64_t>(
+                   n, static_cast<std::int64_t>(
+                          staging_chunk_bytes(row_bytes * static_cast<std::size_t>(n)) /
+                          row_bytes)))),
         buffers{
             pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes),
             pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes)} {}
@@ -36,6 +40,13 @@ struct staging {
 };
 
 } // namespace
+
+std::size_t staging_chunk_bytes(std::size_t total) {
+  if (const char* mb = std::getenv("APSP_CUDA_STAGING_MB"); mb != nullptr && std::atoi(mb) > 0)
+    return static_cast<std::size_t>(std::atoi(mb)) << 20;
+  constexpr std::size_t least = std::size_t{4} << 20;
+  return std::clamp(total / 8, least, staging_bytes);
+}
 
 void prefault_host(void* host, std::size_t bytes) {
   nvtx_range range("apsp::cuda prefault host matrix");

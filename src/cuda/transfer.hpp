@@ -9,8 +9,13 @@
 
 namespace apsp::cuda {
 
-/// Bytes of each of the two pinned staging buffers.
+/// Bytes of each of the two pinned staging buffers, at most.
 inline constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+
+/// The staging buffers' size for a copy of `total` bytes: an eighth of it, between 4 MiB and
+/// staging_bytes. Page-locking costs time per byte, so a small matrix gets small buffers (and
+/// more chunks to overlap); APSP_CUDA_STAGING_MB overrides it (measurements).
+[[nodiscard]] std::size_t staging_chunk_bytes(std::size_t total);
 
 /// host (n x n, row-major) -> device (ld x ld, rows < n, columns < n). Returns when done.
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
