@@ -151,6 +151,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   } join_prefault{prefault};
 
   const std::int64_t rounds = p.tiles();
+  cuda::round_runner<T> runner(p, s.get()); // look-ahead for distances (fw_driver.hpp)
   {
     cuda::nvtx_range rounds_range("apsp::cuda rounds");
     // The host runs at most two rounds ahead of the device, so progress is roughly current and
@@ -162,7 +163,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
         round_end[r % 2].synchronize();
       {
         cuda::nvtx_range round_range("apsp::cuda round (phases 1-3)");
-        cuda::enqueue_round(p, r, s.get());
+        runner.enqueue(r);
       }
       round_end[r % 2].record(s.get());
       ctx.round_done(r + 1, rounds);

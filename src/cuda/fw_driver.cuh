@@ -2,6 +2,7 @@
 // Definitions behind fw_driver.hpp; included once per weight type by fw_<type>.cu.
 
 #include <algorithm>
+#include <cstdlib>
 #include <type_traits>
 
 #include "cuda/cuda_check.hpp"
@@ -85,6 +86,33 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
   }
 }
 
+/// Phase-3 style products of round r over one tile set (min_plus_common.cuh), distances only.
+template <class T, bool Clamp>
+void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
+  const int tiles = static_cast<int>(p.tiles());
+  const unsigned blocks = kernels::blocks_of(set, tiles);
+  if (blocks == 0)
+    return;
+  kernels::min_plus_pipelined_kernel<T, Clamp>
+      <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(p.d, p.ld, r,
+                                                                                     tiles, set);
+  APSP_CUDA_CHECK_LAUNCH(set == kernels::cross ? "min-plus tile kernel (phase 2)"
+                                               : "min-plus tile kernel (phase 3)",
+                         s);
+}
+
+/// Phase 1 and 2 of round r (distances only) on s.
+template <class T, bool Clamp>
+void enqueue_pivot_and_cross(const device_problem<T>& p, int r, cudaStream_t s) {
+  const int tiles = static_cast<int>(p.tiles());
+  kernels::pivot_kernel<T, Clamp, false>
+      <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), false), s>>>(p.d, nullptr,
+                                                                                      p.ld, r);
+  APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
+  if (tiles >= 2)
+    enqueue_tiles<T, Clamp>(p, r, kernels::cross, s);
+}
+
 template <class T, bool Clamp, bool Paths>
 void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
   const int tiles = static_cast<int>(p.tiles());
@@ -109,7 +137,7 @@ void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s)
     } else {
       kernels::min_plus_pipelined_kernel<T, Clamp>
           <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-              p.d, p.ld, round, tiles, cross);
+              p.d, p.ld, round, tiles, cross ? kernels::cross : kernels::rest);
     }
     APSP_CUDA_CHECK_LAUNCH(
         cross ? "min-plus tile kernel (phase 2)" : "min-plus tile kernel (phase 3)", s);
@@ -143,6 +171,66 @@ template <class T> void enqueue_round(const device_problem<T>& p, std::int64_t r
   detail::dispatch(p, [&](auto clamp, auto paths) {
     detail::enqueue_variant<T, decltype(clamp)::value, decltype(paths)::value>(p, r, s);
   });
+}
+
+template <class T>
+round_runner<T>::round_runner(const device_problem<T>& p, cudaStream_t s) : p_(p), s_(s) {
+  const char* env = std::getenv("APSP_CUDA_LOOKAHEAD");
+  const bool off = env != nullptr && env[0] == '0';
+  if (off || p.via != nullptr || p.tiles() < 3)
+    return;
+  int least = 0;
+  int greatest = 0;
+  APSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  APSP_CUDA_TRY(cudaStreamCreateWithPriority(&ahead_, cudaStreamNonBlocking, greatest));
+  APSP_CUDA_TRY(cudaEventCreateWithFlags(&lines_done_, cudaEventDisableTiming));
+  APSP_CUDA_TRY(cudaEventCreateWithFlags(&cross_done_, cudaEventDisableTiming));
+}
+
+template <class T> round_runner<T>::~round_runner() {
+  if (ahead_ != nullptr) {
+    APSP_CUDA_TRY_NOTHROW(cudaStreamSynchronize(ahead_));
+    APSP_CUDA_TRY_NOTHROW(cudaStreamDestroy(ahead_));
+  }
+  if (lines_done_ != nullptr)
+    APSP_CUDA_TRY_NOTHROW(cudaEventDestroy(lines_done_));
+  if (cross_done_ != nullptr)
+    APSP_CUDA_TRY_NOTHROW(cudaEventDestroy(cross_done_));
+}
+
+template <class T> void round_runner<T>::enqueue(std::int64_t r) {
+  if (ahead_ == nullptr) {
+    enqueue_round(p_, r, s_);
+    return;
+  }
+  const auto run = [&](auto clamp) {
+    constexpr bool Clamp = decltype(clamp)::value;
+    const int round = static_cast<int>(r);
+    if (next_ == r) {
+      APSP_CUDA_TRY(cudaStreamWaitEvent(s_, cross_done_, 0));
+    } else {
+      detail::enqueue_pivot_and_cross<T, Clamp>(p_, round, s_);
+    }
+    next_ = -1;
+    if (r + 1 >= p_.tiles()) {
+      detail::enqueue_tiles<T, Clamp>(p_, round, kernels::rest, s_);
+      return;
+    }
+    detail::enqueue_tiles<T, Clamp>(p_, round, kernels::next_lines, s_);
+    APSP_CUDA_TRY(cudaEventRecord(lines_done_, s_));
+    APSP_CUDA_TRY(cudaStreamWaitEvent(ahead_, lines_done_, 0));
+    detail::enqueue_pivot_and_cross<T, Clamp>(p_, round + 1, ahead_);
+    APSP_CUDA_TRY(cudaEventRecord(cross_done_, ahead_));
+    next_ = r + 1;
+    detail::enqueue_tiles<T, Clamp>(p_, round, kernels::rest_ahead, s_);
+  };
+  if constexpr (std::is_integral_v<T>) {
+    if (p_.clamp) {
+      run(std::true_type{});
+      return;
+    }
+  }
+  run(std::false_type{});
 }
 
 template <class T>

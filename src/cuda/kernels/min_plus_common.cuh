@@ -28,12 +28,33 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-/// Which tile this block updates in round r of `tiles`: the cross (phase 2: row panel first,
-/// then column panel) or the rest (phase 3, row-major so neighbours share their A panel in L2).
-__device__ __forceinline__ void tile_of_block(int r, int tiles, bool cross, int& ti, int& tj) {
+/// Which tiles a launch covers in round r (of `tiles`): the cross (phase 2: row panel first,
+/// then column panel), the rest (phase 3, row-major so neighbours share their A panel in L2),
+/// or with look-ahead the rest split in two: the tiles of row and column r + 1 first (so round
+/// r + 1's pivot and cross can start), then all others. `bool cross` converts to the first two.
+enum tile_set : int { rest = 0, cross = 1, next_lines = 2, rest_ahead = 3 };
+
+/// Blocks a launch of `set` needs in round r of `tiles` (r + 1 < tiles for the look-ahead sets).
+__host__ __device__ constexpr unsigned blocks_of(int set, int tiles) {
+  const unsigned others = static_cast<unsigned>(tiles - 1);
+  switch (set) {
+  case cross:
+    return 2 * others;
+  case next_lines:
+    return 2 * others - 1;
+  case rest_ahead:
+    return (others - 1) * (others - 1);
+  default:
+    return others * others;
+  }
+}
+
+__device__ __forceinline__ void tile_of_block(int r, int tiles, int set, int& ti, int& tj) {
   const int others = tiles - 1;
   int b = static_cast<int>(blockIdx.x);
-  if (cross) {
+  // Skipping tiles r and r + 1 (the look-ahead sets).
+  const auto skip_two = [r](int x) { return x < r ? x : x + 2; };
+  if (set == cross) {
     if (b < others) {
       ti = r;
       tj = b + (b >= r);
@@ -42,6 +63,20 @@ __device__ __forceinline__ void tile_of_block(int r, int tiles, bool cross, int&
       ti = b + (b >= r);
       tj = r;
     }
+  } else if (set == next_lines) {
+    // Row r + 1 off column r, then column r + 1 off rows r and r + 1.
+    if (b < others) {
+      ti = r + 1;
+      tj = b + (b >= r);
+    } else {
+      ti = skip_two(b - others);
+      tj = r + 1;
+    }
+  } else if (set == rest_ahead) {
+    const int x = b / (others - 1);
+    const int y = b - x * (others - 1);
+    ti = skip_two(x);
+    tj = skip_two(y);
   } else {
     const int x = b / others;
     const int y = b - x * others;

@@ -80,7 +80,7 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
 
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
-    min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, int r, int tiles, bool cross) {
+    min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, int r, int tiles, int set) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(pipe_chunks >= pipe_stages - 1);
   using ops = min_plus<T, Clamp>;
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
 
   int ti = 0;
   int tj = 0;
-  tile_of_block(r, tiles, cross, ti, tj);
+  tile_of_block(r, tiles, set, ti, tj);
   const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
   const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
   const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
