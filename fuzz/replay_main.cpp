@@ -1,17 +1,45 @@
 // A fuzz target without libFuzzer: runs LLVMFuzzerTestOneInput once on every file named on the
 // command line (every file inside a named directory), so the normal build (g++, no sanitizers)
-// replays the seed corpus and the regressions in CTest. A broken contract aborts.
+// replays the seed corpus and the regressions in CTest. A broken contract aborts, and so does
+// any single allocation over 64 MiB (libFuzzer's -malloc_limit_mb in the fuzz runs): the inputs
+// are a few KiB, so a header that lies about its sizes must be refused before it allocates.
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+namespace {
+
+constexpr std::size_t allocation_limit = std::size_t{64} << 20;
+
+} // namespace
+
+// Every operator new and new[] of the process comes here (the replaceable global forms).
+void* operator new(std::size_t size) {
+  if (size > allocation_limit) {
+    std::fprintf(stderr, "contract broken: one allocation of %zu bytes (limit %zu)\n", size,
+                 allocation_limit);
+    std::abort();
+  }
+  if (void* p = std::malloc(size == 0 ? 1 : size))
+    return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 namespace {
 
