@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "io/diagnostics.hpp"
 #include "io/file_bytes.hpp"
 #include "io/limits.hpp"
+#include "io/npy_header.hpp"
 
 namespace apsp::fuzz {
 namespace {
@@ -29,14 +32,43 @@ void check_labels(const io::vertex_labels& labels, std::int64_t n) {
   }
 }
 
-void check_format_specifics(const io::graph_file& f, io::format expected) {
+// The Matrix Market field ("real", "integer", "pattern"...) of an uncompressed file's banner.
+std::string mtx_field(std::string_view input) {
+  if (input.starts_with("\xEF\xBB\xBF"))
+    input.remove_prefix(3);
+  std::string line(input.substr(0, input.find('\n')));
+  std::string words[4];
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < line.size() && k < 4;) {
+    const auto b = line.find_first_not_of(" \t\v\f\r", i);
+    if (b == std::string::npos)
+      break;
+    const auto e = std::min(line.find_first_of(" \t\v\f\r", b), line.size());
+    words[k++] = line.substr(b, e - b);
+    i = e;
+  }
+  for (char& c : words[3])
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return words[3];
+}
+
+void check_format_specifics(const io::graph_file& f, io::format expected, std::string_view input) {
   const auto& l = f.labels;
   const auto& w = f.g.weights();
   const bool integral = std::all_of(w.begin(), w.end(), [](double x) { return x == std::trunc(x); });
+  const bool gzip = io::detail::is_gzip(input);
   switch (expected) {
   case io::format::dimacs:
+    expect(l.is_numeric() && l.base() == 1, "dimacs ids are not numeric from 1");
+    break;
   case io::format::mtx:
-    expect(l.is_numeric() && l.base() == 1, "dimacs/mtx ids are not numeric from 1");
+    expect(l.is_numeric() && l.base() == 1, "mtx ids are not numeric from 1");
+    if (!gzip && mtx_field(input) == "integer")
+      expect(integral, "a weight of an 'integer' Matrix Market file is not an integer");
+    if (!gzip && mtx_field(input) == "pattern") {
+      expect(std::all_of(w.begin(), w.end(), [](double x) { return x == 1.0; }),
+             "a weight of a 'pattern' Matrix Market file is not 1");
+    }
     break;
   case io::format::course_binary:
     expect(l.is_numeric() && l.base() == 0, "course ids are not numeric from 0");
@@ -44,9 +76,31 @@ void check_format_specifics(const io::graph_file& f, io::format expected) {
     expect(std::all_of(w.begin(), w.end(), [](double x) { return std::fabs(x) <= 2147483648.0; }),
            "a course-binary weight is outside int32");
     break;
-  case io::format::npy:
+  case io::format::npy: {
     expect(l.is_numeric() && l.base() == 0, "npy ids are not numeric from 0");
+    const io::detail::npy_header h = io::detail::parse_npy_header(input, input.size(), "npy");
+    expect(h.rows == f.g.num_vertices(), "npy graph size is not the header's shape");
+    // Every edge weighs exactly what the file holds at (i, j).
+    const char* data = input.data() + h.data_offset;
+    for (std::size_t e = 0; e < f.g.weights().size(); ++e) {
+      const std::int64_t i = f.g.sources()[e];
+      const std::int64_t j = f.g.targets()[e];
+      const std::int64_t k = h.fortran_order ? j * h.rows + i : i * h.rows + j;
+      const long double held = visit_dtype(h.type, [&](auto t) {
+        decltype(t) v;
+        std::memcpy(&v, data + static_cast<std::size_t>(k) * sizeof v, sizeof v);
+        return static_cast<long double>(v);
+      });
+      expect(held == static_cast<long double>(w[e]), "an .npy weight is not the file's value");
+    }
+    if (h.type == dtype::int32 || h.type == dtype::int64) {
+      // Integer "no edge" is >= 2^30 - 1: every edge weighs less.
+      expect(integral && std::all_of(w.begin(), w.end(),
+                                     [](double x) { return x < io::detail::course_infinity; }),
+             "an integer .npy weight is not an integer below 2^30 - 1");
+    }
     break;
+  }
   case io::format::edgelist:
     // Integer ids, canonical, in increasing numeric order.
     for (std::int64_t i = 0; i < l.size(); ++i) {
@@ -95,7 +149,7 @@ void check_graph_file(const io::graph_file& f, io::format expected, std::string_
     expect(io::detail::is_valid_weight(g.weights()[e]), "weight not finite or |w| > 2^53");
   }
   check_labels(f.labels, n);
-  check_format_specifics(f, expected);
+  check_format_specifics(f, expected, input);
 }
 
 void check_rejection(const invalid_input_error& e, const std::filesystem::path& name,
