@@ -12,7 +12,7 @@ source_dir=$(dirname "$here")
 build=${1:?usage: run_fuzzers.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:?usage: run_fuzzers.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
-targets=${*:-"dimacs mtx edgelist csv course npy npy_header vertex_labels"}
+targets=${*:-"dimacs mtx edgelist csv course npy npy_header vertex_labels cli_values"}
 
 if ! command -v clang++ >/dev/null 2>&1 ||
    ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
@@ -32,6 +32,7 @@ for t in $targets; do
   case $t in
     dimacs | mtx | edgelist | csv) dict="-dict=$here/dict/$t.dict" ;;
     npy | npy_header) dict="-dict=$here/dict/npy.dict" ;;
+    cli_values) dict="-dict=$here/dict/cli.dict" ;;
     *) dict= ;;
   esac
   mkdir -p "$build/corpus/$t"
