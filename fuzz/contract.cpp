@@ -1,8 +1,8 @@
 #include "contract.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -55,7 +55,8 @@ std::string mtx_field(std::string_view input) {
 void check_format_specifics(const io::graph_file& f, io::format expected, std::string_view input) {
   const auto& l = f.labels;
   const auto& w = f.g.weights();
-  const bool integral = std::all_of(w.begin(), w.end(), [](double x) { return x == std::trunc(x); });
+  const bool integral =
+      std::all_of(w.begin(), w.end(), [](double x) { return x == std::trunc(x); });
   const bool gzip = io::detail::is_gzip(input);
   switch (expected) {
   case io::format::dimacs:
