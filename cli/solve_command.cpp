@@ -120,15 +120,18 @@ void write_header(const std::filesystem::path& partial, const std::string& heade
                   const std::string& out) {
   if (header.empty())
     return;
+  int err = 0; // the first failure's errno
   const int fd = ::open(partial.c_str(), O_WRONLY | O_CLOEXEC);
-  bool ok = fd >= 0;
-  if (ok)
-    ok = ::pwrite(fd, header.data(), header.size(), 0) == static_cast<ssize_t>(header.size());
-  const int err = errno;
-  if (fd >= 0)
-    ok = (::close(fd) == 0) && ok;
-  if (!ok)
-    throw internal_error("cannot write " + out + ": " + std::strerror(ok ? errno : err));
+  if (fd < 0) {
+    err = errno;
+  } else {
+    if (::pwrite(fd, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size()))
+      err = errno != 0 ? errno : EIO;
+    if (::close(fd) != 0 && err == 0)
+      err = errno;
+  }
+  if (err != 0)
+    throw internal_error("cannot write " + out + ": " + std::strerror(err));
 }
 
 /// A matrix solved inside its output file: the values live in OUT.apsp-partial behind room for
