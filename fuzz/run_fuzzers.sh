@@ -26,6 +26,11 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build" --target fuzzers -j "$(nproc)" >/dev/null
 
+# One core per fuzzer (the readers' OpenMP loops still run, on one thread): on a shared machine
+# one fuzzer at a time then takes one core.
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+export OMP_NUM_THREADS
+
 mkdir -p "$build/artifacts"
 status=0
 for t in $targets; do
