@@ -28,10 +28,10 @@ int run(const convert_args& a) {
   const loaded_graph in = read_input(a.in);
   throw_if_interrupted();
   output_files outputs;
-  io::write_graph(a.out, in.file, out_format);
-  outputs.written(a.out);
-  throw_if_interrupted(); // a Ctrl-C during the write still removes it
-  outputs.commit();
+  io::write_graph(outputs.stage(a.out), in.file, out_format);
+  outputs.written();
+  outputs.commit(); // a Ctrl-C during the write removes the partial file instead
+
   if (!a.quiet) {
     std::printf("wrote %s (%s, %lld vertices, %lld edges)\n", a.out.c_str(),
                 std::string(io::to_string(out_format)).c_str(),

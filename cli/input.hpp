@@ -10,6 +10,7 @@
 
 #include "apsp/io.hpp"
 #include "apsp/options.hpp"
+#include "option_values.hpp"
 
 namespace apsp::cli {
 
@@ -59,11 +60,6 @@ void check_narrow_backend(const solve_options& o);
 [[nodiscard]] CLI::Validator dtype_name();
 [[nodiscard]] CLI::Validator backend_name();
 [[nodiscard]] CLI::Validator format_name();
-/// Parses "2G", "512M", "1048576" (binary K/M/G/T, optional "iB"/"B"); throws
-/// invalid_argument_error otherwise or when zero.
-[[nodiscard]] std::uint64_t parse_byte_size(const std::string& s);
-/// Parses "all" (-> {-1}, all devices) or "0,1"; throws invalid_argument_error otherwise.
-[[nodiscard]] std::vector<int> parse_device_list(const std::string& s);
 
 /// `message` with "FILE: " in front unless it already names the file.
 [[nodiscard]] std::string with_file(const std::string& message, const std::string& file);

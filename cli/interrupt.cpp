@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -112,6 +113,55 @@ interrupt_scope::~interrupt_scope() {
       sigaction(handled_signals[k], &previous_actions[k], nullptr);
     installed[k] = false;
   }
+}
+
+signal_hold::signal_hold() {
+  sigset_t held;
+  sigemptyset(&held);
+  for (const int sig : handled_signals)
+    sigaddset(&held, sig);
+  pthread_sigmask(SIG_BLOCK, &held, &old_mask_);
+  // Other threads (OpenMP's) still take process-directed signals: there the handler only
+  // records them, without going back to the default (which would kill on a second signal).
+  struct sigaction record {};
+  record.sa_handler = on_signal;
+  sigemptyset(&record.sa_mask);
+  record.sa_flags = SA_RESTART;
+  for (std::size_t k = 0; k < handled_count; ++k) {
+    if (installed[k])
+      sigaction(handled_signals[k], &record, nullptr);
+  }
+}
+
+signal_hold::~signal_hold() {
+  struct sigaction reset {};
+  reset.sa_handler = SIG_DFL;
+  sigemptyset(&reset.sa_mask);
+  struct sigaction first {};
+  first.sa_handler = on_signal;
+  sigemptyset(&first.sa_mask);
+  first.sa_flags = SA_RESETHAND | SA_RESTART;
+  for (std::size_t k = 0; k < handled_count; ++k) {
+    if (!installed[k])
+      continue;
+    // As interrupt_scope set it up: one-shot until a signal of this kind arrived, then default.
+    const bool arrived = signal_seen.load() == handled_signals[k];
+    sigaction(handled_signals[k], arrived ? &reset : &first, nullptr);
+  }
+  pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+}
+
+void test_pause_after_output(int k) {
+  static const int pause_at = [] {
+    const char* v = std::getenv("APSP_TEST_PAUSE_IN_WRITE");
+    return v != nullptr ? std::atoi(v) : 0;
+  }();
+  if (pause_at <= 0 || k != pause_at)
+    return;
+  std::fprintf(stderr, "apsp: test: paused after output %d\n", k);
+  std::fflush(stderr);
+  for (int waited_ms = 0; !seen() && waited_ms < 60000; waited_ms += 5)
+    usleep(5000);
 }
 
 int interrupt_signal() noexcept {

@@ -1,6 +1,7 @@
 #pragma once
 // Ctrl-C (SIGINT), SIGTERM and SIGHUP handling, and the progress line shown while solving.
 
+#include <csignal>
 #include <string>
 
 #include "apsp/options.hpp"
@@ -23,6 +24,28 @@ public:
 
 /// The former name, from when only SIGINT was handled.
 using sigint_scope = interrupt_scope;
+
+/// Holds SIGINT, SIGTERM and SIGHUP off for its lifetime (while a command renames its finished
+/// outputs onto their targets): blocked on this thread, and on any other thread only recorded,
+/// so that not even a second signal stops the process half-way through. A signal that arrived
+/// meanwhile counts as usual afterwards (interrupted() is true, and the next one of its kind
+/// kills the process).
+class signal_hold {
+public:
+  signal_hold();
+  ~signal_hold();
+  signal_hold(const signal_hold&) = delete;
+  signal_hold& operator=(const signal_hold&) = delete;
+
+private:
+  sigset_t old_mask_;
+};
+
+/// Test hook (APSP_TEST_PAUSE_IN_WRITE=K, for tests/cli/test_signals.py): call after a command
+/// finished writing its k-th output (1-based) to its partial file. When k == K, prints
+/// "apsp: test: paused after output K" on stderr and waits (at most 60 s) for a signal, so a
+/// test can signal at exactly that point. Does nothing otherwise.
+void test_pause_after_output(int k);
 
 /// The first of SIGINT, SIGTERM or SIGHUP that arrived since the current interrupt_scope began
 /// (it stays readable after the scope ends), or 0 when none did.

@@ -1,5 +1,7 @@
 #include "output.hpp"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <variant>
 
 #include "apsp/error.hpp"
+#include "interrupt.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -56,9 +59,41 @@ void check_writable(const std::string& path) {
 }
 
 output_files::~output_files() {
-  for (const auto& p : paths_) {
+  for (const auto& f : files_) {
     std::error_code ec;
-    std::filesystem::remove(p, ec);
+    std::filesystem::remove(f.partial, ec);
+  }
+}
+
+std::filesystem::path output_files::stage(const std::filesystem::path& target) {
+  const std::string name = ".apsp-partial-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(files_.size()) + "." + target.filename().string();
+  const std::filesystem::path partial = target.parent_path() / name;
+  stage(target, partial);
+  return partial;
+}
+
+void output_files::stage(const std::filesystem::path& target,
+                         const std::filesystem::path& partial) {
+  files_.push_back({target, partial});
+}
+
+void output_files::written() {
+  test_pause_after_output(++written_);
+}
+
+void output_files::commit() {
+  throw_if_interrupted();
+  const signal_hold hold;
+  while (!files_.empty()) {
+    const staged f = files_.front();
+    std::error_code ec;
+    std::filesystem::rename(f.partial, f.target, ec);
+    if (ec) {
+      throw internal_error("cannot write " + f.target.string() +
+                           ": cannot rename the finished output onto it: " + ec.message());
+    }
+    files_.erase(files_.begin());
   }
 }
 

@@ -26,19 +26,37 @@ namespace apsp::cli {
 /// or it names a directory. Run before a long solve, not after it.
 void check_writable(const std::string& path);
 
-/// Files written by one command. Unless commit() is called, the destructor removes them, so a
-/// command that fails after its first write leaves nothing behind.
+/// The outputs of one command. Each is written to a partial file beside its target, never over
+/// it; commit() then refuses (cancelled_error) if a signal arrived, and otherwise renames every
+/// partial file onto its target with the signals held off. So until commit() every target is as
+/// it was before the command (a failure or a signal removes the partial files: the destructor),
+/// and after it every target is new.
 class output_files {
 public:
   output_files() = default;
   output_files(const output_files&) = delete;
   output_files& operator=(const output_files&) = delete;
   ~output_files();
-  void written(const std::filesystem::path& p) { paths_.push_back(p); }
-  void commit() noexcept { paths_.clear(); }
+
+  /// A partial file for `target`: DIR/.apsp-partial-PID-K.NAME, hidden, and ending in the
+  /// target's name so that its suffix (.gz: compress) still applies.
+  [[nodiscard]] std::filesystem::path stage(const std::filesystem::path& target);
+  /// `partial` (one named already, e.g. OUT.apsp-partial of a solve in place) becomes `target`.
+  void stage(const std::filesystem::path& target, const std::filesystem::path& partial);
+  /// The partial file of the latest output is complete (a test may pause here: see
+  /// test_pause_after_output).
+  void written();
+  /// Renames the partial files onto their targets (cancelled_error, renaming nothing, when a
+  /// signal arrived before); throws internal_error when a rename fails.
+  void commit();
 
 private:
-  std::vector<std::filesystem::path> paths_;
+  struct staged {
+    std::filesystem::path target;
+    std::filesystem::path partial;
+  };
+  std::vector<staged> files_;
+  int written_ = 0;
 };
 
 /// d(i, j) as text: integers exactly, floats in their shortest round-trip form, "inf" when

@@ -115,35 +115,36 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
     std::printf("paths            %s\n", a.paths_out.c_str());
 }
 
-/// Completes an in-place output: the header goes into the bytes the solve left free, then the
-/// file takes its final name.
-void write_header_and_rename(const std::filesystem::path& partial, const std::string& header,
-                             const std::string& out) {
+/// Completes an in-place output: the header goes into the bytes the solve left free.
+void write_header(const std::filesystem::path& partial, const std::string& header,
+                  const std::string& out) {
+  if (header.empty())
+    return;
+  int err = 0; // the first failure's errno
   const int fd = ::open(partial.c_str(), O_WRONLY | O_CLOEXEC);
-  bool ok = fd >= 0;
-  if (ok && !header.empty())
-    ok = ::pwrite(fd, header.data(), header.size(), 0) == static_cast<ssize_t>(header.size());
-  if (fd >= 0)
-    ok = (::close(fd) == 0) && ok;
-  std::error_code ec;
-  if (ok)
-    std::filesystem::rename(partial, out, ec);
-  if (!ok || ec)
-    throw internal_error("cannot write " + out + ": " +
-                         (ec ? ec.message() : std::string(std::strerror(errno))));
+  if (fd < 0) {
+    err = errno;
+  } else {
+    if (::pwrite(fd, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size()))
+      err = errno != 0 ? errno : EIO;
+    if (::close(fd) != 0 && err == 0)
+      err = errno;
+  }
+  if (err != 0)
+    throw internal_error("cannot write " + out + ": " + std::strerror(err));
 }
 
 /// A matrix solved inside its output file: the values live in OUT.apsp-partial behind room for
-/// the header (registered for removal on failure); finish() writes the header and renames the
-/// file to OUT.
+/// the header (staged in `outputs`, which renames it to OUT at the end or removes it); finish()
+/// writes the header.
 struct in_place_output {
   in_place_output(const std::string& out_path, std::string header_bytes, output_files& outputs)
       : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)) {
-    outputs.written(partial);
+    outputs.stage(out, partial);
   }
   void finish(output_files& outputs) const {
-    write_header_and_rename(partial, header, out);
-    outputs.written(out);
+    write_header(partial, header, out);
+    outputs.written();
   }
   std::string out;
   std::filesystem::path partial;
@@ -248,22 +249,23 @@ int run(const solve_args& a) {
   throw_if_interrupted();
 
   const stopwatch write_clock;
+  // Every output goes to its partial file first; only when all are complete (and no signal
+  // came) do they replace their targets, together.
   if (distances_file) {
     distances_file->finish(outputs);
   } else if (!a.out.empty()) {
-    io::write_matrix(a.out, r.distances(), out_format);
-    outputs.written(a.out);
+    io::write_matrix(outputs.stage(a.out), r.distances(), out_format);
+    outputs.written();
   }
   if (paths_file) {
     paths_file->finish(outputs);
   } else if (!a.paths_out.empty()) {
-    io::write_via(a.paths_out, r.via());
-    outputs.written(a.paths_out);
+    io::write_via(outputs.stage(a.paths_out), r.via());
+    outputs.written();
   }
+  outputs.commit(); // a signal during the writes removes the partial files instead
   t.write = write_clock.seconds();
   trace("solve: written");
-  throw_if_interrupted(); // a Ctrl-C during the writes still removes them
-  outputs.commit();
   if (!options.checkpoint_dir.empty())
     remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had
 

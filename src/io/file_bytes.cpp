@@ -146,7 +146,7 @@ byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
   for (;;) {
     if (produced == capacity) {
       if (capacity >= max_gunzip_bytes)
-        fail_file(p, "decompresses to more than 1 TiB");
+        fail_byte(p, static_cast<std::int64_t>(consumed), "decompresses to more than 1 TiB");
       byte_buffer bigger(capacity * 2);
       std::memcpy(bigger.data(), out.data(), produced);
       out = std::move(bigger);

@@ -52,8 +52,9 @@ graph_file read_edgelist(const std::filesystem::path& p, std::string_view text) 
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   const auto n = static_cast<std::int64_t>(sorted.size());
   if (n > max_vertices) {
-    fail_file(p, "has " + std::to_string(n) + " distinct vertex ids; at most " +
-                     std::to_string(max_vertices) + " are supported");
+    fail_line(p, lines.line_number(),
+              "the file has " + std::to_string(n) + " distinct vertex ids; at most " +
+                  std::to_string(max_vertices) + " are supported");
   }
   const auto m = static_cast<std::int64_t>(weight.size());
   std::vector<std::int32_t> src(static_cast<std::size_t>(m));

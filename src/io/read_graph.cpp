@@ -31,34 +31,41 @@ void fail_unknown_format(const std::filesystem::path& p) {
                ".csv.gz .bin .course .npy (name the format explicitly)");
 }
 
+graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view bytes, format f,
+                            const read_options& o) {
+  const bool text = f != format::course_binary && f != format::npy;
+  byte_buffer text_bytes;
+  if (text && is_gzip(bytes)) {
+    text_bytes = gunzip(bytes, p);
+    bytes = text_bytes.view();
+  }
+  switch (f) {
+  case format::dimacs:
+    return read_dimacs(p, bytes);
+  case format::mtx:
+    return read_mtx(p, bytes);
+  case format::edgelist:
+    return read_edgelist(p, bytes);
+  case format::csv:
+    return read_csv(p, bytes, o.weight_column);
+  case format::course_binary:
+    return read_course_binary(p, bytes);
+  case format::npy:
+    return read_npy_graph(p, bytes);
+  }
+  fail_unknown_format(p);
+}
+
 } // namespace detail
 
 graph_file read_graph(const std::filesystem::path& p, const read_options& o) {
   std::optional<format> f = o.fmt ? o.fmt : format_from_path(p);
-  detail::byte_buffer bytes = detail::read_file(p);
+  const detail::byte_buffer bytes = detail::read_file(p);
   if (!f)
     f = sniff(bytes.view());
   if (!f)
     detail::fail_unknown_format(p);
-  const bool text = *f != format::course_binary && *f != format::npy;
-  if (text && detail::is_gzip(bytes.view()))
-    bytes = detail::gunzip(bytes.view(), p);
-  const std::string_view v = bytes.view();
-  switch (*f) {
-  case format::dimacs:
-    return detail::read_dimacs(p, v);
-  case format::mtx:
-    return detail::read_mtx(p, v);
-  case format::edgelist:
-    return detail::read_edgelist(p, v);
-  case format::csv:
-    return detail::read_csv(p, v, o.weight_column);
-  case format::course_binary:
-    return detail::read_course_binary(p, v);
-  case format::npy:
-    return detail::read_npy_graph(p, v);
-  }
-  detail::fail_unknown_format(p);
+  return detail::read_graph_bytes(p, bytes.view(), *f, o);
 }
 
 } // namespace apsp::io

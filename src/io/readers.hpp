@@ -18,6 +18,12 @@ namespace apsp::io::detail {
 [[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes);
 [[nodiscard]] graph_file read_npy_graph(const std::filesystem::path& p, std::string_view bytes);
 
+/// What read_graph does once the file is in memory: text formats are gunzipped when the bytes
+/// start with the gzip magic, then format f's reader runs. The fuzzers (fuzz/) call this with
+/// the bytes of an input, so they run the same code as a file read.
+[[nodiscard]] graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view bytes,
+                                          format f, const read_options& o);
+
 /// invalid_input_error: the format cannot be told from the name (or an unambiguous magic).
 [[noreturn]] void fail_unknown_format(const std::filesystem::path& p);
 

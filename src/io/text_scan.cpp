@@ -27,6 +27,14 @@ double parse_weight(std::string_view token, const std::filesystem::path& p, std:
     }
     fail_line(p, line, "weight " + quote_token(token) + " is infinite (weights must be finite)");
   }
+  // A value just beyond 2^53 (9007199254740993, 9007199254740992.5) rounds to 2^53 as a double:
+  // only a token that is 2^53 itself may give it (long double holds both apart).
+  long double wide = 0;
+  if (std::fabs(w) == max_abs_weight &&
+      (std::from_chars(digits.data(), end, wide).ec != std::errc() ||
+       std::fabs(wide) != static_cast<long double>(max_abs_weight))) {
+    w = 2 * max_abs_weight;
+  }
   if (!is_valid_weight(w)) {
     fail_line(p, line, "weight " + quote_token(token) + " is out of range (|w| > 2^53)");
   }

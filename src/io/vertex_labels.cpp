@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -11,6 +12,10 @@ namespace apsp::io {
 
 vertex_labels vertex_labels::numeric(std::int64_t n, std::int64_t base) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "negative vertex count " + std::to_string(n));
+  // Every id base + i (i < n) must be an int64 (found by fuzz/fuzz_vertex_labels).
+  APSP_EXPECTS(base <= std::numeric_limits<std::int64_t>::max() - n, invalid_argument_error,
+               "vertex ids " + std::to_string(base) + " + 0.." + std::to_string(n) +
+                   " overflow int64");
   vertex_labels l;
   l.n_ = n;
   l.base_ = base;
@@ -52,10 +57,13 @@ std::optional<std::int64_t> vertex_labels::find(std::string_view id) const {
     std::int64_t v = 0;
     if (!detail::parse_int(id, v))
       return std::nullopt;
-    // v - base could overflow for extreme inputs; compare in the safe direction.
-    if (v < base_ || v - base_ >= n_)
+    // v - base overflows int64 for a negative base and a large v: subtract as unsigned.
+    if (v < base_)
       return std::nullopt;
-    return v - base_;
+    const std::uint64_t offset = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(base_);
+    if (offset >= static_cast<std::uint64_t>(n_))
+      return std::nullopt;
+    return static_cast<std::int64_t>(offset);
   }
   const auto lookup = [&](std::string_view key) -> std::optional<std::int64_t> {
     if (by_bytes_.empty()) {

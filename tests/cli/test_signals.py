@@ -274,11 +274,14 @@ def test_ignored_sighup_stays_ignored(apsp_bin, tmp_path, big_graph):
 
 def test_signal_during_the_final_write_leaves_no_partial_file(apsp_bin, tmp_path):
     """A signal after the solve, while the matrices are written: either the command still sees
-    it (exit 143, the new files removed) or it came after the last check (exit 0, complete
-    files); never a temporary or partial file."""
+    it (exit 143, the earlier OUT and PATHS untouched) or it came after the last check (exit 0,
+    both complete and new); never one new and one old file, a temporary or a partial file."""
     rng = np.random.default_rng(12)
     n = 3000
     graph = write_gr(tmp_path / "g.gr", n, random_edges(rng, n, 6 * n, 1, 100))
+    old = {"d.npy": b"earlier distances\n", "v.npy": b"earlier paths\n"}
+    for name, data in old.items():
+        (tmp_path / name).write_bytes(data)
     child = Child([apsp_bin, "solve", "g.gr", "-o", "d.npy", "--paths", "v.npy", "--backend",
                    "cpu", "--threads", "2", "--no-map-output", "--quiet"], tmp_path,
                   env=dict(os.environ, APSP_TRACE="1"))
@@ -286,14 +289,101 @@ def test_signal_during_the_final_write_leaves_no_partial_file(apsp_bin, tmp_path
     child.proc.send_signal(signal.SIGTERM)
     rc, lines = child.finish()
     left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([graph.name, "d.npy", "v.npy"]), left
     if rc == 143:
         errors = [line for line in lines if line.startswith("apsp: error: ")]
         assert errors == ["apsp: error: interrupted (SIGTERM); no output was written\n"], lines
-        assert left == [graph.name], left
+        for name, data in old.items():
+            assert (tmp_path / name).read_bytes() == data, name
     else:
         assert rc == 0, lines
-        assert left == sorted([graph.name, "d.npy", "v.npy"]), left
         assert np.load(tmp_path / "d.npy").shape == (n, n)
+        assert np.load(tmp_path / "v.npy").shape == (n, n)
+
+
+# --- A signal at a chosen point of the final write (APSP_TEST_PAUSE_IN_WRITE) -----------------
+# With APSP_TEST_PAUSE_IN_WRITE=K, apsp stops after its K-th output is complete in its partial
+# file, prints "apsp: test: paused after output K" and waits for a signal: the test signals
+# exactly between two writes (K = 1) or after the last write, before the renames (K = 2).
+
+@pytest.fixture(scope="module")
+def small_graph(tmp_path_factory):
+    rng = np.random.default_rng(21)
+    return write_gr(tmp_path_factory.mktemp("small_graph") / "g.gr", 40,
+                    random_edges(rng, 40, 160, 1, 9))
+
+
+def interrupted_write(apsp_bin, cwd, args, pause_after, sig, old):
+    """Runs apsp with the pause hook, signals at the pause and checks the outcome: exit
+    128 + sig, one error line, every file of `old` unchanged byte for byte and nothing else
+    in cwd (no partial or temporary file)."""
+    for name, data in old.items():
+        (cwd / name).write_bytes(data)
+    child = Child([apsp_bin, *args], cwd,
+                  env=dict(os.environ, APSP_TEST_PAUSE_IN_WRITE=str(pause_after)))
+    child.wait_for(f"apsp: test: paused after output {pause_after}")
+    child.proc.send_signal(sig)
+    rc, lines = child.finish()
+    assert rc == EXIT_CODE[sig], lines
+    errors = [line for line in lines if line.startswith("apsp: error: ")]
+    assert errors == [f"apsp: error: interrupted ({sig.name}); no output was written\n"], lines
+    assert sorted(p.name for p in cwd.iterdir()) == sorted(old), sorted(cwd.iterdir())
+    for name, data in old.items():
+        assert (cwd / name).read_bytes() == data, name
+
+
+# Every format `apsp solve -o` writes (docs/formats.md): .npy, course binary, CSV, gzipped CSV;
+# written at the end (--no-map-output) or solved in place (--map-output: .npy, .bin).
+WRITE_CASES = [  # output, mode, signal, pause after output K
+    ("d.npy", "--no-map-output", signal.SIGTERM, 1),
+    ("d.npy", "--no-map-output", signal.SIGHUP, 2),
+    ("d.npy", "--no-map-output", signal.SIGINT, 1),
+    ("d.bin", "--no-map-output", signal.SIGTERM, 2),
+    ("d.bin", "--no-map-output", signal.SIGHUP, 1),
+    ("d.bin", "--no-map-output", signal.SIGINT, 2),
+    ("d.csv", "--no-map-output", signal.SIGTERM, 1),
+    ("d.csv", "--no-map-output", signal.SIGHUP, 2),
+    ("d.csv", "--no-map-output", signal.SIGINT, 1),
+    ("d.csv.gz", "--no-map-output", signal.SIGTERM, 2),
+    ("d.csv.gz", "--no-map-output", signal.SIGHUP, 1),
+    ("d.csv.gz", "--no-map-output", signal.SIGINT, 2),
+    ("d.npy", "--map-output", signal.SIGTERM, 2),
+    ("d.npy", "--map-output", signal.SIGINT, 1),
+    ("d.bin", "--map-output", signal.SIGHUP, 1),
+    ("d.bin", "--map-output", signal.SIGTERM, 2),
+]
+
+
+@pytest.mark.parametrize(
+    "out, mode, sig, pause_after", WRITE_CASES,
+    ids=[f"{o}{m}-{s.name}-after{k}" for o, m, s, k in WRITE_CASES])
+def test_signal_between_writes_keeps_the_old_outputs(apsp_bin, tmp_path, small_graph, out, mode,
+                                                     sig, pause_after):
+    old = {out: b"an earlier result, to be left alone\n", "v.npy": b"earlier paths\n"}
+    interrupted_write(apsp_bin, tmp_path,
+                      ["solve", str(small_graph), "-o", out, "--paths", "v.npy", mode,
+                       "--backend", "cpu", "--quiet"], pause_after, sig, old)
+
+
+@pytest.mark.parametrize("out", ["d.npy", "d.bin", "d.csv", "d.csv.gz"])
+def test_outputs_replace_old_ones_when_not_signalled(apsp, tmp_path, small_graph, out):
+    """The same staged write without a signal: both targets are replaced, nothing else left."""
+    (tmp_path / out).write_bytes(b"old")
+    (tmp_path / "v.npy").write_bytes(b"old")
+    r = apsp("solve", small_graph, "-o", out, "--paths", "v.npy", "--quiet",
+             env=dict(os.environ, APSP_TEST_PAUSE_IN_WRITE="3"))  # never reached: 2 outputs
+    assert r.rc == 0, r
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out, "v.npy"])
+    assert np.load(tmp_path / "v.npy").shape == (40, 40)
+    assert (tmp_path / out).read_bytes() != b"old"
+
+
+@pytest.mark.parametrize("out, sig", [("g.mtx", signal.SIGTERM), ("g.txt.gz", signal.SIGHUP),
+                                      ("g.bin", signal.SIGINT)])
+def test_signal_after_convert_writes_keeps_the_old_file(apsp_bin, tmp_path, small_graph, out,
+                                                        sig):
+    interrupted_write(apsp_bin, tmp_path, ["convert", str(small_graph), out, "--quiet"], 1, sig,
+                      {out: b"an earlier conversion\n"})
 
 
 def test_signal_during_convert_leaves_no_file(apsp_bin, tmp_path):
@@ -305,9 +395,10 @@ def test_signal_during_convert_leaves_no_file(apsp_bin, tmp_path):
                      axis=1).astype("<i4")
     (tmp_path / "g.bin").write_bytes(struct.pack("<ii", n, m) + edges.tobytes())
     child = Child([apsp_bin, "convert", "g.bin", "out.txt.gz"], tmp_path)
-    # The write has begun once its temporary file (.out.txt.gz.tmp-PID-N) exists.
+    # The write has begun once its temporary file (..apsp-partial-PID-0.out.txt.gz.tmp-PID-N,
+    # the temporary of the partial file) exists.
     child.wait_until(
-        lambda: any(p.name.startswith(".out.txt.gz.tmp-") for p in tmp_path.iterdir()),
+        lambda: any(".out.txt.gz.tmp-" in p.name for p in tmp_path.iterdir()),
         "temporary output file")
     child.proc.send_signal(signal.SIGTERM)
     rc, lines = child.finish()

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "io/npy_header.hpp"
 #include "io_test_util.hpp"
 
 namespace {
@@ -159,6 +160,25 @@ TEST_F(Malformed, NonFiniteOrAbsurdWeights) {
   expect("f1.txt", "1 2 NaN\n", {"line 1", "NaN"});
   expect("f1.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n",
          {"line 3", "NaN"});
+}
+
+// Just beyond 2^53 a value rounds to 2^53 as a double: it is refused, not silently changed;
+// 2^53 itself is still a weight.
+TEST_F(Malformed, WeightsJustBeyondTwoToThe53) {
+  expect("g1.gr", "p sp 2 1\na 1 2 9007199254740993\n", {"line 2", "out of range"});
+  expect("g2.gr", "p sp 2 1\na 1 2 -9007199254740993\n", {"line 2", "out of range"});
+  expect("g3.gr", "p sp 2 1\na 1 2 9007199254740992.5\n", {"line 2", "out of range"});
+  expect("g1.txt", "1 2 +9007199254740993\n", {"line 1", "out of range"});
+  const auto ok = dir_ / "ok.gr";
+  write_bytes(ok, "p sp 2 2\na 1 2 9007199254740992\na 2 1 -9.007199254740992e15\n");
+  const auto g = read_graph(ok).g;
+  EXPECT_EQ(g.weights()[0], 9007199254740992.0);
+  EXPECT_EQ(g.weights()[1], -9007199254740992.0);
+  // An int64 .npy entry below -2^53 (found by fuzz_npy: it became -2^53).
+  std::string npy = apsp::io::detail::make_npy_header(apsp::dtype::int64, 1, 1);
+  const std::int64_t v = -(std::int64_t{1} << 53) - 1;
+  npy.append(reinterpret_cast<const char*>(&v), sizeof v);
+  expect("g.npy", npy, {"byte", "not a usable weight"});
 }
 
 TEST_F(Malformed, NpyHeaderProblems) {
