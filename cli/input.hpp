@@ -33,9 +33,10 @@ struct loaded_graph {
 /// invalid_input_error whose one-line message names the file.
 [[nodiscard]] loaded_graph read_input(const input_options& in);
 
-/// --backend, --dtype, --block, --threads.
+/// --backend, --algorithm, --dtype, --block, --threads.
 struct solver_options {
   std::string backend = "auto";
+  std::string algorithm = "auto";
   std::string type = "int32";
   std::int64_t block = 0;
   int threads = 0;
@@ -59,6 +60,7 @@ void check_narrow_backend(const solve_options& o);
 [[nodiscard]] CLI::Validator dtype_name();
 [[nodiscard]] CLI::Validator backend_name();
 [[nodiscard]] CLI::Validator format_name();
+[[nodiscard]] CLI::Validator algorithm_name();
 /// Parses "2G", "512M", "1048576" (binary K/M/G/T, optional "iB"/"B"); throws
 /// invalid_argument_error otherwise or when zero.
 [[nodiscard]] std::uint64_t parse_byte_size(const std::string& s);

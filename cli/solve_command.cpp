@@ -65,6 +65,8 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
   j["m"] = in.file.g.num_edges();
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
+  j["algorithm"] = to_string(p.algorithm);
+  j["algorithm_reason"] = p.algorithm_reason;
   j["dtype"] = to_string(r.type());
   j["narrow"] = p.narrow;
   j["block"] = p.block;
@@ -96,7 +98,11 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
   std::printf("vertices, edges  %lld, %lld\n", n, static_cast<long long>(in.file.g.num_edges()));
   std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
               p.device.c_str());
-  std::printf("dtype, tile      %s%s, %lld (%lld rounds)\n",
+  std::printf("algorithm        %s (%s)\n",
+              p.algorithm == algorithm_kind::johnson ? "Johnson" : "Floyd-Warshall",
+              p.algorithm_reason.c_str());
+  std::printf("dtype, %s %s%s, %lld (%lld rounds)\n",
+              p.algorithm == algorithm_kind::johnson ? "sources  " : "tile     ",
               std::string(to_string(r.type())).c_str(),
               p.narrow ? " (packed 16-bit arithmetic)" : "", static_cast<long long>(p.block),
               static_cast<long long>(p.rounds));
@@ -210,7 +216,7 @@ int run(const solve_args& a) {
   const bool raw_output = out_format == io::format::npy ||
                           (out_format == io::format::course_binary && options.type == dtype::int32);
   if (!in_place && !a.no_map_output && !a.out.empty() && raw_output && n > 0) {
-    const plan p = make_plan(n, options);
+    const plan p = make_plan(in.file.g, options);
     const std::uint64_t ram = host_memory_bytes();
     in_place = (ram != 0 && p.host_bytes > ram) ||
                (p.backend == backend_kind::cuda && !p.out_of_core && p.fits);

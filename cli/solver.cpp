@@ -39,6 +39,20 @@ std::string why_not_fitting(const plan& p) {
 }
 
 void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) {
+  const auto& cycle = e.cycle();
+  if (!cycle.empty()) {
+    std::string text;
+    for (std::size_t k = 0; k < cycle.size() && k < 10; ++k)
+      text += in.file.labels.label(cycle[k]) + " -> ";
+    text += cycle.size() > 10 ? "... -> " + in.file.labels.label(cycle.front())
+                              : in.file.labels.label(cycle.front());
+    char weight[32];
+    std::snprintf(weight, sizeof weight, "%.9g", e.cycle_weight());
+    throw negative_cycle_error(in.path + ": the graph has a negative cycle of " +
+                                   std::to_string(cycle.size()) + " vertices, " + text +
+                                   " (ids as in the file), total weight " + weight,
+                               e.vertices(), cycle, e.cycle_weight());
+  }
   const auto& vertices = e.vertices();
   std::string list;
   for (std::size_t k = 0; k < vertices.size() && k < 10; ++k) {
@@ -52,8 +66,7 @@ void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) 
 }
 
 result solve_input(const loaded_graph& in, solve_options options, progress_style progress) {
-  const std::int64_t n = in.file.g.num_vertices();
-  const plan p = make_plan(n, options);
+  const plan p = make_plan(in.file.g, options);
   if (const std::string why = why_not_fitting(p); !why.empty()) {
     throw out_of_memory_error(in.path + ": cannot solve: " + why);
   }

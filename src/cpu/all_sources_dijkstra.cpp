@@ -1,0 +1,125 @@
+#include "cpu/all_sources_dijkstra.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <type_traits>
+
+#include "cpu/dijkstra_queues.hpp"
+
+namespace apsp::cpu {
+namespace {
+
+template <class T> using queue_for = std::conditional_t<std::is_integral_v<T>, radix_heap,
+                                                        dary_heap<johnson_key_t<T>, 4>>;
+
+/// One thread's scratch space, reused for every source it runs.
+template <class T> struct workspace {
+  using W = johnson_key_t<T>;
+  static constexpr W unreached = std::numeric_limits<W>::max();
+  explicit workspace(std::int64_t n)
+      : dist(static_cast<std::size_t>(n), unreached), pred(static_cast<std::size_t>(n), -1) {
+    if constexpr (!std::is_same_v<queue_for<T>, radix_heap>)
+      queue = queue_for<T>(n);
+  }
+  std::vector<W> dist;
+  std::vector<std::int32_t> pred;
+  queue_for<T> queue;
+};
+
+template <class T>
+void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+                std::int32_t s, workspace<T>& ws, T* out, std::int32_t* via_out) {
+  using W = johnson_key_t<T>;
+  using key_type = typename queue_for<T>::key_type;
+  auto& dist = ws.dist;
+  auto& pred = ws.pred;
+  auto& queue = ws.queue;
+  queue.clear();
+  dist[static_cast<std::size_t>(s)] = W{0};
+  pred[static_cast<std::size_t>(s)] = s;
+  queue.push(key_type{0}, s);
+  const std::int64_t* offsets = g.offsets.data();
+  const std::int32_t* targets = g.targets.data();
+  const W* weights = g.weights.data();
+  while (!queue.empty()) {
+    const auto top = queue.pop();
+    const auto u = static_cast<std::size_t>(top.vertex);
+    const W du = dist[u];
+    if (top.key != static_cast<key_type>(du))
+      continue; // a stale entry: u was reached again at a lower distance (radix heap only)
+    for (std::int64_t a = offsets[u]; a < offsets[u + 1]; ++a) {
+      const auto v = static_cast<std::size_t>(targets[a]);
+      const W candidate = du + weights[a];
+      if (candidate < dist[v]) {
+        dist[v] = candidate;
+        pred[v] = top.vertex;
+        queue.push(static_cast<key_type>(candidate), targets[a]);
+      }
+    }
+  }
+  // Write the row and reset the scratch for the next source in the same pass.
+  const std::int64_t n = g.n;
+  constexpr T inf = weight_traits<T>::infinity;
+  const W hs = h.empty() ? W{0} : h[static_cast<std::size_t>(s)];
+  for (std::int64_t t = 0; t < n; ++t) {
+    const auto k = static_cast<std::size_t>(t);
+    const W dt = dist[k];
+    if (dt == workspace<T>::unreached) {
+      out[t] = inf;
+      if (via_out != nullptr)
+        via_out[t] = no_via;
+      continue;
+    }
+    out[t] = h.empty() ? static_cast<T>(dt) : static_cast<T>(dt - hs + h[k]);
+    if (via_out != nullptr)
+      via_out[t] = pred[k] == s ? no_via : pred[k];
+    dist[k] = workspace<T>::unreached;
+  }
+  out[s] = T{0};
+  if (via_out != nullptr)
+    via_out[s] = no_via;
+}
+
+} // namespace
+
+template <class T>
+void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
+                          const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
+                          via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx) {
+  const std::int64_t n = g.n;
+  if (n == 0)
+    return;
+  const int threads = std::max(1, cfg.threads);
+  const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
+  const std::int64_t rounds = (n + per_round - 1) / per_round;
+  // Each thread allocates (and so first touches) its own scratch space.
+  std::vector<std::unique_ptr<workspace<T>>> spaces(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+  spaces[static_cast<std::size_t>(omp_get_thread_num())] = std::make_unique<workspace<T>>(n);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    const std::int64_t first = r * per_round;
+    const std::int64_t last = std::min(n, first + per_round);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (std::int64_t s = first; s < last; ++s) {
+      workspace<T>& ws = *spaces[static_cast<std::size_t>(omp_get_thread_num())];
+      one_source<T>(g, h, static_cast<std::int32_t>(s), ws, d.row(s),
+                    via != nullptr ? via->row(s) : nullptr);
+    }
+    ctx.round_done(r + 1, rounds);
+  }
+}
+
+#define APSP_DIJKSTRA(T)                                                                           \
+  template void all_sources_dijkstra<T>(const csr_graph<johnson_key_t<T>>&,                        \
+                                        const std::vector<johnson_key_t<T>>&, dense_matrix<T>&,    \
+                                        via_matrix*, const dijkstra_config&, detail::run_context&);
+APSP_DIJKSTRA(std::int32_t)
+APSP_DIJKSTRA(float)
+APSP_DIJKSTRA(std::int64_t)
+APSP_DIJKSTRA(double)
+#undef APSP_DIJKSTRA
+
+} // namespace apsp::cpu
