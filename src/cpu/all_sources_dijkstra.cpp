@@ -12,8 +12,14 @@
 namespace apsp::cpu {
 namespace {
 
-template <class T> using queue_for = std::conditional_t<std::is_integral_v<T>, radix_heap,
-                                                        dary_heap<johnson_key_t<T>, 4>>;
+/// A radix heap on the unsigned key type for integers, a 4-ary heap for floats.
+template <class T, bool = std::is_integral_v<T>> struct queue_select {
+  using type = dary_heap<johnson_key_t<T>, 4>;
+};
+template <class T> struct queue_select<T, true> {
+  using type = radix_heap<std::make_unsigned_t<johnson_key_t<T>>>;
+};
+template <class T> using queue_for = typename queue_select<T>::type;
 
 /// One thread's scratch space, reused for every source it runs.
 template <class T> struct workspace {
@@ -21,7 +27,7 @@ template <class T> struct workspace {
   static constexpr W unreached = std::numeric_limits<W>::max();
   explicit workspace(std::int64_t n)
       : dist(static_cast<std::size_t>(n), unreached), pred(static_cast<std::size_t>(n), -1) {
-    if constexpr (!std::is_same_v<queue_for<T>, radix_heap>)
+    if constexpr (!std::is_integral_v<T>)
       queue = queue_for<T>(n);
   }
   std::vector<W> dist;
@@ -42,8 +48,7 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
   pred[static_cast<std::size_t>(s)] = s;
   queue.push(key_type{0}, s);
   const std::int64_t* offsets = g.offsets.data();
-  const std::int32_t* targets = g.targets.data();
-  const W* weights = g.weights.data();
+  const csr_arc<W>* arcs = g.arcs.data();
   while (!queue.empty()) {
     const auto top = queue.pop();
     const auto u = static_cast<std::size_t>(top.vertex);
@@ -51,12 +56,12 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
     if (top.key != static_cast<key_type>(du))
       continue; // a stale entry: u was reached again at a lower distance (radix heap only)
     for (std::int64_t a = offsets[u]; a < offsets[u + 1]; ++a) {
-      const auto v = static_cast<std::size_t>(targets[a]);
-      const W candidate = du + weights[a];
+      const auto v = static_cast<std::size_t>(arcs[a].target);
+      const W candidate = du + arcs[a].weight;
       if (candidate < dist[v]) {
         dist[v] = candidate;
         pred[v] = top.vertex;
-        queue.push(static_cast<key_type>(candidate), targets[a]);
+        queue.push(static_cast<key_type>(candidate), arcs[a].target);
       }
     }
   }

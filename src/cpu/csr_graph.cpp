@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <utility>
 
 #include "apsp/types.hpp"
 
@@ -17,22 +16,19 @@ template <class W> void merge_parallel_arcs(csr_graph<W>& g) {
   std::vector<std::int64_t> kept(static_cast<std::size_t>(n), 0);
 #pragma omp parallel
   {
-    std::vector<std::pair<std::int32_t, W>> row;
+    std::vector<csr_arc<W>> row;
 #pragma omp for schedule(dynamic, 256)
     for (std::int64_t u = 0; u < n; ++u) {
       const auto begin = static_cast<std::size_t>(g.offsets[static_cast<std::size_t>(u)]);
       const auto end = static_cast<std::size_t>(g.offsets[static_cast<std::size_t>(u) + 1]);
-      row.clear();
-      for (std::size_t a = begin; a < end; ++a)
-        row.emplace_back(g.targets[a], g.weights[a]);
+      row.assign(g.arcs.begin() + static_cast<std::ptrdiff_t>(begin),
+                 g.arcs.begin() + static_cast<std::ptrdiff_t>(end));
       std::sort(row.begin(), row.end());
       std::size_t out = begin;
       for (std::size_t a = 0; a < row.size(); ++a) {
-        if (a > 0 && row[a].first == row[a - 1].first)
+        if (a > 0 && row[a].target == row[a - 1].target)
           continue; // sorted by weight too: the first of equal targets is the lightest
-        g.targets[out] = row[a].first;
-        g.weights[out] = row[a].second;
-        ++out;
+        g.arcs[out++] = row[a];
       }
       kept[static_cast<std::size_t>(u)] = static_cast<std::int64_t>(out - begin);
     }
@@ -42,15 +38,13 @@ template <class W> void merge_parallel_arcs(csr_graph<W>& g) {
     const std::int64_t read = g.offsets[static_cast<std::size_t>(u)];
     const std::int64_t count = kept[static_cast<std::size_t>(u)];
     for (std::int64_t a = 0; a < count; ++a) {
-      g.targets[static_cast<std::size_t>(write + a)] = g.targets[static_cast<std::size_t>(read + a)];
-      g.weights[static_cast<std::size_t>(write + a)] = g.weights[static_cast<std::size_t>(read + a)];
+      g.arcs[static_cast<std::size_t>(write + a)] = g.arcs[static_cast<std::size_t>(read + a)];
     }
     g.offsets[static_cast<std::size_t>(u)] = write;
     write += count;
   }
   g.offsets[static_cast<std::size_t>(n)] = write;
-  g.targets.resize(static_cast<std::size_t>(write));
-  g.weights.resize(static_cast<std::size_t>(write));
+  g.arcs.resize(static_cast<std::size_t>(write));
 }
 
 template <class W> void note_self_loop(csr_graph<W>& g, std::int32_t v, W w) {
@@ -76,8 +70,7 @@ template <class T> csr_graph<johnson_key_t<T>> csr_from_edges(const graph& in) {
   }
   std::partial_sum(g.offsets.begin(), g.offsets.end(), g.offsets.begin());
   const auto arcs = static_cast<std::size_t>(g.offsets.back());
-  g.targets.resize(arcs);
-  g.weights.resize(arcs);
+  g.arcs.resize(arcs);
   std::vector<std::int64_t> next(g.offsets.begin(), g.offsets.end() - 1);
   for (std::size_t e = 0; e < src.size(); ++e) {
     const W weight = static_cast<W>(static_cast<T>(w[e]));
@@ -86,8 +79,7 @@ template <class T> csr_graph<johnson_key_t<T>> csr_from_edges(const graph& in) {
       continue;
     }
     const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(src[e])]++);
-    g.targets[at] = dst[e];
-    g.weights[at] = weight;
+    g.arcs[at] = {dst[e], weight};
   }
   merge_parallel_arcs(g);
   return g;
@@ -111,11 +103,10 @@ template <class T> csr_graph<johnson_key_t<T>> csr_from_matrix(const dense_matri
         if (row[j] < T{0})
           note_self_loop(g, static_cast<std::int32_t>(i), static_cast<W>(row[j]));
       } else if (finite(row[j])) {
-        g.targets.push_back(static_cast<std::int32_t>(j));
-        g.weights.push_back(static_cast<W>(row[j]));
+        g.arcs.push_back({static_cast<std::int32_t>(j), static_cast<W>(row[j])});
       }
     }
-    g.offsets[static_cast<std::size_t>(i) + 1] = static_cast<std::int64_t>(g.targets.size());
+    g.offsets[static_cast<std::size_t>(i) + 1] = static_cast<std::int64_t>(g.arcs.size());
   }
   return g;
 }

@@ -11,18 +11,23 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace apsp::cpu {
 
-/// Monotone radix heap for unsigned integer keys: every key pushed is >= the last key popped,
-/// which Dijkstra guarantees with non-negative weights. Entries live in 65 buckets by the
-/// highest bit in which their key differs from the last popped key; a pop empties the lowest
-/// non-empty bucket into lower ones, so each entry moves at most 64 times and a push is O(1).
-class radix_heap {
+/// Monotone radix heap for unsigned integer keys (Key: std::uint32_t or std::uint64_t): every
+/// key pushed is >= the last key popped, which Dijkstra guarantees with non-negative weights.
+/// Entries live in bits + 1 buckets by the highest bit in which their key differs from the last
+/// popped key; a pop empties the lowest non-empty bucket into lower ones, so each entry moves at
+/// most `bits` times and a push is O(1).
+template <class Key> class radix_heap {
+  static_assert(std::is_unsigned_v<Key>);
+  static constexpr int bits = static_cast<int>(sizeof(Key) * 8);
+
 public:
-  using key_type = std::uint64_t;
+  using key_type = Key;
   struct entry {
     key_type key;
     std::int32_t vertex;
@@ -67,10 +72,10 @@ public:
 
 private:
   [[nodiscard]] std::size_t bucket_of(key_type key) const noexcept {
-    return key == last_ ? 0 : static_cast<std::size_t>(64 - std::countl_zero(key ^ last_));
+    return key == last_ ? 0 : static_cast<std::size_t>(bits - std::countl_zero(key ^ last_));
   }
 
-  std::vector<entry> buckets_[65];
+  std::vector<entry> buckets_[bits + 1];
   std::size_t size_ = 0;
   key_type last_ = 0;
 };

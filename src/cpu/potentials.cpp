@@ -5,6 +5,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "core/negative_cycle.hpp"
@@ -44,7 +45,10 @@ template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
                                        static_cast<double>(g.negative_loop_weight));
   }
   const std::int64_t n = g.n;
-  std::vector<W> h(static_cast<std::size_t>(n), W{0});
+  // 64 bits while searching: around a negative cycle labels fall until the cycle is found, and
+  // may pass below what W holds. Without one they end at >= -B, which W holds.
+  using wide = std::conditional_t<std::is_integral_v<W>, std::int64_t, double>;
+  std::vector<wide> h(static_cast<std::size_t>(n), wide{0});
   std::vector<std::int32_t> pred(static_cast<std::size_t>(n), -1);
   std::vector<std::int64_t> pred_arc(static_cast<std::size_t>(n), -1);
   std::vector<char> queued(static_cast<std::size_t>(n), 1);
@@ -56,11 +60,12 @@ template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
     const std::int32_t u = queue.front();
     queue.pop_front();
     queued[static_cast<std::size_t>(u)] = 0;
-    const W hu = h[static_cast<std::size_t>(u)];
+    const wide hu = h[static_cast<std::size_t>(u)];
     const auto end = g.offsets[static_cast<std::size_t>(u) + 1];
     for (auto a = g.offsets[static_cast<std::size_t>(u)]; a < end; ++a) {
-      const auto v = static_cast<std::size_t>(g.targets[static_cast<std::size_t>(a)]);
-      const W candidate = hu + g.weights[static_cast<std::size_t>(a)];
+      const auto& arc = g.arcs[static_cast<std::size_t>(a)];
+      const auto v = static_cast<std::size_t>(arc.target);
+      const wide candidate = hu + static_cast<wide>(arc.weight);
       if (!(candidate < h[v]))
         continue;
       h[v] = candidate;
@@ -76,13 +81,13 @@ template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
         double weight = 0;
         for (const std::int64_t x : *cycle) {
           weight += static_cast<double>(
-              g.weights[static_cast<std::size_t>(pred_arc[static_cast<std::size_t>(x)])]);
+              g.arcs[static_cast<std::size_t>(pred_arc[static_cast<std::size_t>(x)])].weight);
         }
         detail::throw_negative_cycle_found(std::move(*cycle), weight);
       }
     }
   }
-  return h;
+  return std::vector<W>(h.begin(), h.end());
 }
 
 template <class W> void reweight(csr_graph<W>& g, const std::vector<W>& h) {
@@ -92,15 +97,18 @@ template <class W> void reweight(csr_graph<W>& g, const std::vector<W>& h) {
     const W hu = h[static_cast<std::size_t>(u)];
     for (auto a = g.offsets[static_cast<std::size_t>(u)];
          a < g.offsets[static_cast<std::size_t>(u) + 1]; ++a) {
-      W& w = g.weights[static_cast<std::size_t>(a)];
-      w = std::max(W{0}, w + hu - h[static_cast<std::size_t>(g.targets[static_cast<std::size_t>(a)])]);
+      auto& arc = g.arcs[static_cast<std::size_t>(a)];
+      arc.weight = std::max(W{0}, arc.weight + hu - h[static_cast<std::size_t>(arc.target)]);
     }
   }
 }
 
-template std::vector<std::int64_t> johnson_potentials(const csr_graph<std::int64_t>&);
-template std::vector<double> johnson_potentials(const csr_graph<double>&);
-template void reweight(csr_graph<std::int64_t>&, const std::vector<std::int64_t>&);
-template void reweight(csr_graph<double>&, const std::vector<double>&);
+#define APSP_POTENTIALS(W)                                                                         \
+  template std::vector<W> johnson_potentials(const csr_graph<W>&);                                 \
+  template void reweight(csr_graph<W>&, const std::vector<W>&);
+APSP_POTENTIALS(std::int32_t)
+APSP_POTENTIALS(std::int64_t)
+APSP_POTENTIALS(double)
+#undef APSP_POTENTIALS
 
 } // namespace apsp::cpu

@@ -22,19 +22,19 @@ namespace {
 
 // Dijkstra-like use: keys pushed are never below the last key popped; some vertices are pushed
 // again with lower keys (stale entries stay in a radix heap, so compare multisets).
-TEST(RadixHeap, PopsInOrderUnderMonotonePushes) {
-  for (std::uint64_t seed : {1u, 2u, 3u}) {
-    SCOPED_TRACE("seed=" + std::to_string(seed));
-    std::mt19937_64 rng(seed);
-    // Small spans and keys near 2^62 both: every bucket of the 64-bit range gets used.
-    const std::uint64_t base = seed == 3 ? (std::uint64_t{1} << 62) : 0;
-    const std::uint64_t span = seed == 1 ? 50 : (std::uint64_t{1} << 40);
-    apsp::cpu::radix_heap heap;
-    std::multiset<std::pair<std::uint64_t, std::int32_t>> want;
-    std::uint64_t last = base;
+template <class Key> void check_radix_heap(std::uint64_t seed) {
+  SCOPED_TRACE("seed=" + std::to_string(seed) + " key bits=" + std::to_string(sizeof(Key) * 8));
+  std::mt19937_64 rng(seed);
+  // Small spans and keys near the top of the range both: every bucket gets used.
+  const Key base = seed == 3 ? Key{1} << (sizeof(Key) * 8 - 2) : 0;
+  const Key span = seed == 1 ? 50 : Key{1} << (sizeof(Key) * 8 - 8);
+  {
+    apsp::cpu::radix_heap<Key> heap;
+    std::multiset<std::pair<Key, std::int32_t>> want;
+    Key last = base;
     for (int step = 0; step < 20000; ++step) {
       if (want.empty() || rng() % 3 != 0) {
-        const std::uint64_t key = last + rng() % span;
+        const Key key = static_cast<Key>(last + rng() % span);
         const auto v = static_cast<std::int32_t>(rng() % 1000);
         heap.push(key, v);
         want.emplace(key, v);
@@ -55,6 +55,13 @@ TEST(RadixHeap, PopsInOrderUnderMonotonePushes) {
     heap.clear();
     heap.push(0, 7); // after clear() the heap starts over from key 0
     EXPECT_EQ(heap.pop().vertex, 7);
+  }
+}
+
+TEST(RadixHeap, PopsInOrderUnderMonotonePushes) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    check_radix_heap<std::uint32_t>(seed);
+    check_radix_heap<std::uint64_t>(seed);
   }
 }
 
@@ -104,8 +111,8 @@ TEST(CsrGraph, KeepsTheLightestParallelArcAndDropsSelfLoops) {
   const auto csr = apsp::cpu::csr_from_edges<std::int32_t>(g);
   ASSERT_EQ(csr.n, 4);
   EXPECT_EQ(csr.offsets, (std::vector<std::int64_t>{0, 2, 2, 2, 3}));
-  EXPECT_EQ(csr.targets, (std::vector<std::int32_t>{1, 2, 0}));
-  EXPECT_EQ(csr.weights, (std::vector<std::int64_t>{3, 7, 1}));
+  using arc = apsp::cpu::csr_arc<std::int32_t>;
+  EXPECT_EQ(csr.arcs, (std::vector<arc>{{1, 3}, {2, 7}, {0, 1}}));
   EXPECT_EQ(csr.negative_loop, 3);
   EXPECT_EQ(csr.negative_loop_weight, -2);
 }
@@ -117,7 +124,7 @@ TEST(Potentials, MakeEveryArcNonNegativeAndMatchTheVirtualSourceDistances) {
   spec.negative_edges = true;
   spec.self_loops = false;
   const auto g = apsp::testing::make_random_graph(spec, 77);
-  auto csr = apsp::cpu::csr_from_edges<std::int64_t>(g);
+  auto csr = apsp::cpu::csr_from_edges<std::int32_t>(g);
   const auto h = apsp::cpu::johnson_potentials(csr);
   // The oracle's h(v) = min(0, min over u of d(u, v)): the virtual source's 0-arcs reach all.
   apsp::solve_options o;
@@ -131,8 +138,8 @@ TEST(Potentials, MakeEveryArcNonNegativeAndMatchTheVirtualSourceDistances) {
     EXPECT_EQ(static_cast<double>(h[static_cast<std::size_t>(v)]), want) << "h[" << v << "]";
   }
   apsp::cpu::reweight(csr, h);
-  for (auto w : csr.weights)
-    EXPECT_GE(w, 0);
+  for (const auto& a : csr.arcs)
+    EXPECT_GE(a.weight, 0);
 }
 
 TEST(Potentials, NameANegativeCycleFarFromTheStartInOrder) {
