@@ -2,16 +2,19 @@
 """Sparse graphs on the CPU: apsp's Johnson against its blocked Floyd-Warshall, SciPy's all-sources
 dijkstra and johnson, and NetworkX, on the real road graphs of ../shared/data (rome99, DE.gr).
 
-Every row is one timed run, wall-clock, of exactly the command in its `command` column:
+Every row is one timed run, wall-clock, of exactly the command in its `command` column (the
+note adds apsp's own stage times, the CPU seconds its process used and the load average):
   apsp-johnson     `apsp solve G --backend cpu --algorithm johnson -o OUT.bin --json` (int32,
                    the whole process: read, solve, write of the n x n course-binary output)
   apsp-fw          the same with --algorithm fw (rome99 only; DE.gr's n^3 = 1.2e14 updates would
                    take about an hour: its row is an estimate from rome99's measured rate and
                    says so)
   scipy-dijkstra   scipy.sparse.csgraph.dijkstra(A, directed=True) from every source (float64);
-                   with --sources K only the first K sources are timed and the row gives
-                   seconds * n / K, marked "scaled"
-  scipy-johnson    scipy.sparse.csgraph.johnson(A, directed=True), the same way
+                   on DE.gr only the first --sources K are timed (row scipy-dijkstra-K-sources)
+                   and the scipy-dijkstra row is an estimate, seconds * n / K, marked so
+  scipy-johnson    scipy.sparse.csgraph.johnson(A, directed=True), the same way; its estimate
+                   keeps the one Bellman-Ford pass (K-source johnson minus K-source dijkstra)
+                   unscaled
   networkx         networkx.all_pairs_dijkstra_path_length, consumed fully (rome99 only unless
                    --networkx-de)
 SciPy and NetworkX run on one thread (they have no other mode); apsp on all of them.
@@ -28,6 +31,7 @@ import csv
 import datetime
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -69,12 +73,17 @@ def timed(fn):
 
 
 def run_cli(cmd):
+    """Wall seconds, the JSON summary, and the CPU seconds the process used (user + system: on
+    a shared machine the wall time depends on the other tenants, this does not)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{out.stderr}")
-    return seconds, json.loads(out.stdout)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, json.loads(out.stdout), cpu
 
 
 def main():
@@ -96,6 +105,8 @@ def main():
     rows = []
 
     def row(graph, n, m, impl, command, seconds, note=""):
+        # The 1-minute load average says how shared the machine was (2 cores here).
+        note = f"{note}; load {os.getloadavg()[0]:.1f}".lstrip("; ")
         rows.append([today, device, head, graph, n, m, impl, command, f"{seconds:.3f}", note])
         print(f"{graph:7s} {impl:15s} {seconds:10.3f} s  {note}", flush=True)
 
@@ -106,26 +117,42 @@ def main():
             out = os.path.join(tmp, "d.bin")
             cmd = [cli, "solve", path, "--backend", "cpu", "--algorithm", "johnson", "-o", out,
                    "--json"]
-            seconds, s = run_cli(cmd)
+            seconds, s, cpu = run_cli(cmd)
             row(name, n, m, "apsp-johnson", " ".join(cmd), seconds,
-                f"solve stage {s['seconds']['solve']:.3f} s, write {s['seconds']['write']:.3f} s")
+                f"solve stage {s['seconds']['solve']:.3f} s, write {s['seconds']['write']:.3f} s, "
+                f"process cpu {cpu:.1f} s")
             os.remove(out)
             if name == "rome99":
                 cmd[cmd.index("johnson")] = "fw"
-                seconds, s = run_cli(cmd)
+                seconds, s, cpu = run_cli(cmd)
                 fw_rate = n**3 / s["seconds"]["solve"]
                 row(name, n, m, "apsp-fw", " ".join(cmd), seconds,
-                    f"solve stage {s['seconds']['solve']:.3f} s = {fw_rate:.3g} updates/s")
+                    f"solve stage {s['seconds']['solve']:.3f} s = {fw_rate:.3g} updates/s, "
+                    f"process cpu {cpu:.1f} s")
             elif "fw_rate" in locals():
                 row(name, n, m, "apsp-fw", "estimate: n^3 / rome99's measured fw rate",
                     n**3 / fw_rate, "estimated, not run")
             k = n if name == "rome99" or args.sources == 0 else min(args.sources, n)
             indices = np.arange(k)
-            note = "all sources" if k == n else f"scaled from {k} sources (x {n / k:.1f})"
+            measured = {}
             for impl, fn in (("scipy-dijkstra", dijkstra), ("scipy-johnson", johnson)):
-                seconds = timed(lambda: fn(a, directed=True, indices=indices))
-                row(name, n, m, impl, f"scipy.sparse.csgraph.{fn.__name__}(A, directed=True, "
-                    f"indices=range({k}))", seconds * n / k, note)
+                command = (f"scipy.sparse.csgraph.{fn.__name__}(A, directed=True, "
+                           f"indices=range({k}))")
+                measured[impl] = timed(lambda: fn(a, directed=True, indices=indices))
+                row(name, n, m, impl if k == n else f"{impl}-{k}-sources", command,
+                    measured[impl], "all sources" if k == n else f"{k} of {n} sources, measured")
+            if k < n:
+                # Dijkstra's time is per source. johnson adds one Bellman-Ford pass over the
+                # whole graph (it runs even without negative weights), the same for any k.
+                scale = n / k
+                row(name, n, m, "scipy-dijkstra", "estimate from the row above",
+                    measured["scipy-dijkstra"] * scale,
+                    f"estimated: the {k}-source time x {scale:.1f}")
+                bellman_ford = max(0.0, measured["scipy-johnson"] - measured["scipy-dijkstra"])
+                row(name, n, m, "scipy-johnson", "estimate from the rows above",
+                    bellman_ford + measured["scipy-dijkstra"] * scale,
+                    f"estimated: its {k}-source time minus dijkstra's (the one Bellman-Ford "
+                    f"pass, {bellman_ford:.1f} s) plus dijkstra's estimate")
             if name == "rome99" or args.networkx_de:
                 import networkx as nx
                 g = nx.from_scipy_sparse_array(a, create_using=nx.DiGraph)

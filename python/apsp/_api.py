@@ -57,7 +57,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         The graph has a negative cycle (a subclass of SciPy's NegativeCycleError).
     """
     res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
-                        backend=backend, paths=return_predecessors, progress=progress)
+                        backend=backend, paths=return_predecessors, progress=progress,
+                        algorithm="fw")
     # Predecessors are derived from the path matrix and distances, so they come out first.
     pred = res._take_predecessors() if return_predecessors else None
     dist = res._take_distances()
@@ -106,14 +107,18 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
 
 def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=True,
-          progress=None, threads=0, devices=None, gpu_memory=None):
+          progress=None, threads=0, devices=None, gpu_memory=None, algorithm="auto"):
     """All-pairs shortest paths with everything apsp knows about the run.
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
     ``return_predecessors`` and defaults to True; ``threads`` caps CPU threads, 0 = all) and
     returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
-    ``.seconds`` and ``.timings``.
+    ``.seconds``, ``.timings``, ``.algorithm`` and ``.algorithm_reason``.
+
+    algorithm : 'auto', 'fw' or 'johnson'
+        Floyd-Warshall, Johnson's algorithm (cpu back end), or the choice of apsp's cost
+        model per graph (docs/sparse.md); the Result says which ran and why.
 
     Two more options apply to the cuda back end (the cpu and reference back ends accept and
     ignore them):
@@ -131,7 +136,7 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     """
     return _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                          backend=backend, paths=paths, progress=progress, threads=threads,
-                         devices=devices, gpu_memory=gpu_memory)
+                         devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
 
 
 def read_graph(path, format=None, *, weight_column="weight"):

@@ -109,6 +109,10 @@ def test_auto_picks_johnson_for_a_sparse_graph_and_says_so():
     assert r.algorithm == "johnson" and r.algorithm_reason.startswith("auto:")
     r = apsp.solve(sparse_graph(100, 29, density=0.5), backend="cpu")
     assert r.algorithm == "fw"
+    r = apsp.solve(a, backend="cpu", algorithm="fw")
+    assert r.algorithm == "fw" and r.algorithm_reason == "requested"
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        apsp.solve(a, algorithm="dijkstra")
 
 
 def test_negative_cycle_attributes():
@@ -121,3 +125,7 @@ def test_negative_cycle_attributes():
     assert e.cycle == [1, 2, 3] and e.cycle_weight == -1 and sorted(e.vertices) == [1, 2, 3]
     with pytest.raises(csgraph.NegativeCycleError):
         csgraph.johnson(a)
+    # Floyd-Warshall on the same edges reports the same cycle.
+    with pytest.raises(apsp.NegativeCycleError) as info:
+        apsp.floyd_warshall(a)
+    assert info.value.cycle == [1, 2, 3] and info.value.cycle_weight == -1

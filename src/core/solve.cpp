@@ -14,6 +14,7 @@
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
 #include "core/mapped_matrix.hpp"
+#include "cpu/potentials.hpp"
 
 namespace apsp {
 namespace {
@@ -89,6 +90,8 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o) {
   }
   if (wants_checkpoints(o))
     return {std::move(fw), "auto: checkpoints are saved between Floyd-Warshall rounds"};
+  if (o.narrow == narrow_mode::required)
+    return {std::move(fw), "auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)"};
   detail::problem_shape shape;
   shape.n = n;
   shape.m = m;
@@ -234,8 +237,14 @@ result solve(const graph& g, const solve_options& options) {
   if (!on_backend && options.resume_dir.empty())
     detail::fill_initial(g, d);
   const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_graph(g) : 0;
-  return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
-                   on_backend ? &g : nullptr);
+  try {
+    return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
+                     on_backend ? &g : nullptr);
+  } catch (const negative_cycle_error& e) {
+    if (!e.cycle().empty())
+      throw;
+    cpu::rethrow_with_cycle(g, e); // Floyd-Warshall names vertices; add one cycle in order
+  }
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {

@@ -12,15 +12,10 @@
 #include "cpu/all_sources_dijkstra.hpp"
 #include "cpu/csr_graph.hpp"
 #include "cpu/potentials.hpp"
+#include "cpu/thread_count.hpp"
 
 namespace apsp::detail {
 namespace {
-
-int johnson_threads(const solve_options& o) {
-  APSP_EXPECTS(o.threads >= 0, invalid_argument_error,
-               "threads must be >= 0 (0 = all), got " + std::to_string(o.threads));
-  return o.threads > 0 ? o.threads : omp_get_max_threads();
-}
 
 /// Sources per progress step: about 256 steps, each a few sources per thread so that the
 /// barrier between steps costs little.
@@ -38,7 +33,7 @@ void run_johnson(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context
     cpu::reweight(g, h);
   }
   cpu::dijkstra_config cfg;
-  cfg.threads = johnson_threads(ctx.options());
+  cfg.threads = apsp::cpu::thread_count(ctx.options());
   cfg.sources_per_round = p.block;
   cpu::all_sources_dijkstra<T>(g, h, d, via, cfg, ctx);
 }
@@ -57,7 +52,7 @@ public:
                  "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
     APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                  "the cpu back end handles at most 2^31 - 1 vertices");
-    const int threads = johnson_threads(o);
+    const int threads = apsp::cpu::thread_count(o);
     plan p;
     p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::johnson;

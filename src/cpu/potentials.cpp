@@ -90,6 +90,19 @@ template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
   return std::vector<W>(h.begin(), h.end());
 }
 
+void rethrow_with_cycle(const graph& g, const negative_cycle_error& found) {
+  try {
+    (void)johnson_potentials(csr_from_edges<double>(g));
+  } catch (const negative_cycle_error& e) {
+    const std::string text =
+        detail::cycle_text(e.cycle(), [](std::int64_t v) { return std::to_string(v); });
+    throw negative_cycle_error(std::string(found.what()) + "; one of them: " + text +
+                                   ", total weight " + detail::weight_text(e.cycle_weight()),
+                               found.vertices(), e.cycle(), e.cycle_weight());
+  }
+  throw found;
+}
+
 template <class W> void reweight(csr_graph<W>& g, const std::vector<W>& h) {
   const std::int64_t n = g.n;
 #pragma omp parallel for schedule(static)

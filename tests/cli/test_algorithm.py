@@ -107,8 +107,10 @@ def test_auto_picks_per_graph_and_says_why(apsp, tmp_path):
 
 def test_negative_cycle_is_named_in_order(apsp, tmp_path):
     write_gr(tmp_path / "g.gr", 6, [(1, 2, 1), (2, 3, 2), (3, 4, -4), (4, 2, 1), (5, 6, 1)])
-    r = apsp("solve", "g.gr", "--algorithm", "johnson")
-    assert_error(r, 4, "negative cycle of 3 vertices, 2 -> 3 -> 4 -> 2", "total weight -1")
+    for algorithm in ("johnson", "fw"):  # the same report from both
+        r = apsp("solve", "g.gr", "--algorithm", algorithm)
+        assert_error(r, 4, "through vertices 2, 3, 4 (ids as in the file); a cycle: "
+                     "2 -> 3 -> 4 -> 2, total weight -1")
 
 
 def test_johnson_refuses_what_it_cannot_do(apsp, tmp_path):
