@@ -3,8 +3,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <limits>
-#include <memory>
 #include <type_traits>
 
 #include "cpu/dijkstra_queues.hpp"
@@ -100,21 +101,43 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
   const int threads = std::max(1, cfg.threads);
   const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
   const std::int64_t rounds = (n + per_round - 1) / per_round;
-  // Each thread allocates (and so first touches) its own scratch space.
-  std::vector<std::unique_ptr<workspace<T>>> spaces(static_cast<std::size_t>(threads));
+  // No barrier between progress steps: on a shared machine a thread that waits at one for a
+  // descheduled peer every millisecond loses most of its time. Threads take sources from one
+  // counter; the calling thread (OpenMP's thread 0) reports progress as sources complete, and
+  // a cancel stops everyone at their next source.
+  std::atomic<std::int64_t> next{0};
+  std::atomic<std::int64_t> finished{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  std::int64_t reported = 0;
 #pragma omp parallel num_threads(threads)
-  spaces[static_cast<std::size_t>(omp_get_thread_num())] = std::make_unique<workspace<T>>(n);
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    const std::int64_t first = r * per_round;
-    const std::int64_t last = std::min(n, first + per_round);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (std::int64_t s = first; s < last; ++s) {
-      workspace<T>& ws = *spaces[static_cast<std::size_t>(omp_get_thread_num())];
+  {
+    // Each thread allocates (and so first touches) its own scratch space.
+    workspace<T> ws(n);
+    const bool reporter = omp_get_thread_num() == 0;
+    for (;;) {
+      const std::int64_t s = next.fetch_add(1, std::memory_order_relaxed);
+      if (s >= n || stop.load(std::memory_order_relaxed))
+        break;
       one_source<T>(g, h, static_cast<std::int32_t>(s), ws, d.row(s),
                     via != nullptr ? via->row(s) : nullptr);
+      const std::int64_t done = finished.fetch_add(1, std::memory_order_relaxed) + 1;
+      if (!reporter)
+        continue;
+      try {
+        // Every step in order, even when other threads completed several meanwhile.
+        while (reported + 1 < rounds && (reported + 1) * per_round <= done)
+          ctx.round_done(++reported, rounds);
+      } catch (...) {
+        failure = std::current_exception();
+        stop.store(true, std::memory_order_relaxed);
+      }
     }
-    ctx.round_done(r + 1, rounds);
   }
+  if (failure)
+    std::rethrow_exception(failure);
+  while (reported < rounds)
+    ctx.round_done(++reported, rounds);
 }
 
 #define APSP_DIJKSTRA(T)                                                                           \

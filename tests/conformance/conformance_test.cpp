@@ -62,9 +62,11 @@ apsp::solve_options options_for(dtype t, bool paths, std::int64_t block = 0) {
   return o;
 }
 
-/// The tile edge the back end uses when asked for `requested` (0 = its default).
+/// The tile edge the back end's Floyd-Warshall uses when asked for `requested` (0 = its
+/// default). Johnson is tested on the same sizes (there `block` is sources per progress step).
 std::int64_t tile_edge(std::int64_t requested) {
   auto o = options_for(dtype::int32, false, requested);
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
   return apsp::make_plan(1000, o).block;
 }
 
