@@ -12,8 +12,8 @@ constexpr double fw_cpu_rate_8_byte = 1.0e10; // int64/float64
 constexpr double fw_cuda_rate_int32 = 2.0e13; // H100, int32 (DPX min-plus)
 constexpr double fw_cuda_rate_float32 = 1.2e13;
 constexpr double johnson_seconds_per_arc = 4e-9;         // relaxing one arc
-constexpr double johnson_seconds_per_vertex_int = 20e-9; // radix heap pop + the row's cell
-constexpr double johnson_seconds_per_vertex_float = 35e-9; // 4-ary heap pop + the row's cell
+constexpr double johnson_seconds_per_vertex_int = 40e-9; // radix heap pop + the row's cell
+constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
 
 double cube(std::int64_t n) {
   const double x = static_cast<double>(n);

@@ -169,11 +169,11 @@ TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
   apsp::detail::problem_shape dense{3000, 3000LL * 3000 / 4, apsp::dtype::int32, 2};
   EXPECT_EQ(choose_algorithm(dense, apsp::backend_kind::cpu).algorithm,
             apsp::algorithm_kind::floyd_warshall);
-  // A GPU's Floyd-Warshall beats two cores' Johnson on DE.gr, sixteen cores' Johnson does not.
+  // A GPU's Floyd-Warshall beats two cores' Johnson on DE.gr, 32 cores' Johnson does not.
   apsp::detail::problem_shape delaware{49109, 121024, apsp::dtype::int32, 2};
   EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
             apsp::algorithm_kind::floyd_warshall);
-  delaware.threads = 16;
+  delaware.threads = 32;
   const auto c = choose_algorithm(delaware, apsp::backend_kind::cuda);
   EXPECT_EQ(c.algorithm, apsp::algorithm_kind::johnson);
   EXPECT_NE(c.reason.find("Johnson"), std::string::npos);
