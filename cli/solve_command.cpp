@@ -341,6 +341,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve graph.bin -o out.bin                  # course format in and out\n"
       "  apsp solve roads.gr --dtype float32 --backend cpu --threads 2 -o d.npy --json\n"
       "  apsp solve hops.csv --dtype auto               # packed 16-bit on cuda when exact\n"
+      "  apsp solve DE.gr --algorithm johnson -o d.bin  # sparse: Dijkstra from every source\n"
       "  apsp solve edges.csv.gz --weight-column weight -o d.csv");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }

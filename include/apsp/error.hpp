@@ -44,7 +44,9 @@ public:
   /// (at most the first 64 found); Johnson's, the vertices of cycle().
   [[nodiscard]] const std::vector<std::int64_t>& vertices() const noexcept { return vertices_; }
   /// One negative cycle in order (an arc from each vertex to the next, and from the last to the
-  /// first), starting at its smallest vertex; empty when the algorithm did not extract one.
+  /// first), starting at its smallest vertex, found by a Bellman-Ford search on the edges
+  /// (Johnson's potentials; added to Floyd-Warshall's error by solve() on a graph). Empty where
+  /// no edge list was at hand (solve_dense with Floyd-Warshall, the distributed solver).
   [[nodiscard]] const std::vector<std::int64_t>& cycle() const noexcept { return cycle_; }
   /// The total weight of cycle() (0 when it is empty).
   [[nodiscard]] double cycle_weight() const noexcept { return cycle_weight_; }
