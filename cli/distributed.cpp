@@ -63,6 +63,10 @@ const distributed::session& mpi_session() {
 }
 
 distributed::options grid_options(const solver_options& solver) {
+  if (parse_algorithm(solver.algorithm) == algorithm_kind::johnson) {
+    throw invalid_argument_error("--algorithm johnson runs in one process (the cpu back end); "
+                                 "under mpirun the ranks run Floyd-Warshall");
+  }
   distributed::options d;
   if (!solver.grid.empty())
     parse_grid(solver.grid, d.grid_rows, d.grid_cols);

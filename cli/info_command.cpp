@@ -24,7 +24,7 @@ struct info_args {
   bool json = false;
 };
 
-nlohmann::ordered_json plan_json(const backend_status& status, std::int64_t n,
+nlohmann::ordered_json plan_json(const backend_status& status, const graph& g,
                                  const solve_options& base) {
   nlohmann::ordered_json j;
   j["backend"] = to_string(status.kind);
@@ -35,9 +35,11 @@ nlohmann::ordered_json plan_json(const backend_status& status, std::int64_t n,
   solve_options o = base;
   o.backend = status.kind;
   try {
-    const plan p = make_plan(n, o);
+    const plan p = make_plan(g, o);
     const std::string why = why_not_fitting(p);
     j["device"] = p.device;
+    j["algorithm"] = to_string(p.algorithm);
+    j["algorithm_reason"] = p.algorithm_reason;
     j["block"] = p.block;
     j["rounds"] = p.rounds;
     j["host_bytes"] = p.host_bytes;
@@ -76,8 +78,13 @@ void print_text(const nlohmann::ordered_json& j) {
                 integral ? "integral" : "not integral",
                 w["negative"].get<bool>() ? "has negative weights" : "no negative weights");
   }
-  std::printf("plans for        %s%s (auto picks %s)\n", j["dtype"].get<std::string>().c_str(),
+  std::printf("plans for        %s%s (auto picks %s", j["dtype"].get<std::string>().c_str(),
               j["paths"].get<bool>() ? " with paths" : "", j["auto"].get<std::string>().c_str());
+  if (j.contains("auto_algorithm")) {
+    std::printf(", %s; %s", j["auto_algorithm"].get<std::string>().c_str(),
+                j["auto_reason"].get<std::string>().c_str());
+  }
+  std::printf(")\n");
   for (const auto& p : j["plans"]) {
     const std::string name = p["backend"].get<std::string>();
     if (!p["available"].get<bool>()) {
@@ -89,9 +96,11 @@ void print_text(const nlohmann::ordered_json& j) {
       std::printf("  %-10s %s\n", name.c_str(), p["reason"].get<std::string>().c_str());
       continue;
     }
+    const bool johnson = p["algorithm"].get<std::string>() == "johnson";
     std::printf(
-        "  %-10s %s: tile %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
-        p["device"].get<std::string>().c_str(), p["block"].get<long long>(),
+        "  %-10s %s: %s, %s %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
+        p["device"].get<std::string>().c_str(), p["algorithm"].get<std::string>().c_str(),
+        johnson ? "sources per step" : "tile", p["block"].get<long long>(),
         p["rounds"].get<long long>(), format_bytes(p["host_bytes"].get<std::uint64_t>()).c_str(),
         format_bytes(p["device_bytes"].get<std::uint64_t>()).c_str(),
         p["fits"].get<bool>() ? "fits"
@@ -124,13 +133,18 @@ int run(const info_args& a) {
   j["dtype"] = to_string(base.type);
   j["paths"] = a.paths;
   try {
-    j["auto"] = to_string(make_plan(g.num_vertices(), base).backend);
+    solve_options chosen = base;
+    chosen.backend = backend_kind::automatic;
+    const plan p = make_plan(g, chosen);
+    j["auto"] = to_string(p.backend);
+    j["auto_algorithm"] = to_string(p.algorithm);
+    j["auto_reason"] = p.algorithm_reason;
   } catch (const apsp::error& e) {
     j["auto"] = std::string("none (") + e.what() + ")";
   }
   j["plans"] = nlohmann::ordered_json::array();
   for (const backend_status& status : list_backends()) {
-    j["plans"].push_back(plan_json(status, g.num_vertices(), base));
+    j["plans"].push_back(plan_json(status, g, base));
   }
   if (a.json) {
     std::printf("%s\n", j.dump(2).c_str());

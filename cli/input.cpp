@@ -60,6 +60,9 @@ CLI::Validator dtype_name() {
 CLI::Validator backend_name() {
   return parsed_by([](const std::string& s) { return parse_backend(s); }, "BACKEND");
 }
+CLI::Validator algorithm_name() {
+  return parsed_by([](const std::string& s) { return parse_algorithm(s); }, "ALGORITHM");
+}
 CLI::Validator format_name() {
   return parsed_by([](const std::string& s) { return io::parse_format(s); }, "FORMAT");
 }
@@ -131,7 +134,15 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
                  "refused unless provably exact)")
       ->check(dtype_name())
       ->capture_default_str();
-  cmd.add_option("--block", s.block, "tile edge (0: the back end chooses)")
+  cmd.add_option("--algorithm", s.algorithm,
+                 "fw (Floyd-Warshall: dense graphs, every back end), johnson (Dijkstra from every "
+                 "source after Bellman-Ford reweighting: sparse graphs, cpu back end) or auto "
+                 "(per graph, from n, m and the engines' rates; see docs/sparse.md)")
+      ->check(algorithm_name())
+      ->capture_default_str();
+  cmd.add_option("--block", s.block,
+                 "tile edge for fw, sources per progress step for johnson (0: the back end "
+                 "chooses)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--threads", s.threads, "CPU threads (0: all)")->check(CLI::NonNegativeNumber);
   cmd.add_option("--gpu-memory", s.gpu_memory,
@@ -149,6 +160,7 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
 solve_options to_solve_options(const solver_options& s) {
   solve_options o;
   o.backend = parse_backend(s.backend);
+  o.algorithm = parse_algorithm(s.algorithm);
   if (s.type == dtype_auto || s.type == dtype_int16) {
     o.type = dtype::int32;
     o.narrow = s.type == dtype_auto ? narrow_mode::when_safe : narrow_mode::required;

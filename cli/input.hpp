@@ -34,9 +34,10 @@ struct loaded_graph {
 /// invalid_input_error whose one-line message names the file.
 [[nodiscard]] loaded_graph read_input(const input_options& in);
 
-/// --backend, --dtype, --block, --threads.
+/// --backend, --algorithm, --dtype, --block, --threads.
 struct solver_options {
   std::string backend = "auto";
+  std::string algorithm = "auto";
   std::string type = "int32";
   std::int64_t block = 0;
   int threads = 0;
@@ -60,6 +61,7 @@ void check_narrow_backend(const solve_options& o);
 [[nodiscard]] CLI::Validator dtype_name();
 [[nodiscard]] CLI::Validator backend_name();
 [[nodiscard]] CLI::Validator format_name();
+[[nodiscard]] CLI::Validator algorithm_name();
 
 /// `message` with "FILE: " in front unless it already names the file.
 [[nodiscard]] std::string with_file(const std::string& message, const std::string& file);

@@ -65,6 +65,8 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
   j["m"] = in.file.g.num_edges();
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
+  j["algorithm"] = to_string(p.algorithm);
+  j["algorithm_reason"] = p.algorithm_reason;
   j["dtype"] = to_string(r.type());
   j["narrow"] = p.narrow;
   j["block"] = p.block;
@@ -96,7 +98,11 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
   std::printf("vertices, edges  %lld, %lld\n", n, static_cast<long long>(in.file.g.num_edges()));
   std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
               p.device.c_str());
-  std::printf("dtype, tile      %s%s, %lld (%lld rounds)\n",
+  std::printf("algorithm        %s (%s)\n",
+              p.algorithm == algorithm_kind::johnson ? "Johnson" : "Floyd-Warshall",
+              p.algorithm_reason.c_str());
+  std::printf("dtype, %s %s%s, %lld (%lld rounds)\n",
+              p.algorithm == algorithm_kind::johnson ? "sources  " : "tile     ",
               std::string(to_string(r.type())).c_str(),
               p.narrow ? " (packed 16-bit arithmetic)" : "", static_cast<long long>(p.block),
               static_cast<long long>(p.rounds));
@@ -204,17 +210,19 @@ int run(const solve_args& a) {
   // memory-mapped file that becomes the output: no second copy, and matrices larger than RAM.
   // An in-core GPU solve does so too unless --no-map-output: the host only fills the matrix
   // and receives the result, so the separate write of the whole matrix (about a quarter of a
-  // whole run) disappears.
+  // whole run) disappears. So does Johnson's: each source's row goes straight into the file's
+  // pages, which the kernel writes back while later rows are computed.
   output_files outputs;
   const std::int64_t n = in.file.g.num_vertices();
   bool in_place = a.map_output;
   const bool raw_output = out_format == io::format::npy ||
                           (out_format == io::format::course_binary && options.type == dtype::int32);
   if (!in_place && !a.no_map_output && !a.out.empty() && raw_output && n > 0) {
-    const plan p = make_plan(n, options);
+    const plan p = make_plan(in.file.g, options);
     const std::uint64_t ram = host_memory_bytes();
     in_place = (ram != 0 && p.host_bytes > ram) ||
-               (p.backend == backend_kind::cuda && !p.out_of_core && p.fits);
+               (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
+               (p.algorithm == algorithm_kind::johnson && p.fits);
   }
   std::optional<in_place_output> distances_file;
   std::optional<in_place_output> paths_file;
@@ -301,8 +309,9 @@ void add_solve_command(CLI::App& app, command_action& action) {
       ->excludes("--quiet");
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
-                "inside the --paths file; automatic when the distance matrix does not fit in RAM "
-                "or the solve runs in GPU memory (.npy, or course-binary with int32)");
+                "inside the --paths file; automatic when the distance matrix does not fit in RAM, "
+                "the solve runs in GPU memory or by Johnson's algorithm (.npy, or course-binary "
+                "with int32)");
   cmd->add_flag("--no-map-output", args->no_map_output,
                 "keep the distance (and path) matrix in RAM and write it at the end, even where "
                 "--map-output would be automatic")
@@ -334,6 +343,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve graph.bin -o out.bin                  # course format in and out\n"
       "  apsp solve roads.gr --dtype float32 --backend cpu --threads 2 -o d.npy --json\n"
       "  apsp solve hops.csv --dtype auto               # packed 16-bit on cuda when exact\n"
+      "  apsp solve DE.gr --algorithm johnson -o d.bin  # sparse: Dijkstra from every source\n"
       "  apsp solve edges.csv.gz --weight-column weight -o d.csv");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }

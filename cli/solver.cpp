@@ -46,14 +46,24 @@ void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) 
   }
   if (vertices.size() > 10)
     list += ", ...";
-  throw negative_cycle_error(in.path + ": the graph has a negative cycle through vertices " + list +
-                                 " (ids as in the file)",
-                             vertices);
+  std::string message = in.path + ": the graph has a negative cycle through vertices " + list +
+                        " (ids as in the file)";
+  // One cycle in order, as the library found it (first ten vertices, back to the first).
+  const auto& cycle = e.cycle();
+  if (!cycle.empty()) {
+    message += "; a cycle: ";
+    for (std::size_t k = 0; k < cycle.size() && k < 10; ++k)
+      message += in.file.labels.label(cycle[k]) + " -> ";
+    message += (cycle.size() > 10 ? "... -> " : "") + in.file.labels.label(cycle.front());
+    char weight[32];
+    std::snprintf(weight, sizeof weight, "%.9g", e.cycle_weight());
+    message += std::string(", total weight ") + weight;
+  }
+  throw negative_cycle_error(message, vertices, cycle, e.cycle_weight());
 }
 
 result solve_input(const loaded_graph& in, solve_options options, progress_style progress) {
-  const std::int64_t n = in.file.g.num_vertices();
-  const plan p = make_plan(n, options);
+  const plan p = make_plan(in.file.g, options);
   if (const std::string why = why_not_fitting(p); !why.empty()) {
     throw out_of_memory_error(in.path + ": cannot solve: " + why);
   }

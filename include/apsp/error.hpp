@@ -36,13 +36,25 @@ public:
 /// The graph has a negative cycle; `vertices()` lists (internal, 0-based) vertices lying on one.
 class negative_cycle_error : public error {
 public:
-  negative_cycle_error(const std::string& what, std::vector<std::int64_t> vertices)
-      : error(what), vertices_(std::move(vertices)) {}
-  /// Vertices v with d[v][v] < 0 after solving (at most the first 64 found), 0-based.
+  negative_cycle_error(const std::string& what, std::vector<std::int64_t> vertices,
+                       std::vector<std::int64_t> cycle = {}, double cycle_weight = 0)
+      : error(what), vertices_(std::move(vertices)), cycle_(std::move(cycle)),
+        cycle_weight_(cycle_weight) {}
+  /// Vertices on negative cycles, 0-based: Floyd-Warshall's v with d[v][v] < 0 after solving
+  /// (at most the first 64 found); Johnson's, the vertices of cycle().
   [[nodiscard]] const std::vector<std::int64_t>& vertices() const noexcept { return vertices_; }
+  /// One negative cycle in order (an arc from each vertex to the next, and from the last to the
+  /// first), starting at its smallest vertex, found by a Bellman-Ford search on the edges
+  /// (Johnson's potentials; added to Floyd-Warshall's error by solve() on a graph). Empty where
+  /// no edge list was at hand (solve_dense with Floyd-Warshall, the distributed solver).
+  [[nodiscard]] const std::vector<std::int64_t>& cycle() const noexcept { return cycle_; }
+  /// The total weight of cycle() (0 when it is empty).
+  [[nodiscard]] double cycle_weight() const noexcept { return cycle_weight_; }
 
 private:
   std::vector<std::int64_t> vertices_;
+  std::vector<std::int64_t> cycle_;
+  double cycle_weight_ = 0;
 };
 
 /// Not enough host or device memory for the planned solve.

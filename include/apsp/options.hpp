@@ -34,8 +34,12 @@ enum class narrow_mode {
 
 struct solve_options {
   backend_kind backend = backend_kind::automatic;
+  /// Floyd-Warshall, Johnson (cpu back end only), or chosen per graph by the cost model of
+  /// docs/sparse.md. Checkpoints and resumes are Floyd-Warshall's, so `automatic` keeps it then.
+  algorithm_kind algorithm = algorithm_kind::automatic;
   dtype type = dtype::int32;
-  /// Tile edge; 0 lets the back end choose.
+  /// Tile edge (Floyd-Warshall), or sources per progress step (Johnson); 0 lets the back end
+  /// choose.
   std::int64_t block = 0;
   /// Also compute the path matrix.
   bool paths = false;

@@ -12,9 +12,13 @@ namespace apsp {
 struct plan {
   backend_kind backend = backend_kind::cpu; ///< the concrete back end (never `automatic`)
   std::string device;                       ///< e.g. "cpu (2 threads, avx512)" or a GPU name
+  algorithm_kind algorithm = algorithm_kind::floyd_warshall; ///< never `automatic`
+  /// Why this algorithm (and, under `auto`, this back end): the cost model's estimates, or
+  /// "requested".
+  std::string algorithm_reason;
   dtype type = dtype::int32;
   std::int64_t n = 0;
-  std::int64_t block = 0;  ///< tile edge
+  std::int64_t block = 0;  ///< tile edge (Johnson: sources per progress step)
   std::int64_t rounds = 0; ///< ceil(n / block)
   bool paths = false;
   bool narrow = false;            ///< the rounds ran in packed 16-bit arithmetic

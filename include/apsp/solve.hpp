@@ -15,9 +15,15 @@
 
 namespace apsp {
 
-/// Plans a solve of an n-vertex problem without allocating. Resolves `backend_kind::automatic`.
+/// Plans a solve of an n-vertex problem without allocating. Resolves `backend_kind::automatic`;
+/// with no edges known, `algorithm_kind::automatic` means Floyd-Warshall (a dense problem).
 /// Throws backend_unavailable_error when a named back end cannot run here.
 [[nodiscard]] plan make_plan(std::int64_t n, const solve_options& options = {});
+
+/// Plans a solve of `g`: as above, and also resolves `algorithm_kind::automatic` from the
+/// graph's size, edge count and weights (the cost model of docs/sparse.md); the plan says
+/// which algorithm and why.
+[[nodiscard]] plan make_plan(const graph& g, const solve_options& options = {});
 
 /// All-pairs shortest paths of `g`.
 /// Throws overflow_risk_error (int types whose range the graph could exceed),

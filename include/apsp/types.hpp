@@ -16,6 +16,12 @@ enum class dtype { int32, float32, int64, float64 };
 /// Which solver runs. `automatic` picks cuda when a device is present and the plan fits, else cpu.
 enum class backend_kind { automatic, reference, cpu, cuda };
 
+/// Which algorithm solves: Floyd-Warshall (dense, O(n^3), every back end) or Johnson's
+/// (Bellman-Ford potentials when weights are negative, then Dijkstra from every source:
+/// O(n m log n), the cpu back end). `automatic` picks per graph from a cost model
+/// (docs/sparse.md).
+enum class algorithm_kind { automatic, floyd_warshall, johnson };
+
 /// "No path" and limits for each weight type.
 template <class T> struct weight_traits;
 
@@ -55,6 +61,12 @@ template <> struct weight_traits<double> {
 [[nodiscard]] std::string_view to_string(backend_kind b) noexcept;
 /// Parses the names above; throws invalid_argument_error otherwise.
 [[nodiscard]] backend_kind parse_backend(std::string_view name);
+
+/// "auto", "fw", "johnson".
+[[nodiscard]] std::string_view to_string(algorithm_kind a) noexcept;
+/// Parses the names above (and "floyd-warshall", "floyd_warshall"); throws
+/// invalid_argument_error otherwise.
+[[nodiscard]] algorithm_kind parse_algorithm(std::string_view name);
 
 /// Calls `f(T{})` with T the C++ type of `t` (std::int32_t, float, std::int64_t, double).
 template <class F> decltype(auto) visit_dtype(dtype t, F&& f) {

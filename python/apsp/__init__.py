@@ -1,4 +1,5 @@
-"""apsp: all-pairs shortest paths by blocked Floyd-Warshall on CPUs and GPUs.
+"""apsp: all-pairs shortest paths by blocked Floyd-Warshall on CPUs and GPUs, and by Johnson's
+algorithm on all CPU threads for sparse graphs.
 
 A drop-in for ``scipy.sparse.csgraph.floyd_warshall`` / ``shortest_path(method='FW')`` with
 smaller dtypes, every apsp back end, progress and cancel, path helpers and file readers.
@@ -10,13 +11,14 @@ from . import _core
 from ._core import Graph, Result
 from ._api import (backends, floyd_warshall, no_path, read_graph, shortest_path, solve)
 from ._path import path
+from ._sparse import dijkstra, johnson
 
 NO_PREDECESSOR = _core.NO_PREDECESSOR
 __version__ = _core.version()
 
 __all__ = [
     "BackendUnavailable", "Cancelled", "Graph", "NO_PREDECESSOR", "NegativeCycleError",
-    "Result", "backends", "floyd_warshall", "no_path", "path", "read_graph", "shortest_path",
-    "solve",
+    "Result", "backends", "dijkstra", "floyd_warshall", "johnson", "no_path", "path",
+    "read_graph", "shortest_path", "solve",
 ]
 Graph.__module__ = Result.__module__ = "apsp"

@@ -5,8 +5,13 @@ import os
 import numpy as np
 
 from . import _core, _inputs
+from ._sparse import solve_rows
 
-_SHORTEST_PATH_METHODS = ("auto", "FW")
+# SciPy's method names -> apsp's algorithms. 'D' and 'BF' give SciPy's answers through
+# Johnson's algorithm (Dijkstra from every source, after Bellman-Ford reweighting when a weight
+# is negative); 'auto' lets apsp's cost model choose, as SciPy's 'auto' chooses by density.
+_SHORTEST_PATH_METHODS = {"auto": "auto", "FW": "fw", "J": "johnson", "D": "johnson",
+                          "BF": "johnson"}
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
@@ -53,7 +58,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         The graph has a negative cycle (a subclass of SciPy's NegativeCycleError).
     """
     res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
-                        backend=backend, paths=return_predecessors, progress=progress)
+                        backend=backend, paths=return_predecessors, progress=progress,
+                        algorithm="fw")
     # Predecessors are derived from the path matrix and distances, so they come out first.
     pred = res._take_predecessors() if return_predecessors else None
     dist = res._take_distances()
@@ -73,47 +79,47 @@ def _can_overwrite(csgraph, dist):
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None, *, dtype=None,
                   backend="auto", progress=None):
-    """``scipy.sparse.csgraph.shortest_path`` with Floyd-Warshall.
+    """``scipy.sparse.csgraph.shortest_path``.
 
-    Only ``method='FW'`` and ``'auto'`` (which means FW here) are supported. ``indices``
-    (unlike SciPy with FW) is accepted: the rows for those sources are returned, shaped like
-    SciPy's (a 1-D row for a single index). All pairs are still computed. See
-    :func:`floyd_warshall` for the other parameters.
+    method : 'auto', 'FW', 'J', 'D' or 'BF', with SciPy's meaning: 'FW' is Floyd-Warshall
+        (every back end, GPUs included); 'J', 'D' and 'BF' run Johnson's algorithm (Dijkstra
+        from every source on all CPU threads, after Bellman-Ford reweighting when some weight
+        is negative), which gives what SciPy's Johnson, Dijkstra and Bellman-Ford give (with
+        negative weights 'D' is exact here, where SciPy warns); 'auto' picks Floyd-Warshall or
+        Johnson per graph from apsp's cost model (docs/sparse.md).
+    indices : the rows for those sources are returned, shaped like SciPy's (a 1-D row for a
+        single index). All pairs are still computed.
+
+    See :func:`floyd_warshall` for the other parameters.
     """
     if method not in _SHORTEST_PATH_METHODS:
-        raise ValueError(f"method {method!r} is not supported by apsp: use 'FW' or 'auto' "
-                         "(Floyd-Warshall); for 'D', 'BF' or 'J' use "
-                         "scipy.sparse.csgraph.shortest_path")
-    out = floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
-                         unweighted=unweighted, overwrite=overwrite and indices is None,
-                         dtype=dtype, backend=backend, progress=progress)
-    if indices is None:
-        return out
-    dist, pred = out if return_predecessors else (out, None)
-    rows = _rows(indices, dist.shape[0])
-    if return_predecessors:
-        return dist[rows], pred[rows]
-    return dist[rows]
-
-
-def _rows(indices, n):
-    rows = np.asarray(indices)
-    if rows.dtype.kind not in "iu":
-        raise ValueError("indices must be integers")
-    if rows.size and (rows.min() < -n or rows.max() >= n):
-        raise ValueError(f"indices must lie in 0..{n - 1}")
-    return rows.astype(np.intp)
+        raise ValueError(f"method {method!r} is not supported: use one of "
+                         f"{', '.join(_SHORTEST_PATH_METHODS)}")
+    algorithm = _SHORTEST_PATH_METHODS[method]
+    if algorithm == "fw" and indices is None:
+        # SciPy's FW contract, overwrite included.
+        return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
+                              unweighted=unweighted, overwrite=overwrite, dtype=dtype,
+                              backend=backend, progress=progress)
+    dist, pred = solve_rows(csgraph, algorithm=algorithm, directed=directed, indices=indices,
+                            return_predecessors=return_predecessors, unweighted=unweighted,
+                            dtype=dtype, backend=backend, progress=progress)
+    return (dist, pred) if return_predecessors else dist
 
 
 def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=True,
-          progress=None, threads=0, devices=None, gpu_memory=None):
+          progress=None, threads=0, devices=None, gpu_memory=None, algorithm="auto"):
     """All-pairs shortest paths with everything apsp knows about the run.
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
     ``return_predecessors`` and defaults to True; ``threads`` caps CPU threads, 0 = all) and
     returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
-    ``.seconds`` and ``.timings``.
+    ``.seconds``, ``.timings``, ``.algorithm`` and ``.algorithm_reason``.
+
+    algorithm : 'auto', 'fw' or 'johnson'
+        Floyd-Warshall, Johnson's algorithm (cpu back end), or the choice of apsp's cost
+        model per graph (docs/sparse.md); the Result says which ran and why.
 
     Two more options apply to the cuda back end (the cpu and reference back ends accept and
     ignore them):
@@ -131,7 +137,7 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     """
     return _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                          backend=backend, paths=paths, progress=progress, threads=threads,
-                         devices=devices, gpu_memory=gpu_memory)
+                         devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
 
 
 def read_graph(path, format=None, *, weight_column="weight"):

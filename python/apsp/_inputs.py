@@ -32,6 +32,16 @@ def normalize_dtype(dtype):
     return name
 
 
+_ALGORITHMS = ("auto", "fw", "johnson")
+
+
+def normalize_algorithm(algorithm):
+    if algorithm not in _ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of "
+                         f"{', '.join(_ALGORITHMS)}")
+    return algorithm
+
+
 def normalize_backend(backend):
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a string, one of {', '.join(_BACKENDS)}")
@@ -145,7 +155,7 @@ def _real_values(values, what):
 
 
 def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads=0,
-          devices=None, gpu_memory=None):
+          devices=None, gpu_memory=None, algorithm="auto"):
     """Runs the solve on any supported input and returns an apsp.Result."""
     with _progress.callback_for(progress) as callback:
         return _solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
@@ -165,6 +175,7 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
         threads=int(threads or 0),
         devices=normalize_devices(devices),
         gpu_memory=normalize_gpu_memory(gpu_memory),
+        algorithm=normalize_algorithm(algorithm),
     )
     if isinstance(csgraph, _core.Graph):
         return _core.solve_graph(csgraph, **kwargs)

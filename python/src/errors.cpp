@@ -39,7 +39,12 @@ void translate(std::exception_ptr p) {
     py::list vertices;
     for (auto v : e.vertices())
       vertices.append(v);
-    py::object instance = (*negative_cycle_class)(python_message(e.what()), vertices);
+    py::list cycle;
+    for (auto v : e.cycle())
+      cycle.append(v);
+    py::object weight = e.cycle().empty() ? py::none() : py::object(py::float_(e.cycle_weight()));
+    py::object instance =
+        (*negative_cycle_class)(python_message(e.what()), vertices, cycle, weight);
     PyErr_SetObject(negative_cycle_class->ptr(), instance.ptr());
   } catch (const apsp::cancelled_error& e) {
     set_error(cancelled_class->ptr(), e.what());

@@ -86,6 +86,16 @@ void bind_result(py::module_& m) {
           },
           "The back end that ran ('cpu', 'cuda' or 'reference').")
       .def_property_readonly(
+          "algorithm",
+          [](const py_result& r) {
+            return std::string(apsp::to_string(r.get().executed_plan().algorithm));
+          },
+          "The algorithm that ran: 'fw' (Floyd-Warshall) or 'johnson'.")
+      .def_property_readonly(
+          "algorithm_reason",
+          [](const py_result& r) { return r.get().executed_plan().algorithm_reason; },
+          "Why: 'requested', or the auto cost model's estimates.")
+      .def_property_readonly(
           "device", [](const py_result& r) { return r.get().executed_plan().device; },
           "What it ran on, e.g. a CPU description or a GPU name.")
       .def_property_readonly(

@@ -32,12 +32,15 @@ struct call_options {
   std::vector<int> devices;
   /// Device memory cap in bytes per device; 0 = none.
   std::uint64_t gpu_memory = 0;
+  /// "auto", "fw" or "johnson" (apsp::parse_algorithm).
+  std::string algorithm = "auto";
 };
 
 template <class Solve> py_result run(const call_options& c, Solve&& solve) {
   apsp::solve_options o;
   o.type = apsp::parse_dtype(c.dtype);
   o.backend = apsp::parse_backend(c.backend);
+  o.algorithm = apsp::parse_algorithm(c.algorithm);
   o.paths = c.paths;
   o.threads = c.threads;
   o.devices = c.devices;
@@ -98,7 +101,8 @@ py_result solve_graph(const py_graph& g, bool directed, bool unweighted, const c
 }
 
 call_options options(std::string dtype, std::string backend, bool paths, py::object progress,
-                     int threads, std::vector<int> devices, std::uint64_t gpu_memory) {
+                     int threads, std::vector<int> devices, std::uint64_t gpu_memory,
+                     std::string algorithm) {
   if (!progress.is_none() && !PyCallable_Check(progress.ptr())) {
     throw py::type_error("progress must be callable or None");
   }
@@ -120,7 +124,8 @@ call_options options(std::string dtype, std::string backend, bool paths, py::obj
           .progress = std::move(progress),
           .threads = threads,
           .devices = std::move(devices),
-          .gpu_memory = gpu_memory};
+          .gpu_memory = gpu_memory,
+          .algorithm = std::move(algorithm)};
 }
 
 } // namespace
@@ -130,39 +135,40 @@ void bind_solvers(py::module_& m) {
       "solve_dense",
       [](const py::array& values, const py::object& mask, bool directed, bool unweighted,
          std::string dtype, std::string backend, bool paths, py::object progress, int threads,
-         std::vector<int> devices, std::uint64_t gpu_memory) {
+         std::vector<int> devices, std::uint64_t gpu_memory, std::string algorithm) {
         return solve_dense(values, mask, directed, unweighted,
                            options(std::move(dtype), std::move(backend), paths, std::move(progress),
-                                   threads, std::move(devices), gpu_memory));
+                                   threads, std::move(devices), gpu_memory, std::move(algorithm)));
       },
       py::arg("values"), py::arg("mask"), py::kw_only(), py::arg("directed"), py::arg("unweighted"),
       py::arg("dtype"), py::arg("backend"), py::arg("paths"), py::arg("progress"),
-      py::arg("threads"), py::arg("devices"), py::arg("gpu_memory"));
+      py::arg("threads"), py::arg("devices"), py::arg("gpu_memory"), py::arg("algorithm") = "auto");
   m.def(
       "solve_edges",
       [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,
          bool directed, bool unweighted, std::string dtype, std::string backend, bool paths,
-         py::object progress, int threads, std::vector<int> devices, std::uint64_t gpu_memory) {
+         py::object progress, int threads, std::vector<int> devices, std::uint64_t gpu_memory,
+         std::string algorithm) {
         return solve_edges(n, rows, cols, weights, directed, unweighted,
                            options(std::move(dtype), std::move(backend), paths, std::move(progress),
-                                   threads, std::move(devices), gpu_memory));
+                                   threads, std::move(devices), gpu_memory, std::move(algorithm)));
       },
       py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::kw_only(),
       py::arg("directed"), py::arg("unweighted"), py::arg("dtype"), py::arg("backend"),
       py::arg("paths"), py::arg("progress"), py::arg("threads"), py::arg("devices"),
-      py::arg("gpu_memory"));
+      py::arg("gpu_memory"), py::arg("algorithm") = "auto");
   m.def(
       "solve_graph",
       [](const py_graph& g, bool directed, bool unweighted, std::string dtype, std::string backend,
          bool paths, py::object progress, int threads, std::vector<int> devices,
-         std::uint64_t gpu_memory) {
+         std::uint64_t gpu_memory, std::string algorithm) {
         return solve_graph(g, directed, unweighted,
                            options(std::move(dtype), std::move(backend), paths, std::move(progress),
-                                   threads, std::move(devices), gpu_memory));
+                                   threads, std::move(devices), gpu_memory, std::move(algorithm)));
       },
       py::arg("graph"), py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),
       py::arg("backend"), py::arg("paths"), py::arg("progress"), py::arg("threads"),
-      py::arg("devices"), py::arg("gpu_memory"));
+      py::arg("devices"), py::arg("gpu_memory"), py::arg("algorithm") = "auto");
 }
 
 } // namespace apsp_py

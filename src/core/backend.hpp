@@ -75,7 +75,7 @@ public:
     (void)narrow;
     return false;
   }
-  /// Floyd-Warshall in place on `d` (n x n, diagonal already min(0, self-loop), infinity = no
+  /// All pairs in place on `d` (Floyd-Warshall, or the algorithm the plan names) (n x n, diagonal already min(0, self-loop), infinity = no
   /// edge; unset when initial edges are given). When `via` is non-null it has the same n and
   /// the back end fills every element.
   virtual void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) = 0;
@@ -83,6 +83,8 @@ public:
 
 [[nodiscard]] std::unique_ptr<backend> make_reference_backend();
 [[nodiscard]] std::unique_ptr<backend> make_cpu_backend();
+/// Johnson's algorithm on the cpu (kind() is cpu; its plans say algorithm_kind::johnson).
+[[nodiscard]] std::unique_ptr<backend> make_johnson_backend();
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
 

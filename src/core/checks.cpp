@@ -91,6 +91,22 @@ weight_facts analyze_weights(const any_matrix& m) {
       m);
 }
 
+std::int64_t count_arcs(const any_matrix& m) {
+  return std::visit(
+      [](const auto& d) {
+        std::int64_t arcs = 0;
+        const std::int64_t n = d.n();
+#pragma omp parallel for reduction(+ : arcs) schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) {
+          const auto* row = d.row(i);
+          for (std::int64_t j = 0; j < n; ++j)
+            arcs += (j != i && is_finite_entry(row[j])) ? 1 : 0;
+        }
+        return arcs;
+      },
+      m);
+}
+
 void check_representable(const weight_facts& facts, dtype type, bool all_integral) {
   if (!is_integral(type))
     return;

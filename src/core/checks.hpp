@@ -28,6 +28,9 @@ struct weight_facts {
 /// Same for a dense initial matrix: (n-1) * max |finite off-diagonal entry|.
 [[nodiscard]] weight_facts analyze_weights(const any_matrix& m);
 
+/// Finite off-diagonal entries of a dense initial matrix: its arcs, for the algorithm choice.
+[[nodiscard]] std::int64_t count_arcs(const any_matrix& m);
+
 /// Refuses integer solves that could overflow (throws overflow_risk_error with advice) and
 /// non-integral weights for integer types (invalid_input_error).
 void check_representable(const weight_facts& facts, dtype type, bool all_integral);

@@ -7,10 +7,14 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include <omp.h>
+
+#include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
 #include "core/mapped_matrix.hpp"
+#include "cpu/potentials.hpp"
 
 namespace apsp {
 namespace {
@@ -35,8 +39,9 @@ std::unique_ptr<detail::backend> make_backend(backend_kind kind) {
   throw internal_error("make_backend called with 'auto'");
 }
 
-/// Resolves `automatic` and checks that the chosen back end can run.
-std::unique_ptr<detail::backend> choose_backend(std::int64_t n, const solve_options& o) {
+/// Resolves the back end for Floyd-Warshall (`automatic`: cuda when a device is present and the
+/// plan fits, else cpu) and checks that it can run.
+std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_options& o) {
   if (o.backend == backend_kind::automatic) {
     auto cuda = detail::make_cuda_backend();
     const bool cuda_type = o.type == dtype::int32 || o.type == dtype::float32;
@@ -51,9 +56,58 @@ std::unique_ptr<detail::backend> choose_backend(std::int64_t n, const solve_opti
   return chosen;
 }
 
+bool wants_checkpoints(const solve_options& o) {
+  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
+}
+
+/// A back end running one algorithm, and why it was chosen.
+struct engine {
+  std::unique_ptr<detail::backend> backend;
+  std::string reason;
+};
+
+/// Resolves the algorithm (and the back end) for an n-vertex problem with m arcs (m < 0:
+/// unknown, which `automatic` takes as dense).
+engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o) {
+  if (o.algorithm == algorithm_kind::johnson) {
+    APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
+                 backend_unavailable_error,
+                 "Johnson's algorithm runs on the cpu back end, not on '" +
+                     std::string(to_string(o.backend)) + "' (use --backend cpu or auto)");
+    APSP_EXPECTS(!wants_checkpoints(o), invalid_argument_error,
+                 "checkpoints (checkpoint_dir, resume_dir) are saved between Floyd-Warshall "
+                 "rounds; Johnson's algorithm has none (use --algorithm fw)");
+    return {detail::make_johnson_backend(), "requested"};
+  }
+  auto fw = choose_fw_backend(n, o);
+  if (o.algorithm == algorithm_kind::floyd_warshall)
+    return {std::move(fw), "requested"};
+  if (m < 0)
+    return {std::move(fw), "auto: the edge count is unknown (taken as dense)"};
+  if (o.backend == backend_kind::reference || o.backend == backend_kind::cuda) {
+    return {std::move(fw),
+            "auto: the " + std::string(to_string(o.backend)) + " back end runs Floyd-Warshall"};
+  }
+  if (wants_checkpoints(o))
+    return {std::move(fw), "auto: checkpoints are saved between Floyd-Warshall rounds"};
+  if (o.narrow == narrow_mode::required)
+    return {std::move(fw), "auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)"};
+  detail::problem_shape shape;
+  shape.n = n;
+  shape.m = m;
+  shape.type = o.type;
+  shape.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  auto choice = detail::choose_algorithm(shape, fw->kind());
+  if (choice.algorithm == algorithm_kind::johnson)
+    return {detail::make_johnson_backend(), std::move(choice.reason)};
+  return {std::move(fw), std::move(choice.reason)};
+}
+
 /// The back end's plan, plus the bytes that live in the memory-mapped distance and path files.
-plan plan_with(const detail::backend& b, std::int64_t n, const solve_options& o) {
-  plan p = b.make_plan(n, o);
+plan plan_with(const engine& e, std::int64_t n, const solve_options& o) {
+  plan p = e.backend->make_plan(n, o);
+  p.algorithm_reason = e.reason;
+
   const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   if (!o.distances_file.empty())
     p.file_bytes = o.distances_file_offset + cells * size_of(o.type);
@@ -95,23 +149,20 @@ bool narrow_safe(const detail::weight_facts& facts, bool all_integral, const sol
   return safe && chosen == backend_kind::cuda;
 }
 
-bool wants_checkpoints(const solve_options& o) {
-  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
-}
-
 /// A chosen back end and its plan, checked to fit: made before any large allocation.
 struct planned {
   std::unique_ptr<detail::backend> backend;
   plan p;
 };
 
-planned plan_solve(std::int64_t n, const solve_options& o) {
-  planned out{choose_backend(n, o), {}};
+planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o) {
+  engine e = choose_engine(n, m, o);
+  plan p = plan_with(e, n, o);
+  planned out{std::move(e.backend), std::move(p)};
   APSP_EXPECTS(!wants_checkpoints(o) || out.backend->kind() != backend_kind::reference,
                backend_unavailable_error,
                "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu and cuda back ends "
                "and the distributed solver's ranks, not by the reference back end");
-  out.p = plan_with(*out.backend, n, o);
   APSP_EXPECTS(out.p.fits, out_of_memory_error, "the solve does not fit: " + out.p.reason);
   return out;
 }
@@ -157,7 +208,12 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
 
 plan make_plan(std::int64_t n, const solve_options& options) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
-  return plan_with(*choose_backend(n, options), n, options);
+  return plan_with(choose_engine(n, -1, options), n, options);
+}
+
+plan make_plan(const graph& g, const solve_options& options) {
+  return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options), g.num_vertices(),
+                   options);
 }
 
 result solve(const graph& g, const solve_options& options) {
@@ -167,7 +223,7 @@ result solve(const graph& g, const solve_options& options) {
       g, detail::bound_needed(options.type, options.narrow != narrow_mode::off));
   detail::check_representable(facts, options.type, summary.all_integral);
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
-  planned chosen = plan_solve(g.num_vertices(), options);
+  planned chosen = plan_solve(g.num_vertices(), g.num_edges(), options);
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
@@ -179,8 +235,14 @@ result solve(const graph& g, const solve_options& options) {
   if (!on_backend && options.resume_dir.empty())
     detail::fill_initial(g, d);
   const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_graph(g) : 0;
-  return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
-                   on_backend ? &g : nullptr);
+  try {
+    return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
+                     on_backend ? &g : nullptr);
+  } catch (const negative_cycle_error& e) {
+    if (!e.cycle().empty())
+      throw;
+    cpu::rethrow_with_cycle(g, e); // Floyd-Warshall names vertices; add one cycle in order
+  }
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {
@@ -194,7 +256,8 @@ result solve_dense(any_matrix initial, const solve_options& options) {
   detail::clamp_diagonal(initial);
   const auto facts = detail::analyze_weights(initial);
   detail::check_representable(facts, options.type, true);
-  planned chosen = plan_solve(std::visit([](const auto& m) { return m.n(); }, initial), options);
+  planned chosen = plan_solve(std::visit([](const auto& m) { return m.n(); }, initial),
+                              detail::count_arcs(initial), options);
   const bool narrow =
       narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
   const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;

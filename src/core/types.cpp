@@ -60,4 +60,27 @@ backend_kind parse_backend(std::string_view name) {
                                "' (expected auto, reference, cpu or cuda)");
 }
 
+std::string_view to_string(algorithm_kind a) noexcept {
+  switch (a) {
+  case algorithm_kind::automatic:
+    return "auto";
+  case algorithm_kind::floyd_warshall:
+    return "fw";
+  case algorithm_kind::johnson:
+    return "johnson";
+  }
+  return "?";
+}
+
+algorithm_kind parse_algorithm(std::string_view name) {
+  if (name == "auto")
+    return algorithm_kind::automatic;
+  if (name == "fw" || name == "floyd-warshall" || name == "floyd_warshall")
+    return algorithm_kind::floyd_warshall;
+  if (name == "johnson")
+    return algorithm_kind::johnson;
+  throw invalid_argument_error("unknown algorithm '" + std::string(name) +
+                               "' (expected auto, fw or johnson)");
+}
+
 } // namespace apsp

@@ -15,15 +15,12 @@
 #include "core/process_checkpoints.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "cpu/thread_count.hpp"
 
 namespace apsp::detail {
 namespace {
 
-int thread_count(const solve_options& o) {
-  APSP_EXPECTS(o.threads >= 0, invalid_argument_error,
-               "threads must be >= 0 (0 = all), got " + std::to_string(o.threads));
-  return o.threads > 0 ? o.threads : omp_get_max_threads();
-}
+using apsp::cpu::thread_count;
 
 /// Default tile edge. Phase 3 reads and writes the whole matrix once per round: b updates per
 /// element moved. 128 (96 for 8-byte types, whose kernel strips are half as wide)

@@ -37,3 +37,21 @@ def test_rome99_checksums_path_and_verify(apsp, shared_data, tmp_path):
     assert j["length"] == 30_305 and j["path"][0] == 1 and j["path"][-1] == 3353, r
     r = apsp("verify", path, tmp_path / "d.npy", "--sources", "8")
     assert r.rc == 0 and r.out.startswith("OK"), r
+
+
+def test_rome99_johnson_checksums_and_paths(apsp, shared_data, tmp_path):
+    path = shared_data / "rome99.gr"
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    s = solve_json(apsp, path, "--algorithm", "johnson", "-o", tmp_path / "d.npy", "--paths",
+                   tmp_path / "v.npy")
+    assert s["algorithm"] == "johnson"
+    assert (s["n"], s["reachable_pairs"], s["distance_sum"], s["max_distance"]) == (
+        3353, 11_239_256, 160_839_610_183, 77_403)
+    for src, dst, length in (("1", "3353", 30_305), ("785", "2982", 77_403)):
+        r = apsp("path", path, src, dst, "--json", "--dist", tmp_path / "d.npy", "--via",
+                 tmp_path / "v.npy")
+        j = json.loads(r.out)
+        assert j["length"] == length and j["path"][0] == int(src) and j["path"][-1] == int(dst), r
+    r = apsp("verify", path, tmp_path / "d.npy", "--sources", "8")
+    assert r.rc == 0 and r.out.startswith("OK"), r

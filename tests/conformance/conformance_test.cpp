@@ -1,5 +1,6 @@
-// The conformance suite: written once, compiled once per back end (APSP_CONFORMANCE_BACKEND),
-// checked against the naive reference back end (and, for it, against Bellman-Ford).
+// The conformance suite: written once, compiled once per back end (APSP_CONFORMANCE_BACKEND)
+// and algorithm (APSP_CONFORMANCE_ALGORITHM, default fw), checked against the naive reference
+// back end (and, for it, against Bellman-Ford).
 
 #include <gtest/gtest.h>
 
@@ -18,8 +19,16 @@ namespace {
 using apsp::backend_kind;
 using apsp::dtype;
 
+#ifndef APSP_CONFORMANCE_ALGORITHM
+#define APSP_CONFORMANCE_ALGORITHM "fw"
+#endif
+
 backend_kind backend_under_test() {
   return apsp::parse_backend(APSP_CONFORMANCE_BACKEND);
+}
+
+apsp::algorithm_kind algorithm_under_test() {
+  return apsp::parse_algorithm(APSP_CONFORMANCE_ALGORITHM);
 }
 
 bool backend_available() {
@@ -46,15 +55,18 @@ std::vector<dtype> supported_types() {
 apsp::solve_options options_for(dtype t, bool paths, std::int64_t block = 0) {
   apsp::solve_options o;
   o.backend = backend_under_test();
+  o.algorithm = algorithm_under_test();
   o.type = t;
   o.paths = paths;
   o.block = block;
   return o;
 }
 
-/// The tile edge the back end uses when asked for `requested` (0 = its default).
+/// The tile edge the back end's Floyd-Warshall uses when asked for `requested` (0 = its
+/// default). Johnson is tested on the same sizes (there `block` is sources per progress step).
 std::int64_t tile_edge(std::int64_t requested) {
   auto o = options_for(dtype::int32, false, requested);
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
   return apsp::make_plan(1000, o).block;
 }
 
@@ -82,6 +94,29 @@ void expect_same_distances(const apsp::result& r, const apsp::dense_matrix<std::
         ++failures;
       }
     }
+  }
+}
+
+/// The error of a solve on a graph carries one cycle, in order: consecutive vertices are joined
+/// by arcs whose lightest weights add up to cycle_weight() < 0.
+void expect_negative_cycle(const apsp::graph& g, const apsp::negative_cycle_error& e) {
+  ASSERT_FALSE(e.cycle().empty()) << e.what();
+  const auto& cycle = e.cycle();
+  double total = 0;
+  for (std::size_t k = 0; k < cycle.size(); ++k) {
+    const std::int64_t u = cycle[k];
+    const std::int64_t v = cycle[(k + 1) % cycle.size()];
+    double lightest = HUGE_VAL;
+    for (std::size_t a = 0; a < g.weights().size(); ++a) {
+      if (g.sources()[a] == u && g.targets()[a] == v)
+        lightest = std::min(lightest, g.weights()[a]);
+    }
+    ASSERT_LT(lightest, HUGE_VAL) << "no arc " << u << " -> " << v << " in " << e.what();
+    total += lightest;
+  }
+  if (!cycle.empty()) {
+    EXPECT_LT(total, 0);
+    EXPECT_EQ(total, e.cycle_weight());
   }
 }
 
@@ -121,6 +156,7 @@ TEST(Conformance, MatchesOracleAroundTileEdges) {
         SCOPED_TRACE("dtype=" + std::string(apsp::to_string(t)));
         const auto r = apsp::solve(g, options_for(t, false, sc.block));
         EXPECT_EQ(r.type(), t);
+        EXPECT_EQ(r.executed_plan().algorithm, algorithm_under_test());
         expect_same_distances(r, want);
       }
     }
@@ -229,6 +265,7 @@ TEST(Conformance, NegativeCycleIsReportedWithItsVertices) {
           (void)apsp::solve(g, options_for(t, paths));
           ADD_FAILURE() << "no negative_cycle_error";
         } catch (const apsp::negative_cycle_error& e) {
+          expect_negative_cycle(g, e);
           std::vector<std::int64_t> got = e.vertices();
           std::sort(got.begin(), got.end());
           std::vector<std::int64_t> want{a, b, c};
@@ -246,7 +283,39 @@ TEST(Conformance, NegativeSelfLoopIsANegativeCycle) {
   apsp::graph g(5);
   g.add_edge(0, 1, 2);
   g.add_edge(3, 3, -1);
-  EXPECT_THROW((void)apsp::solve(g, options_for(dtype::int32, false)), apsp::negative_cycle_error);
+  try {
+    (void)apsp::solve(g, options_for(dtype::int32, false));
+    ADD_FAILURE() << "no negative_cycle_error";
+  } catch (const apsp::negative_cycle_error& e) {
+    EXPECT_EQ(e.vertices(), std::vector<std::int64_t>{3});
+    expect_negative_cycle(g, e);
+  }
+}
+
+TEST(Conformance, DenseInitialMatrixMatchesOracle) {
+  SKIP_UNLESS_AVAILABLE();
+  for (bool negative : {false, true}) {
+    const std::uint64_t seed = 6000 + (negative ? 1 : 0);
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    apsp::testing::random_graph_spec spec;
+    spec.n = 90;
+    spec.density = 0.05;
+    spec.negative_edges = negative;
+    spec.self_loops = false;
+    const auto g = apsp::testing::make_random_graph(spec, seed);
+    const auto want = oracle(g);
+    apsp::dense_matrix<std::int32_t> initial(spec.n);
+    for (auto& v : initial.values())
+      v = apsp::weight_traits<std::int32_t>::infinity;
+    for (std::size_t e = 0; e < g.weights().size(); ++e) {
+      auto& cell = initial(g.sources()[e], g.targets()[e]);
+      cell = std::min(cell, static_cast<std::int32_t>(g.weights()[e]));
+    }
+    const auto r = apsp::solve_dense(std::move(initial), options_for(dtype::int32, true));
+    EXPECT_EQ(r.executed_plan().algorithm, algorithm_under_test());
+    expect_same_distances(r, want);
+    apsp::testing::expect_paths_valid(g, r);
+  }
 }
 
 TEST(Conformance, ProgressCanCancel) {

@@ -1,10 +1,13 @@
 // Real graphs reproduce the independent all-sources Dijkstra checksums of
 // ../shared/data/README.md (pairs = finite off-diagonal entries, their exact sum, the max).
-// Compiled per back end (APSP_REAL_DATA_BACKEND); DE.gr runs only where a GPU makes it quick.
+// Compiled per back end (APSP_REAL_DATA_BACKEND) and algorithm (APSP_REAL_DATA_ALGORITHM,
+// default fw); DE.gr runs where a GPU makes it quick, and with Johnson when APSP_SLOW_TESTS=1
+// (about a minute on two cores, 9.6 GB of RAM).
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -21,8 +24,16 @@ checksum checksum_of(const apsp::result& r) {
   return apsp::testing::checksum_of(r.distances_as<std::int32_t>());
 }
 
+#ifndef APSP_REAL_DATA_ALGORITHM
+#define APSP_REAL_DATA_ALGORITHM "fw"
+#endif
+
 apsp::backend_kind backend() {
   return apsp::parse_backend(APSP_REAL_DATA_BACKEND);
+}
+
+apsp::algorithm_kind algorithm() {
+  return apsp::parse_algorithm(APSP_REAL_DATA_ALGORITHM);
 }
 
 /// Why the back end under test cannot run here (empty when it can).
@@ -61,7 +72,10 @@ apsp::result solve_file(const fs::path& p, bool unit_weights = false) {
   }
   apsp::solve_options o;
   o.backend = backend();
-  return apsp::solve(file.g, o);
+  o.algorithm = algorithm();
+  auto r = apsp::solve(file.g, o);
+  EXPECT_EQ(r.executed_plan().algorithm, algorithm());
+  return r;
 }
 
 TEST(RealData, Rome99Directed) {
@@ -103,8 +117,13 @@ TEST(RealData, CElegansHops) {
 
 TEST(RealData, DelawareRoads) {
   skip_unless_available();
-  if (backend() != apsp::backend_kind::cuda) {
-    GTEST_SKIP() << "DE.gr (49,109 vertices, 1.2e14 updates) runs in the GPU suite and benchmarks";
+  const char* slow = std::getenv("APSP_SLOW_TESTS");
+  const bool johnson_allowed = algorithm() == apsp::algorithm_kind::johnson && slow != nullptr &&
+                               std::string(slow) == "1";
+  if (backend() != apsp::backend_kind::cuda && !johnson_allowed) {
+    GTEST_SKIP() << "DE.gr (49,109 vertices, 1.2e14 updates) runs in the GPU suite and benchmarks; "
+                    "with Johnson on the cpu when APSP_SLOW_TESTS=1 (about a minute on 2 cores, "
+                    "9.6 GB of RAM)";
   }
   const auto p = find_data("DE.gr");
   if (p.empty())

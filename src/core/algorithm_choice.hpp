@@ -1,0 +1,36 @@
+#pragma once
+// The cost model behind algorithm_kind::automatic (documented in docs/sparse.md): estimated
+// seconds of Floyd-Warshall on the cpu or on a GPU and of Johnson on the cpu, from n, m, the
+// weight type and engine rates measured on this project's machines.
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/types.hpp"
+
+namespace apsp::detail {
+
+struct problem_shape {
+  std::int64_t n = 0;
+  std::int64_t m = 0; ///< arcs (parallel edges and self-loops included: an upper bound)
+  dtype type = dtype::int32;
+  int threads = 1; ///< cpu threads Johnson and the cpu Floyd-Warshall would use
+};
+
+/// n^3 updates at the blocked cpu solver's rate.
+[[nodiscard]] double fw_cpu_seconds(const problem_shape& s);
+/// n^3 updates at a GPU's min-plus rate (H100 figures; only int32 and float32 run there).
+[[nodiscard]] double fw_cuda_seconds(const problem_shape& s);
+/// n Dijkstra runs, each about m relaxations and n queue operations plus a row written.
+[[nodiscard]] double johnson_cpu_seconds(const problem_shape& s);
+
+struct algorithm_choice {
+  algorithm_kind algorithm = algorithm_kind::floyd_warshall;
+  std::string reason;
+};
+
+/// Johnson when its estimate beats Floyd-Warshall on `fw_backend` (cpu or cuda), else
+/// Floyd-Warshall; the reason quotes both estimates.
+[[nodiscard]] algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backend);
+
+} // namespace apsp::detail

@@ -1,0 +1,153 @@
+#include "cpu/all_sources_dijkstra.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <limits>
+#include <type_traits>
+
+#include "cpu/dijkstra_queues.hpp"
+
+namespace apsp::cpu {
+namespace {
+
+/// A radix heap on the unsigned key type for integers, a 4-ary heap for floats.
+template <class T, bool = std::is_integral_v<T>> struct queue_select {
+  using type = dary_heap<johnson_key_t<T>, 4>;
+};
+template <class T> struct queue_select<T, true> {
+  using type = radix_heap<std::make_unsigned_t<johnson_key_t<T>>>;
+};
+template <class T> using queue_for = typename queue_select<T>::type;
+
+/// One thread's scratch space, reused for every source it runs.
+template <class T> struct workspace {
+  using W = johnson_key_t<T>;
+  static constexpr W unreached = std::numeric_limits<W>::max();
+  explicit workspace(std::int64_t n)
+      : dist(static_cast<std::size_t>(n), unreached), pred(static_cast<std::size_t>(n), -1) {
+    if constexpr (!std::is_integral_v<T>)
+      queue = queue_for<T>(n);
+  }
+  std::vector<W> dist;
+  std::vector<std::int32_t> pred;
+  queue_for<T> queue;
+};
+
+template <class T>
+void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+                std::int32_t s, workspace<T>& ws, T* out, std::int32_t* via_out) {
+  using W = johnson_key_t<T>;
+  using key_type = typename queue_for<T>::key_type;
+  auto& dist = ws.dist;
+  auto& pred = ws.pred;
+  auto& queue = ws.queue;
+  queue.clear();
+  dist[static_cast<std::size_t>(s)] = W{0};
+  pred[static_cast<std::size_t>(s)] = s;
+  queue.push(key_type{0}, s);
+  const std::int64_t* offsets = g.offsets.data();
+  const csr_arc<W>* arcs = g.arcs.data();
+  while (!queue.empty()) {
+    const auto top = queue.pop();
+    const auto u = static_cast<std::size_t>(top.vertex);
+    const W du = dist[u];
+    if (top.key != static_cast<key_type>(du))
+      continue; // a stale entry: u was reached again at a lower distance (radix heap only)
+    for (std::int64_t a = offsets[u]; a < offsets[u + 1]; ++a) {
+      const auto v = static_cast<std::size_t>(arcs[a].target);
+      const W candidate = du + arcs[a].weight;
+      if (candidate < dist[v]) {
+        dist[v] = candidate;
+        pred[v] = top.vertex;
+        queue.push(static_cast<key_type>(candidate), arcs[a].target);
+      }
+    }
+  }
+  // Write the row and reset the scratch for the next source in the same pass.
+  const std::int64_t n = g.n;
+  constexpr T inf = weight_traits<T>::infinity;
+  const W hs = h.empty() ? W{0} : h[static_cast<std::size_t>(s)];
+  for (std::int64_t t = 0; t < n; ++t) {
+    const auto k = static_cast<std::size_t>(t);
+    const W dt = dist[k];
+    if (dt == workspace<T>::unreached) {
+      out[t] = inf;
+      if (via_out != nullptr)
+        via_out[t] = no_via;
+      continue;
+    }
+    out[t] = h.empty() ? static_cast<T>(dt) : static_cast<T>(dt - hs + h[k]);
+    if (via_out != nullptr)
+      via_out[t] = pred[k] == s ? no_via : pred[k];
+    dist[k] = workspace<T>::unreached;
+  }
+  out[s] = T{0};
+  if (via_out != nullptr)
+    via_out[s] = no_via;
+}
+
+} // namespace
+
+template <class T>
+void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
+                          const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
+                          via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx) {
+  const std::int64_t n = g.n;
+  if (n == 0)
+    return;
+  const int threads = std::max(1, cfg.threads);
+  const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
+  const std::int64_t rounds = (n + per_round - 1) / per_round;
+  // No barrier between progress steps: on a shared machine a thread that waits at one for a
+  // descheduled peer every millisecond loses most of its time. Threads take sources from one
+  // counter; the calling thread (OpenMP's thread 0) reports progress as sources complete, and
+  // a cancel stops everyone at their next source.
+  std::atomic<std::int64_t> next{0};
+  std::atomic<std::int64_t> finished{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  std::int64_t reported = 0;
+#pragma omp parallel num_threads(threads)
+  {
+    // Each thread allocates (and so first touches) its own scratch space.
+    workspace<T> ws(n);
+    const bool reporter = omp_get_thread_num() == 0;
+    for (;;) {
+      const std::int64_t s = next.fetch_add(1, std::memory_order_relaxed);
+      if (s >= n || stop.load(std::memory_order_relaxed))
+        break;
+      one_source<T>(g, h, static_cast<std::int32_t>(s), ws, d.row(s),
+                    via != nullptr ? via->row(s) : nullptr);
+      const std::int64_t done = finished.fetch_add(1, std::memory_order_relaxed) + 1;
+      if (!reporter)
+        continue;
+      try {
+        // Every step in order, even when other threads completed several meanwhile.
+        while (reported + 1 < rounds && (reported + 1) * per_round <= done)
+          ctx.round_done(++reported, rounds);
+      } catch (...) {
+        failure = std::current_exception();
+        stop.store(true, std::memory_order_relaxed);
+      }
+    }
+  }
+  if (failure)
+    std::rethrow_exception(failure);
+  while (reported < rounds)
+    ctx.round_done(++reported, rounds);
+}
+
+#define APSP_DIJKSTRA(T)                                                                           \
+  template void all_sources_dijkstra<T>(const csr_graph<johnson_key_t<T>>&,                        \
+                                        const std::vector<johnson_key_t<T>>&, dense_matrix<T>&,    \
+                                        via_matrix*, const dijkstra_config&, detail::run_context&);
+APSP_DIJKSTRA(std::int32_t)
+APSP_DIJKSTRA(float)
+APSP_DIJKSTRA(std::int64_t)
+APSP_DIJKSTRA(double)
+#undef APSP_DIJKSTRA
+
+} // namespace apsp::cpu

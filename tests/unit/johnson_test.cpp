@@ -1,0 +1,209 @@
+// Johnson's building blocks against independent references: the two Dijkstra queues against a
+// sorted multiset, the CSR copy against the edge list, the potentials against the oracle's
+// distances, and the cost model's choices at its two ends.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "common/test_graphs.hpp"
+#include "core/algorithm_choice.hpp"
+#include "cpu/csr_graph.hpp"
+#include "cpu/dijkstra_queues.hpp"
+#include "cpu/potentials.hpp"
+
+namespace {
+
+// Dijkstra-like use: keys pushed are never below the last key popped; some vertices are pushed
+// again with lower keys (stale entries stay in a radix heap, so compare multisets).
+template <class Key> void check_radix_heap(std::uint64_t seed) {
+  SCOPED_TRACE("seed=" + std::to_string(seed) + " key bits=" + std::to_string(sizeof(Key) * 8));
+  std::mt19937_64 rng(seed);
+  // Small spans and keys near the top of the range both: every bucket gets used.
+  const Key base = seed == 3 ? Key{1} << (sizeof(Key) * 8 - 2) : 0;
+  const Key span = seed == 1 ? 50 : Key{1} << (sizeof(Key) * 8 - 8);
+  {
+    apsp::cpu::radix_heap<Key> heap;
+    std::multiset<std::pair<Key, std::int32_t>> want;
+    Key last = base;
+    for (int step = 0; step < 20000; ++step) {
+      if (want.empty() || rng() % 3 != 0) {
+        const Key key = static_cast<Key>(last + rng() % span);
+        const auto v = static_cast<std::int32_t>(rng() % 1000);
+        heap.push(key, v);
+        want.emplace(key, v);
+      } else {
+        const auto got = heap.pop();
+        ASSERT_EQ(got.key, want.begin()->first);
+        ASSERT_TRUE(want.count({got.key, got.vertex}) > 0);
+        want.erase(want.find({got.key, got.vertex}));
+        last = got.key;
+      }
+      ASSERT_EQ(heap.size(), want.size());
+    }
+    while (!want.empty()) {
+      ASSERT_EQ(heap.pop().key, want.begin()->first);
+      want.erase(want.begin());
+    }
+    EXPECT_TRUE(heap.empty());
+    heap.clear();
+    heap.push(0, 7); // after clear() the heap starts over from key 0
+    EXPECT_EQ(heap.pop().vertex, 7);
+  }
+}
+
+TEST(RadixHeap, PopsInOrderUnderMonotonePushes) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    check_radix_heap<std::uint32_t>(seed);
+    check_radix_heap<std::uint64_t>(seed);
+  }
+}
+
+TEST(DaryHeap, DecreaseKeyKeepsOneEntryPerVertex) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> key(0.0, 1000.0);
+  const std::int32_t n = 500;
+  apsp::cpu::dary_heap<double, 4> heap(n);
+  std::vector<double> current(n, -1); // -1: not in the heap
+  for (int step = 0; step < 20000; ++step) {
+    const auto v = static_cast<std::int32_t>(rng() % n);
+    if (rng() % 4 != 0) {
+      double k = key(rng);
+      if (current[v] >= 0)
+        k = std::min(k, current[v]); // push only ever lowers a key
+      heap.push(k, v);
+      current[v] = k;
+    } else if (!heap.empty()) {
+      const auto got = heap.pop();
+      double smallest = HUGE_VAL;
+      for (double c : current)
+        if (c >= 0)
+          smallest = std::min(smallest, c);
+      ASSERT_EQ(got.key, smallest);
+      ASSERT_EQ(current[got.vertex], got.key);
+      current[got.vertex] = -1;
+    }
+    ASSERT_EQ(heap.size(),
+              static_cast<std::size_t>(std::count_if(current.begin(), current.end(),
+                                                     [](double c) { return c >= 0; })));
+  }
+  heap.clear();
+  EXPECT_TRUE(heap.empty());
+  heap.push(3.0, 5); // a cleared vertex can come back
+  EXPECT_EQ(heap.pop().vertex, 5);
+}
+
+TEST(CsrGraph, KeepsTheLightestParallelArcAndDropsSelfLoops) {
+  apsp::graph g(4);
+  g.add_edge(0, 1, 5);
+  g.add_edge(0, 1, 3);
+  g.add_edge(0, 1, 9);
+  g.add_edge(2, 2, 4);  // a positive self-loop changes nothing
+  g.add_edge(3, 3, -2); // a negative one is a cycle
+  g.add_edge(3, 0, 1);
+  g.add_edge(0, 2, 7);
+  const auto csr = apsp::cpu::csr_from_edges<std::int32_t>(g);
+  ASSERT_EQ(csr.n, 4);
+  EXPECT_EQ(csr.offsets, (std::vector<std::int64_t>{0, 2, 2, 2, 3}));
+  using arc = apsp::cpu::csr_arc<std::int32_t>;
+  EXPECT_EQ(csr.arcs, (std::vector<arc>{{1, 3}, {2, 7}, {0, 1}}));
+  EXPECT_EQ(csr.negative_loop, 3);
+  EXPECT_EQ(csr.negative_loop_weight, -2);
+}
+
+TEST(Potentials, MakeEveryArcNonNegativeAndMatchTheVirtualSourceDistances) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 120;
+  spec.density = 0.04;
+  spec.negative_edges = true;
+  spec.self_loops = false;
+  const auto g = apsp::testing::make_random_graph(spec, 77);
+  auto csr = apsp::cpu::csr_from_edges<std::int32_t>(g);
+  const auto h = apsp::cpu::johnson_potentials(csr);
+  // The oracle's h(v) = min(0, min over u of d(u, v)): the virtual source's 0-arcs reach all.
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::reference;
+  o.type = apsp::dtype::int64;
+  const auto r = apsp::solve(g, o);
+  for (std::int64_t v = 0; v < spec.n; ++v) {
+    double want = 0;
+    for (std::int64_t u = 0; u < spec.n; ++u)
+      want = std::min(want, r.distance(u, v));
+    EXPECT_EQ(static_cast<double>(h[static_cast<std::size_t>(v)]), want) << "h[" << v << "]";
+  }
+  apsp::cpu::reweight(csr, h);
+  for (const auto& a : csr.arcs)
+    EXPECT_GE(a.weight, 0);
+}
+
+TEST(Potentials, NameANegativeCycleFarFromTheStartInOrder) {
+  // A long path of negative arcs leading into the cycle 40 -> 41 -> 42 -> 40 (weight -1).
+  apsp::graph g(50);
+  for (std::int64_t v = 0; v < 40; ++v)
+    g.add_edge(v, v + 1, -1);
+  g.add_edge(40, 41, 2);
+  g.add_edge(41, 42, -4);
+  g.add_edge(42, 40, 1);
+  const auto csr = apsp::cpu::csr_from_edges<double>(g);
+  try {
+    (void)apsp::cpu::johnson_potentials(csr);
+    FAIL() << "no negative_cycle_error";
+  } catch (const apsp::negative_cycle_error& e) {
+    EXPECT_EQ(e.cycle(), (std::vector<std::int64_t>{40, 41, 42})) << e.what();
+    EXPECT_EQ(e.cycle_weight(), -1);
+    EXPECT_NE(std::string(e.what()).find("40 -> 41 -> 42 -> 40"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
+  using apsp::detail::choose_algorithm;
+  apsp::detail::problem_shape rome{3353, 8870, apsp::dtype::int32, 2};
+  EXPECT_EQ(choose_algorithm(rome, apsp::backend_kind::cpu).algorithm,
+            apsp::algorithm_kind::johnson);
+  apsp::detail::problem_shape dense{3000, 3000LL * 3000 / 4, apsp::dtype::int32, 2};
+  EXPECT_EQ(choose_algorithm(dense, apsp::backend_kind::cpu).algorithm,
+            apsp::algorithm_kind::floyd_warshall);
+  // A GPU's Floyd-Warshall beats two cores' Johnson on DE.gr, 32 cores' Johnson does not.
+  apsp::detail::problem_shape delaware{49109, 121024, apsp::dtype::int32, 2};
+  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
+            apsp::algorithm_kind::floyd_warshall);
+  delaware.threads = 32;
+  const auto c = choose_algorithm(delaware, apsp::backend_kind::cuda);
+  EXPECT_EQ(c.algorithm, apsp::algorithm_kind::johnson);
+  EXPECT_NE(c.reason.find("Johnson"), std::string::npos);
+}
+
+TEST(AlgorithmChoice, PlansSayWhichAndWhy) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 2000; // m = 8000: a road graph's 4 arcs per vertex
+  spec.density = 0.002;
+  const auto sparse = apsp::testing::make_random_graph(spec, 5);
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  auto p = apsp::make_plan(sparse, o);
+  EXPECT_EQ(p.algorithm, apsp::algorithm_kind::johnson);
+  EXPECT_NE(p.algorithm_reason.find("auto"), std::string::npos);
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
+  EXPECT_EQ(apsp::make_plan(sparse, o).algorithm, apsp::algorithm_kind::floyd_warshall);
+  // Checkpoints are Floyd-Warshall's: auto keeps it, and Johnson is refused.
+  o.algorithm = apsp::algorithm_kind::automatic;
+  o.checkpoint_dir = "unused_checkpoint_dir";
+  EXPECT_EQ(apsp::make_plan(sparse, o).algorithm, apsp::algorithm_kind::floyd_warshall);
+  o.algorithm = apsp::algorithm_kind::johnson;
+  EXPECT_THROW((void)apsp::make_plan(sparse, o), apsp::invalid_argument_error);
+  o.checkpoint_dir.clear();
+  o.backend = apsp::backend_kind::reference;
+  EXPECT_THROW((void)apsp::make_plan(sparse, o), apsp::backend_unavailable_error);
+  EXPECT_EQ(apsp::parse_algorithm("fw"), apsp::algorithm_kind::floyd_warshall);
+  EXPECT_EQ(apsp::parse_algorithm(apsp::to_string(apsp::algorithm_kind::johnson)),
+            apsp::algorithm_kind::johnson);
+  EXPECT_THROW((void)apsp::parse_algorithm("dijkstra"), apsp::invalid_argument_error);
+}
+
+} // namespace
