@@ -160,11 +160,11 @@ def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, thr
     with _progress.callback_for(progress) as callback:
         return _solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                       backend=backend, paths=paths, progress=callback, threads=threads,
-                      devices=devices, gpu_memory=gpu_memory)
+                      devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
 
 
 def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads, devices,
-           gpu_memory):
+           gpu_memory, algorithm):
     kwargs = dict(
         directed=bool(directed),
         unweighted=bool(unweighted),
