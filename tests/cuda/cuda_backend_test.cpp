@@ -105,6 +105,19 @@ void expect_paths_valid(const apsp::graph& g, const apsp::result& r, double tol)
   }
 }
 
+/// float32 distances farther than rounding (1e-5 relative) from float64 ones.
+std::int64_t float_mismatches(const apsp::result& f32, const apsp::result& f64) {
+  const auto& a = f32.distances_as<float>();
+  const auto& b = f64.distances_as<double>();
+  std::int64_t bad = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) {
+    const double x = a.data()[e];
+    const double y = b.data()[e];
+    bad += std::isinf(y) ? !std::isinf(x) : std::fabs(x - y) > 1e-5 * std::max(1.0, std::fabs(y));
+  }
+  return bad;
+}
+
 class CudaSizes : public ::testing::TestWithParam<std::int64_t> {};
 
 TEST_P(CudaSizes, Int32MatchesReferenceExactly) {
@@ -132,17 +145,7 @@ TEST_P(CudaSizes, Float32MatchesReferenceWithinRounding) {
   const auto g = random_graph(s);
   const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false);
   const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true);
-  const auto& a = got.distances_as<float>();
-  const auto& b = ref.distances_as<double>();
-  std::int64_t bad = 0;
-  for (std::size_t e = 0; e < a.size(); ++e) {
-    const double x = a.data()[e];
-    const double y = b.data()[e];
-    if (std::isinf(y) ? !std::isinf(x) : std::fabs(x - y) > 1e-5 * std::max(1.0, std::fabs(y))) {
-      ++bad;
-    }
-  }
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(float_mismatches(got, ref), 0);
   expect_paths_valid<float>(g, got, 1e-5);
 }
 
@@ -185,15 +188,7 @@ TEST(Cuda, LookaheadRoundsMatchTheCpuBackEnd) {
     const auto g = random_graph(f);
     const auto ref = solve_with(g, apsp::backend_kind::cpu, apsp::dtype::float64, false);
     const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, false);
-    const auto& a = got.distances_as<float>();
-    const auto& b = ref.distances_as<double>();
-    std::int64_t bad = 0;
-    for (std::size_t e = 0; e < a.size(); ++e) {
-      const double x = a.data()[e];
-      const double y = b.data()[e];
-      bad += std::isinf(y) ? !std::isinf(x) : std::fabs(x - y) > 1e-5 * std::max(1.0, std::fabs(y));
-    }
-    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(float_mismatches(got, ref), 0);
   }
 }
 
