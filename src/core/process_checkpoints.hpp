@@ -13,6 +13,11 @@
 
 namespace apsp::detail {
 
+/// Whether the options ask for checkpoints (saving or resuming).
+[[nodiscard]] inline bool wants_checkpoints(const solve_options& o) {
+  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
+}
+
 class process_checkpoints {
 public:
   /// For the n x n matrix d (and via, or null) solved in `rounds` rounds of tile edge `block`:

@@ -12,6 +12,7 @@
 #include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
+#include "core/process_checkpoints.hpp"
 #include "core/checks.hpp"
 #include "core/mapped_matrix.hpp"
 #include "cpu/potentials.hpp"
@@ -56,10 +57,6 @@ std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_o
   return chosen;
 }
 
-bool wants_checkpoints(const solve_options& o) {
-  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
-}
-
 /// A back end running one algorithm, and why it was chosen.
 struct engine {
   std::unique_ptr<detail::backend> backend;
@@ -74,7 +71,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o) {
                  backend_unavailable_error,
                  "Johnson's algorithm runs on the cpu back end, not on '" +
                      std::string(to_string(o.backend)) + "' (use --backend cpu or auto)");
-    APSP_EXPECTS(!wants_checkpoints(o), invalid_argument_error,
+    APSP_EXPECTS(!detail::wants_checkpoints(o), invalid_argument_error,
                  "checkpoints (checkpoint_dir, resume_dir) are saved between Floyd-Warshall "
                  "rounds; Johnson's algorithm has none (use --algorithm fw)");
     return {detail::make_johnson_backend(), "requested"};
@@ -88,7 +85,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o) {
     return {std::move(fw),
             "auto: the " + std::string(to_string(o.backend)) + " back end runs Floyd-Warshall"};
   }
-  if (wants_checkpoints(o))
+  if (detail::wants_checkpoints(o))
     return {std::move(fw), "auto: checkpoints are saved between Floyd-Warshall rounds"};
   if (o.narrow == narrow_mode::required)
     return {std::move(fw), "auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)"};
@@ -159,7 +156,7 @@ planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o) {
   engine e = choose_engine(n, m, o);
   plan p = plan_with(e, n, o);
   planned out{std::move(e.backend), std::move(p)};
-  APSP_EXPECTS(!wants_checkpoints(o) || out.backend->kind() != backend_kind::reference,
+  APSP_EXPECTS(!detail::wants_checkpoints(o) || out.backend->kind() != backend_kind::reference,
                backend_unavailable_error,
                "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu and cuda back ends "
                "and the distributed solver's ranks, not by the reference back end");
@@ -234,7 +231,7 @@ result solve(const graph& g, const solve_options& options) {
   // A resumed solve's back end loads the checkpoint's matrix instead.
   if (!on_backend && options.resume_dir.empty())
     detail::fill_initial(g, d);
-  const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_graph(g) : 0;
+  const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   try {
     return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
                      on_backend ? &g : nullptr);
@@ -260,7 +257,7 @@ result solve_dense(any_matrix initial, const solve_options& options) {
                               detail::count_arcs(initial), options);
   const bool narrow =
       narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
-  const std::uint64_t input_hash = wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
+  const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
   return run_solve(std::move(initial), std::move(chosen), facts, narrow, options, t0, input_hash);
 }
 

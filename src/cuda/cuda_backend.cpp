@@ -40,10 +40,6 @@ constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
 constexpr const char* checkpointed_marker = " (checkpointed rounds)";
 constexpr std::int64_t checkpointed_block = 512;
 
-bool wants_checkpoints(const solve_options& o) {
-  return !o.checkpoint_dir.empty() || !o.resume_dir.empty();
-}
-
 bool is_checkpointed(const plan& p) {
   return p.device.find(checkpointed_marker) != std::string::npos;
 }
