@@ -150,7 +150,8 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
                  "solved out of core)")
       ->check(parsed_by([](const std::string& v) { return parse_byte_size(v); }, "BYTES"));
   cmd.add_option("--devices", s.devices,
-                 "CUDA devices: 'all' or a list such as 0,1 (default: device 0)")
+                 "CUDA devices: 'all' or a list such as 0,1 (default: device 0); 'all' keeps a "
+                 "matrix below n = 30000 on one GPU when it fits there")
       ->check(parsed_by([](const std::string& v) { return parse_device_list(v); }, "LIST|all"));
   cmd.add_option("--grid", s.grid,
                  "under mpirun: the process grid ROWSxCOLS, rows x cols = ranks (default: "
