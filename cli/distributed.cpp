@@ -63,9 +63,11 @@ const distributed::session& mpi_session() {
 }
 
 distributed::options grid_options(const solver_options& solver) {
-  if (parse_algorithm(solver.algorithm) == algorithm_kind::johnson) {
-    throw invalid_argument_error("--algorithm johnson runs in one process (the cpu back end); "
-                                 "under mpirun the ranks run Floyd-Warshall");
+  const algorithm_kind algorithm = parse_algorithm(solver.algorithm);
+  if (algorithm == algorithm_kind::johnson || algorithm == algorithm_kind::supernodal) {
+    throw invalid_argument_error("--algorithm " + std::string(to_string(algorithm)) +
+                                 " runs in one process (the cpu back end); under mpirun the "
+                                 "ranks run Floyd-Warshall");
   }
   distributed::options d;
   if (!solver.grid.empty())

@@ -96,11 +96,14 @@ void print_text(const nlohmann::ordered_json& j) {
       std::printf("  %-10s %s\n", name.c_str(), p["reason"].get<std::string>().c_str());
       continue;
     }
-    const bool johnson = p["algorithm"].get<std::string>() == "johnson";
+    const std::string algorithm = p["algorithm"].get<std::string>();
     std::printf(
         "  %-10s %s: %s, %s %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
         p["device"].get<std::string>().c_str(), p["algorithm"].get<std::string>().c_str(),
-        johnson ? "sources per step" : "tile", p["block"].get<long long>(),
+        algorithm == "johnson"      ? "sources per step"
+        : algorithm == "supernodal" ? "widest step"
+                                    : "tile",
+        p["block"].get<long long>(),
         p["rounds"].get<long long>(), format_bytes(p["host_bytes"].get<std::uint64_t>()).c_str(),
         format_bytes(p["device_bytes"].get<std::uint64_t>()).c_str(),
         p["fits"].get<bool>() ? "fits"

@@ -136,13 +136,16 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
       ->capture_default_str();
   cmd.add_option("--algorithm", s.algorithm,
                  "fw (Floyd-Warshall: dense graphs, every back end), johnson (Dijkstra from every "
-                 "source after Bellman-Ford reweighting: sparse graphs, cpu back end) or auto "
-                 "(per graph, from n, m and the engines' rates; see docs/sparse.md)")
+                 "source after Bellman-Ford reweighting: sparse graphs, cpu back end), "
+                 "supernodal (Floyd-Warshall in a METIS nested-dissection order, one block step "
+                 "per supernode: graphs with small separators such as road networks, cpu back "
+                 "end) or auto (per graph, from n, m, the separators and the engines' rates; see "
+                 "docs/sparse.md)")
       ->check(algorithm_name())
       ->capture_default_str();
   cmd.add_option("--block", s.block,
-                 "tile edge for fw, sources per progress step for johnson (0: the back end "
-                 "chooses)")
+                 "tile edge for fw, sources per progress step for johnson, unused by supernodal "
+                 "(0: the back end chooses)")
       ->check(CLI::NonNegativeNumber);
   cmd.add_option("--threads", s.threads, "CPU threads (0: all)")->check(CLI::NonNegativeNumber);
   cmd.add_option("--gpu-memory", s.gpu_memory,

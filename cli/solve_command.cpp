@@ -99,10 +99,14 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
   std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
               p.device.c_str());
   std::printf("algorithm        %s (%s)\n",
-              p.algorithm == algorithm_kind::johnson ? "Johnson" : "Floyd-Warshall",
+              p.algorithm == algorithm_kind::johnson      ? "Johnson"
+              : p.algorithm == algorithm_kind::supernodal ? "supernodal Floyd-Warshall"
+                                                          : "Floyd-Warshall",
               p.algorithm_reason.c_str());
   std::printf("dtype, %s %s%s, %lld (%lld rounds)\n",
-              p.algorithm == algorithm_kind::johnson ? "sources  " : "tile     ",
+              p.algorithm == algorithm_kind::johnson      ? "sources  "
+              : p.algorithm == algorithm_kind::supernodal ? "widest   "
+                                                          : "tile     ",
               std::string(to_string(r.type())).c_str(),
               p.narrow ? " (packed 16-bit arithmetic)" : "", static_cast<long long>(p.block),
               static_cast<long long>(p.rounds));
@@ -211,7 +215,8 @@ int run(const solve_args& a) {
   // An in-core GPU solve does so too unless --no-map-output: the host only fills the matrix
   // and receives the result, so the separate write of the whole matrix (about a quarter of a
   // whole run) disappears. So does Johnson's: each source's row goes straight into the file's
-  // pages, which the kernel writes back while later rows are computed.
+  // pages, which the kernel writes back while later rows are computed; and the supernodal
+  // solver's, which works in the matrix it is given.
   output_files outputs;
   const std::int64_t n = in.file.g.num_vertices();
   bool in_place = a.map_output;
@@ -222,7 +227,9 @@ int run(const solve_args& a) {
     const std::uint64_t ram = host_memory_bytes();
     in_place = (ram != 0 && p.host_bytes > ram) ||
                (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
-               (p.algorithm == algorithm_kind::johnson && p.fits);
+               ((p.algorithm == algorithm_kind::johnson ||
+                 p.algorithm == algorithm_kind::supernodal) &&
+                p.fits);
   }
   std::optional<in_place_output> distances_file;
   std::optional<in_place_output> paths_file;
@@ -310,8 +317,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
                 "inside the --paths file; automatic when the distance matrix does not fit in RAM, "
-                "the solve runs in GPU memory or by Johnson's algorithm (.npy, or course-binary "
-                "with int32)");
+                "the solve runs in GPU memory, by Johnson's algorithm or the supernodal Floyd-Warshall "
+                "(.npy, or course-binary with int32)");
   cmd->add_flag("--no-map-output", args->no_map_output,
                 "keep the distance (and path) matrix in RAM and write it at the end, even where "
                 "--map-output would be automatic")
@@ -344,6 +351,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve roads.gr --dtype float32 --backend cpu --threads 2 -o d.npy --json\n"
       "  apsp solve hops.csv --dtype auto               # packed 16-bit on cuda when exact\n"
       "  apsp solve DE.gr --algorithm johnson -o d.bin  # sparse: Dijkstra from every source\n"
+      "  apsp solve DE.gr --algorithm supernodal -o d.bin  # road graph: nested dissection\n"
       "  apsp solve edges.csv.gz --weight-column weight -o d.csv");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }

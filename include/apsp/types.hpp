@@ -18,9 +18,11 @@ enum class backend_kind { automatic, reference, cpu, cuda };
 
 /// Which algorithm solves: Floyd-Warshall (dense, O(n^3), every back end) or Johnson's
 /// (Bellman-Ford potentials when weights are negative, then Dijkstra from every source:
-/// O(n m log n), the cpu back end). `automatic` picks per graph from a cost model
-/// (docs/sparse.md).
-enum class algorithm_kind { automatic, floyd_warshall, johnson };
+/// O(n m log n), the cpu back end) or the supernodal Floyd-Warshall (a nested-dissection order
+/// and one dense block step per supernode: Floyd-Warshall's answers with far fewer updates on
+/// graphs with small separators such as road networks; the cpu back end). `automatic` picks per
+/// graph from a cost model (docs/sparse.md).
+enum class algorithm_kind { automatic, floyd_warshall, johnson, supernodal };
 
 /// "No path" and limits for each weight type.
 template <class T> struct weight_traits;
@@ -62,7 +64,7 @@ template <> struct weight_traits<double> {
 /// Parses the names above; throws invalid_argument_error otherwise.
 [[nodiscard]] backend_kind parse_backend(std::string_view name);
 
-/// "auto", "fw", "johnson".
+/// "auto", "fw", "johnson", "supernodal".
 [[nodiscard]] std::string_view to_string(algorithm_kind a) noexcept;
 /// Parses the names above (and "floyd-warshall", "floyd_warshall"); throws
 /// invalid_argument_error otherwise.

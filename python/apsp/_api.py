@@ -117,9 +117,11 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
     ``.seconds``, ``.timings``, ``.algorithm`` and ``.algorithm_reason``.
 
-    algorithm : 'auto', 'fw' or 'johnson'
-        Floyd-Warshall, Johnson's algorithm (cpu back end), or the choice of apsp's cost
-        model per graph (docs/sparse.md); the Result says which ran and why.
+    algorithm : 'auto', 'fw', 'johnson' or 'supernodal'
+        Floyd-Warshall, Johnson's algorithm (cpu back end), the supernodal Floyd-Warshall
+        (a nested-dissection order, for graphs with small separators such as road networks;
+        cpu back end), or the choice of apsp's cost model per graph (docs/sparse.md); the
+        Result says which ran and why.
 
     Two more options apply to the cuda back end (the cpu and reference back ends accept and
     ignore them):

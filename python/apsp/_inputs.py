@@ -32,7 +32,7 @@ def normalize_dtype(dtype):
     return name
 
 
-_ALGORITHMS = ("auto", "fw", "johnson")
+_ALGORITHMS = ("auto", "fw", "johnson", "supernodal")
 
 
 def normalize_algorithm(algorithm):

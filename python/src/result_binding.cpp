@@ -90,7 +90,8 @@ void bind_result(py::module_& m) {
           [](const py_result& r) {
             return std::string(apsp::to_string(r.get().executed_plan().algorithm));
           },
-          "The algorithm that ran: 'fw' (Floyd-Warshall) or 'johnson'.")
+          "The algorithm that ran: 'fw' (Floyd-Warshall), 'johnson' or 'supernodal' "
+          "(Floyd-Warshall in a nested-dissection order).")
       .def_property_readonly(
           "algorithm_reason",
           [](const py_result& r) { return r.get().executed_plan().algorithm_reason; },

@@ -32,7 +32,7 @@ struct call_options {
   std::vector<int> devices;
   /// Device memory cap in bytes per device; 0 = none.
   std::uint64_t gpu_memory = 0;
-  /// "auto", "fw" or "johnson" (apsp::parse_algorithm).
+  /// "auto", "fw", "johnson" or "supernodal" (apsp::parse_algorithm).
   std::string algorithm = "auto";
 };
 

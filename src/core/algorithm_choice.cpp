@@ -1,6 +1,10 @@
 #include "core/algorithm_choice.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 
 namespace apsp::detail {
 namespace {
@@ -14,6 +18,11 @@ constexpr double fw_cuda_rate_float32 = 1.2e13;
 constexpr double johnson_seconds_per_arc = 4e-9;         // relaxing one arc
 constexpr double johnson_seconds_per_vertex_int = 40e-9; // radix heap pop + the row's cell
 constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
+// The supernodal steps stream their blocks from memory: updates per second per thread (4-byte
+// types; 8-byte ones half), and seconds per matrix cell per thread for the fill and the two
+// relabelling passes.
+constexpr double supernodal_rate_4_byte = 2.0e9;
+constexpr double supernodal_seconds_per_cell = 2.0e-9;
 
 double cube(std::int64_t n) {
   const double x = static_cast<double>(n);
@@ -45,16 +54,40 @@ double johnson_cpu_seconds(const problem_shape& s) {
   return n * per_source / static_cast<double>(s.threads > 0 ? s.threads : 1);
 }
 
+double supernodal_cpu_seconds(const problem_shape& s) {
+  if (!(s.supernodal_updates >= 0) || std::isinf(s.supernodal_updates))
+    return std::numeric_limits<double>::infinity();
+  const double threads = static_cast<double>(s.threads > 0 ? s.threads : 1);
+  const double rate = supernodal_rate_4_byte / (size_of(s.type) == 4 ? 1.0 : 2.0);
+  const double n = static_cast<double>(s.n);
+  return s.supernodal_updates / (rate * threads) + n * n * supernodal_seconds_per_cell / threads;
+}
+
 algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backend) {
-  const double fw = fw_backend == backend_kind::cuda ? fw_cuda_seconds(s) : fw_cpu_seconds(s);
-  const double johnson = johnson_cpu_seconds(s);
+  struct candidate {
+    algorithm_kind algorithm;
+    double seconds;
+    std::string name;
+  };
+  std::vector<candidate> all{
+      {algorithm_kind::floyd_warshall,
+       fw_backend == backend_kind::cuda ? fw_cuda_seconds(s) : fw_cpu_seconds(s),
+       "Floyd-Warshall on " + std::string(to_string(fw_backend))},
+      {algorithm_kind::johnson, johnson_cpu_seconds(s), "Johnson on cpu"}};
+  if (s.supernodal_updates >= 0)
+    all.push_back({algorithm_kind::supernodal, supernodal_cpu_seconds(s), "supernodal FW on cpu"});
+  // Stable: on a tie the earlier (Floyd-Warshall, then Johnson) wins.
+  std::stable_sort(all.begin(), all.end(),
+                   [](const candidate& a, const candidate& b) { return a.seconds < b.seconds; });
   algorithm_choice c;
-  c.algorithm = johnson < fw ? algorithm_kind::johnson : algorithm_kind::floyd_warshall;
-  const std::string fw_text = "Floyd-Warshall on " + std::string(to_string(fw_backend)) + " ~" +
-                              seconds_text(fw);
-  const std::string johnson_text = "Johnson on cpu ~" + seconds_text(johnson);
-  c.reason = "auto: n = " + std::to_string(s.n) + ", m = " + std::to_string(s.m) + ": " +
-             (johnson < fw ? johnson_text + " < " + fw_text : fw_text + " <= " + johnson_text);
+  c.algorithm = all.front().algorithm;
+  c.reason = "auto: n = " + std::to_string(s.n) + ", m = " + std::to_string(s.m) + ": ";
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    c.reason += (k == 0 ? "" : all[k - 1].seconds < all[k].seconds ? " < " : " <= ") +
+                all[k].name + " ~" +
+                (std::isinf(all[k].seconds) ? std::string("n/a (no small separators)")
+                                            : seconds_text(all[k].seconds));
+  }
   return c;
 }
 

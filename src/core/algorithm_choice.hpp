@@ -15,6 +15,9 @@ struct problem_shape {
   std::int64_t m = 0; ///< arcs (parallel edges and self-loops included: an upper bound)
   dtype type = dtype::int32;
   int threads = 1; ///< cpu threads Johnson and the cpu Floyd-Warshall would use
+  /// The supernodal Floyd-Warshall's counted updates for this graph (cpu/elimination.hpp);
+  /// negative when not analysed, +infinity when the graph has no small separators.
+  double supernodal_updates = -1;
 };
 
 /// n^3 updates at the blocked cpu solver's rate.
@@ -23,14 +26,17 @@ struct problem_shape {
 [[nodiscard]] double fw_cuda_seconds(const problem_shape& s);
 /// n Dijkstra runs, each about m relaxations and n queue operations plus a row written.
 [[nodiscard]] double johnson_cpu_seconds(const problem_shape& s);
+/// The supernodal steps' updates at its streaming rate, plus the passes over the n x n matrix
+/// (fill, relabelling there and back); +infinity when not analysed.
+[[nodiscard]] double supernodal_cpu_seconds(const problem_shape& s);
 
 struct algorithm_choice {
   algorithm_kind algorithm = algorithm_kind::floyd_warshall;
   std::string reason;
 };
 
-/// Johnson when its estimate beats Floyd-Warshall on `fw_backend` (cpu or cuda), else
-/// Floyd-Warshall; the reason quotes both estimates.
+/// The fastest estimate of Floyd-Warshall on `fw_backend` (cpu or cuda), Johnson and (when
+/// analysed) the supernodal Floyd-Warshall on the cpu; the reason quotes the estimates.
 [[nodiscard]] algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backend);
 
 } // namespace apsp::detail

@@ -129,7 +129,9 @@ void check_representable(const weight_facts& facts, dtype type, bool all_integra
   }
 }
 
-template <class T> void fill_initial_tiles(const graph& g, const grid_layout& L, T* local) {
+template <class T>
+void fill_initial_tiles(const graph& g, const grid_layout& L, T* local,
+                        const std::int32_t* relabel) {
   const std::int64_t rows = L.local_rows();
   const std::int64_t cols = L.local_cols();
   constexpr T inf = weight_traits<T>::infinity;
@@ -149,9 +151,11 @@ template <class T> void fill_initial_tiles(const graph& g, const grid_layout& L,
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < edges; ++e) {
     const auto k = static_cast<std::size_t>(e);
-    if (!L.holds(src[k], dst[k]))
+    const std::int64_t row = relabel != nullptr ? relabel[src[k]] : src[k];
+    const std::int64_t col = relabel != nullptr ? relabel[dst[k]] : dst[k];
+    if (!L.holds(row, col))
       continue;
-    std::atomic_ref<T> cell(local[L.local_row(src[k]) * cols + L.local_col(dst[k])]);
+    std::atomic_ref<T> cell(local[L.local_row(row) * cols + L.local_col(col)]);
     const T v = static_cast<T>(w[k]);
     T old = cell.load(std::memory_order_relaxed);
     while (v < old && !cell.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
@@ -263,7 +267,7 @@ void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& f
 }
 
 #define APSP_TILE_CHECKS(T)                                                                        \
-  template void fill_initial_tiles(const graph&, const grid_layout&, T*);                          \
+  template void fill_initial_tiles(const graph&, const grid_layout&, T*, const std::int32_t*);                          \
   template negative_diagonal find_negative_diagonal(const grid_layout&, const T*);                 \
   template void normalize_unreachable_tiles(const grid_layout&, T*, std::int32_t*,                 \
                                             const weight_facts&);

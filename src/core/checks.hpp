@@ -41,7 +41,11 @@ void fill_initial(const graph& g, any_matrix& d);
 
 /// fill_initial for the tiles one process holds: `local` has layout.local_rows() rows of
 /// layout.local_cols() values.
-template <class T> void fill_initial_tiles(const graph& g, const grid_layout& layout, T* local);
+/// With `relabel`, vertex v of the graph is row and column relabel[v] of the matrix (the
+/// supernodal solver fills its matrix in elimination order).
+template <class T>
+void fill_initial_tiles(const graph& g, const grid_layout& layout, T* local,
+                        const std::int32_t* relabel = nullptr);
 
 /// Diagonal entries d[v][v] < 0 among a process's tiles: how many, and the first `kept`
 /// vertices (0-based, increasing).

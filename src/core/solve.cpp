@@ -15,7 +15,9 @@
 #include "core/process_checkpoints.hpp"
 #include "core/checks.hpp"
 #include "core/mapped_matrix.hpp"
+#include "cpu/elimination.hpp"
 #include "cpu/potentials.hpp"
+#include "cpu/supernodal_backend.hpp"
 
 namespace apsp {
 namespace {
@@ -63,18 +65,33 @@ struct engine {
   std::string reason;
 };
 
+/// Host-only algorithms (Johnson, the supernodal Floyd-Warshall) run on the cpu back end.
+void expect_cpu_algorithm(const solve_options& o, const char* name) {
+  APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
+               backend_unavailable_error,
+               std::string(name) + " runs on the cpu back end, not on '" +
+                   std::string(to_string(o.backend)) + "' (use --backend cpu or auto)");
+  APSP_EXPECTS(!detail::wants_checkpoints(o), invalid_argument_error,
+               "checkpoints (checkpoint_dir, resume_dir) are saved between Floyd-Warshall "
+               "rounds; " + std::string(name) + " has none (use --algorithm fw)");
+}
+
+/// Graphs with at most this many arcs per vertex get the supernodal analysis under `auto`
+/// (denser ones have no small separators worth the METIS call).
+constexpr std::int64_t supernodal_max_degree = 32;
+
 /// Resolves the algorithm (and the back end) for an n-vertex problem with m arcs (m < 0:
-/// unknown, which `automatic` takes as dense).
-engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o) {
+/// unknown, which `automatic` takes as dense). `g`, when known, lets `automatic` weigh the
+/// supernodal Floyd-Warshall, whose cost depends on the graph's separators.
+engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
+                     const graph* g = nullptr) {
   if (o.algorithm == algorithm_kind::johnson) {
-    APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
-                 backend_unavailable_error,
-                 "Johnson's algorithm runs on the cpu back end, not on '" +
-                     std::string(to_string(o.backend)) + "' (use --backend cpu or auto)");
-    APSP_EXPECTS(!detail::wants_checkpoints(o), invalid_argument_error,
-                 "checkpoints (checkpoint_dir, resume_dir) are saved between Floyd-Warshall "
-                 "rounds; Johnson's algorithm has none (use --algorithm fw)");
+    expect_cpu_algorithm(o, "Johnson's algorithm");
     return {detail::make_johnson_backend(), "requested"};
+  }
+  if (o.algorithm == algorithm_kind::supernodal) {
+    expect_cpu_algorithm(o, "the supernodal Floyd-Warshall");
+    return {detail::make_supernodal_backend(), "requested"};
   }
   auto fw = choose_fw_backend(n, o);
   if (o.algorithm == algorithm_kind::floyd_warshall)
@@ -94,9 +111,17 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o) {
   shape.m = m;
   shape.type = o.type;
   shape.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  std::shared_ptr<const cpu::elimination_plan> analysis;
+  if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n) {
+    analysis = std::make_shared<const cpu::elimination_plan>(cpu::plan_elimination(
+        n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
+    shape.supernodal_updates = analysis->updates;
+  }
   auto choice = detail::choose_algorithm(shape, fw->kind());
   if (choice.algorithm == algorithm_kind::johnson)
     return {detail::make_johnson_backend(), std::move(choice.reason)};
+  if (choice.algorithm == algorithm_kind::supernodal)
+    return {detail::make_supernodal_backend(std::move(analysis)), std::move(choice.reason)};
   return {std::move(fw), std::move(choice.reason)};
 }
 
@@ -152,8 +177,9 @@ struct planned {
   plan p;
 };
 
-planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o) {
-  engine e = choose_engine(n, m, o);
+planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o,
+                   const graph* g = nullptr) {
+  engine e = choose_engine(n, m, o, g);
   plan p = plan_with(e, n, o);
   planned out{std::move(e.backend), std::move(p)};
   APSP_EXPECTS(!detail::wants_checkpoints(o) || out.backend->kind() != backend_kind::reference,
@@ -209,8 +235,8 @@ plan make_plan(std::int64_t n, const solve_options& options) {
 }
 
 plan make_plan(const graph& g, const solve_options& options) {
-  return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options), g.num_vertices(),
-                   options);
+  return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options, &g),
+                   g.num_vertices(), options);
 }
 
 result solve(const graph& g, const solve_options& options) {
@@ -220,7 +246,7 @@ result solve(const graph& g, const solve_options& options) {
       g, detail::bound_needed(options.type, options.narrow != narrow_mode::off));
   detail::check_representable(facts, options.type, summary.all_integral);
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
-  planned chosen = plan_solve(g.num_vertices(), g.num_edges(), options);
+  planned chosen = plan_solve(g.num_vertices(), g.num_edges(), options, &g);
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())

@@ -68,6 +68,8 @@ std::string_view to_string(algorithm_kind a) noexcept {
     return "fw";
   case algorithm_kind::johnson:
     return "johnson";
+  case algorithm_kind::supernodal:
+    return "supernodal";
   }
   return "?";
 }
@@ -79,8 +81,10 @@ algorithm_kind parse_algorithm(std::string_view name) {
     return algorithm_kind::floyd_warshall;
   if (name == "johnson")
     return algorithm_kind::johnson;
+  if (name == "supernodal")
+    return algorithm_kind::supernodal;
   throw invalid_argument_error("unknown algorithm '" + std::string(name) +
-                               "' (expected auto, fw or johnson)");
+                               "' (expected auto, fw, johnson or supernodal)");
 }
 
 } // namespace apsp

@@ -118,11 +118,12 @@ TEST(RealData, CElegansHops) {
 TEST(RealData, DelawareRoads) {
   skip_unless_available();
   const char* slow = std::getenv("APSP_SLOW_TESTS");
-  const bool johnson_allowed = algorithm() == apsp::algorithm_kind::johnson && slow != nullptr &&
-                               std::string(slow) == "1";
+  const bool johnson_allowed = (algorithm() == apsp::algorithm_kind::johnson ||
+                                algorithm() == apsp::algorithm_kind::supernodal) &&
+                               slow != nullptr && std::string(slow) == "1";
   if (backend() != apsp::backend_kind::cuda && !johnson_allowed) {
     GTEST_SKIP() << "DE.gr (49,109 vertices, 1.2e14 updates) runs in the GPU suite and benchmarks; "
-                    "with Johnson on the cpu when APSP_SLOW_TESTS=1 (about a minute on 2 cores, "
+                    "with Johnson or the supernodal solver on the cpu when APSP_SLOW_TESTS=1 (about a minute on 2 cores, "
                     "9.6 GB of RAM)";
   }
   const auto p = find_data("DE.gr");

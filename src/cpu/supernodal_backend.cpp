@@ -1,0 +1,154 @@
+// The supernodal Floyd-Warshall as a cpu back end (docs/sparse.md): a nested-dissection order,
+// the matrix filled in that order, one dense block step per supernode, and the matrix
+// relabelled back in place. Floyd-Warshall's answers (and path matrix), with the updates that
+// can change something only.
+
+#include <omp.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/checks.hpp"
+#include "core/host_memory.hpp"
+#include "core/round_schedule.hpp"
+#include "cpu/elimination.hpp"
+#include "cpu/supernodal_backend.hpp"
+#include "cpu/supernodal_fw.hpp"
+#include "cpu/thread_count.hpp"
+
+namespace apsp::detail {
+namespace {
+
+/// Progress reports per solve (equal shares of the counted updates).
+constexpr std::int64_t progress_steps = 256;
+
+/// The arcs of an initial matrix: every finite off-diagonal entry.
+template <class T>
+void arcs_of(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
+             std::vector<std::int32_t>& tails) {
+  constexpr T inf = weight_traits<T>::infinity;
+  for (std::int64_t i = 0; i < d.n(); ++i) {
+    const T* row = d.row(i);
+    for (std::int64_t j = 0; j < d.n(); ++j) {
+      if (j != i && row[j] != inf) {
+        heads.push_back(static_cast<std::int32_t>(i));
+        tails.push_back(static_cast<std::int32_t>(j));
+      }
+    }
+  }
+}
+
+template <class T>
+void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context& ctx,
+                    std::shared_ptr<const cpu::elimination_plan> ep) {
+  const std::int64_t n = p.n;
+  const int threads = apsp::cpu::thread_count(ctx.options());
+  const graph* g = ctx.initial_edges();
+  if (!ep || ep->n != n) {
+    std::vector<std::int32_t> heads, tails;
+    if (g != nullptr) {
+      heads = g->sources();
+      tails = g->targets();
+    } else {
+      arcs_of(d, heads, tails);
+    }
+    ep = std::make_shared<const cpu::elimination_plan>(
+        cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));
+  }
+  APSP_EXPECTS(!ep->steps.empty() || n == 0, invalid_argument_error,
+               "the supernodal Floyd-Warshall needs a graph with small separators (a road "
+               "network, a mesh); this one has none (" + ep->order_name +
+                   "): use --algorithm fw or johnson");
+  grid_layout whole;
+  whole.n = n;
+  whole.b = std::max<std::int64_t>(n, 1);
+  if (g != nullptr)
+    fill_initial_tiles(*g, whole, d.data(), ep->label.data()); // already in elimination order
+  else
+    cpu::permute_symmetric(d.data(), n, ep->label, threads);
+  if (via != nullptr) {
+    std::int32_t* v = via->data();
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t i = 0; i < n; ++i)
+      std::fill(v + i * n, v + (i + 1) * n, no_via);
+  }
+  cpu::supernodal_steps(d, via, *ep, threads, p.rounds, ctx);
+  cpu::permute_symmetric(d.data(), n, ep->order, threads);
+  if (via != nullptr)
+    cpu::permute_symmetric(via->data(), n, ep->order, threads);
+}
+
+class supernodal_backend final : public backend {
+public:
+  explicit supernodal_backend(std::shared_ptr<const cpu::elimination_plan> ep)
+      : plan_(std::move(ep)) {}
+
+  backend_kind kind() const noexcept override { return backend_kind::cpu; }
+
+  backend_status status() const override {
+    return {backend_kind::cpu, true,
+            "supernodal Floyd-Warshall, " + std::to_string(omp_get_max_threads()) + " threads" +
+                (cpu::have_metis() ? "" : " (built without METIS: natural order)")};
+  }
+
+  plan make_plan(std::int64_t n, const solve_options& o) const override {
+    APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
+                 "the cpu back end handles at most 2^31 - 1 vertices");
+    APSP_EXPECTS(o.block >= 0, invalid_argument_error,
+                 "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
+    const int threads = apsp::cpu::thread_count(o);
+    plan p;
+    p.backend = backend_kind::cpu;
+    p.algorithm = algorithm_kind::supernodal;
+    p.device = "cpu (" + std::to_string(threads) + " threads, supernodal Floyd-Warshall";
+    if (plan_ && plan_->n == n) {
+      p.device += ", " + plan_->order_name + ", " + std::to_string(plan_->steps.size()) +
+                  " steps, " + std::to_string(static_cast<long long>(plan_->updates)) + " updates";
+      p.block = plan_->widest;
+    }
+    p.device += ")";
+    p.type = o.type;
+    p.n = n;
+    p.rounds = n == 0 ? 0 : progress_steps;
+    p.paths = o.paths;
+    // Besides the matrices: the pattern, the order and the steps' rows (a few times n + fill),
+    // and the relabelling's row buffers.
+    const auto row_bytes = static_cast<std::uint64_t>(n) * size_of(o.type);
+    p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
+                   static_cast<std::uint64_t>(2 * threads + 2) * row_bytes +
+                   static_cast<std::uint64_t>(n) * 64;
+    const std::uint64_t physical = physical_memory_bytes();
+    if (physical != 0 && p.host_bytes > physical) {
+      p.fits = false;
+      p.reason = "the supernodal Floyd-Warshall on the cpu needs " + gib(p.host_bytes) +
+                 " of host memory but this machine has " + gib(physical);
+    }
+    return p;
+  }
+
+  bool builds_initial_matrix(const plan&, bool) const override { return true; }
+
+  void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
+    std::visit([&](auto& m) { run_supernodal(m, via, p, ctx, plan_); }, d);
+  }
+
+private:
+  std::shared_ptr<const cpu::elimination_plan> plan_;
+};
+
+} // namespace
+
+std::int64_t supernodal_fill_limit(std::int64_t n) {
+  // The column structures are kept (4 bytes an entry): at most 2^28 entries, 1 GiB, and never
+  // more than the dense triangle.
+  const std::int64_t triangle = n * (n - 1) / 2;
+  return std::max<std::int64_t>(0, std::min<std::int64_t>(triangle, std::int64_t{1} << 28));
+}
+
+std::unique_ptr<backend> make_supernodal_backend(std::shared_ptr<const cpu::elimination_plan> ep) {
+  return std::make_unique<supernodal_backend>(std::move(ep));
+}
+
+} // namespace apsp::detail
