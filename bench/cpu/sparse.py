@@ -1,11 +1,15 @@
 #!/usr/bin/python3
-"""Sparse graphs on the CPU: apsp's Johnson against its blocked Floyd-Warshall, SciPy's all-sources
-dijkstra and johnson, and NetworkX, on the real road graphs of ../shared/data (rome99, DE.gr).
+"""Sparse graphs on the CPU: apsp's supernodal Floyd-Warshall and Johnson against its blocked
+Floyd-Warshall, SciPy's all-sources dijkstra and johnson, and NetworkX, on the real road graphs of
+../shared/data (rome99, DE.gr).
 
 Every row is one timed run, wall-clock, of exactly the command in its `command` column (the
 note adds apsp's own stage times, the CPU seconds its process used and the load average):
   apsp-johnson     `apsp solve G --backend cpu --algorithm johnson -o OUT.bin --json` (int32,
                    the whole process: read, solve, write of the n x n course-binary output)
+  apsp-supernodal  the same with --algorithm supernodal (METIS order, one block step per
+                   supernode), the stage times of its analysis, steps and relabelling in the note
+  apsp-auto        the same without --algorithm: which one apsp's cost model picks, and its time
   apsp-fw          the same with --algorithm fw (rome99 only; DE.gr's n^3 = 1.2e14 updates would
                    take about an hour: its row is an estimate from rome99's measured rate and
                    says so)
@@ -102,7 +106,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=3,
                     help="apsp runs on rome99: the best of this many (DE.gr: one run)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--impls", default="apsp-supernodal,apsp-auto,apsp-johnson,apsp-fw,scipy,networkx",
+                    help="which rows to measure (comma-separated; scipy = both SciPy rows)")
     args = ap.parse_args()
+    impls = set(args.impls.split(","))
     if not os.path.isdir(args.data):
         sys.exit(f"{args.data} is absent: this benchmark needs the real graphs of ../shared/data")
     cli = os.path.join(args.build, "cli", "apsp")
@@ -122,15 +129,26 @@ def main():
             path = os.path.join(args.data, GRAPHS[name])
             a, n, m = read_gr(path)
             out = os.path.join(tmp, "d.bin")
-            cmd = [cli, "solve", path, "--backend", "cpu", "--algorithm", "johnson", "-o", out,
-                   "--json"]
             repeat = args.repeat if name == "rome99" else 1
-            seconds, s, cpu = best_of(repeat, cmd)
-            row(name, n, m, "apsp-johnson", " ".join(cmd), seconds,
-                f"solve stage {s['seconds']['solve']:.3f} s, write {s['seconds']['write']:.3f} s, "
-                f"process cpu {cpu:.2f} s" + (f", best of {repeat}" if repeat > 1 else ""))
-            os.remove(out)
-            if name == "rome99":
+            for impl, algorithm in (("apsp-supernodal", "supernodal"), ("apsp-auto", None),
+                                    ("apsp-johnson", "johnson")):
+                if impl not in impls:
+                    continue
+                cmd = [cli, "solve", path, "--backend", "cpu", "-o", out, "--json"]
+                if algorithm:
+                    cmd[4:4] = ["--algorithm", algorithm]
+                seconds, s, cpu = best_of(repeat, cmd)
+                checks = (s["reachable_pairs"], s["distance_sum"], s["max_distance"])
+                row(name, n, m, impl, " ".join(cmd), seconds,
+                    f"ran {s['algorithm']}; solve stage {s['seconds']['solve']:.3f} s, write "
+                    f"{s['seconds']['write']:.3f} s, process cpu {cpu:.2f} s; pairs, sum, max "
+                    f"{checks[0]}, {checks[1]}, {checks[2]}" +
+                    (f", best of {repeat}" if repeat > 1 else ""))
+                os.remove(out)
+            cmd = [cli, "solve", path, "--backend", "cpu", "--algorithm", "fw", "-o", out, "--json"]
+            if "apsp-fw" not in impls:
+                pass
+            elif name == "rome99":
                 cmd[cmd.index("johnson")] = "fw"
                 seconds, s, cpu = best_of(repeat, cmd)
                 fw_rate = n**3 / s["seconds"]["solve"]
@@ -143,13 +161,13 @@ def main():
             k = n if name == "rome99" or args.sources == 0 else min(args.sources, n)
             indices = np.arange(k)
             measured = {}
-            for impl, fn in (("scipy-dijkstra", dijkstra), ("scipy-johnson", johnson)):
+            for impl, fn in () if "scipy" not in impls else (("scipy-dijkstra", dijkstra), ("scipy-johnson", johnson)):
                 command = (f"scipy.sparse.csgraph.{fn.__name__}(A, directed=True, "
                            f"indices=range({k}))")
                 measured[impl] = timed(lambda: fn(a, directed=True, indices=indices))
                 row(name, n, m, impl if k == n else f"{impl}-{k}-sources", command,
                     measured[impl], "all sources" if k == n else f"{k} of {n} sources, measured")
-            if k < n:
+            if k < n and measured:
                 # Dijkstra's time is per source. johnson adds one Bellman-Ford pass over the
                 # whole graph (it runs even without negative weights), the same for any k.
                 scale = n / k
@@ -161,7 +179,7 @@ def main():
                     bellman_ford + measured["scipy-dijkstra"] * scale,
                     f"estimated: its {k}-source time minus dijkstra's (the one Bellman-Ford "
                     f"pass, {bellman_ford:.1f} s) plus dijkstra's estimate")
-            if name == "rome99" or args.networkx_de:
+            if "networkx" in impls and (name == "rome99" or args.networkx_de):
                 import networkx as nx
                 g = nx.from_scipy_sparse_array(a, create_using=nx.DiGraph)
                 seconds = timed(lambda: sum(len(d) for _, d in

@@ -115,6 +115,15 @@ def test_auto_picks_johnson_for_a_sparse_graph_and_says_so():
         apsp.solve(a, algorithm="dijkstra")
 
 
+@pytest.mark.parametrize("negative", [False, True])
+def test_supernodal_matches_scipy(negative):
+    a = sparse_graph(150, 31, negative=negative, density=0.03)
+    r = apsp.solve(a, backend="cpu", algorithm="supernodal", dtype="float64")
+    assert r.algorithm == "supernodal" and r.algorithm_reason == "requested"
+    np.testing.assert_allclose(r.distances, csgraph.floyd_warshall(a), rtol=1e-12)
+    assert_valid_predecessors(a, r.distances, r.predecessors, range(150))
+
+
 def test_negative_cycle_attributes():
     a = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 2, 0], [0, 0, 0, -4], [0, 1, 0, 0]],
                                dtype=float))

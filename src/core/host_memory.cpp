@@ -1,5 +1,6 @@
 #include "core/host_memory.hpp"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -33,6 +34,19 @@ std::string gib(std::uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
   return buf;
+}
+
+void advise_huge_pages(void* p, std::size_t bytes) noexcept {
+#ifdef MADV_HUGEPAGE
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + huge - 1) & ~(huge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(huge - 1);
+  if (end > begin)
+    (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
 }
 
 } // namespace detail

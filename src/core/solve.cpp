@@ -14,6 +14,7 @@
 #include "core/checkpoint.hpp"
 #include "core/process_checkpoints.hpp"
 #include "core/checks.hpp"
+#include "core/host_memory.hpp"
 #include "core/mapped_matrix.hpp"
 #include "cpu/elimination.hpp"
 #include "cpu/potentials.hpp"
@@ -140,8 +141,11 @@ plan plan_with(const engine& e, std::int64_t n, const solve_options& o) {
 
 any_matrix allocate(dtype type, std::int64_t n) {
   try {
-    return visit_dtype(type,
-                       [n](auto zero) -> any_matrix { return dense_matrix<decltype(zero)>(n); });
+    return visit_dtype(type, [n](auto zero) -> any_matrix {
+      dense_matrix<decltype(zero)> d(n);
+      detail::advise_huge_pages(d.data(), d.size() * sizeof(decltype(zero)));
+      return d;
+    });
   } catch (const std::bad_alloc&) {
     throw out_of_memory_error("cannot allocate the " + std::to_string(n) + " x " +
                               std::to_string(n) + " " + std::string(to_string(type)) +
@@ -204,6 +208,7 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
   } else if (o.paths) {
     try {
       via.emplace(n);
+      detail::advise_huge_pages(via->data(), via->size() * sizeof(std::int32_t));
     } catch (const std::bad_alloc&) {
       throw out_of_memory_error("cannot allocate the path matrix in host memory");
     }

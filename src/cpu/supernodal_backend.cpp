@@ -107,6 +107,8 @@ public:
       p.device += ", " + plan_->order_name + ", " + std::to_string(plan_->steps.size()) +
                   " steps, " + std::to_string(static_cast<long long>(plan_->updates)) + " updates";
       p.block = plan_->widest;
+    } else {
+      p.device += cpu::have_metis() ? ", METIS order" : ", natural order: built without METIS";
     }
     p.device += ")";
     p.type = o.type;

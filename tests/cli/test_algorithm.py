@@ -107,7 +107,7 @@ def test_auto_picks_per_graph_and_says_why(apsp, tmp_path):
 
 def test_negative_cycle_is_named_in_order(apsp, tmp_path):
     write_gr(tmp_path / "g.gr", 6, [(1, 2, 1), (2, 3, 2), (3, 4, -4), (4, 2, 1), (5, 6, 1)])
-    for algorithm in ("johnson", "fw"):  # the same report from both
+    for algorithm in ("johnson", "fw", "supernodal"):  # the same report from all
         r = apsp("solve", "g.gr", "--algorithm", algorithm)
         assert_error(r, 4, "through vertices 2, 3, 4 (ids as in the file); a cycle: "
                      "2 -> 3 -> 4 -> 2, total weight -1")
@@ -117,7 +117,52 @@ def test_johnson_refuses_what_it_cannot_do(apsp, tmp_path):
     write_gr(tmp_path / "g.gr", 3, [(1, 2, 5), (2, 3, 7)])
     r = apsp("solve", "g.gr", "--algorithm", "johnson", "--backend", "reference")
     assert_error(r, 6, "Johnson's algorithm runs on the cpu back end")
+    r = apsp("solve", "g.gr", "--algorithm", "supernodal", "--backend", "reference")
+    assert_error(r, 6, "the supernodal Floyd-Warshall runs on the cpu back end")
+    r = apsp("solve", "g.gr", "--algorithm", "supernodal", "--checkpoint", "ck")
+    assert r.rc != 0 and "supernodal Floyd-Warshall has none" in r.err, r
     r = apsp("solve", "g.gr", "--algorithm", "dijkstra")
     assert r.rc == 2 and "dijkstra" in r.err, r
     r = apsp("solve", "--help")
     assert "--algorithm" in r.out and "johnson" in r.out, r
+
+
+def grid_edges(w, h, rng):
+    """A w x h grid, both directions, random weights: a road network's shape (small separators)."""
+    at = lambda x, y: y * w + x + 1  # noqa: E731
+    edges = []
+    for y in range(h):
+        for x in range(w):
+            for nx_, ny in ((x + 1, y), (x, y + 1)):
+                if nx_ < w and ny < h:
+                    edges.append((at(x, y), at(nx_, ny), int(rng.integers(1, 100))))
+                    edges.append((at(nx_, ny), at(x, y), int(rng.integers(1, 100))))
+    return edges
+
+
+def test_supernodal_matches_fw_and_auto_picks_it_for_a_grid(apsp, tmp_path):
+    rng = np.random.default_rng(21)
+    write_gr(tmp_path / "grid.gr", 60 * 50, grid_edges(60, 50, rng))
+    outs = {}
+    for algorithm in ("fw", "supernodal"):
+        r = apsp("solve", "grid.gr", "--backend", "cpu", "--algorithm", algorithm, "-o",
+                 algorithm + ".npy", "--paths", "v" + algorithm + ".npy", "--json")
+        assert r.rc == 0, r
+        s = json.loads(r.out)
+        assert s["algorithm"] == algorithm
+        outs[algorithm] = np.load(tmp_path / (algorithm + ".npy"))
+    have_metis = "METIS order" in s["device"]
+    np.testing.assert_array_equal(outs["fw"], outs["supernodal"])
+    r = apsp("path", "grid.gr", "1", "3000", "--json", "--dist", "supernodal.npy", "--via",
+             "vsupernodal.npy")
+    assert r.rc == 0 and json.loads(r.out)["length"] == outs["fw"][0, 2999], r
+    if not have_metis:
+        pytest.skip("built without METIS: auto does not weigh the supernodal solver")
+    r = apsp("info", "grid.gr", "--json")
+    info = json.loads(r.out)
+    cpu = [p for p in info["plans"] if p["backend"] == "cpu"][0]
+    assert cpu["algorithm"] == "supernodal", info
+    assert "METIS nested dissection" in cpu["device"], info
+    r = apsp("solve", "grid.gr", "--backend", "cpu", "--json")
+    s = json.loads(r.out)
+    assert s["algorithm"] == "supernodal" and "supernodal FW on cpu" in s["algorithm_reason"], s

@@ -39,13 +39,14 @@ def test_rome99_checksums_path_and_verify(apsp, shared_data, tmp_path):
     assert r.rc == 0 and r.out.startswith("OK"), r
 
 
-def test_rome99_johnson_checksums_and_paths(apsp, shared_data, tmp_path):
+@pytest.mark.parametrize("algorithm", ["johnson", "supernodal"])
+def test_rome99_sparse_algorithm_checksums_and_paths(apsp, shared_data, tmp_path, algorithm):
     path = shared_data / "rome99.gr"
     if not path.exists():
         pytest.skip(f"{path} is absent")
-    s = solve_json(apsp, path, "--algorithm", "johnson", "-o", tmp_path / "d.npy", "--paths",
+    s = solve_json(apsp, path, "--algorithm", algorithm, "-o", tmp_path / "d.npy", "--paths",
                    tmp_path / "v.npy")
-    assert s["algorithm"] == "johnson"
+    assert s["algorithm"] == algorithm
     assert (s["n"], s["reachable_pairs"], s["distance_sum"], s["max_distance"]) == (
         3353, 11_239_256, 160_839_610_183, 77_403)
     for src, dst, length in (("1", "3353", 30_305), ("785", "2982", 77_403)):
