@@ -136,7 +136,7 @@ def main():
                     continue
                 cmd = [cli, "solve", path, "--backend", "cpu", "-o", out, "--json"]
                 if algorithm:
-                    cmd[4:4] = ["--algorithm", algorithm]
+                    cmd[5:5] = ["--algorithm", algorithm]
                 seconds, s, cpu = best_of(repeat, cmd)
                 checks = (s["reachable_pairs"], s["distance_sum"], s["max_distance"])
                 row(name, n, m, impl, " ".join(cmd), seconds,
@@ -149,7 +149,6 @@ def main():
             if "apsp-fw" not in impls:
                 pass
             elif name == "rome99":
-                cmd[cmd.index("johnson")] = "fw"
                 seconds, s, cpu = best_of(repeat, cmd)
                 fw_rate = n**3 / s["seconds"]["solve"]
                 row(name, n, m, "apsp-fw", " ".join(cmd), seconds,
