@@ -20,8 +20,10 @@ constexpr double johnson_seconds_per_vertex_int = 40e-9; // radix heap pop + the
 constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
 // The supernodal steps stream their blocks from memory: updates per second per thread (4-byte
 // types; 8-byte ones half), and seconds per matrix cell per thread for the fill and the two
-// relabelling passes.
-constexpr double supernodal_rate_4_byte = 2.0e9;
+// relabelling passes. DE.gr: 5.2e10 updates in 2.8-3.0 s on the 2-core VM (9e9 per thread),
+// the whole solve stage in 1.3-1.7 s on the H100 host's 16 threads (bandwidth-bound, about 3e9
+// per thread); docs/sparse.md.
+constexpr double supernodal_rate_4_byte = 4.0e9;
 constexpr double supernodal_seconds_per_cell = 2.0e-9;
 
 double cube(std::int64_t n) {
