@@ -49,6 +49,15 @@ void advise_huge_pages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
+void check_host_fit(plan& p, const std::string& who) {
+  const std::uint64_t physical = physical_memory_bytes();
+  if (physical != 0 && p.host_bytes > physical) {
+    p.fits = false;
+    p.reason = who + " needs " + gib(p.host_bytes) + " of host memory but this machine has " +
+               gib(physical);
+  }
+}
+
 } // namespace detail
 
 std::uint64_t host_memory_bytes() noexcept {

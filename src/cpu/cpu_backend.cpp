@@ -70,14 +70,7 @@ public:
     p.paths = o.paths;
     p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
                    cpu::workspace_bytes(n, p.block, threads, size_of(o.type), o.paths);
-    const std::uint64_t physical = physical_memory_bytes();
-    if (physical != 0 && p.host_bytes > physical) {
-      p.fits = false;
-      p.reason = "the cpu back end needs " + gib(p.host_bytes) +
-                 " of host memory but this "
-                 "machine has " +
-                 gib(physical);
-    }
+    check_host_fit(p, "the cpu back end");
     return p;
   }
 

@@ -65,12 +65,7 @@ public:
     // Per thread: distances (8 bytes), predecessors (4) and a queue of about n entries (16).
     const auto scratch = static_cast<std::uint64_t>(n) * 28 * static_cast<std::uint64_t>(threads);
     p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) + scratch;
-    const std::uint64_t physical = physical_memory_bytes();
-    if (physical != 0 && p.host_bytes > physical) {
-      p.fits = false;
-      p.reason = "Johnson's algorithm on the cpu needs " + gib(p.host_bytes) +
-                 " of host memory but this machine has " + gib(physical);
-    }
+    check_host_fit(p, "Johnson's algorithm on the cpu");
     return p;
   }
 

@@ -121,12 +121,7 @@ public:
     p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
                    static_cast<std::uint64_t>(2 * threads + 2) * row_bytes +
                    static_cast<std::uint64_t>(n) * 64;
-    const std::uint64_t physical = physical_memory_bytes();
-    if (physical != 0 && p.host_bytes > physical) {
-      p.fits = false;
-      p.reason = "the supernodal Floyd-Warshall on the cpu needs " + gib(p.host_bytes) +
-                 " of host memory but this machine has " + gib(physical);
-    }
+    check_host_fit(p, "the supernodal Floyd-Warshall on the cpu");
     return p;
   }
 
