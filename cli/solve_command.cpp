@@ -283,13 +283,14 @@ int run(const solve_args& a) {
   if (!options.checkpoint_dir.empty())
     remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had
 
+  if (!a.json && a.quiet)
+    return 0; // nothing to print: the statistics' pass over the matrix is skipped too
   const distance_stats st = compute_stats(r.distances());
   trace("solve: statistics");
-  if (a.json) {
+  if (a.json)
     print_json(a, in, r, st, t);
-  } else if (!a.quiet) {
+  else
     print_summary(a, in, r, st, t);
-  }
   return 0;
 }
 

@@ -92,7 +92,14 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   }
   if (o.algorithm == algorithm_kind::supernodal) {
     expect_cpu_algorithm(o, "the supernodal Floyd-Warshall");
-    return {detail::make_supernodal_backend(), "requested"};
+    if (g == nullptr)
+      return {detail::make_supernodal_backend(), "requested"};
+    // Analysed now, before the matrix is allocated: the plan shows the steps, and a graph
+    // without small separators is refused at once.
+    auto analysis = std::make_shared<const cpu::elimination_plan>(cpu::plan_elimination(
+        n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
+    detail::expect_supernodal_pays(*analysis);
+    return {detail::make_supernodal_backend(std::move(analysis)), "requested"};
   }
   auto fw = choose_fw_backend(n, o);
   if (o.algorithm == algorithm_kind::floyd_warshall)

@@ -57,10 +57,7 @@ void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_cont
     ep = std::make_shared<const cpu::elimination_plan>(
         cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));
   }
-  APSP_EXPECTS(!ep->steps.empty() || n == 0, invalid_argument_error,
-               "the supernodal Floyd-Warshall needs a graph with small separators (a road "
-               "network, a mesh); this one has none (" + ep->order_name +
-                   "): use --algorithm fw or johnson");
+  expect_supernodal_pays(*ep);
   grid_layout whole;
   whole.n = n;
   whole.b = std::max<std::int64_t>(n, 1);
@@ -136,6 +133,13 @@ private:
 };
 
 } // namespace
+
+void expect_supernodal_pays(const cpu::elimination_plan& ep) {
+  APSP_EXPECTS(!ep.steps.empty() || ep.n == 0, invalid_argument_error,
+               "the supernodal Floyd-Warshall needs a graph with small separators (a road "
+               "network, a mesh); this one has none (" + ep.order_name +
+                   "): use --algorithm fw or johnson");
+}
 
 std::int64_t supernodal_fill_limit(std::int64_t n) {
   // The column structures are kept (4 bytes an entry): at most 2^28 entries, 1 GiB, and never
