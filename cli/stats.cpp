@@ -31,17 +31,30 @@ template <class T> bool finite_value(T v) {
   }
 }
 
-template <class T> distance_stats stats_of(const dense_matrix<T>& m) {
-  const std::int64_t n = m.n();
-  std::vector<row_stats> rows(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::int64_t i = 0; i < n; ++i) {
-    row_stats r;
-    r.max = -std::numeric_limits<double>::infinity();
-    const T* row = m.row(i);
-    for (std::int64_t j = 0; j < n; ++j) {
-      const T v = row[j];
-      if (j == i || !finite_value(v))
+/// Adds the finite entries of [b, e) to r. Branch-free, and for int32 with a 64-bit row sum
+/// (n 2^30 < 2^63) instead of a 128-bit one per entry, so the compiler vectorises it: on a
+/// 10 GB matrix this pass took 1 s on two cores with the per-entry 128-bit form.
+template <class T> void add_range(const T* b, const T* e, row_stats& r) {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    std::int64_t sum = 0;
+    std::int64_t count = 0;
+    std::int32_t big = std::numeric_limits<std::int32_t>::min();
+    for (const T* p = b; p != e; ++p) {
+      const std::int32_t v = *p;
+      // All ones where finite: masks instead of branches, which the vectoriser takes.
+      const std::int32_t mask = -static_cast<std::int32_t>(v < weight_traits<std::int32_t>::infinity);
+      sum += v & mask;
+      count -= mask;
+      big = std::max(big, (v & mask) | (std::numeric_limits<std::int32_t>::min() & ~mask));
+    }
+    r.exact += sum;
+    r.count += static_cast<std::uint64_t>(count);
+    if (count > 0)
+      r.max = std::max(r.max, static_cast<double>(big));
+  } else {
+    for (const T* p = b; p != e; ++p) {
+      const T v = *p;
+      if (!finite_value(v))
         continue;
       ++r.count;
       if constexpr (std::is_integral_v<T>) {
@@ -51,6 +64,19 @@ template <class T> distance_stats stats_of(const dense_matrix<T>& m) {
       }
       r.max = std::max(r.max, static_cast<double>(v));
     }
+  }
+}
+
+template <class T> distance_stats stats_of(const dense_matrix<T>& m) {
+  const std::int64_t n = m.n();
+  std::vector<row_stats> rows(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::int64_t i = 0; i < n; ++i) {
+    row_stats r;
+    r.max = -std::numeric_limits<double>::infinity();
+    const T* row = m.row(i);
+    add_range(row, row + i, r); // the diagonal is left out
+    add_range(row + i + 1, row + n, r);
     rows[static_cast<std::size_t>(i)] = r;
   }
   distance_stats s;
