@@ -151,7 +151,7 @@ def test_supernodal_matches_fw_and_auto_picks_it_for_a_grid(apsp, tmp_path):
         s = json.loads(r.out)
         assert s["algorithm"] == algorithm
         outs[algorithm] = np.load(tmp_path / (algorithm + ".npy"))
-    have_metis = "METIS order" in s["device"]
+    have_metis = "METIS nested dissection" in s["device"]
     np.testing.assert_array_equal(outs["fw"], outs["supernodal"])
     r = apsp("path", "grid.gr", "1", "3000", "--json", "--dist", "supernodal.npy", "--via",
              "vsupernodal.npy")

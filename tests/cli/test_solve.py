@@ -123,3 +123,30 @@ def test_course_binary_refuses_unrepresentable_float_result(apsp, tmp_path):
     r = apsp("solve", "f.csv", "--dtype", "float64", "-o", "d.bin")
     assert r.rc != 0 and r.err.startswith("apsp: error: "), r
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.csv"]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64"])
+def test_summary_statistics_match_the_written_matrix(apsp, tmp_path, dtype):
+    # Negative distances (the largest off-diagonal one is below 0 in the last component, so a
+    # diagonal 0 must not count as the max), unreachable pairs and rows of every length class.
+    edges = [(1, 2, -3), (2, 1, 4), (3, 4, -2), (4, 5, -2), (5, 3, 5)]
+    rng = np.random.default_rng(5)
+    edges += [(u, v, w) for u, v, w in random_edges(rng, 37, 200) if u > 5 and v > 5]
+    write_gr(tmp_path / "g.gr", 37, edges)
+    r = apsp("solve", "g.gr", "--json", "-o", "d.npy", "--dtype", dtype, "--backend", "cpu",
+             "--algorithm", "fw")
+    assert r.rc == 0, r
+    s = json.loads(r.out)
+    d = np.load(tmp_path / "d.npy").astype(np.float64)
+    off = ~np.eye(37, dtype=bool)
+    unreachable = np.isinf(d) if dtype.startswith("float") else d >= 2**30 - 1 if \
+        dtype == "int32" else d >= 2**62 - 1
+    finite = off & ~unreachable
+    assert s["reachable_pairs"] == int(finite.sum())
+    assert s["distance_sum"] == pytest.approx(float(d[finite].sum()), rel=1e-12)
+    assert s["max_distance"] == pytest.approx(float(d[finite].max()))
+    # Only one finite off-diagonal distance, and it is negative: the diagonal's 0 is no pair.
+    write_gr(tmp_path / "g2.gr", 3, [(1, 2, -3)])
+    r = apsp("solve", "g2.gr", "--json", "--dtype", dtype, "--backend", "cpu")
+    s = json.loads(r.out)
+    assert (s["reachable_pairs"], s["distance_sum"], s["max_distance"]) == (1, -3, -3), s
