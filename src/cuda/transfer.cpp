@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <omp.h>
 
@@ -24,19 +25,22 @@ void copy_rows(unsigned char* dst, const unsigned char* src, std::int64_t rows,
   }
 }
 
+/// The buffers of one copy of n rows: `given` when it holds a row, else its own; and how many
+/// rows go in each chunk.
 struct staging {
-  staging(std::size_t row_bytes, std::int64_t n)
-      : rows_per_chunk(std::max<std::int64_t>(
-            1, std::min<std::int64_t>(
-                   n, static_cast<std::int64_t>(
-                          staging_chunk_bytes(row_bytes * static_cast<std::size_t>(n)) /
-                          row_bytes)))),
-        buffers{
-            pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes),
-            pinned_buffer<unsigned char>(static_cast<std::size_t>(rows_per_chunk) * row_bytes)} {}
-  std::int64_t rows_per_chunk;
-  pinned_buffer<unsigned char> buffers[2];
-  event done[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+  staging(std::size_t row_bytes, std::int64_t n, const staging_buffers* given) {
+    const std::size_t total = row_bytes * static_cast<std::size_t>(n);
+    if (given == nullptr || given->bytes() < row_bytes) {
+      own.emplace(total, row_bytes);
+      given = &*own;
+    }
+    buffers = given;
+    rows_per_chunk = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(n, static_cast<std::int64_t>(given->bytes() / row_bytes)));
+  }
+  std::optional<staging_buffers> own;
+  const staging_buffers* buffers = nullptr;
+  std::int64_t rows_per_chunk = 1;
 };
 
 } // namespace
@@ -72,7 +76,7 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
     return;
   nvtx_range range("apsp::cuda upload");
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
-  staging st(row_bytes, n);
+  staging st(row_bytes, n, nullptr);
   const auto* src = static_cast<const unsigned char*>(host);
   auto* dst = static_cast<unsigned char*>(device);
   int chunk = 0;
@@ -81,30 +85,31 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
     const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
     // The buffer is free once the copy issued from it two chunks ago has finished.
     if (chunk >= 2)
-      st.done[b].synchronize();
-    copy_rows(st.buffers[b].data(), src + static_cast<std::size_t>(row0) * row_bytes, rows,
+      st.buffers->done(b).synchronize();
+    copy_rows(st.buffers->buffer(b), src + static_cast<std::size_t>(row0) * row_bytes, rows,
               row_bytes);
     APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
-                                    static_cast<std::size_t>(ld) * elem_bytes, st.buffers[b].data(),
+                                    static_cast<std::size_t>(ld) * elem_bytes, st.buffers->buffer(b),
                                     row_bytes, row_bytes, static_cast<std::size_t>(rows),
                                     cudaMemcpyHostToDevice, s));
-    st.done[b].record(s);
+    st.buffers->done(b).record(s);
   }
   APSP_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
-                   std::int64_t ld, cudaStream_t s) {
-  download_rows(device, host, elem_bytes, n, n, ld, s);
+                   std::int64_t ld, cudaStream_t s, const staging_buffers* staging) {
+  download_rows(device, host, elem_bytes, n, n, ld, s, staging);
 }
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
-                   std::int64_t cols, std::int64_t ld, cudaStream_t s) {
+                   std::int64_t cols, std::int64_t ld, cudaStream_t s,
+                   const staging_buffers* given) {
   if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda download");
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
-  staging st(row_bytes, n);
+  staging st(row_bytes, n, given);
   const auto* src = static_cast<const unsigned char*>(device);
   auto* dst = static_cast<unsigned char*>(host);
   const std::int64_t chunks = (n + st.rows_per_chunk - 1) / st.rows_per_chunk;
@@ -114,19 +119,19 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
       const std::int64_t row0 = c * st.rows_per_chunk;
       const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
       const int b = static_cast<int>(c % 2);
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(st.buffers[b].data(), row_bytes,
+      APSP_CUDA_TRY(cudaMemcpy2DAsync(st.buffers->buffer(b), row_bytes,
                                       src + static_cast<std::size_t>(row0 * ld) * elem_bytes,
                                       static_cast<std::size_t>(ld) * elem_bytes, row_bytes,
                                       static_cast<std::size_t>(rows), cudaMemcpyDeviceToHost, s));
-      st.done[b].record(s);
+      st.buffers->done(b).record(s);
     }
     if (c > 0) {
       const std::int64_t prev = c - 1;
       const std::int64_t row0 = prev * st.rows_per_chunk;
       const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
       const int b = static_cast<int>(prev % 2);
-      st.done[b].synchronize();
-      copy_rows(dst + static_cast<std::size_t>(row0) * row_bytes, st.buffers[b].data(), rows,
+      st.buffers->done(b).synchronize();
+      copy_rows(dst + static_cast<std::size_t>(row0) * row_bytes, st.buffers->buffer(b), rows,
                 row_bytes);
     }
   }

@@ -4,8 +4,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+
+#include "cuda/resources.hpp"
 
 namespace apsp::cuda {
 
@@ -17,12 +20,32 @@ inline constexpr std::size_t staging_bytes = std::size_t{64} << 20;
 /// more chunks to overlap); APSP_CUDA_STAGING_MB overrides it (measurements).
 [[nodiscard]] std::size_t staging_chunk_bytes(std::size_t total);
 
+/// The two pinned staging buffers of a copy of `total` bytes (staging_chunk_bytes each), made
+/// ahead of time: page-locking costs about 0.3-0.7 ms per MiB on the H100 host, so the cuda
+/// back end makes the download's buffers on a host thread while the rounds run.
+class staging_buffers {
+public:
+  /// Each buffer holds at least `row_bytes` (one row of the copy).
+  explicit staging_buffers(std::size_t total, std::size_t row_bytes = 0)
+      : bytes_(std::max(staging_chunk_bytes(total), row_bytes)), buffers_{pinned_buffer<unsigned char>(bytes_),
+                                                    pinned_buffer<unsigned char>(bytes_)} {}
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  [[nodiscard]] unsigned char* buffer(int b) const noexcept { return buffers_[b].data(); }
+  [[nodiscard]] const event& done(int b) const noexcept { return done_[b]; }
+
+private:
+  std::size_t bytes_;
+  pinned_buffer<unsigned char> buffers_[2];
+  event done_[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
+};
+
 /// host (n x n, row-major) -> device (ld x ld, rows < n, columns < n). Returns when done.
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
                  std::int64_t ld, cudaStream_t s);
-/// device -> host, the inverse of upload_rows. Returns when done.
+/// device -> host, the inverse of upload_rows. Returns when done. `staging`, when given and
+/// large enough for a row, is used instead of buffers made here.
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
-                   std::int64_t ld, cudaStream_t s);
+                   std::int64_t ld, cudaStream_t s, const staging_buffers* staging = nullptr);
 
 /// Writes zeros over `bytes` of host memory with about half the cores, so that its pages are
 /// faulted in (allocated, or for a memory-mapped file, mapped) before a download needs them.
@@ -32,6 +55,7 @@ void prefault_host(void* host, std::size_t bytes);
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t rows,
                  std::int64_t cols, std::int64_t ld, cudaStream_t s);
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t rows,
-                   std::int64_t cols, std::int64_t ld, cudaStream_t s);
+                   std::int64_t cols, std::int64_t ld, cudaStream_t s,
+                   const staging_buffers* staging = nullptr);
 
 } // namespace apsp::cuda
