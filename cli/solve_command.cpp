@@ -12,7 +12,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -31,12 +30,6 @@
 
 namespace apsp::cli {
 namespace {
-
-/// Moves `x` to the heap and never frees it: for the process's last, largest objects, whose
-/// teardown would only delay the exit that reclaims them anyway.
-template <class X> void leave_to_exit(X&& x) {
-  (void)new std::decay_t<X>(std::forward<X>(x)); // NOLINT: intentionally never freed
-}
 
 /// What `apsp solve` was asked; the distributed solve takes the shared part as it is.
 struct solve_args : distributed_solve_args {
@@ -206,7 +199,7 @@ int run(const solve_args& a) {
 
   const sigint_scope sigint;
   stage_seconds t;
-  loaded_graph in = read_input(a.in);
+  const loaded_graph in = read_input(a.in);
   trace("solve: input read");
   (void)warm_up.get();
   trace("solve: device warmed up");
@@ -253,7 +246,7 @@ int run(const solve_args& a) {
       options.paths_file_offset = paths_file->header.size();
     }
   }
-  result r = [&] {
+  const result r = [&] {
     try {
       return solve_input(in, options, progress_wanted(a.quiet, a.progress));
     } catch (const out_of_memory_error& e) {
@@ -290,19 +283,14 @@ int run(const solve_args& a) {
   if (!options.checkpoint_dir.empty())
     remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had
 
-  if (a.json || !a.quiet) { // else nothing to print: the statistics' pass is skipped too
-    const distance_stats st = compute_stats(r.distances());
-    trace("solve: statistics");
-    if (a.json)
-      print_json(a, in, r, st, t);
-    else
-      print_summary(a, in, r, st, t);
-  }
-  // main ends the process with _Exit right after this command, and every output is committed
-  // here: the matrices, the graph and the input are left to the kernel to reclaim at exit
-  // rather than unmapped and freed piece by piece first.
-  leave_to_exit(std::move(r));
-  leave_to_exit(std::move(in));
+  if (!a.json && a.quiet)
+    return 0; // nothing to print: the statistics' pass over the matrix is skipped too
+  const distance_stats st = compute_stats(r.distances());
+  trace("solve: statistics");
+  if (a.json)
+    print_json(a, in, r, st, t);
+  else
+    print_summary(a, in, r, st, t);
   return 0;
 }
 
