@@ -3,7 +3,8 @@
 // memcpy into the file's pages, with (b) page-locking the file mapping itself
 // (cudaHostRegister) and one DMA straight into it, timing the registration, the copy and the
 // unregistration apart. Prints one line per method. Not a test: a measurement for issue 12.
-//   apsp_download_probe N DIR   (the file is DIR/apsp_download_probe.bin, removed at the end)
+//   apsp_download_probe N DIR   (the file is DIR/apsp_download_probe.bin, removed at the end;
+//   target apsp_download_probe, or nvcc -O2 -std=c++17 -Xcompiler -fopenmp download_probe.cpp)
 
 #include <cuda_runtime.h>
 #include <fcntl.h>
