@@ -29,6 +29,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <thread>
 
 #include "cpu/packed_buffer.hpp"
 #include "cpu/tile_ops.hpp"
@@ -117,8 +118,14 @@ public:
         ops_(select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), tiles.via != nullptr)),
         b_(cfg.block), ld_(packed_stride(cfg.block, sizeof(T))), tile_(b_ * ld_),
         ltr_(L_.tile_rows()), ltc_(L_.tile_cols()), threads_(cfg.threads) {
-    // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then.
-    lookahead_ = hooks.lookahead && comm.distributed();
+    // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then. Between
+    // ranks it hides the panels' broadcast; in one process it hides the pivot tile: thread 0
+    // closes round r + 1's pivot while the others start round r's remaining tiles, and round
+    // r + 1's panel tiles join the same pool (APSP_CPU_LOOKAHEAD=0 turns that off).
+    const char* env = std::getenv("APSP_CPU_LOOKAHEAD");
+    const bool local_ok = cfg.threads > 1 && !(env != nullptr && env[0] == '0');
+    lookahead_ = hooks.lookahead && (comm.distributed() || local_ok);
+    overlap_ = lookahead_ && !comm.distributed();
     for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
       col_snap_[p] = make_filled<T>(ltr_ * tile_ + packed_slack, weight_traits<T>::infinity);
       row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
@@ -157,6 +164,14 @@ public:
       return;
     if (!L_.owns_row(r) || !L_.owns_col(r))
       return;
+    struct ready_mark { // the deferred panel tiles wait for this
+      tile_executor& e;
+      std::int64_t r;
+      ~ready_mark() {
+        if (e.deferred_)
+          e.pivot_ready_.store(r, std::memory_order_release);
+      }
+    } mark{*this, r};
     const int kb = static_cast<int>(L_.edge(r));
     const std::int64_t i0 = L_.local_tile_row(r) * b_;
     const std::int64_t j0 = L_.local_tile_col(r) * b_;
@@ -169,6 +184,8 @@ public:
   }
 
   void share_pivot(std::int64_t r) {
+    if (deferred_)
+      return; // one process: nothing to send, and the panel tiles wait for the pivot themselves
     if (omp_get_thread_num() == 0) {
       next_panel_.store(0, std::memory_order_relaxed);
       const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
@@ -182,36 +199,40 @@ public:
 
   /// Tiles of the pivot row (0 .. ltc-1) and column (ltc .. ltc+ltr-1), handed out one at a time.
   void panels(std::int64_t r) {
+    if (deferred_)
+      return; // they run with round r - 1's remaining tiles (update)
+    for (std::int64_t p; (p = next_panel_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;)
+      panel_tile(r, p);
+    sync_->arrive_and_wait();
+  }
+
+  /// Panel tile p of round r (see panels()), on this thread's scratch tile.
+  void panel_tile(std::int64_t r, std::int64_t p) {
     const int kb = static_cast<int>(L_.edge(r));
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const int t = omp_get_thread_num();
     T* w = scratch_.get() + t * tile_;
     std::int32_t* vw = via_scratch_ ? via_scratch_.get() + t * tile_ : nullptr;
-    const bool row_panel = L_.owns_row(r);
-    const bool col_panel = L_.owns_col(r);
-    for (std::int64_t p; (p = next_panel_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
-      if (p < ltc_) {
-        const std::int64_t q = L_.tile_col(p);
-        if (!row_panel || q == r)
-          continue;
-        const std::int64_t i0 = L_.local_tile_row(r) * b_;
-        const int width = static_cast<int>(L_.edge(q));
-        load_block(m_, i0, p * b_, kb, width, w, vw, ld_);
-        ops_.panel(w, vw, ld_, kb, width, col_snap(r, L_.local_tile_row(r)), row_snap(r, p), k0);
-        store_block(m_, i0, p * b_, kb, width, w, vw, ld_);
-      } else {
-        const std::int64_t l = p - ltc_;
-        const std::int64_t q = L_.tile_row(l);
-        if (!col_panel || q == r)
-          continue;
-        const std::int64_t j0 = L_.local_tile_col(r) * b_;
-        const int width = static_cast<int>(L_.edge(q));
-        load_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
-        ops_.panel(w, vw, ld_, kb, width, row_snap(r, L_.local_tile_col(r)), col_snap(r, l), k0);
-        store_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
-      }
+    if (p < ltc_) {
+      const std::int64_t q = L_.tile_col(p);
+      if (!L_.owns_row(r) || q == r)
+        return;
+      const std::int64_t i0 = L_.local_tile_row(r) * b_;
+      const int width = static_cast<int>(L_.edge(q));
+      load_block(m_, i0, p * b_, kb, width, w, vw, ld_);
+      ops_.panel(w, vw, ld_, kb, width, col_snap(r, L_.local_tile_row(r)), row_snap(r, p), k0);
+      store_block(m_, i0, p * b_, kb, width, w, vw, ld_);
+    } else {
+      const std::int64_t l = p - ltc_;
+      const std::int64_t q = L_.tile_row(l);
+      if (!L_.owns_col(r) || q == r)
+        return;
+      const std::int64_t j0 = L_.local_tile_col(r) * b_;
+      const int width = static_cast<int>(L_.edge(q));
+      load_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
+      ops_.panel(w, vw, ld_, kb, width, row_snap(r, L_.local_tile_col(r)), col_snap(r, l), k0);
+      store_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
     }
-    sync_->arrive_and_wait();
   }
 
   /// The row snapshots go down every process column from process row r % rows, the column
@@ -242,15 +263,31 @@ public:
   }
 
   /// Phase 3 on this process's tiles off tile row and column r (those of `part`), in equal
-  /// contiguous shares of the row-major tile order.
+  /// contiguous shares of the row-major tile order. In one process with look-ahead, `rest`
+  /// hands its tiles out one at a time instead, followed by round r + 1's panel tiles (each
+  /// waiting for the pivot that thread 0 closes meanwhile).
   void update(std::int64_t r, update_part part) {
-    const int kb = static_cast<int>(L_.edge(r));
-    const auto k0 = static_cast<std::int32_t>(r * b_);
+    if (part == update_part::rest && deferred_) {
+      const std::int64_t rest = ltr_ * ltc_;
+      for (std::int64_t p; (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) <
+                           rest + ltc_ + ltr_;) {
+        if (p < rest) {
+          product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
+                       part);
+          continue;
+        }
+        while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
+          std::this_thread::yield();
+        panel_tile(r + 1, p - rest);
+      }
+      sync_->arrive_and_wait();
+      if (omp_get_thread_num() == 0)
+        deferred_ = false; // read again only after round_end's barriers
+      return;
+    }
     const int t = omp_get_thread_num();
     const int team = omp_get_num_threads();
     const bool poll = t == 0 && comm_.distributed();
-    const T* cs = col_snap(r, 0);
-    const T* rs = row_snap(r, 0);
     // next_lines: the local tiles of tile row r + 1, then those of tile column r + 1.
     const bool lines = part == update_part::next_lines;
     const bool has_row = L_.owns_row(r + 1);
@@ -271,20 +308,32 @@ public:
         if (has_row && L_.tile_row(li) == r + 1)
           continue; // already in the row part
       }
-      const std::int64_t ti = L_.tile_row(li);
-      const std::int64_t tj = L_.tile_col(lj);
-      if (ti == r || tj == r)
-        continue;
-      if (part == update_part::rest && (ti == r + 1 || tj == r + 1))
-        continue;
-      const std::int64_t offset = li * b_ * m_.n + lj * b_;
-      ops_.product(cs + li * tile_, rs + lj * tile_, ld_, kb, m_.d + offset,
-                   m_.via != nullptr ? m_.via + offset : nullptr, m_.n,
-                   static_cast<int>(L_.edge(ti)), static_cast<int>(L_.edge(tj)), k0);
+      product_tile(r, li, lj, part);
       if (poll)
         comm_.poll();
     }
+    if (lines && overlap_ && t == 0) {
+      // Round r + 1's pivot and panels are deferred into round r's remaining tiles.
+      deferred_ = true;
+      next_tile_.store(0, std::memory_order_relaxed);
+    }
     sync_->arrive_and_wait();
+  }
+
+  /// Phase 3 of round r on local tile (li, lj), unless it is off `part`.
+  void product_tile(std::int64_t r, std::int64_t li, std::int64_t lj, update_part part) {
+    const std::int64_t ti = L_.tile_row(li);
+    const std::int64_t tj = L_.tile_col(lj);
+    if (ti == r || tj == r)
+      return;
+    if (part == update_part::rest && (ti == r + 1 || tj == r + 1))
+      return;
+    const int kb = static_cast<int>(L_.edge(r));
+    const auto k0 = static_cast<std::int32_t>(r * b_);
+    const std::int64_t offset = li * b_ * m_.n + lj * b_;
+    ops_.product(col_snap(r, li), row_snap(r, lj), ld_, kb, m_.d + offset,
+                 m_.via != nullptr ? m_.via + offset : nullptr, m_.n,
+                 static_cast<int>(L_.edge(ti)), static_cast<int>(L_.edge(tj)), k0);
   }
 
   /// Progress, then the checkpoint and stop that check() decided. False: stop.
@@ -318,6 +367,10 @@ private:
   std::int64_t ltc_;
   int threads_;
   bool lookahead_ = false;
+  bool overlap_ = false;  // one process, look-ahead: the pivot hides behind the tiles
+  bool deferred_ = false; // round r + 1's pivot and panels run inside update(r, rest)
+  std::atomic<std::int64_t> pivot_ready_{-1};
+  std::atomic<std::int64_t> next_tile_{0};
   packed_buffer<T> col_snap_[2];
   packed_buffer<T> row_snap_[2];
   packed_buffer<T> scratch_;
@@ -356,7 +409,8 @@ std::uint64_t workspace_bytes(std::int64_t n, std::int64_t block, int threads,
   if (n == 0 || block <= 0)
     return 0;
   const std::int64_t tiles = (n + block - 1) / block;
-  return workspace_bytes(tiles, tiles, block, threads, element_size, paths, false);
+  // Several threads in one process keep two sets of snapshots (look-ahead, see tile_executor).
+  return workspace_bytes(tiles, tiles, block, threads, element_size, paths, threads > 1);
 }
 
 template <class T>
