@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "apsp/error.hpp"
 
@@ -349,7 +350,6 @@ elimination_plan plan_elimination(std::int64_t n, const std::vector<std::int32_t
     }
   }
 
-  out.ancestors.reserve(static_cast<std::size_t>(fill));
   for (std::size_t s = 0; s < count; ++s) { // by top column: a topological order of the steps
     if (merged[s])
       continue;
@@ -360,14 +360,13 @@ elimination_plan plan_elimination(std::int64_t n, const std::vector<std::int32_t
     }
     const auto t = static_cast<std::size_t>(top[s]);
     step.first = static_cast<std::int32_t>(static_cast<std::int64_t>(t) - size[t] + 1);
-    step.ancestors_begin = static_cast<std::int64_t>(out.ancestors.size());
-    out.ancestors.insert(out.ancestors.end(), col_rows.begin() + col_offsets[t],
-                         col_rows.begin() + col_offsets[t + 1]);
-    step.ancestors_end = static_cast<std::int64_t>(out.ancestors.size());
+    step.ancestors_begin = col_offsets[t]; // the column structures are kept as they are
+    step.ancestors_end = col_offsets[t + 1];
     out.updates += step.updates();
     out.widest = std::max<std::int64_t>(out.widest, static_cast<std::int64_t>(step.members.size()));
     out.steps.push_back(std::move(step));
   }
+  out.ancestors = std::move(col_rows);
   return out;
 }
 

@@ -40,6 +40,8 @@ struct elimination_plan {
   std::vector<std::int32_t> order;
   std::vector<std::int32_t> label;
   std::vector<supernode_step> steps; ///< in a topological order of the elimination tree
+  /// struct(L[:, k]) of every column, concatenated (4 bytes per entry of the factor's
+  /// pattern); each step's ancestors are the range of its top column.
   std::vector<std::int32_t> ancestors;
   double updates = 0;       ///< sum of the steps' updates
   std::int64_t widest = 0;  ///< the most pivots in one step

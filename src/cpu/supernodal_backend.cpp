@@ -112,12 +112,14 @@ public:
     p.n = n;
     p.rounds = n == 0 ? 0 : progress_steps;
     p.paths = o.paths;
-    // Besides the matrices: the pattern, the order and the steps' rows (a few times n + fill),
-    // and the relabelling's row buffers.
+    // Besides the matrices: the analysis (the factor's column structures, 4 bytes an entry,
+    // and a few arrays of n), and the relabelling's row buffers.
     const auto row_bytes = static_cast<std::uint64_t>(n) * size_of(o.type);
+    const std::uint64_t analysis =
+        static_cast<std::uint64_t>(n) * 64 +
+        (plan_ && plan_->n == n ? plan_->ancestors.size() * sizeof(std::int32_t) : 0);
     p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
-                   static_cast<std::uint64_t>(2 * threads + 2) * row_bytes +
-                   static_cast<std::uint64_t>(n) * 64;
+                   static_cast<std::uint64_t>(2 * threads + 2) * row_bytes + analysis;
     check_host_fit(p, "the supernodal Floyd-Warshall on the cpu");
     return p;
   }
