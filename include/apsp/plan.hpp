@@ -27,10 +27,6 @@ struct plan {
   std::uint64_t device_bytes = 0; ///< peak device memory (0 for host back ends)
   bool out_of_core = false;       ///< the matrix stays in host memory and streams through the
                                   ///< device(s) during the solve (larger than device memory)
-  /// The matrices kept in memory-mapped files (distances_file, paths_file) are solved in RAM
-  /// copies, counted in host_bytes, and written into the files at the end (the supernodal
-  /// solver, when they fit).
-  bool files_staged_in_ram = false;
   bool fits = true;               ///< false when the memory above is not available
   std::string reason;             ///< why it does not fit (empty when it fits)
 };

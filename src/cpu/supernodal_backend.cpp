@@ -6,9 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "core/backend.hpp"
@@ -42,40 +40,8 @@ void arcs_of(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
   }
 }
 
-/// Bytes of the RAM copies of the matrices that `o` keeps in memory-mapped files, when the
-/// solve works in such copies (see scratch_in_ram).
-std::uint64_t file_matrices_bytes(std::int64_t n, const solve_options& o) {
-  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-  std::uint64_t bytes = 0;
-  if (!o.distances_file.empty())
-    bytes += cells * size_of(o.type);
-  if (o.paths && !o.paths_file.empty())
-    bytes += cells * sizeof(std::int32_t);
-  return bytes;
-}
-
-/// Whether the matrices that live in memory-mapped output files are solved in RAM copies and
-/// written into the files by the final relabelling: filling and relabelling inside the file's
-/// pages took 27 s on DE.gr against 4 s in RAM, while writing rows into the mapping in
-/// parallel runs at about the speed of memory. Only when the copies leave a quarter of the
-/// machine's memory for everything else; otherwise the solve stays in the files.
-bool scratch_in_ram(std::int64_t n, const solve_options& o, std::uint64_t other_bytes) {
-  if (const char* env = std::getenv("APSP_SUPERNODAL_IN_FILE"); env != nullptr && env[0] == '1')
-    return false; // tests: the path taken when the copies do not fit
-  const std::uint64_t bytes = file_matrices_bytes(n, o);
-  const std::uint64_t physical = physical_memory_bytes();
-  return bytes > 0 && physical != 0 && bytes + other_bytes <= physical / 4 * 3;
-}
-
-template <class E> std::optional<dense_matrix<E>> ram_copy(std::int64_t n) {
-  std::optional<dense_matrix<E>> m;
-  m.emplace(n);
-  advise_huge_pages(m->data(), m->size() * sizeof(E));
-  return m;
-}
-
 template <class T>
-void run_supernodal(dense_matrix<T>& d_out, via_matrix* via_out, const plan& p, run_context& ctx,
+void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context& ctx,
                     std::shared_ptr<const cpu::elimination_plan> ep) {
   const std::int64_t n = p.n;
   const int threads = apsp::cpu::thread_count(ctx.options());
@@ -86,31 +52,17 @@ void run_supernodal(dense_matrix<T>& d_out, via_matrix* via_out, const plan& p, 
       heads = g->sources();
       tails = g->targets();
     } else {
-      arcs_of(d_out, heads, tails);
+      arcs_of(d, heads, tails);
     }
     ep = std::make_shared<const cpu::elimination_plan>(
         cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));
   }
   expect_supernodal_pays(*ep);
-  // Matrices in memory-mapped files are solved in RAM copies (see scratch_in_ram).
-  const solve_options& o = ctx.options();
-  std::optional<dense_matrix<T>> d_ram;
-  std::optional<via_matrix> via_ram;
-  if (p.files_staged_in_ram) {
-    if (!o.distances_file.empty())
-      d_ram = ram_copy<T>(n);
-    if (via_out != nullptr && !o.paths_file.empty())
-      via_ram = ram_copy<std::int32_t>(n);
-  }
-  dense_matrix<T>& d = d_ram ? *d_ram : d_out;
-  via_matrix* via = via_ram ? &*via_ram : via_out;
   grid_layout whole;
   whole.n = n;
   whole.b = std::max<std::int64_t>(n, 1);
   if (g != nullptr)
     fill_initial_tiles(*g, whole, d.data(), ep->label.data()); // already in elimination order
-  else if (d_ram)
-    cpu::scatter_symmetric(d_out.data(), d.data(), n, ep->label, threads);
   else
     cpu::permute_symmetric(d.data(), n, ep->label, threads);
   if (via != nullptr) {
@@ -120,13 +72,8 @@ void run_supernodal(dense_matrix<T>& d_out, via_matrix* via_out, const plan& p, 
       std::fill(v + i * n, v + (i + 1) * n, no_via);
   }
   cpu::supernodal_steps(d, via, *ep, threads, p.rounds, ctx);
-  if (d_ram)
-    cpu::scatter_symmetric(d.data(), d_out.data(), n, ep->order, threads);
-  else
-    cpu::permute_symmetric(d.data(), n, ep->order, threads);
-  if (via_ram)
-    cpu::scatter_symmetric(via->data(), via_out->data(), n, ep->order, threads);
-  else if (via != nullptr)
+  cpu::permute_symmetric(d.data(), n, ep->order, threads);
+  if (via != nullptr)
     cpu::permute_symmetric(via->data(), n, ep->order, threads);
 }
 
@@ -173,11 +120,6 @@ public:
         (plan_ && plan_->n == n ? plan_->ancestors.size() * sizeof(std::int32_t) : 0);
     p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
                    static_cast<std::uint64_t>(2 * threads + 2) * row_bytes + analysis;
-    // Matrices in memory-mapped files: solved in RAM copies when they fit.
-    if (scratch_in_ram(n, o, p.host_bytes)) {
-      p.files_staged_in_ram = true;
-      p.host_bytes += file_matrices_bytes(n, o);
-    }
     check_host_fit(p, "the supernodal Floyd-Warshall on the cpu");
     return p;
   }

@@ -329,19 +329,6 @@ void permute_symmetric(E* d, std::int64_t n, const std::vector<std::int32_t>& to
     flush();
 }
 
-template <class E>
-void scatter_symmetric(const E* src, E* dst, std::int64_t n, const std::vector<std::int32_t>& to,
-                       int threads) {
-  const std::int32_t* col = to.data();
-#pragma omp parallel for num_threads(std::max(1, threads)) schedule(dynamic, 16)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const E* in = src + i * n;
-    E* out = dst + static_cast<std::int64_t>(col[i]) * n;
-    for (std::int64_t j = 0; j < n; ++j)
-      out[col[j]] = in[j];
-  }
-}
-
 template <class T>
 void supernodal_steps(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan,
                       int threads, std::int64_t progress_steps, detail::run_context& ctx) {
@@ -360,8 +347,6 @@ void supernodal_steps(dense_matrix<T>& d, via_matrix* via, const elimination_pla
 
 #define APSP_SUPERNODAL(T)                                                                         \
   template void permute_symmetric<T>(T*, std::int64_t, const std::vector<std::int32_t>&, int);     \
-  template void scatter_symmetric<T>(const T*, T*, std::int64_t, const std::vector<std::int32_t>&, \
-                                     int);                                                         \
   template void supernodal_steps<T>(dense_matrix<T>&, via_matrix*, const elimination_plan&, int,   \
                                     std::int64_t, detail::run_context&);
 APSP_SUPERNODAL(std::int32_t)

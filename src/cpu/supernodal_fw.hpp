@@ -19,12 +19,6 @@ namespace apsp::cpu {
 template <class E>
 void permute_symmetric(E* d, std::int64_t n, const std::vector<std::int32_t>& to, int threads);
 
-/// dst(to[i], to[j]) = src(i, j) for two distinct n x n row-major matrices, in parallel over
-/// rows (each written once: the way into a memory-mapped output file).
-template <class E>
-void scatter_symmetric(const E* src, E* dst, std::int64_t n, const std::vector<std::int32_t>& to,
-                       int threads);
-
 /// All pairs on `d` (and `via`), which hold the initial matrix in elimination labels
 /// (d(p, q) is the arc order[p] -> order[q]); `via` holds no_via everywhere. Leaves the result
 /// in elimination labels too, with via values as the graph's vertex ids. Calls
