@@ -215,9 +215,11 @@ int run(const solve_args& a) {
   // An in-core GPU solve does so too unless --no-map-output: the host only fills the matrix
   // and receives the result, so the separate write of the whole matrix (about a quarter of a
   // whole run) disappears. So does Johnson's: each source's row goes straight into the file's
-  // pages, which the kernel writes back while later rows are computed. (Not the supernodal
-  // solver's: it fills and relabels the whole matrix in place, and on DE.gr that took 27 s of
-  // page faults in a mapped file against 4 s in RAM plus the write.)
+  // pages, which the kernel writes back while later rows are computed. The supernodal solver
+  // fills and relabels the whole matrix in place: inside the file that pays while the file
+  // stays under an eighth of RAM (below the kernel's dirty-page limits, 10-20 % by default):
+  // DE.gr's 9.6 GB with 128 GB of RAM, 3.1 s against 4.6-4.9 s in RAM plus the write; with 24
+  // GB, throttled writeback made it 31-47 s against 18-19 s.
   output_files outputs;
   const std::int64_t n = in.file.g.num_vertices();
   bool in_place = a.map_output;
@@ -226,9 +228,14 @@ int run(const solve_args& a) {
   if (!in_place && !a.no_map_output && !a.out.empty() && raw_output && n > 0) {
     const plan p = make_plan(in.file.g, options);
     const std::uint64_t ram = host_memory_bytes();
+    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+    const std::uint64_t file_bytes =
+        cells * (size_of(options.type) + (a.paths_out.empty() ? 0 : sizeof(std::int32_t)));
     in_place = (ram != 0 && p.host_bytes > ram) ||
                (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
-               (p.algorithm == algorithm_kind::johnson && p.fits);
+               (p.algorithm == algorithm_kind::johnson && p.fits) ||
+               (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
+                file_bytes <= ram / 8);
   }
   std::optional<in_place_output> distances_file;
   std::optional<in_place_output> paths_file;
