@@ -6,6 +6,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -58,6 +61,12 @@ void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_cont
         cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));
   }
   expect_supernodal_pays(*ep);
+  // APSP_SUPERNODAL_VERBOSE=1: the stages' seconds on stderr (as APSP_CUDA_VERBOSE does).
+  const bool verbose = std::getenv("APSP_SUPERNODAL_VERBOSE") != nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  const auto since = [start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   grid_layout whole;
   whole.n = n;
   whole.b = std::max<std::int64_t>(n, 1);
@@ -71,10 +80,19 @@ void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_cont
     for (std::int64_t i = 0; i < n; ++i)
       std::fill(v + i * n, v + (i + 1) * n, no_via);
   }
+  const double t_fill = since();
   cpu::supernodal_steps(d, via, *ep, threads, p.rounds, ctx);
+  const double t_steps = since();
   cpu::permute_symmetric(d.data(), n, ep->order, threads);
   if (via != nullptr)
     cpu::permute_symmetric(via->data(), n, ep->order, threads);
+  if (verbose) {
+    std::fprintf(stderr,
+                 "apsp supernodal: %lld steps, %.3e updates, %d threads: fill %.3f s, steps "
+                 "%.3f s, relabelling %.3f s\n",
+                 static_cast<long long>(ep->steps.size()), ep->updates, threads, t_fill,
+                 t_steps - t_fill, since() - t_steps);
+  }
 }
 
 class supernodal_backend final : public backend {
