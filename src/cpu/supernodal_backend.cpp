@@ -27,11 +27,24 @@ namespace {
 /// Progress reports per solve (equal shares of the counted updates).
 constexpr std::int64_t progress_steps = 256;
 
-/// The arcs of an initial matrix: every finite off-diagonal entry.
+/// The arcs of an initial matrix: every finite off-diagonal entry. A matrix with more than
+/// twice the fill limit of them cannot have small separators (the factor's pattern holds at
+/// least half the arcs): refused before the arrays are made.
 template <class T>
 void arcs_of(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
              std::vector<std::int32_t>& tails) {
   constexpr T inf = weight_traits<T>::infinity;
+  std::int64_t count = 0;
+  for (std::int64_t i = 0; i < d.n(); ++i) {
+    const T* row = d.row(i);
+    for (std::int64_t j = 0; j < d.n(); ++j)
+      count += (j != i && row[j] != inf) ? 1 : 0;
+  }
+  APSP_EXPECTS(count <= 2 * supernodal_fill_limit(d.n()), invalid_argument_error,
+               "the supernodal Floyd-Warshall needs a graph with small separators; this matrix "
+               "has " + std::to_string(count) + " arcs: use --algorithm fw or johnson");
+  heads.reserve(static_cast<std::size_t>(count));
+  tails.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < d.n(); ++i) {
     const T* row = d.row(i);
     for (std::int64_t j = 0; j < d.n(); ++j) {
