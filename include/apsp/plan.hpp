@@ -27,6 +27,7 @@ struct plan {
   std::uint64_t device_bytes = 0; ///< peak device memory (0 for host back ends)
   bool out_of_core = false;       ///< the matrix stays in host memory and streams through the
                                   ///< device(s) during the solve (larger than device memory)
+  int devices = 1;                ///< GPUs the solve uses (cuda; 1 for host back ends)
   bool fits = true;               ///< false when the memory above is not available
   std::string reason;             ///< why it does not fit (empty when it fits)
 };

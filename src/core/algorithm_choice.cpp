@@ -26,6 +26,19 @@ constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + t
 constexpr double supernodal_rate_4_byte = 4.0e9;
 constexpr double supernodal_seconds_per_cell = 2.0e-9;
 
+/// Threads' worth of speed for the host's sparse engines: they are bound by memory and by
+/// shared cores, so 2 threads give about 1.7 and 16 about 9 (threads^0.8). Johnson on DE.gr:
+/// 73.8 s on the 2-core VM, 13.9-16.2 s on the H100 host's 16 threads; on the two-H200 host's
+/// 32, 41.9 s for a random 80,000-vertex graph with 1.6 M arcs (estimated 69 s, 13-15 s and
+/// 48 s with this rule; 60 s, 7.5 s and 24 s with linear scaling).
+double sparse_threads(int threads) {
+  return std::pow(static_cast<double>(threads > 0 ? threads : 1), 0.8);
+}
+
+/// Two or more GPUs split the rounds: 0.9 of linear (two H200: 1.92x at n = 80,000, 1.70-1.73x
+/// at 40,000).
+constexpr double multi_gpu_efficiency = 0.9;
+
 double cube(std::int64_t n) {
   const double x = static_cast<double>(n);
   return x * x * x;
@@ -45,7 +58,8 @@ double fw_cpu_seconds(const problem_shape& s) {
 }
 
 double fw_cuda_seconds(const problem_shape& s) {
-  return cube(s.n) / (s.type == dtype::int32 ? fw_cuda_rate_int32 : fw_cuda_rate_float32);
+  const double gpus = s.gpus > 1 ? multi_gpu_efficiency * s.gpus : 1.0;
+  return cube(s.n) / (gpus * (s.type == dtype::int32 ? fw_cuda_rate_int32 : fw_cuda_rate_float32));
 }
 
 double johnson_cpu_seconds(const problem_shape& s) {
@@ -53,13 +67,13 @@ double johnson_cpu_seconds(const problem_shape& s) {
       is_integral(s.type) ? johnson_seconds_per_vertex_int : johnson_seconds_per_vertex_float;
   const double n = static_cast<double>(s.n);
   const double per_source = static_cast<double>(s.m) * johnson_seconds_per_arc + n * per_vertex;
-  return n * per_source / static_cast<double>(s.threads > 0 ? s.threads : 1);
+  return n * per_source / sparse_threads(s.threads);
 }
 
 double supernodal_cpu_seconds(const problem_shape& s) {
   if (!(s.supernodal_updates >= 0) || std::isinf(s.supernodal_updates))
     return std::numeric_limits<double>::infinity();
-  const double threads = static_cast<double>(s.threads > 0 ? s.threads : 1);
+  const double threads = sparse_threads(s.threads);
   const double rate = supernodal_rate_4_byte / (size_of(s.type) == 4 ? 1.0 : 2.0);
   const double n = static_cast<double>(s.n);
   return s.supernodal_updates / (rate * threads) + n * n * supernodal_seconds_per_cell / threads;

@@ -15,6 +15,7 @@ struct problem_shape {
   std::int64_t m = 0; ///< arcs (parallel edges and self-loops included: an upper bound)
   dtype type = dtype::int32;
   int threads = 1; ///< cpu threads Johnson and the cpu Floyd-Warshall would use
+  int gpus = 1;    ///< GPUs the cuda Floyd-Warshall would use (its plan's `devices`)
   /// The supernodal Floyd-Warshall's counted updates for this graph (cpu/elimination.hpp);
   /// negative when not analysed, +infinity when the graph has no small separators.
   double supernodal_updates = -1;

@@ -2,6 +2,7 @@
 
 #include "apsp/solve.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <new>
 #include <string>
@@ -119,6 +120,8 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   shape.m = m;
   shape.type = o.type;
   shape.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  if (fw->kind() == backend_kind::cuda)
+    shape.gpus = std::max(1, fw->make_plan(n, o).devices);
   std::shared_ptr<const cpu::elimination_plan> analysis;
   if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n) {
     analysis = std::make_shared<const cpu::elimination_plan>(cpu::plan_elimination(

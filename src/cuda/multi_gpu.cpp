@@ -174,6 +174,7 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, devices.front()));
   p.device = std::to_string(used) + "x " + prop.name + " " + marker + ", devices " +
              device_list(devices, used) + ", tile rows split)";
+  p.devices = used;
   p.block = tile;
   p.rounds = tiles;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
