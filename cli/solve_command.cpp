@@ -324,7 +324,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
                 "inside the --paths file; automatic when the distance matrix does not fit in RAM, "
-                "the solve runs in GPU memory or by Johnson's algorithm (.npy, or course-binary "
+                "the solve runs in GPU memory or by Johnson's algorithm, or by the supernodal "
+                "Floyd-Warshall with outputs of at most an eighth of RAM (.npy, or course-binary "
                 "with int32)");
   cmd->add_flag("--no-map-output", args->no_map_output,
                 "keep the distance (and path) matrix in RAM and write it at the end, even where "

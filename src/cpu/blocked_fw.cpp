@@ -164,14 +164,6 @@ public:
       return;
     if (!L_.owns_row(r) || !L_.owns_col(r))
       return;
-    struct ready_mark { // the deferred panel tiles wait for this
-      tile_executor& e;
-      std::int64_t r;
-      ~ready_mark() {
-        if (e.deferred_)
-          e.pivot_ready_.store(r, std::memory_order_release);
-      }
-    } mark{*this, r};
     const int kb = static_cast<int>(L_.edge(r));
     const std::int64_t i0 = L_.local_tile_row(r) * b_;
     const std::int64_t j0 = L_.local_tile_col(r) * b_;
@@ -181,6 +173,8 @@ public:
     ops_.pivot(w, vw, ld_, kb, row_snap(r, L_.local_tile_col(r)), col_snap(r, L_.local_tile_row(r)),
                static_cast<std::int32_t>(r * b_));
     store_block(m_, i0, j0, kb, kb, w, vw, ld_);
+    if (deferred_) // the deferred panel tiles (update) wait for this
+      pivot_ready_.store(r, std::memory_order_release);
   }
 
   void share_pivot(std::int64_t r) {

@@ -54,7 +54,6 @@ pattern symmetric_pattern(std::int64_t n, const std::vector<std::int32_t>& heads
     p.offsets[static_cast<std::size_t>(v)] = start;
   }
   p.offsets[static_cast<std::size_t>(n)] = out;
-  // offsets[v] now holds the start of v; shift into the usual n + 1 layout.
   p.targets.resize(static_cast<std::size_t>(out));
   return p;
 }

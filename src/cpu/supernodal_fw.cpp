@@ -62,6 +62,16 @@ private:
   std::int32_t& via_at(std::int64_t i, std::int64_t j) { return v_[i * n_ + j]; }
   std::int32_t id(std::int32_t k) const { return plan_.order[static_cast<std::size_t>(k)]; }
 
+  /// d(i, j) = min(d(i, j), a + d(k, j)), and via(i, j) = k's vertex id where that improves.
+  void relax_cell(std::int64_t i, std::int64_t j, T a, std::int32_t k) {
+    const T s = add<T, Clamp>(a, at(k, j));
+    if (s < at(i, j)) {
+      at(i, j) = s;
+      if constexpr (Paths)
+        via_at(i, j) = id(k);
+    }
+  }
+
   /// Floyd-Warshall on the pivots' own block, in pivot order.
   void close_block(const std::vector<std::int32_t>& m) {
     constexpr T inf = weight_traits<T>::infinity;
@@ -70,14 +80,8 @@ private:
         const T a = at(i, k);
         if (i == k || a == inf)
           continue;
-        for (const std::int32_t j : m) {
-          const T s = add<T, Clamp>(a, at(k, j));
-          if (s < at(i, j)) {
-            at(i, j) = s;
-            if constexpr (Paths)
-              via_at(i, j) = id(k);
-          }
-        }
+        for (const std::int32_t j : m)
+          relax_cell(i, j, a, k);
       }
     }
   }
@@ -109,15 +113,8 @@ private:
             else
               relax_(&at(i, j0), &at(k, j0), x, len);
           } else {
-            for (std::int64_t t = 0; t < na; ++t) {
-              const std::int32_t j = anc[t];
-              const T sum = add<T, Clamp>(x, at(k, j));
-              if (sum < at(i, j)) {
-                at(i, j) = sum;
-                if constexpr (Paths)
-                  via_at(i, j) = id(k);
-              }
-            }
+            for (std::int64_t t = 0; t < na; ++t)
+              relax_cell(i, anc[t], x, k);
           }
         }
       }
