@@ -6,6 +6,7 @@
 # out-edges per vertex, weights 1..100 (the headline generator of scripts/gpu_two_h200.sh).
 # Rows go to $OUT/mpi_gpu_ranks.csv (date, device, commit, command, n, config, seconds, rate),
 # a table last.
+# NO_LOOKAHEAD=0 skips the runs without look-ahead.
 #   SIZES="80000" BLOCKS="512 1024" OUT=/tmp/x bench/mpi/gpu_ranks.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +15,8 @@ gpu_script_setup summary_gpu_ranks.txt
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 SIZES=${SIZES:-80000}
 BLOCKS=${BLOCKS:-512 1024}
+variants=("")
+[[ ${NO_LOOKAHEAD:-1} == 0 ]] || variants+=("--no-lookahead")
 gpu_build_targets apsp_cli || exit 1
 A=$(find "$BUILD" -name apsp -type f -perm -u+x | head -1)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
@@ -48,7 +51,7 @@ PY
   $A solve "$g" --devices 0,1 --algorithm fw --json >"$OUT/dev_$n.json" 2>"$OUT/dev_$n.err"
   row "$n" "in-process --devices 0,1" "$cmd" "$OUT/dev_$n.json"
   for b in $BLOCKS; do
-    for la in "" "--no-lookahead"; do
+    for la in "${variants[@]}"; do
       cmd="mpirun -np 2 --bind-to none apsp solve g$n.bin --backend cuda --block $b $la --json"
       f="$OUT/mpi_${n}_${b}${la:+_nola}.json"
       mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE $A solve "$g" --backend cuda --block "$b" \
