@@ -225,6 +225,7 @@ int solve_distributed(const distributed_solve_args& a) {
     j["dtype"] = to_string(o.type);
     j["ranks"] = s.size();
     j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
+    j["lookahead"] = r.lookahead;
     j["block"] = p.block;
     j["rounds"] = p.rounds;
     j["seconds"] = {{"read", in->read_seconds},
@@ -254,6 +255,7 @@ int solve_distributed(const distributed_solve_args& a) {
   print_plan_text(s, p);
   if (!r.exchange.empty())
     std::printf("exchange         %s\n", r.exchange.c_str());
+  std::printf("look-ahead       %s\n", r.lookahead ? "on" : "off");
   std::printf("dtype            %s\n", std::string(to_string(o.type)).c_str());
   std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
               in->read_seconds, r.setup_seconds, r.solve_seconds, r.finish_seconds,

@@ -2,6 +2,7 @@
 // `apsp solve` and `apsp info` as MPI ranks (mpirun -np P apsp ...): every rank reads the input,
 // the library's distributed solver does the rest; the first rank prints.
 
+#include <optional>
 #include <string>
 
 #include "input.hpp"
@@ -29,7 +30,7 @@ struct distributed_solve_args {
   bool json = false;
   bool quiet = false;
   bool progress = false;
-  bool lookahead = true;
+  std::optional<bool> lookahead; ///< unset: the library decides
   std::string checkpoint_dir;
   double checkpoint_every = 600;
   std::string resume_dir;

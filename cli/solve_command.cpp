@@ -343,9 +343,13 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "continue from the checkpoint in DIR (same input and options); the output is "
                   "the same, byte for byte, as an uninterrupted solve. Keeps saving into DIR");
   cmd->add_flag_callback(
+      "--lookahead", [args] { args->lookahead = true; },
+      "under mpirun: compute the next round's pivot and panels, and start their broadcasts, "
+      "ahead of the bulk update (default, except for GPU ranks on one node whose panels all "
+      "travel GPU to GPU, where it measured slower)");
+  cmd->add_flag_callback(
       "--no-lookahead", [args] { args->lookahead = false; },
-      "under mpirun: do not compute the next round's pivot and panels ahead of the "
-      "bulk update (for measurements)");
+      "under mpirun: no look-ahead (see --lookahead)");
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"

@@ -32,9 +32,9 @@ solve_s() { grep '"solve"' "$1" | tr -dc '0-9.\n' | head -1; }
 make_graph 3000 200000 7 "$OUT/g.gr"
 $A solve "$OUT/g.gr" -o "$OUT/one.npy" --paths "$OUT/one_via.npy" --backend cuda --no-map-output \
   --json >"$OUT/one.json" 2>&1
-# Every grid of 2 ranks, with and without look-ahead, and a block that leaves a partial round.
+# Every grid of 2 ranks, with the default, forced and no look-ahead, and a block that leaves a partial round.
 for grid in 1x2 2x1; do
-  for extra in "" "--no-lookahead" "--block 384"; do
+  for extra in "" "--lookahead" "--no-lookahead" "--block 384"; do
     mpirun -np 2 --oversubscribe $A solve "$OUT/g.gr" -o "$OUT/two.npy" --backend cuda \
       --grid $grid $extra --json >"$OUT/two.json" 2>"$OUT/two.err"
     note "n=3000, 2 GPU ranks, grid $grid $extra ($(grep -o '"exchange": "[^"]*' "$OUT/two.json" |

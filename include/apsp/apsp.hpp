@@ -10,4 +10,5 @@
 #include "apsp/plan.hpp"
 #include "apsp/result.hpp"
 #include "apsp/solve.hpp"
+#include "apsp/stats.hpp"
 #include "apsp/types.hpp"

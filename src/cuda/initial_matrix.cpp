@@ -13,13 +13,10 @@
 
 namespace apsp::cuda {
 
-template <class T>
-void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s) {
+template <class T, class W>
+void scatter_host_edges(const std::int32_t* src, const std::int32_t* dst, const W* w,
+                        std::int64_t m, T* d, std::int64_t ld, cudaStream_t s) {
   static_assert(sizeof(T) == 4, "edges are staged as three 4-byte arrays");
-  nvtx_range range("apsp::cuda initial matrix from edges");
-  const std::int64_t n = g.num_vertices();
-  const std::int64_t m = g.num_edges();
-  enqueue_init_matrix<T>(d, n, ld, weight_traits<T>::infinity, s);
   if (m == 0) {
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     return;
@@ -35,9 +32,6 @@ void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s)
   device_buffer<unsigned char> dev[2] = {device_buffer<unsigned char>(chunk_bytes),
                                          device_buffer<unsigned char>(chunk_bytes)};
   event copied[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
-  const std::int32_t* src = g.sources().data();
-  const std::int32_t* dst = g.targets().data();
-  const double* w = g.weights().data();
   int c = 0;
   for (std::int64_t e0 = 0; e0 < m; e0 += chunk, ++c) {
     const int b = c % 2;
@@ -69,8 +63,23 @@ void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s)
   APSP_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
+template <class T>
+void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s) {
+  nvtx_range range("apsp::cuda initial matrix from edges");
+  enqueue_init_matrix<T>(d, g.num_vertices(), ld, weight_traits<T>::infinity, s);
+  scatter_host_edges(g.sources().data(), g.targets().data(), g.weights().data(), g.num_edges(), d,
+                     ld, s);
+}
+
 template void build_initial_matrix<std::int32_t>(const graph&, std::int32_t*, std::int64_t,
                                                  cudaStream_t);
 template void build_initial_matrix<float>(const graph&, float*, std::int64_t, cudaStream_t);
+
+#define APSP_SCATTER_HOST_EDGES(T, W)                                                              \
+  template void scatter_host_edges(const std::int32_t*, const std::int32_t*, const W*,             \
+                                   std::int64_t, T*, std::int64_t, cudaStream_t);
+APSP_SCATTER_HOST_EDGES(std::int32_t, std::int32_t)
+APSP_SCATTER_HOST_EDGES(float, float)
+#undef APSP_SCATTER_HOST_EDGES
 
 } // namespace apsp::cuda

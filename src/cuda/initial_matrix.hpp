@@ -20,9 +20,15 @@ template <class T>
 void enqueue_scatter_edges(T* d, std::int64_t ld, const std::int32_t* src, const std::int32_t* dst,
                            const T* w, std::int64_t m, cudaStream_t s);
 
+/// d[src[e]][dst[e]] = min(d[src[e]][dst[e]], T(w[e])) for m host-resident edges, streamed
+/// through two pinned staging buffers (weights converted to T on the host, as fill_initial
+/// converts them). Returns when done. W: double (a graph's weights), int32 or float.
+template <class T, class W>
+void scatter_host_edges(const std::int32_t* src, const std::int32_t* dst, const W* w,
+                        std::int64_t m, T* d, std::int64_t ld, cudaStream_t s);
+
 /// The whole initial matrix of `g` in `d` (n x n real part, row stride ld), as the host's
-/// fill_initial would make it: edges stream through two pinned staging buffers (weights
-/// converted to T on the host, as fill_initial converts them). Returns when done.
+/// fill_initial would make it (scatter_host_edges after the diagonal and infinity).
 template <class T> void build_initial_matrix(const graph& g, T* d, std::int64_t ld, cudaStream_t s);
 
 } // namespace apsp::cuda

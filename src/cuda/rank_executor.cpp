@@ -21,12 +21,15 @@
 
 #include "apsp/error.hpp"
 #include "apsp/types.hpp"
+#include "core/checks.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/gemm_driver.hpp"
+#include "cuda/initial_matrix.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/tile_config.hpp"
+#include "cuda/transfer.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -70,7 +73,8 @@ struct bands {
 /// The device copy of a rank's tiles (rank_gpu) and the executor of its rounds.
 template <class T> class gpu_tiles final : public rank_gpu<T> {
 public:
-  gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp)
+  gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp,
+            const graph* initial)
       : L_(tiles.layout), host_d_(tiles.d), host_via_(tiles.via), device_(device), clamp_(clamp),
         rows_(padded(L_.local_rows())), cols_(padded(L_.local_cols())), kp_(padded(L_.b)),
         guard_(device), d_(cells()), via_(paths() ? cells() : 0),
@@ -86,10 +90,16 @@ public:
     configure_block_kernels<T>(tile, clamp, paths());
     cudaStream_t s = s_.get();
     enqueue_fill_rect<T>(d_.data(), cols_, 0, rows_, 0, cols_, weight_traits<T>::infinity, s);
-    host_rect(d_.data(), host_d_, cudaMemcpyHostToDevice);
-    if (paths()) {
+    if (paths())
       enqueue_fill_rect<std::int32_t>(via_.data(), cols_, 0, rows_, 0, cols_, no_via, s);
-      host_rect(via_.data(), host_via_, cudaMemcpyHostToDevice);
+    if (initial != nullptr) {
+      const auto e = apsp::detail::held_edges<T>(*initial, L_);
+      scatter_host_edges(e.row.data(), e.col.data(), e.weight.data(),
+                         static_cast<std::int64_t>(e.weight.size()), d_.data(), cols_, s);
+    } else {
+      host_rect(d_.data(), host_d_, cudaMemcpyHostToDevice);
+      if (paths())
+        host_rect(via_.data(), host_via_, cudaMemcpyHostToDevice);
     }
     s_.synchronize();
   }
@@ -380,20 +390,16 @@ private:
     }
   }
 
-  /// The local tiles between the host (stride local columns) and the device (stride cols_).
+  /// The local tiles between the host (stride local columns) and the device (stride cols_),
+  /// through pinned staging buffers and host copies on all cores (transfer.hpp): a pageable
+  /// copy of a 39 GB rank took seconds more.
   template <class V> void host_rect(V* dev, V* host, cudaMemcpyKind kind) {
     const std::int64_t rows = L_.local_rows();
     const std::int64_t cols = L_.local_cols();
-    if (rows <= 0 || cols <= 0)
-      return;
-    const std::size_t host_pitch = static_cast<std::size_t>(cols) * sizeof(V);
-    const std::size_t dev_pitch = static_cast<std::size_t>(cols_) * sizeof(V);
     if (kind == cudaMemcpyHostToDevice)
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(dev, dev_pitch, host, host_pitch, host_pitch,
-                                      static_cast<std::size_t>(rows), kind, s_.get()));
+      upload_rows(host, dev, sizeof(V), rows, cols, cols_, s_.get());
     else
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_pitch, dev, dev_pitch, host_pitch,
-                                      static_cast<std::size_t>(rows), kind, s_.get()));
+      download_rows(dev, host, sizeof(V), rows, cols, cols_, s_.get());
   }
   /// Makes the host tiles current.
   void download() {
@@ -467,13 +473,14 @@ std::uint64_t rank_executor_bytes(const grid_layout& L, std::size_t element_size
 template <class T>
 std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device,
                                            const apsp::detail::cpu::local_tiles<T>& tiles,
-                                           bool clamp) {
-  return std::make_unique<gpu_tiles<T>>(device, tiles, clamp);
+                                           bool clamp, const graph* initial) {
+  return std::make_unique<gpu_tiles<T>>(device, tiles, clamp, initial);
 }
 
 template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool,
+              const graph*);
 template std::unique_ptr<rank_gpu<float>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool, const graph*);
 
 } // namespace apsp::cuda

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "apsp/graph.hpp"
 #include "core/backend.hpp"
 #include "core/round_control.hpp"
 #include "core/round_schedule.hpp"
@@ -43,11 +44,14 @@ public:
                    const apsp::detail::round_hooks& hooks) = 0;
 };
 
-/// Takes `tiles` (host memory: distances, and via values that are no_via or a resumed state) to
-/// `device`; T is int32 or float. `clamp`: integer sums clamp at -infinity (negative weights).
-/// The tile edge must be a multiple of 128.
+/// The device copy of `tiles` on `device`; T is int32 or float. With `initial`, the tiles are
+/// built there from the graph's edges (the held ones cross the bus, not the tiles; via values
+/// start as no_via) and the host tiles are only written, by the downloads; without, the host
+/// tiles (distances, and via values: a resumed state) are uploaded. `clamp`: integer sums clamp
+/// at -infinity (negative weights). The tile edge must be a multiple of 128.
 template <class T>
 [[nodiscard]] std::unique_ptr<rank_gpu<T>>
-make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp);
+make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp,
+              const graph* initial = nullptr);
 
 } // namespace apsp::cuda

@@ -23,6 +23,7 @@
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
+#include "core/distance_stats.hpp"
 #include "core/host_memory.hpp"
 #include "core/round_schedule.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -384,60 +385,6 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
 
 namespace {
 
-__extension__ using int128 = __int128;
-__extension__ using uint128 = unsigned __int128;
-
-/// Finite off-diagonal distances of a rank's tiles: count, exact sum (integers), max.
-struct tile_stats {
-  std::uint64_t pairs = 0;
-  std::int64_t sum_hi = 0; // the 128-bit integer sum, as two halves
-  std::uint64_t sum_lo = 0;
-  double sum = 0;
-  double max = 0;
-};
-
-template <class T> tile_stats stats_of(const detail::grid_layout& L, const T* local) {
-  tile_stats st;
-  int128 exact = 0;
-  const std::int64_t rows = L.local_rows();
-  const std::int64_t cols = L.local_cols();
-  double max = 0;
-  bool any = false;
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const std::int64_t gi = L.global_row(i);
-    for (std::int64_t j = 0; j < cols; ++j) {
-      const T v = local[i * cols + j];
-      const bool finite = std::is_floating_point_v<T> ? std::isfinite(static_cast<double>(v))
-                                                      : v < weight_traits<T>::infinity;
-      if (!finite || gi == L.global_col(j))
-        continue;
-      ++st.pairs;
-      if constexpr (std::is_integral_v<T>)
-        exact += v;
-      st.sum += static_cast<double>(v);
-      max = any ? std::max(max, static_cast<double>(v)) : static_cast<double>(v);
-      any = true;
-    }
-  }
-  st.max = max;
-  st.sum_hi = static_cast<std::int64_t>(exact >> 64);
-  st.sum_lo = static_cast<std::uint64_t>(exact);
-  return st;
-}
-
-std::string int128_text(int128 v) {
-  if (v == 0)
-    return "0";
-  const bool negative = v < 0;
-  uint128 u = negative ? static_cast<uint128>(-(v + 1)) + 1 : static_cast<uint128>(v);
-  std::string digits;
-  while (u > 0) {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  return negative ? "-" + digits : digits;
-}
-
 /// Writes a rank's tiles (local_rows x local_cols of `etype`) into `path` after `header`, each
 /// rank its own blocks (MPI_Type_create_darray describes them), collectively.
 void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int rank,
@@ -503,8 +450,10 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   const std::int64_t rows = L.local_rows();
   const std::int64_t cols = L.local_cols();
   const auto cells = static_cast<std::size_t>(rows * cols);
-  std::vector<T> local;
-  std::vector<std::int32_t> via;
+  // Uninitialised: the fill, a checkpoint or (GPU ranks) the first download writes every value,
+  // so no single-threaded pass touches the pages first.
+  std::unique_ptr<T[]> local;
+  std::unique_ptr<std::int32_t[]> via;
   detail::checkpoint_identity id;
   id.n = p.n;
   id.type = o.type;
@@ -514,12 +463,17 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   id.cols = p.cols;
   const bool checkpoints = !o.checkpoint_dir.empty() || !o.resume_dir.empty();
   detail::cpu::round_hooks hooks;
-  hooks.lookahead = d.lookahead;
+  // GPU ranks starting afresh build their tiles on the device from the edges.
+  constexpr bool gpu_type = std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>;
+  const bool gpu_fill = gpu_type && p.gpu && o.resume_dir.empty();
   s.agree([&] {
     try {
-      local.resize(cells);
-      if (o.paths)
-        via.resize(cells);
+      local = std::make_unique_for_overwrite<T[]>(cells);
+      detail::advise_huge_pages(local.get(), cells * sizeof(T));
+      if (o.paths) {
+        via = std::make_unique_for_overwrite<std::int32_t[]>(cells);
+        detail::advise_huge_pages(via.get(), cells * sizeof(std::int32_t));
+      }
     } catch (const std::bad_alloc&) {
       throw out_of_memory_error("rank " + std::to_string(s.rank()) + " cannot allocate its " +
                                 std::to_string(rows) + " x " + std::to_string(cols) + " tiles");
@@ -528,10 +482,10 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
       id.input_hash = detail::hash_graph(g);
     if (!o.resume_dir.empty() && p.n > 0) {
       hooks.first_round = detail::checkpoint_store::find(o.resume_dir, id);
-      detail::checkpoint_store::load(o.resume_dir, id, s.rank(), hooks.first_round, local.data(),
-                                     cells * sizeof(T), o.paths ? via.data() : nullptr, cells * 4);
-    } else {
-      detail::fill_initial_tiles(g, L, local.data());
+      detail::checkpoint_store::load(o.resume_dir, id, s.rank(), hooks.first_round, local.get(),
+                                     cells * sizeof(T), o.paths ? via.get() : nullptr, cells * 4);
+    } else if (!gpu_fill) {
+      detail::fill_initial_tiles(g, L, local.get());
     }
   });
   std::optional<detail::checkpoint_store> store;
@@ -543,7 +497,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
     // Only the first rank's clock decides (check() ORs the bits of all ranks).
     hooks.save_due = [&] { return s.rank() == 0 && store->due(); };
     hooks.save = [&](std::int64_t done) {
-      store->save(done, local.data(), cells * sizeof(T), o.paths ? via.data() : nullptr, cells * 4);
+      store->save(done, local.get(), cells * sizeof(T), o.paths ? via.get() : nullptr, cells * 4);
     };
     hooks.commit = [&](std::int64_t done) {
       if (s.rank() == 0)
@@ -552,14 +506,13 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   }
   // GPU ranks: the tiles go to the device once; the rounds keep them there.
   std::unique_ptr<cuda::rank_gpu<T>> gpu;
-  const detail::cpu::local_tiles<T> tiles{L, local.data(), o.paths ? via.data() : nullptr};
-  if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+  const detail::cpu::local_tiles<T> tiles{L, local.get(), o.paths ? via.get() : nullptr};
+  if constexpr (gpu_type) {
     if (p.gpu && p.n > 0) {
       s.agree([&] {
-        if (o.paths && hooks.first_round == 0)
-          std::fill(via.begin(), via.end(), no_via);
         gpu = cuda::make_rank_gpu<T>(p.gpu_device, tiles,
-                                     facts.has_negative && std::is_integral_v<T>);
+                                     facts.has_negative && std::is_integral_v<T>,
+                                     gpu_fill ? &g : nullptr);
       });
     }
   }
@@ -573,9 +526,15 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
     detail::run_context ctx(o, p.n, facts.has_negative);
     if (gpu) {
       out.exchange = comm.use_device(p.gpu_device);
+      const bool one_node = p.ranks_per_node == p.rows * p.cols;
+      hooks.lookahead =
+          d.lookahead.value_or(!(one_node && comm.device_row() && comm.device_col()));
+      out.lookahead = hooks.lookahead && comm.distributed();
       gpu->run(comm, ctx, hooks);
       return;
     }
+    hooks.lookahead = d.lookahead.value_or(true);
+    out.lookahead = hooks.lookahead && comm.distributed();
     detail::cpu::blocked_config cfg;
     cfg.block = p.block;
     cfg.threads = p.threads;
@@ -586,7 +545,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
 
   const auto t2 = clock_type::now();
   // Negative cycles: every rank's diagonal entries, gathered in vertex order.
-  const detail::negative_diagonal mine = detail::find_negative_diagonal(L, local.data());
+  const detail::negative_diagonal mine = detail::find_negative_diagonal(L, local.get());
   long long count = mine.count;
   MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, world);
   if (count > 0) {
@@ -607,28 +566,17 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
                                          std::min(all.size(), detail::negative_diagonal::kept)));
     detail::throw_negative_cycle(found);
   }
-  detail::normalize_unreachable_tiles(L, local.data(), o.paths ? via.data() : nullptr, facts);
-  const tile_stats st = stats_of(L, local.data());
-  std::vector<tile_stats> every(static_cast<std::size_t>(s.size()));
+  detail::normalize_unreachable_tiles(L, local.get(), o.paths ? via.get() : nullptr, facts);
+  const distance_summary st = detail::summarize_tiles(L, local.get());
+  std::vector<distance_summary> every(static_cast<std::size_t>(s.size()));
   MPI_Allgather(&st, sizeof st, MPI_BYTE, every.data(), sizeof st, MPI_BYTE, world);
-  int128 exact = 0;
-  for (const tile_stats& t : every) {
-    out.reachable_pairs += t.pairs;
-    exact += static_cast<int128>(
-        (static_cast<uint128>(static_cast<std::uint64_t>(t.sum_hi)) << 64) | t.sum_lo);
-    if (t.pairs > 0)
-      out.max_distance = std::max(out.max_distance, t.max);
-  }
-  if (out.integral) {
-    out.distance_sum = int128_text(exact);
-  } else {
-    double sum = 0;
-    for (const tile_stats& t : every)
-      sum += t.sum;
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", sum);
-    out.distance_sum = buf;
-  }
+  distance_summary all;
+  all.integral = out.integral;
+  for (const distance_summary& part : every)
+    all.merge(part);
+  out.reachable_pairs = all.reachable_pairs;
+  out.max_distance = all.max;
+  out.distance_sum = all.sum_text();
   out.finish_seconds = seconds_since(t2);
 
   // Outputs: OUT.apsp-partial, renamed by the first rank once every rank wrote its blocks.
@@ -643,11 +591,11 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   try {
     s.agree([&] {
       if (!d.distances_file.empty()) {
-        write_one(d.distances_file, local.data(), mpi_type<T>(),
+        write_one(d.distances_file, local.get(), mpi_type<T>(),
                   io::raw_matrix_header(d.distances_format, o.type, p.n));
       }
       if (!d.paths_file.empty()) {
-        write_one(d.paths_file, via.data(), MPI_INT32_T,
+        write_one(d.paths_file, via.get(), MPI_INT32_T,
                   io::raw_matrix_header(io::format::npy, dtype::int32, p.n));
       }
     });

@@ -20,7 +20,10 @@
 namespace apsp {
 namespace {
 
-template <class T> result solve_on_engine(const graph& g, int device, std::int64_t block) {
+/// device_fill: the executor builds its tiles from the graph's edges (the host tiles start as
+/// garbage and are only written by the download).
+template <class T>
+result solve_on_engine(const graph& g, int device, std::int64_t block, bool device_fill) {
   solve_options o;
   o.type = weight_traits<T>::type;
   o.paths = true;
@@ -29,11 +32,17 @@ template <class T> result solve_on_engine(const graph& g, int device, std::int64
   L.n = g.num_vertices();
   L.b = block;
   dense_matrix<T> d(L.n);
-  detail::fill_initial_tiles(g, L, d.data());
   std::optional<via_matrix> via(std::in_place, L.n);
-  std::fill(via->data(), via->data() + via->size(), no_via);
+  if (device_fill) {
+    std::fill(d.data(), d.data() + d.size(), T{7});
+    std::fill(via->data(), via->data() + via->size(), 7);
+  } else {
+    detail::fill_initial_tiles(g, L, d.data());
+    std::fill(via->data(), via->data() + via->size(), no_via);
+  }
   auto gpu = cuda::make_rank_gpu<T>(device, detail::cpu::local_tiles<T>{L, d.data(), via->data()},
-                                    facts.has_negative && std::is_integral_v<T>);
+                                    facts.has_negative && std::is_integral_v<T>,
+                                    device_fill ? &g : nullptr);
   detail::run_context ctx(o, L.n, facts.has_negative);
   detail::grid_comm one_process;
   gpu->run(one_process, ctx, {});
@@ -41,11 +50,12 @@ template <class T> result solve_on_engine(const graph& g, int device, std::int64
   return result(std::move(d), std::move(via), plan{});
 }
 
-template <class T> void expect_like_cpu(const graph& g, std::int64_t block) {
+template <class T>
+void expect_like_cpu(const graph& g, std::int64_t block, bool device_fill = false) {
   const cuda::rank_device dev = cuda::pick_rank_device(0);
   if (!dev.available)
     GTEST_SKIP() << "no GPU: " << dev.name;
-  const result gpu = solve_on_engine<T>(g, dev.device, block);
+  const result gpu = solve_on_engine<T>(g, dev.device, block, device_fill);
   solve_options o;
   o.backend = backend_kind::cpu;
   o.type = weight_traits<T>::type;
@@ -80,6 +90,13 @@ TEST(RankExecutor, Float32WideTilesPartialLastRound) {
 
 TEST(RankExecutor, Int32WideTilesSeveralRounds) {
   expect_like_cpu<std::int32_t>(testing::make_random_graph(spec(1100, false), 6), 384);
+}
+
+TEST(RankExecutor, TilesBuiltOnTheDeviceFromEdges) {
+  graph g = testing::make_random_graph(spec(389, true), 9);
+  g.add_edge(5, 5, 0); // self-loops (the random ones are non-negative) meet the diagonal
+  expect_like_cpu<std::int32_t>(g, 128, true);
+  expect_like_cpu<float>(testing::make_random_graph(spec(517, false), 10), 256, true);
 }
 
 TEST(RankExecutor, CancelStopsAtARoundBoundary) {

@@ -128,6 +128,25 @@ def test_grids_match_one_process_bit_for_bit(graph301, ranks, grid):
     assert not list(d.glob("*.apsp-partial"))
 
 
+@pytest.mark.parametrize("flag,expected", [(None, True), ("--no-lookahead", False),
+                                           ("--lookahead", True)])
+def test_lookahead_is_on_for_cpu_ranks_and_changes_no_byte(graph301, flag, expected):
+    d, n, edges = graph301
+    out = f"la_{flag}.npy"
+    via = f"la_via_{flag}.npy"
+    args = ["solve", "g.bin", "-o", out, "--paths", via, "--block", "32", "--json"]
+    if flag:
+        args.append(flag)
+    r = run(args, d, np_=2)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["lookahead"] is expected
+    assert (d / out).read_bytes() == (d / "one.npy").read_bytes()
+    assert (d / via).read_bytes() == (d / "one_via.npy").read_bytes()
+    text = run(["solve", "g.bin", "--block", "32", *([flag] if flag else [])], d, np_=2)
+    assert text.returncode == 0, text.stderr
+    assert f"look-ahead       {'on' if expected else 'off'}" in text.stdout
+
+
 def test_fewer_tiles_than_ranks(tmp_path):
     n = 45  # two tiles of 32 on a 3 x 1 grid: the third rank holds nothing
     edges = random_edges(n, 300, seed=5)
