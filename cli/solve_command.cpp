@@ -346,7 +346,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "--lookahead", [args] { args->lookahead = true; },
       "under mpirun: compute the next round's pivot and panels, and start their broadcasts, "
       "ahead of the bulk update (default, except for GPU ranks on one node whose panels all "
-      "travel GPU to GPU, where it measured slower)");
+      "travel GPU to GPU, from n = 50,000 on, where it measured slower)");
   cmd->add_flag_callback(
       "--no-lookahead", [args] { args->lookahead = false; },
       "under mpirun: no look-ahead (see --lookahead)");

@@ -7,7 +7,7 @@
 # Rows go to $OUT/mpi_gpu_ranks.csv (date, device, commit, command, n, config, seconds, rate),
 # a table last.
 # VARIANTS: the look-ahead settings to run (default "auto --lookahead --no-lookahead"; auto is
-# the library's choice); IN_PROCESS=0 skips the in-process run. Rows also carry the setup and finish stages of the whole run.
+# the library's choice); IN_PROCESS=0 skips the in-process run, ONE_GPU=1 adds one GPU alone. Rows also carry the setup and finish stages of the whole run.
 #   SIZES="80000" BLOCKS="512 1024" OUT=/tmp/x bench/mpi/gpu_ranks.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,6 +50,11 @@ PY
   # --algorithm fw: under auto a sparse graph may go to the cpu (it did at n = 80,000 before the
   # cost model counted the second GPU).
   cmd="apsp solve g$n.bin --devices 0,1 --algorithm fw --json"
+  if [[ ${ONE_GPU:-0} == 1 ]]; then
+    cmd="apsp solve g$n.bin --devices 0 --algorithm fw --json"
+    $A solve "$g" --devices 0 --algorithm fw --json >"$OUT/one_$n.json" 2>"$OUT/one_$n.err"
+    row "$n" "one GPU, one process" "$cmd" "$OUT/one_$n.json"
+  fi
   if [[ ${IN_PROCESS:-1} == 1 ]]; then
     $A solve "$g" --devices 0,1 --algorithm fw --json >"$OUT/dev_$n.json" 2>"$OUT/dev_$n.err"
     row "$n" "in-process --devices 0,1" "$cmd" "$OUT/dev_$n.json"

@@ -73,8 +73,8 @@ struct options {
   int grid_cols = 0;
   /// Compute round r + 1's pivot and panels before round r's bulk update, so the broadcasts
   /// travel while ranks compute. Unset: on, except for GPU ranks on one node whose panels all
-  /// travel GPU to GPU (NCCL), where splitting the update costs more than the broadcasts it
-  /// hides (measured on 2x H200 at n = 80,000 and 140,000).
+  /// travel GPU to GPU (NCCL) from n = 50,000 on, where splitting the update cost more than the
+  /// broadcasts it hides (measured on 2x H200 at n = 80,000 and 140,000).
   std::optional<bool> lookahead;
   /// Outputs (empty: not written): the distances as .npy or course binary (int32), the path
   /// matrix as .npy (int32; needs solve_options::paths).

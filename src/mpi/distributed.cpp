@@ -434,6 +434,13 @@ void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int ra
   check_mpi(MPI_File_close(&fh), ("cannot close " + path.string()).c_str());
 }
 
+/// GPU ranks on one node whose panels all travel GPU to GPU: look-ahead by default only below
+/// this n. Measured on 2x H200 (block 512, bench/results/mpi_gpu_ranks_2026-11-23.csv): at
+/// n = 80,000 and 140,000 the split update cost more than the broadcasts it hides (20.40 s
+/// without, 21.39 s with; 97.0 s without, 100.5 s with), while at n = 20,000 it hides the pivot
+/// and panel steps of short rounds (1.37-1.46 s with, 1.90-1.95 s without).
+constexpr std::int64_t gpu_lookahead_below_n = 50000;
+
 template <class T>
 summary solve_typed(const session& s, const graph& g, const solve_options& o, const options& d,
                     const detail::weight_facts& facts) {
@@ -527,8 +534,8 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
     if (gpu) {
       out.exchange = comm.use_device(p.gpu_device);
       const bool one_node = p.ranks_per_node == p.rows * p.cols;
-      hooks.lookahead =
-          d.lookahead.value_or(!(one_node && comm.device_row() && comm.device_col()));
+      const bool nvlink_like = one_node && comm.device_row() && comm.device_col();
+      hooks.lookahead = d.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));
       out.lookahead = hooks.lookahead && comm.distributed();
       gpu->run(comm, ctx, hooks);
       return;
