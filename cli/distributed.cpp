@@ -226,6 +226,8 @@ int solve_distributed(const distributed_solve_args& a) {
     j["ranks"] = s.size();
     j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
     j["lookahead"] = r.lookahead;
+    if (!r.exchange.empty())
+      j["connect_seconds"] = r.connect_seconds;
     j["block"] = p.block;
     j["rounds"] = p.rounds;
     j["seconds"] = {{"read", in->read_seconds},
@@ -254,7 +256,8 @@ int solve_distributed(const distributed_solve_args& a) {
               static_cast<long long>(in->file.g.num_edges()));
   print_plan_text(s, p);
   if (!r.exchange.empty())
-    std::printf("exchange         %s\n", r.exchange.c_str());
+    std::printf("exchange         %s (connected in %.3f s, during setup)\n", r.exchange.c_str(),
+                r.connect_seconds);
   std::printf("look-ahead       %s\n", r.lookahead ? "on" : "off");
   std::printf("dtype            %s\n", std::string(to_string(o.type)).c_str());
   std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",

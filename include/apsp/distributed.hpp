@@ -110,6 +110,9 @@ struct grid_plan {
 struct summary {
   grid_plan plan;
   double setup_seconds = 0; ///< filling (or loading) the tiles
+  /// GPU ranks, part of setup_seconds: making and connecting the NCCL communicators (beside
+  /// the tiles' setup, on a thread of their own).
+  double connect_seconds = 0;
   double solve_seconds = 0; ///< the rounds
   double finish_seconds = 0;
   double write_seconds = 0;

@@ -511,16 +511,21 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
         store->commit(done, p.rounds);
     };
   }
-  // GPU ranks: the tiles go to the device once; the rounds keep them there.
+  mpi_grid_comm comm(world, p.rows, p.cols);
+  // GPU ranks: the tiles go to the device once; the rounds keep them there. The NCCL
+  // communicators connect meanwhile (setup, not rounds).
   std::unique_ptr<cuda::rank_gpu<T>> gpu;
   const detail::cpu::local_tiles<T> tiles{L, local.get(), o.paths ? via.get() : nullptr};
   if constexpr (gpu_type) {
     if (p.gpu && p.n > 0) {
+      s.agree([&] { out.exchange = comm.use_device(p.gpu_device); });
+      comm.start_connect();
       s.agree([&] {
         gpu = cuda::make_rank_gpu<T>(p.gpu_device, tiles,
                                      facts.has_negative && std::is_integral_v<T>,
                                      gpu_fill ? &g : nullptr);
       });
+      s.agree([&] { out.connect_seconds = comm.wait_device(); });
     }
   }
   out.setup_seconds = seconds_since(t0);
@@ -529,10 +534,8 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   s.agree([&] {
     if (p.n == 0)
       return;
-    mpi_grid_comm comm(world, p.rows, p.cols);
     detail::run_context ctx(o, p.n, facts.has_negative);
     if (gpu) {
-      out.exchange = comm.use_device(p.gpu_device);
       const bool one_node = p.ranks_per_node == p.rows * p.cols;
       const bool nvlink_like = one_node && comm.device_row() && comm.device_col();
       hooks.lookahead = d.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));

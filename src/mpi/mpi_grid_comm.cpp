@@ -3,8 +3,10 @@
 #include "mpi/mpi_grid_comm.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "apsp/error.hpp"
 
@@ -71,6 +73,8 @@ mpi_grid_comm::mpi_grid_comm(MPI_Comm world, int rows, int cols) : size_(rows * 
 }
 
 mpi_grid_comm::~mpi_grid_comm() {
+  if (connecting_.joinable())
+    connecting_.join();
   nccl_row_.reset();
   nccl_col_.reset();
   MPI_Comm_free(&row_);
@@ -100,6 +104,32 @@ std::string mpi_grid_comm::use_device(int device) {
   if (ok[1] == 1)
     return "NCCL along process columns, host memory along rows" + shared;
   return "panels through host memory" + shared;
+}
+
+void mpi_grid_comm::start_connect() {
+  if (nccl_row_ || nccl_col_) {
+    connecting_ = std::thread([this] {
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (nccl_row_)
+          nccl_row_->connect();
+        if (nccl_col_)
+          nccl_col_->connect();
+        connect_seconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      } catch (...) {
+        connect_failure_ = std::current_exception();
+      }
+    });
+  }
+}
+
+double mpi_grid_comm::wait_device() {
+  if (connecting_.joinable())
+    connecting_.join();
+  if (connect_failure_)
+    std::rethrow_exception(std::exchange(connect_failure_, nullptr));
+  return connect_seconds_;
 }
 
 void mpi_grid_comm::bcast_row(void* data, std::size_t bytes, int root_col) {

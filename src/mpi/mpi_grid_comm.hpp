@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/round_schedule.hpp"
@@ -29,8 +31,14 @@ public:
 
   /// GPU ranks (collective): NCCL communicators for the process rows and columns, when every
   /// one of them has distinct GPUs and NCCL was built in (APSP_NCCL=0 turns them off).
-  /// `device` is this rank's GPU. Returns what it set up, e.g. "NCCL rows and columns".
+  /// `device` is this rank's GPU. Returns what it chose, e.g. "panels GPU to GPU (NCCL)".
   std::string use_device(int device);
+  /// After use_device succeeded on every rank: the communicators connect on a thread of their
+  /// own, so the tiles' setup runs meanwhile.
+  void start_connect();
+  /// Waits for use_device's connections and rethrows their failure; returns the seconds they
+  /// took (0 without NCCL).
+  double wait_device();
 
   void bcast_row(void* data, std::size_t bytes, int root_col) override;
   void bcast_col(void* data, std::size_t bytes, int root_row) override;
@@ -55,6 +63,9 @@ private:
   std::vector<MPI_Request> pending_;
   std::unique_ptr<nccl_lines> nccl_row_;
   std::unique_ptr<nccl_lines> nccl_col_;
+  std::thread connecting_;
+  std::exception_ptr connect_failure_;
+  double connect_seconds_ = 0;
 };
 
 } // namespace apsp::distributed

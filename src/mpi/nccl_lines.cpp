@@ -5,6 +5,8 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <string>
+
 #include "apsp/error.hpp"
 
 namespace apsp::distributed {
@@ -17,23 +19,37 @@ void check_nccl(ncclResult_t code, const char* what) {
 
 class nccl_line final : public nccl_lines {
 public:
-  nccl_line(MPI_Comm line, int device) {
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(line, &rank);
-    MPI_Comm_size(line, &size);
-    ncclUniqueId id{};
+  nccl_line(MPI_Comm line, int device) : device_(device) {
+    MPI_Comm_rank(line, &rank_);
+    MPI_Comm_size(line, &size_);
     // Every rank reaches the broadcast even when its own call failed, so none waits forever;
     // the failure is thrown after it.
-    const ncclResult_t got = rank == 0 ? ncclGetUniqueId(&id) : ncclSuccess;
-    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, line);
+    const ncclResult_t got = rank_ == 0 ? ncclGetUniqueId(&id_) : ncclSuccess;
+    MPI_Bcast(&id_, sizeof id_, MPI_BYTE, 0, line);
     check_nccl(got, "ncclGetUniqueId");
-    int previous = 0;
-    if (cudaGetDevice(&previous) != cudaSuccess || cudaSetDevice(device) != cudaSuccess)
-      throw internal_error("cannot select CUDA device " + std::to_string(device) + " for NCCL");
-    const ncclResult_t made = ncclCommInitRank(&comm_, size, id, rank);
-    (void)cudaSetDevice(previous);
-    check_nccl(made, "ncclCommInitRank");
+  }
+
+  void connect() override {
+    if (cudaSetDevice(device_) != cudaSuccess)
+      throw internal_error("cannot select CUDA device " + std::to_string(device_) + " for NCCL");
+    check_nccl(ncclCommInitRank(&comm_, size_, id_, rank_), "ncclCommInitRank");
+    // A broadcast of the size of a panel's first piece: NCCL sets up the links it uses now.
+    constexpr std::size_t warm_bytes = std::size_t{8} << 20;
+    void* buffer = nullptr;
+    cudaStream_t s = nullptr;
+    if (cudaMalloc(&buffer, warm_bytes) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) {
+      (void)cudaFree(buffer);
+      throw internal_error("cannot allocate NCCL's first broadcast on CUDA device " +
+                           std::to_string(device_));
+    }
+    const ncclResult_t sent = ncclBroadcast(buffer, buffer, warm_bytes, ncclChar, 0, comm_, s);
+    const cudaError_t synced = cudaStreamSynchronize(s);
+    (void)cudaStreamDestroy(s);
+    (void)cudaFree(buffer);
+    check_nccl(sent, "ncclBroadcast");
+    if (synced != cudaSuccess)
+      throw internal_error(std::string("NCCL's first broadcast: ") + cudaGetErrorString(synced));
   }
   ~nccl_line() override {
     if (comm_ != nullptr)
@@ -49,6 +65,10 @@ public:
   }
 
 private:
+  int device_;
+  int rank_ = 0;
+  int size_ = 0;
+  ncclUniqueId id_{};
   ncclComm_t comm_ = nullptr;
 };
 
