@@ -266,8 +266,14 @@ public:
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
     // Several devices, or a matrix larger than the device (or a test forcing it): out of core.
     if (cuda::plan_multi_gpu(p, o, count)) {
-      APSP_EXPECTS(!wants_checkpoints(o), backend_unavailable_error,
-                   "checkpoints on the cuda back end need one device (asked for several)");
+      APSP_EXPECTS(!wants_checkpoints(o) || !p.out_of_core, backend_unavailable_error,
+                   "checkpoints on the cuda back end need the matrix to fit in the devices' "
+                   "memory (this solve runs out of core on several); use --backend cpu or "
+                   "several MPI ranks");
+      // The split's rounds save the host matrix (multi_gpu.hpp), which is then filled on the
+      // host rather than built on the devices.
+      if (wants_checkpoints(o) && p.n > 0)
+        p.device += checkpointed_marker;
       return p;
     }
     const std::uint64_t forced = cuda::forced_out_of_core_bytes();
@@ -301,11 +307,12 @@ public:
   }
 
   bool builds_initial_matrix(const plan& p, bool narrow) const override {
-    // The in-core single-device solve of int32 or float32 (not packed 16-bit arithmetic,
-    // which takes the host matrix): its matrix is built on the device from the edges.
-    const bool packed = narrow && p.type == dtype::int32 && !p.paths;
-    return p.fits && p.n > 0 && !p.out_of_core && !cuda::is_multi_gpu(p) && !packed &&
-           !is_checkpointed(p) &&
+    // In-core solves of int32 or float32 on one device (not packed 16-bit arithmetic, which
+    // takes the host matrix) or split over several: the matrix is built on the devices from
+    // the edges. Checkpointed solves take the host matrix.
+    const bool packed =
+        narrow && p.type == dtype::int32 && !p.paths && !cuda::is_multi_gpu(p);
+    return p.fits && p.n > 0 && !p.out_of_core && !packed && !is_checkpointed(p) &&
            (p.type == dtype::int32 || p.type == dtype::float32);
   }
 

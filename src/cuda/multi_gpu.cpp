@@ -1,22 +1,25 @@
-// The multi-GPU driver (see multi_gpu.hpp): planning, the row split and the per-round exchange.
+// The multi-GPU driver (see multi_gpu.hpp): planning, and the devices as a process grid of GPU
+// executors on the shared round schedule.
 
 #include "cuda/multi_gpu.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "core/host_memory.hpp"
+#include "core/process_checkpoints.hpp"
+#include "cuda/device_group.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
+#include "cuda/rank_executor.hpp"
 #include "cuda/resources.hpp"
-#include "cuda/tagged_panels.hpp"
-#include "cuda/transfer.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -28,46 +31,30 @@ constexpr const char* marker = "(multi-GPU";
 
 using apsp::detail::gib;
 
-/// Tile rows [first, last) of device index d among `used`.
-struct row_split {
-  std::int64_t first = 0;
-  std::int64_t last = 0;
-};
-row_split split_of(std::int64_t tiles, int used, int d) {
-  return {tiles * d / used, tiles * (d + 1) / used};
+/// The tile edge of an in-core split: 256, 512 from n = 60,000 on (2 GPU ranks on 2x H200,
+/// docs/distributed.md: 256 was fastest at n = 40,000, 512 at n = 80,000).
+std::int64_t split_block(std::int64_t n) {
+  return n < 60000 ? 256 : 512;
 }
 
-std::uint64_t device_bytes_for(std::int64_t tile_rows, std::int64_t ld, std::size_t elem,
-                               bool paths) {
-  const auto rows = static_cast<std::uint64_t>(tile_rows * tile);
-  const auto l = static_cast<std::uint64_t>(ld);
-  const std::uint64_t t2 = static_cast<std::uint64_t>(tile * tile);
-  // Own rows, the pulled pivot row, the pivot tile; with paths the own rows' via, the pivot
-  // tile's local via and the tagged slices of the products.
-  return rows * l * (elem + (paths ? 4 : 0)) + tile * l * elem + t2 * elem + (paths ? 4 * t2 : 0) +
-         (paths ? tag_workspace_bytes(tile_rows * tile, ld, 1) : 0);
+/// Device d's layout among `used`: tile rows dealt out cyclically, all columns.
+apsp::detail::grid_layout layout_of(std::int64_t n, int used, int d) {
+  apsp::detail::grid_layout L;
+  L.n = n;
+  L.b = split_block(n);
+  L.rows = used;
+  L.row = d;
+  return L;
 }
 
-/// Per-device state; created with its device current. Members are destroyed in reverse order:
-/// the stream (which waits for its work) first.
-template <class T> struct device_state {
-  int id = 0;
-  row_split split;
-  std::int64_t real_rows = 0; // rows of the real matrix held (the last device's end is n)
-  device_buffer<T> d;         // [(last-first)*128][ld]
-  device_buffer<T> pivot_row; // [128][ld]
-  device_buffer<T> piv;       // [128][128]
-  device_buffer<std::int32_t> via;
-  device_buffer<std::int32_t> piv_via;
-  tag_workspace tags; // paths: tagged slices of this device's products (one k slice)
-  event row_ready{cudaEventDisableTiming};
-  event pulled{cudaEventDisableTiming};
-  event round_end[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
-                        event(cudaEventDisableTiming | cudaEventBlockingSync)};
-  stream s;
-  current_on_teardown teardown; // destroyed first (resources.hpp)
-  [[nodiscard]] std::int64_t rows() const { return (split.last - split.first) * tile; }
-};
+/// Look-ahead of the split's rounds: as for GPU ranks on one node (mpi/distributed.cpp), on
+/// below n = 50,000, where it hides the short rounds' pivot and panel steps, off above, where
+/// splitting the product costs more; APSP_CUDA_LOOKAHEAD=0 or 1 decides instead.
+bool split_lookahead(std::int64_t n) {
+  if (const char* v = std::getenv("APSP_CUDA_LOOKAHEAD"); v != nullptr && *v != '\0')
+    return std::string(v) != "0";
+  return n < 50000;
+}
 
 /// "0,1,...": the first `count` devices.
 std::string device_list(const std::vector<int>& devices, int count) {
@@ -95,29 +82,6 @@ bool asks_for_all(const solve_options& o) {
 bool forced_multi_gpu() {
   const char* v = std::getenv("APSP_CUDA_FORCE_MULTI_GPU");
   return v != nullptr && *v != '\0' && *v != '0';
-}
-
-/// Runs f(i) for i in [0, count) on one host thread each and rethrows the first failure: the
-/// staged copies of different devices then share the host's memory bandwidth instead of
-/// queueing (the current device is per thread: f sets its own).
-template <class F> void on_host_threads(int count, F&& f) {
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(count));
-  std::vector<std::thread> threads;
-  for (int i = 0; i < count; ++i) {
-    threads.emplace_back([&, i] {
-      try {
-        f(i);
-      } catch (...) {
-        errors[static_cast<std::size_t>(i)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& t : threads)
-    t.join();
-  for (auto& e : errors) {
-    if (e)
-      std::rethrow_exception(e);
-  }
 }
 
 } // namespace
@@ -165,8 +129,8 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
     if (need <= usable)
       return false;
   }
-  const std::int64_t ld = round_up(p.n, tile);
-  const std::int64_t tiles = ld / tile;
+  const std::int64_t block = split_block(p.n);
+  const std::int64_t tiles = (p.n + block - 1) / block;
   const int used =
       static_cast<int>(std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size())));
   const std::size_t elem = size_of(p.type);
@@ -175,7 +139,7 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   p.device = std::to_string(used) + "x " + prop.name + " " + marker + ", devices " +
              device_list(devices, used) + ", tile rows split)";
   p.devices = used;
-  p.block = tile;
+  p.block = block;
   p.rounds = tiles;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
   p.host_bytes = host_cells * (elem + (p.paths ? 4 : 0));
@@ -185,8 +149,7 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   std::uint64_t least_usable = ~std::uint64_t{0};
   for (int i = 0; i < used; ++i) {
     const int dev = devices[static_cast<std::size_t>(i)];
-    const row_split sp = split_of(tiles, used, i);
-    const std::uint64_t need = device_bytes_for(sp.last - sp.first, ld, elem, p.paths);
+    const std::uint64_t need = rank_executor_bytes(layout_of(p.n, used, i), elem, p.paths);
     p.device_bytes = std::max(p.device_bytes, need);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
@@ -228,7 +191,7 @@ std::vector<int> multi_gpu_devices(const plan& p, const solve_options& o, int co
   std::vector<int> devices = resolve_devices(o, count);
   // An in-core split uses at most one device per tile row; out of core uses every device.
   if (!is_out_of_core(p)) {
-    const std::int64_t tiles = round_up(p.n, tile) / tile;
+    const std::int64_t tiles = (p.n + p.block - 1) / p.block;
     devices.resize(static_cast<std::size_t>(
         std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size()))));
   }
@@ -242,204 +205,100 @@ bool is_multi_gpu(const plan& p) {
 template <class T>
 void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
                      int count) {
+  using apsp::detail::round_hooks;
   const std::int64_t n = h_d.n();
   if (n == 0)
     return;
-  const std::vector<int> devices = resolve_devices(ctx.options(), count);
-  const std::int64_t ld = round_up(n, tile);
-  const std::int64_t tiles = ld / tile;
-  const int used =
-      static_cast<int>(std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size())));
-  const bool paths = h_via != nullptr;
-  const bool clamp = ctx.negative_weights();
-  const T inf = weight_traits<T>::infinity;
-  const auto row_bytes = static_cast<std::size_t>(tile * ld) * sizeof(T);
+  const std::int64_t block = split_block(n);
+  std::vector<int> devices = resolve_devices(ctx.options(), count);
+  const int used = static_cast<int>(
+      std::min<std::int64_t>((n + block - 1) / block, static_cast<std::int64_t>(devices.size())));
+  devices.resize(static_cast<std::size_t>(used));
+  std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
+  const bool clamp = ctx.negative_weights() && std::is_integral_v<T>;
   nvtx_range range("apsp::cuda::solve (multi-GPU)");
-  T* h = h_d.data();
-  std::int32_t* hv = paths ? h_via->data() : nullptr;
+  device_guard keep(devices.front()); // the caller's device again afterwards
 
-  device_guard keep(devices.front()); // restores the caller's device after the teardown below
-  // The matrix crosses the bus once each way: staged copies (transfer.hpp) cost less than
-  // page-locking it in place.
-
-  // Peer access where the hardware has it; cudaMemcpyPeerAsync stages through the host otherwise.
-  for (int a = 0; a < used; ++a) {
-    for (int b = 0; b < used; ++b) {
-      if (devices[static_cast<std::size_t>(a)] == devices[static_cast<std::size_t>(b)])
-        continue;
-      int can = 0;
-      APSP_CUDA_TRY(cudaDeviceCanAccessPeer(&can, devices[static_cast<std::size_t>(a)],
-                                            devices[static_cast<std::size_t>(b)]));
-      if (can != 0) {
-        device_guard guard(devices[static_cast<std::size_t>(a)]);
-        const cudaError_t e = cudaDeviceEnablePeerAccess(devices[static_cast<std::size_t>(b)], 0);
-        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-          APSP_CUDA_TRY(e);
-        (void)cudaGetLastError(); // "already enabled" is not an error here
-      }
-    }
+  // Checkpoints hold the whole host matrix: every device makes its rows current there (the
+  // executors' download before a save), then device 0's commit saves and commits it, once all
+  // of them have.
+  std::optional<apsp::detail::process_checkpoints> saved;
+  if (apsp::detail::wants_checkpoints(ctx.options()))
+    saved.emplace(ctx, n, block, h_d.data(), via, (n + block - 1) / block);
+  const std::int64_t first_round = saved ? saved->hooks.first_round : 0;
+  // Built on the devices from the edges, or uploaded (a filled or resumed host matrix).
+  const graph* initial = first_round == 0 ? ctx.initial_edges() : nullptr;
+  if (via != nullptr && initial == nullptr && first_round == 0)
+    std::fill(via, via + h_via->size(), no_via);
+  std::vector<round_hooks> hooks(static_cast<std::size_t>(used));
+  for (auto& h : hooks) {
+    h.first_round = first_round;
+    h.lookahead = split_lookahead(n);
+    if (saved && saved->hooks.save)
+      h.save = [](std::int64_t) {};
   }
+  if (saved && saved->hooks.save) {
+    hooks[0].save_due = saved->hooks.save_due;
+    hooks[0].commit = [&](std::int64_t done) {
+      saved->hooks.save(done);
+      saved->hooks.commit(done);
+    };
+  }
+  // Progress and cancelling from device 0's thread only.
+  solve_options quiet = ctx.options();
+  quiet.progress = nullptr;
 
-  std::vector<std::unique_ptr<device_state<T>>> st;
+  device_group group(used, 1, devices);
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(used));
+  std::vector<std::thread> threads;
   for (int i = 0; i < used; ++i) {
-    const int dev = devices[static_cast<std::size_t>(i)];
-    device_guard guard(dev);
-    auto x = std::make_unique<device_state<T>>();
-    x->id = dev;
-    x->teardown.id = dev;
-    x->split = split_of(tiles, used, i);
-    x->real_rows = std::min(x->split.last * tile, n) - x->split.first * tile;
-    const auto cells = static_cast<std::size_t>(x->rows() * ld);
-    x->d = device_buffer<T>(cells);
-    x->pivot_row = device_buffer<T>(static_cast<std::size_t>(tile * ld));
-    x->piv = device_buffer<T>(static_cast<std::size_t>(tile * tile));
-    x->via = device_buffer<std::int32_t>(paths ? cells : 0);
-    x->piv_via = device_buffer<std::int32_t>(paths ? static_cast<std::size_t>(tile * tile) : 0);
-    if (uses_tagged_paths<T>(paths, clamp))
-      x->tags = tag_workspace(x->rows(), ld, 1);
-    configure_block_kernels<T>(tile, clamp, paths);
-    st.push_back(std::move(x));
-  }
-  on_host_threads(used, [&](int i) {
-    device_state<T>* x = st[static_cast<std::size_t>(i)].get();
-    device_guard guard(x->id);
-    cudaStream_t s = x->s.get();
-    const std::int64_t r0 = x->split.first * tile;
-    const auto cells = static_cast<std::size_t>(x->rows() * ld);
-    upload_rows(h + r0 * n, x->d.data(), sizeof(T), x->real_rows, n, ld, s);
-    enqueue_fill_rect(x->d.data(), ld, x->real_rows, x->rows() - x->real_rows, 0, ld, inf, s);
-    enqueue_fill_rect(x->d.data(), ld, 0, x->real_rows, n, ld - n, inf, s);
-    if (paths) {
-      APSP_CUDA_TRY(cudaMemsetAsync(x->via.data(), 0xff, cells * sizeof(std::int32_t), s));
-    }
-  });
-
-  gemm_args<T> g;
-  g.clamp = clamp;
-  g.k = tile;
-  for (std::int64_t r = 0; r < tiles; ++r) {
-    nvtx_range round_range("apsp::cuda multi-GPU round");
-    if (r >= 2) {
-      for (auto& x : st)
-        x->round_end[r % 2].synchronize();
-    }
-    const std::int64_t k0 = r * tile;
-    const std::int64_t right = k0 + tile;
-    g.k_base = k0;
-    int owner = 0;
-    while (!(r >= st[static_cast<std::size_t>(owner)]->split.first &&
-             r < st[static_cast<std::size_t>(owner)]->split.last))
-      ++owner;
-    device_state<T>& o = *st[static_cast<std::size_t>(owner)];
-    const std::int64_t lr = (r - o.split.first) * tile; // the pivot rows within the owner's rows
-
-    // Nobody overwrites what another device may still be pulling from the previous round.
-    for (auto& x : st) {
-      device_guard guard(x->id);
-      for (auto& y : st) {
-        if (y != x)
-          APSP_CUDA_TRY(cudaStreamWaitEvent(x->s.get(), y->pulled.get(), 0));
+    threads.emplace_back([&, i] {
+      const auto at = static_cast<std::size_t>(i);
+      apsp::detail::grid_comm& comm = group.comm(i);
+      apsp::detail::run_context own(quiet, n, ctx.negative_weights());
+      try {
+        const device_guard on(devices[at]);
+        std::unique_ptr<rank_gpu<T>> gpu;
+        std::uint32_t made = apsp::detail::go_on;
+        try {
+          const apsp::detail::cpu::local_tiles<T> tiles{layout_of(n, used, i), h_d.data(), via};
+          gpu = make_rank_gpu<T>(devices[at], tiles, clamp, initial, /*whole_host=*/true);
+        } catch (...) {
+          errors[at] = std::current_exception();
+          made = apsp::detail::stop_now;
+        }
+        // Every device's rows are ready, or none starts.
+        if (comm.all_or(made) != apsp::detail::go_on)
+          return;
+        gpu->run(comm, i == 0 ? ctx : own, hooks[at]);
+      } catch (...) {
+        if (!errors[at])
+          errors[at] = std::current_exception();
       }
-    }
-
-    {
-      // Owner: pivot tile, then its row panel, then the pivot row into its exchange buffer.
-      device_guard guard(o.id);
-      cudaStream_t s = o.s.get();
-      T* rows = o.d.data() + lr * ld;
-      std::int32_t* vrows = paths ? o.via.data() + lr * ld : nullptr;
-      copy_rect_d2d(o.piv.data(), tile, rows + k0, ld, tile, tile, s);
-      enqueue_pivot_block(o.piv.data(), paths ? o.piv_via.data() : nullptr, tile, 1, clamp, s);
-      copy_rect_d2d(rows + k0, ld, o.piv.data(), tile, tile, tile, s);
-      if (paths)
-        enqueue_merge_via(vrows + k0, ld, o.piv_via.data(), tile, tile, tile, k0, s);
-      g.tags = o.tags.view();
-      g.rows = tile;
-      g.a = o.piv.data();
-      g.lda = tile;
-      g.ldc = g.ldb = ld;
-      g.c = rows;
-      g.b = g.c;
-      g.via = vrows;
-      g.cols = k0;
-      enqueue_gemm(g, s);
-      g.c = rows + right;
-      g.b = g.c;
-      g.via = paths ? vrows + right : nullptr;
-      g.cols = ld - right;
-      enqueue_gemm(g, s);
-      APSP_CUDA_TRY(
-          cudaMemcpyAsync(o.pivot_row.data(), rows, row_bytes, cudaMemcpyDeviceToDevice, s));
-      o.row_ready.record(s);
-      o.pulled.record(s);
-    }
-    for (auto& x : st) {
-      if (x.get() == &o)
-        continue;
-      device_guard guard(x->id);
-      cudaStream_t s = x->s.get();
-      APSP_CUDA_TRY(cudaStreamWaitEvent(s, o.row_ready.get(), 0));
-      APSP_CUDA_TRY(
-          cudaMemcpyPeerAsync(x->pivot_row.data(), x->id, o.pivot_row.data(), o.id, row_bytes, s));
-      x->pulled.record(s);
-    }
-
-    // Every device: its part of the pivot column, then the rest of its rows (the owner's pivot
-    // rows are done).
-    for (auto& x : st) {
-      device_guard guard(x->id);
-      cudaStream_t s = x->s.get();
-      const bool owns = x.get() == &o;
-      const std::int64_t parts[2][2] = {{0, owns ? lr : x->rows()},
-                                        {owns ? lr + tile : x->rows(), x->rows()}};
-      for (const auto& part : parts) {
-        const std::int64_t row0 = part[0];
-        const std::int64_t nrows = part[1] - part[0];
-        if (nrows <= 0)
-          continue;
-        T* c = x->d.data() + row0 * ld;
-        std::int32_t* v = paths ? x->via.data() + row0 * ld : nullptr;
-        gemm_args<T> col = g;
-        col.tags = x->tags.view();
-        col.rows = nrows;
-        col.c = c + k0;
-        col.ldc = ld;
-        col.via = paths ? v + k0 : nullptr;
-        col.a = col.c;
-        col.lda = ld;
-        col.b = x->pivot_row.data() + k0;
-        col.ldb = ld;
-        col.cols = tile;
-        enqueue_gemm(col, s);
-        gemm_args<T> rest = col;
-        rest.a = c + k0;
-        rest.b = x->pivot_row.data();
-        rest.c = c;
-        rest.via = v;
-        rest.cols = k0;
-        enqueue_gemm(rest, s);
-        rest.b = x->pivot_row.data() + right;
-        rest.c = c + right;
-        rest.via = paths ? v + right : nullptr;
-        rest.cols = ld - right;
-        enqueue_gemm(rest, s);
-      }
-      x->round_end[r % 2].record(s);
-    }
-    ctx.round_done(r + 1, tiles);
+    });
   }
-
-  on_host_threads(used, [&](int i) {
-    device_state<T>* x = st[static_cast<std::size_t>(i)].get();
-    device_guard guard(x->id);
-    cudaStream_t s = x->s.get();
-    const std::int64_t r0 = x->split.first * tile;
-    download_rows(x->d.data(), h + r0 * n, sizeof(T), x->real_rows, n, ld, s);
-    if (paths) {
-      download_rows(x->via.data(), hv + r0 * n, sizeof(std::int32_t), x->real_rows, n, ld, s);
+  for (auto& t : threads)
+    t.join();
+  // The cause, not the others' "stopped": a failed copy, else a failure other than a cancel.
+  for (int i = 0; i < used; ++i) {
+    if (std::exception_ptr f = group.failure(i))
+      std::rethrow_exception(f);
+  }
+  std::exception_ptr first;
+  for (const auto& e : errors) {
+    if (!e)
+      continue;
+    try {
+      std::rethrow_exception(e);
+    } catch (const cancelled_error&) {
+      if (!first)
+        first = e;
+    } catch (...) {
+      throw;
     }
-    x->s.synchronize();
-  });
+  }
+  if (first)
+    std::rethrow_exception(first);
 }
 
 template void solve_multi_gpu<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,

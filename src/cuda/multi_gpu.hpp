@@ -1,12 +1,12 @@
 #pragma once
-// Several GPUs of one process: tile rows of the padded matrix are split among the devices, each
-// keeps its rows resident. Per 128-wide round r, the owner of tile row r closes the pivot tile
-// and its row panel, every other device pulls that pivot row (128 x ld) with a peer copy (the
-// driver stages through the host when peer access is off), and each device updates its part of
-// the pivot column and then the rest of its rows. One stream per device; events order the
-// exchange, so no host synchronisation sits between rounds. NVLink multicast and NCCL are not
-// used. Matrices larger than the devices together run out of core on all of them
-// (out_of_core.hpp).
+// Several GPUs of one process: the devices form a process grid of one column (tile rows dealt
+// out cyclically, every device holding all columns of its rows) and run the shared round
+// schedule (core/round_schedule.hpp) with the GPU executor of MPI ranks (rank_executor.hpp),
+// one host thread per device. The pivot row panel goes to the other devices as peer copies
+// (device_group.hpp: copy engines, NVLink where there is one), with look-ahead below
+// n = 50,000; tiles are built on the devices from the edges and downloaded into the host
+// matrix; checkpoints save the whole host matrix. NVLink multicast and NCCL are not used.
+// Matrices larger than the devices together run out of core on all of them (out_of_core.hpp).
 
 #include <cstdint>
 #include <vector>

@@ -28,6 +28,7 @@
 #include "cuda/initial_matrix.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/tagged_panels.hpp"
 #include "cuda/tile_config.hpp"
 #include "cuda/transfer.hpp"
 
@@ -74,7 +75,7 @@ struct bands {
 template <class T> class gpu_tiles final : public rank_gpu<T> {
 public:
   gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp,
-            const graph* initial)
+            const graph* initial, bool whole_host)
       : L_(tiles.layout), host_d_(tiles.d), host_via_(tiles.via), device_(device), clamp_(clamp),
         rows_(padded(L_.local_rows())), cols_(padded(L_.local_cols())), kp_(padded(L_.b)),
         guard_(device), d_(cells()), via_(paths() ? cells() : 0),
@@ -83,6 +84,12 @@ public:
     APSP_EXPECTS(L_.b % tile == 0, invalid_argument_error,
                  "GPU ranks need a tile edge (--block) that is a multiple of 128, got " +
                      std::to_string(L_.b));
+    if (whole_host) {
+      APSP_EXPECTS(L_.cols == 1, internal_error, "whole host matrices need one process column");
+      host_map_ = {L_.n, L_.b, L_.rows, L_.row};
+    }
+    if (uses_tagged_paths<T>(paths(), clamp))
+      tags_ = tag_workspace(rows_, cols_, kp_ / tile);
     for (int p = 0; p < 2; ++p) {
       col_[p] = device_buffer<T>(static_cast<std::size_t>(rows_ * kp_));
       row_[p] = device_buffer<T>(static_cast<std::size_t>(kp_ * cols_));
@@ -349,11 +356,12 @@ private:
   }
 
   /// The product arguments every step of round r shares.
-  [[nodiscard]] gemm_args<T> product(std::int64_t r) const {
+  [[nodiscard]] gemm_args<T> product(std::int64_t r) {
     gemm_args<T> g;
     g.k = padded(L_.edge(r));
     g.k_base = r * L_.b;
     g.clamp = clamp_;
+    g.tags = tags_.view(); // empty unless paths take the tagged route
     return g;
   }
 
@@ -397,9 +405,9 @@ private:
     const std::int64_t rows = L_.local_rows();
     const std::int64_t cols = L_.local_cols();
     if (kind == cudaMemcpyHostToDevice)
-      upload_rows(host, dev, sizeof(V), rows, cols, cols_, s_.get());
+      upload_rows(host, dev, sizeof(V), rows, cols, cols_, s_.get(), host_map_);
     else
-      download_rows(dev, host, sizeof(V), rows, cols, cols_, s_.get());
+      download_rows(dev, host, sizeof(V), rows, cols, cols_, s_.get(), nullptr, host_map_);
   }
   /// Makes the host tiles current.
   void download() {
@@ -424,6 +432,8 @@ private:
   device_buffer<std::int32_t> piv_via_;
   device_buffer<T> col_[2];
   device_buffer<T> row_[2];
+  tag_workspace tags_;
+  host_rows host_map_; // where the host copy's rows are (transfer.hpp)
   pinned_buffer<T> piv_host_;
   pinned_buffer<T> col_host_[2];
   pinned_buffer<T> row_host_[2];
@@ -467,20 +477,24 @@ std::uint64_t rank_executor_bytes(const grid_layout& L, std::size_t element_size
   const auto cols = static_cast<std::uint64_t>(padded(L.local_cols()));
   const auto k = static_cast<std::uint64_t>(padded(L.b));
   const std::uint64_t per_cell = element_size + (paths ? 4 : 0);
-  return (rows * cols + k * k) * per_cell + 2 * (rows + cols) * k * element_size;
+  const std::uint64_t tags =
+      paths ? tag_workspace_bytes(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols),
+                                  static_cast<std::int64_t>(k) / tile)
+            : 0;
+  return (rows * cols + k * k) * per_cell + 2 * (rows + cols) * k * element_size + tags;
 }
 
 template <class T>
 std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device,
                                            const apsp::detail::cpu::local_tiles<T>& tiles,
-                                           bool clamp, const graph* initial) {
-  return std::make_unique<gpu_tiles<T>>(device, tiles, clamp, initial);
+                                           bool clamp, const graph* initial, bool whole_host) {
+  return std::make_unique<gpu_tiles<T>>(device, tiles, clamp, initial, whole_host);
 }
 
 template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool,
-              const graph*);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool, const graph*,
+              bool);
 template std::unique_ptr<rank_gpu<float>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool, const graph*);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool, const graph*, bool);
 
 } // namespace apsp::cuda

@@ -28,8 +28,8 @@ struct rank_device {
 };
 [[nodiscard]] rank_device pick_rank_device(int node_rank);
 
-/// Device bytes of a rank's executor: its padded tiles (and via values), the pivot tile and two
-/// sets of panels.
+/// Device bytes of a rank's executor: its padded tiles (and via values), the pivot tile, two
+/// sets of panels and, with paths, the tagged slices of its products.
 [[nodiscard]] std::uint64_t rank_executor_bytes(const apsp::detail::grid_layout& layout,
                                                 std::size_t element_size, bool paths);
 
@@ -48,10 +48,13 @@ public:
 /// built there from the graph's edges (the held ones cross the bus, not the tiles; via values
 /// start as no_via) and the host tiles are only written, by the downloads; without, the host
 /// tiles (distances, and via values: a resumed state) are uploaded. `clamp`: integer sums clamp
-/// at -infinity (negative weights). The tile edge must be a multiple of 128.
+/// at -infinity (negative weights). The tile edge must be a multiple of 128. With `whole_host`
+/// the host pointers of `tiles` are the whole n x n matrices, of which this rank's rows are its
+/// part (a grid of one process column: the devices of one process, multi_gpu.hpp), instead of a
+/// local matrix of its own.
 template <class T>
 [[nodiscard]] std::unique_ptr<rank_gpu<T>>
 make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp,
-              const graph* initial = nullptr);
+              const graph* initial = nullptr, bool whole_host = false);
 
 } // namespace apsp::cuda

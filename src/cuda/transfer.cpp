@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include <omp.h>
 
@@ -14,14 +15,20 @@
 namespace apsp::cuda {
 namespace {
 
-/// Copies `rows` rows of `row_bytes` between two dense buffers, in parallel: one core cannot
-/// keep up with a PCIe 5 link.
-void copy_rows(unsigned char* dst, const unsigned char* src, std::int64_t rows,
-               std::size_t row_bytes) {
+/// Copies rows [row0, row0 + rows) of a copy between the host (rows where `map` says) and a
+/// dense staging buffer, in parallel (one core cannot keep up with a PCIe 5 link): into the
+/// staging buffer when the host side is const, out of it otherwise.
+template <class Host>
+void copy_rows(Host* host, unsigned char* stage, std::int64_t row0, std::int64_t rows,
+               std::size_t row_bytes, std::size_t stride_bytes, const host_rows& map) {
 #pragma omp parallel for schedule(static) if (rows * row_bytes > (std::size_t{1} << 22))
   for (std::int64_t i = 0; i < rows; ++i) {
-    std::memcpy(dst + static_cast<std::size_t>(i) * row_bytes,
-                src + static_cast<std::size_t>(i) * row_bytes, row_bytes);
+    Host* h = host + static_cast<std::size_t>(map.at(row0 + i)) * stride_bytes;
+    unsigned char* t = stage + static_cast<std::size_t>(i) * row_bytes;
+    if constexpr (std::is_const_v<Host>)
+      std::memcpy(t, h, row_bytes);
+    else
+      std::memcpy(h, t, row_bytes);
   }
 }
 
@@ -71,11 +78,13 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 }
 
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
-                 std::int64_t cols, std::int64_t ld, cudaStream_t s) {
+                 std::int64_t cols, std::int64_t ld, cudaStream_t s, const host_rows& map) {
   if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda upload");
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
+  const std::size_t stride_bytes =
+      static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
   staging st(row_bytes, n, nullptr);
   const auto* src = static_cast<const unsigned char*>(host);
   auto* dst = static_cast<unsigned char*>(device);
@@ -86,8 +95,7 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
     // The buffer is free once the copy issued from it two chunks ago has finished.
     if (chunk >= 2)
       st.buffers->done(b).synchronize();
-    copy_rows(st.buffers->buffer(b), src + static_cast<std::size_t>(row0) * row_bytes, rows,
-              row_bytes);
+    copy_rows(src, st.buffers->buffer(b), row0, rows, row_bytes, stride_bytes, map);
     APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
                                     static_cast<std::size_t>(ld) * elem_bytes, st.buffers->buffer(b),
                                     row_bytes, row_bytes, static_cast<std::size_t>(rows),
@@ -104,11 +112,13 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t cols, std::int64_t ld, cudaStream_t s,
-                   const staging_buffers* given) {
+                   const staging_buffers* given, const host_rows& map) {
   if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda download");
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
+  const std::size_t stride_bytes =
+      static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
   staging st(row_bytes, n, given);
   const auto* src = static_cast<const unsigned char*>(device);
   auto* dst = static_cast<unsigned char*>(host);
@@ -131,8 +141,7 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
       const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
       const int b = static_cast<int>(prev % 2);
       st.buffers->done(b).synchronize();
-      copy_rows(dst + static_cast<std::size_t>(row0) * row_bytes, st.buffers->buffer(b), rows,
-                row_bytes);
+      copy_rows(dst, st.buffers->buffer(b), row0, rows, row_bytes, stride_bytes, map);
     }
   }
 }

@@ -51,11 +51,25 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
 /// faulted in (allocated, or for a memory-mapped file, mapped) before a download needs them.
 void prefault_host(void* host, std::size_t bytes);
 
-/// As above for `rows` rows of `cols` elements (host row stride cols, device row stride ld).
+/// Where the host's rows of a copy are: row l of the copy is row at(l) of a host matrix with
+/// `stride` elements per row (0: the copy's columns). With `block` > 0 the rows are every
+/// groups-th block of `block` rows from block `group` on: a device's rows of a block-cyclic row
+/// split of the whole matrix.
+struct host_rows {
+  std::int64_t stride = 0;
+  std::int64_t block = 0;
+  std::int64_t groups = 1;
+  std::int64_t group = 0;
+  [[nodiscard]] std::int64_t at(std::int64_t l) const noexcept {
+    return block == 0 ? l : (l / block * groups + group) * block + l % block;
+  }
+};
+
+/// As above for `rows` rows of `cols` elements (host rows as `map` says, device row stride ld).
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t rows,
-                 std::int64_t cols, std::int64_t ld, cudaStream_t s);
+                 std::int64_t cols, std::int64_t ld, cudaStream_t s, const host_rows& map = {});
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t rows,
                    std::int64_t cols, std::int64_t ld, cudaStream_t s,
-                   const staging_buffers* staging = nullptr);
+                   const staging_buffers* staging = nullptr, const host_rows& map = {});
 
 } // namespace apsp::cuda

@@ -1,15 +1,26 @@
 // The multi-GPU cuda path on devices {0, 1} (and "all"): int32 bit-identical to the single-GPU
-// solve, float32 within rounding, paths valid, negative weights. Skips unless two devices exist.
+// solve, float32 within rounding, paths valid, negative weights, checkpoints; skips unless two
+// devices exist. With APSP_CUDA_FORCE_MULTI_GPU one device listed several times runs the same
+// code, exchange included, on any machine with a GPU; the device group's broadcasts and
+// decisions are also tested alone.
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "blocked_test_support.hpp"
+#include "core/round_schedule.hpp"
+#include "cuda/device_group.hpp"
 
 namespace {
 
@@ -43,7 +54,8 @@ TEST(CudaMultiGpu, PlanNamesBothDevices) {
   EXPECT_TRUE(p.fits) << p.reason;
   EXPECT_EQ(p.device.rfind("2x ", 0), 0u) << p.device;
   EXPECT_NE(p.device.find("multi-GPU"), std::string::npos) << p.device;
-  EXPECT_EQ(p.rounds, 8);
+  EXPECT_EQ(p.block, 256);
+  EXPECT_EQ(p.rounds, 4);
   // One tile row cannot be split: a single device does the work.
   EXPECT_EQ(apsp::make_plan(100, two_devices(dtype::int32, false)).device.rfind("1x ", 0), 0u);
   // --devices all splits only where that pays (multi_gpu.cpp): one GPU at n = 1000, both at
@@ -178,6 +190,94 @@ TEST_F(CudaMultiGpuOnOneDevice, TaggedPathsMatchTheRescan) {
     expect_bit_identical<std::int32_t>(got, apsp::solve(g, ref));
     apsp::testing::expect_paths_valid(g, got);
   }
+}
+
+// Checkpoints of a split: cancelled after a saved round and resumed, the bytes of an
+// uninterrupted split (distances and paths) and the distances of one device.
+TEST_F(CudaMultiGpuOnOneDevice, CheckpointCancelThenResumeIsByteIdentical) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto g = test_graph(1700, false, 7700); // 7 tile rows of 256 over 3 "devices"
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("apsp_multi_gpu_checkpoint_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  apsp::solve_options o = twice(dtype::int32, true, 3);
+  o.checkpoint_dir = dir;
+  o.checkpoint_every_seconds = 0;
+  int calls = 0;
+  o.progress = [&](const apsp::progress_info&) { return ++calls < 3; };
+  EXPECT_THROW((void)apsp::solve(g, o), apsp::cancelled_error);
+  ASSERT_TRUE(std::filesystem::exists(dir / "manifest"));
+  apsp::solve_options resume = o;
+  resume.progress = {};
+  resume.resume_dir = dir;
+  const auto resumed = apsp::solve(g, resume);
+  const auto& device = resumed.executed_plan().device;
+  EXPECT_NE(device.find("multi-GPU"), std::string::npos) << device;
+  EXPECT_NE(device.find("checkpointed"), std::string::npos) << device;
+  std::filesystem::remove_all(dir);
+  apsp::solve_options whole = o;
+  whole.progress = {};
+  const auto once = apsp::solve(g, whole);
+  std::filesystem::remove_all(dir);
+  expect_bit_identical<std::int32_t>(resumed, once);
+  ASSERT_TRUE(resumed.has_paths() && once.has_paths());
+  EXPECT_TRUE(std::equal(resumed.via().data(), resumed.via().data() + resumed.via().size(),
+                         once.via().data()));
+  ::unsetenv("APSP_CUDA_FORCE_MULTI_GPU");
+  expect_bit_identical<std::int32_t>(resumed, apsp::solve(g, cuda_options(dtype::int32, false)));
+  ::setenv("APSP_CUDA_FORCE_MULTI_GPU", "1", 1);
+  apsp::testing::expect_paths_valid(g, resumed);
+}
+
+// The device group alone: three members on one device (a 3 x 1 grid), each broadcasting in
+// turn down the column on its own stream; every member ends with the root's bytes, and all_or
+// ORs every member's bits.
+TEST(DeviceGroup, BroadcastsDownTheColumnAndAgrees) {
+  APSP_SKIP_WITHOUT_GPU();
+  constexpr int members = 3;
+  constexpr std::size_t count = 1 << 20;
+  apsp::cuda::device_group group(members, 1, std::vector<int>(members, 0));
+  std::vector<std::vector<int>> got(members);
+  std::vector<std::uint32_t> agreed(members);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < members; ++i) {
+    threads.emplace_back([&, i] {
+      ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+      cudaStream_t s = nullptr;
+      ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+      int* d = nullptr;
+      ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d), count * sizeof(int)), cudaSuccess);
+      std::vector<int> mine(count, -1 - i);
+      for (int root = 0; root < members; ++root) {
+        if (i == root) {
+          for (std::size_t k = 0; k < count; ++k)
+            mine[k] = static_cast<int>(k) * 7 + root;
+        }
+        ASSERT_EQ(cudaMemcpyAsync(d, mine.data(), count * sizeof(int), cudaMemcpyHostToDevice, s),
+                  cudaSuccess);
+        group.comm(i).device_bcast_col(d, count * sizeof(int), root, s);
+        ASSERT_EQ(cudaMemcpyAsync(mine.data(), d, count * sizeof(int), cudaMemcpyDeviceToHost, s),
+                  cudaSuccess);
+        ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+        got[static_cast<std::size_t>(i)] = mine;
+        // Everyone has checked before the next root writes.
+        (void)group.comm(i).all_or(0);
+        const auto& v = got[static_cast<std::size_t>(i)];
+        for (std::size_t k = 0; k < count; k += 4099)
+          ASSERT_EQ(v[k], static_cast<int>(k) * 7 + root) << "member " << i << " root " << root;
+      }
+      agreed[static_cast<std::size_t>(i)] = group.comm(i).all_or(i == 1 ? 2u : 0u);
+      (void)cudaFree(d);
+      (void)cudaStreamDestroy(s);
+    });
+  }
+  for (auto& t : threads)
+    t.join();
+  for (int i = 0; i < members; ++i) {
+    EXPECT_EQ(agreed[static_cast<std::size_t>(i)], 2u);
+    EXPECT_FALSE(group.failure(i));
+  }
+  EXPECT_TRUE(group.comm(0).distributed());
 }
 
 /// Out of core on several devices: the multi-GPU plan falls back to it when the rows do not
