@@ -24,6 +24,7 @@
 #include "apsp/apsp.hpp"
 #include "bench_kernels.hpp"
 #include "csv_rows.hpp"
+#include "cuda/device_rounds.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
 #include "cuda/packed16_solve.hpp"
@@ -154,12 +155,13 @@ template <class T> double kernel_seconds(const apsp::dense_matrix<T>& m, bool pa
   p.ld = ld;
   const ac::tagged_panels tags(p, s.get()); // as the back end does (int32 paths)
   ac::configure_kernels(p);
-  ac::round_runner<T> runner(p, s.get()); // as the back end runs the rounds
+  const auto kernels = ac::make_round_kernels(p); // as the back end runs the rounds
+  const apsp::solve_options o;
+  apsp::detail::run_context ctx(o, n, false);
   ac::event e0;
   ac::event e1;
   e0.record(s.get());
-  for (std::int64_t r = 0; r < p.tiles(); ++r)
-    runner.enqueue(r);
+  ac::run_device_rounds(*kernels, s.get(), ctx, {}, [] {});
   e1.record(s.get());
   e1.synchronize();
   return e1.ms_since(e0) * 1e-3;
@@ -181,11 +183,13 @@ double packed16_kernel_seconds(const apsp::dense_matrix<std::int32_t>& m) {
   p.panel = panel.data();
   p.ld = ld;
   ac::configure_packed16_kernels();
+  const auto kernels = ac::make_packed16_round_kernels(p);
+  const apsp::solve_options o;
+  apsp::detail::run_context ctx(o, n, false);
   ac::event e0;
   ac::event e1;
   e0.record(s.get());
-  for (std::int64_t r = 0; r < p.tiles(); ++r)
-    ac::enqueue_packed16_round(p, r, s.get());
+  ac::run_device_rounds(*kernels, s.get(), ctx, {}, [] {});
   e1.record(s.get());
   e1.synchronize();
   return e1.ms_since(e0) * 1e-3;

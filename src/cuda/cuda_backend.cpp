@@ -18,6 +18,7 @@
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_rounds.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
 #include "cuda/initial_matrix.hpp"
@@ -25,7 +26,6 @@
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
 #include "cuda/packed16_solve.hpp"
-#include "cuda/rank_executor.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
@@ -36,30 +36,11 @@ namespace {
 /// Device memory left unplanned for the context, kernels and the allocator's slack.
 constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
 
-/// Checkpointed solves run the rounds of the GPU executor (rank_executor.hpp) on the whole
-/// matrix, with the host matrix current at every save; the plan's device says so.
+/// Plans of solves that save or resume checkpoints say so in their device.
 constexpr const char* checkpointed_marker = " (checkpointed rounds)";
-constexpr std::int64_t checkpointed_block = 512;
 
 bool is_checkpointed(const plan& p) {
   return p.device.find(checkpointed_marker) != std::string::npos;
-}
-
-/// The rounds of the GPU executor as one process, saving and resuming checkpoints.
-template <class T>
-void solve_checkpointed(dense_matrix<T>& m, via_matrix* via, const plan& p, run_context& ctx,
-                        int device) {
-  std::int32_t* v = via != nullptr ? via->data() : nullptr;
-  process_checkpoints saved(ctx, m.n(), p.block, m.data(), v, p.rounds);
-  if (v != nullptr && saved.hooks.first_round == 0)
-    std::fill(v, v + via->size(), no_via);
-  grid_layout L;
-  L.n = m.n();
-  L.b = p.block;
-  const bool clamp = ctx.negative_weights() && std::is_integral_v<T>;
-  auto gpu = cuda::make_rank_gpu<T>(device, cpu::local_tiles<T>{L, m.data(), v}, clamp);
-  grid_comm one_process;
-  gpu->run(one_process, ctx, saved.hooks);
 }
 
 /// Number of devices, or an explanation of why there are none.
@@ -106,15 +87,25 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   cuda::device_buffer<T> d_d(cells);
   cuda::device_buffer<std::int32_t> d_via(h_via != nullptr ? cells : 0);
 
-  if (const graph* g = ctx.initial_edges()) {
-    cuda::build_initial_matrix<T>(*g, d_d.data(), ld, s.get());
+  // Checkpoints save and load the whole host matrix at round boundaries; a resumed solve
+  // starts from the loaded one.
+  std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
+  std::optional<process_checkpoints> saved;
+  if (wants_checkpoints(ctx.options()))
+    saved.emplace(ctx, n, cuda::kernels::fw_tile, h_d.data(), via, ld / cuda::kernels::fw_tile);
+  const bool resumed = saved && saved->hooks.first_round > 0;
+  const graph* initial = resumed ? nullptr : ctx.initial_edges();
+  if (initial != nullptr) {
+    cuda::build_initial_matrix<T>(*initial, d_d.data(), ld, s.get());
   } else {
     cuda::upload_rows(h_d.data(), d_d.data(), sizeof(T), n, ld, s.get());
   }
   cuda::enqueue_fill_padding(d_d.data(), n, ld, s.get());
   if (h_via != nullptr) {
-    // All bits set is -1 (no_via) in every int32.
+    // All bits set is -1 (no_via) in every int32; a resumed solve's values go over it.
     APSP_CUDA_TRY(cudaMemsetAsync(d_via.data(), 0xff, cells * sizeof(std::int32_t), s.get()));
+    if (resumed)
+      cuda::upload_rows(via, d_via.data(), sizeof(std::int32_t), n, ld, s.get());
   }
 
   cuda::device_problem<T> p;
@@ -131,14 +122,15 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // The path matrix is never touched by the host before its download either.
   // The same thread page-locks the download's staging buffers meanwhile (about 0.05-0.1 s
   // at n = 20,000 that was spent after the last round); the download makes its own if that
-  // failed.
+  // failed. Solves with checkpoints write the host matrices between rounds: no prefault then.
   std::thread prefault;
-  const bool fault_d = ctx.initial_edges() != nullptr;
+  const bool fault_d = initial != nullptr && !saved;
+  const bool fault_via = h_via != nullptr && !saved;
   std::optional<cuda::staging_buffers> down_staging;
-  prefault = std::thread([&h_d, h_via, fault_d, device, &down_staging] {
+  prefault = std::thread([&h_d, h_via, fault_d, fault_via, device, &down_staging] {
     if (fault_d)
       cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-    if (h_via != nullptr)
+    if (fault_via)
       cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
     try {
       if (cudaSetDevice(device) == cudaSuccess)
@@ -155,24 +147,15 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
     }
   } join_prefault{prefault};
 
-  const std::int64_t rounds = p.tiles();
-  cuda::round_runner<T> runner(p, s.get()); // look-ahead for distances (fw_driver.hpp)
   {
-    cuda::nvtx_range rounds_range("apsp::cuda rounds");
-    // The host runs at most two rounds ahead of the device, so progress is roughly current and
-    // a cancel stops the solve within about two rounds.
-    cuda::event round_end[2] = {cuda::event(cudaEventDisableTiming | cudaEventBlockingSync),
-                                cuda::event(cudaEventDisableTiming | cudaEventBlockingSync)};
-    for (std::int64_t r = 0; r < rounds; ++r) {
-      if (r >= 2)
-        round_end[r % 2].synchronize();
-      {
-        cuda::nvtx_range round_range("apsp::cuda round (phases 1-3)");
-        runner.enqueue(r);
-      }
-      round_end[r % 2].record(s.get());
-      ctx.round_done(r + 1, rounds);
-    }
+    const round_hooks hooks = saved ? saved->hooks : round_hooks{};
+    const auto kernels = cuda::make_round_kernels(p);
+    cuda::run_device_rounds(*kernels, s.get(), ctx, hooks, [&] {
+      cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get());
+      if (h_via != nullptr)
+        cuda::download_rows(d_via.data(), via, sizeof(std::int32_t), n, ld, s.get());
+      s.synchronize();
+    });
   }
   // APSP_CUDA_VERBOSE=1: where the host's time goes after the rounds are enqueued.
   const bool verbose = std::getenv("APSP_CUDA_VERBOSE") != nullptr;
@@ -189,8 +172,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get(), staging);
   const double t_distances = since();
   if (h_via != nullptr) {
-    cuda::download_rows(d_via.data(), h_via->data(), sizeof(std::int32_t), n, ld, s.get(),
-                        staging);
+    cuda::download_rows(d_via.data(), h_via->data(), sizeof(std::int32_t), n, ld, s.get(), staging);
   }
   s.synchronize();
   if (verbose) {
@@ -286,16 +268,8 @@ public:
                    "(this solve runs out of core); use --backend cpu or several MPI ranks");
       return p;
     }
-    if (wants_checkpoints(o) && n > 0) {
-      // The executor's tiles, pivot tile and panels instead of the in-core driver's buffers.
-      p.block = checkpointed_block;
-      p.rounds = (n + p.block - 1) / p.block;
-      grid_layout L;
-      L.n = n;
-      L.b = p.block;
-      p.device_bytes = cuda::rank_executor_bytes(L, size_of(o.type), o.paths);
+    if (wants_checkpoints(o) && n > 0)
       p.device += checkpointed_marker;
-    }
     if (p.device_bytes > usable) {
       p.fits = false;
       p.reason = "the " + std::to_string(n) + "-vertex " + std::string(to_string(o.type)) +
@@ -309,10 +283,10 @@ public:
   bool builds_initial_matrix(const plan& p, bool narrow) const override {
     // In-core solves of int32 or float32 on one device (not packed 16-bit arithmetic, which
     // takes the host matrix) or split over several: the matrix is built on the devices from
-    // the edges. Checkpointed solves take the host matrix.
-    const bool packed =
-        narrow && p.type == dtype::int32 && !p.paths && !cuda::is_multi_gpu(p);
-    return p.fits && p.n > 0 && !p.out_of_core && !packed && !is_checkpointed(p) &&
+    // the edges. Packed solves with checkpoints run in int32, so they build it too.
+    const bool packed = narrow && p.type == dtype::int32 && !p.paths && !cuda::is_multi_gpu(p) &&
+                        !is_checkpointed(p);
+    return p.fits && p.n > 0 && !p.out_of_core && !packed &&
            (p.type == dtype::int32 || p.type == dtype::float32);
   }
 
@@ -340,13 +314,9 @@ public:
               cuda::solve_multi_gpu(m, via, ctx, count);
               return;
             }
-            if (is_checkpointed(p)) {
-              solve_checkpointed(m, via, p, ctx, device);
-              return;
-            }
             if constexpr (std::is_same_v<T, std::int32_t>) {
               // Packed 16-bit arithmetic has no path kernels: with paths, the int32 path runs.
-              if (via == nullptr && ctx.narrow_allowed()) {
+              if (via == nullptr && ctx.narrow_allowed() && !is_checkpointed(p)) {
                 solve_packed16_on_device(m, ctx, device);
                 return;
               }

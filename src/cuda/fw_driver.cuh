@@ -2,7 +2,7 @@
 // Definitions behind fw_driver.hpp; included once per weight type by fw_<type>.cu.
 
 #include <algorithm>
-#include <cstdlib>
+#include <memory>
 #include <type_traits>
 
 #include "cuda/cuda_check.hpp"
@@ -101,48 +101,57 @@ void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
                          s);
 }
 
-/// Phase 1 and 2 of round r (distances only) on s.
-template <class T, bool Clamp>
-void enqueue_pivot_and_cross(const device_problem<T>& p, int r, cudaStream_t s) {
-  const int tiles = static_cast<int>(p.tiles());
-  kernels::pivot_kernel<T, Clamp, false>
-      <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), false), s>>>(p.d, nullptr,
-                                                                                      p.ld, r);
-  APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
-  if (tiles >= 2)
-    enqueue_tiles<T, Clamp>(p, r, kernels::cross, s);
-}
+/// The kernels of round r's steps for one variant (round_kernels.hpp): phase 2 (the cross) and
+/// phase 3 (the rest) are the same kernel over different tile maps; with paths, phase 3 runs
+/// whole.
+template <class T, bool Clamp, bool Paths> class step_kernels final : public round_kernels {
+public:
+  explicit step_kernels(const device_problem<T>& p) : p_(p) {}
+  [[nodiscard]] std::int64_t rounds() const override { return p_.tiles(); }
+  [[nodiscard]] bool splits_update() const override { return !Paths; }
 
-template <class T, bool Clamp, bool Paths>
-void enqueue_variant(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
-  const int tiles = static_cast<int>(p.tiles());
-  const int round = static_cast<int>(r);
-  kernels::pivot_kernel<T, Clamp, Paths>
-      <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(p.d, p.via,
-                                                                                      p.ld, round);
-  APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
-  if (tiles < 2)
-    return;
-  const auto others = static_cast<unsigned>(tiles - 1);
-  // Phase 2 (the cross), then phase 3 (the rest): same kernel, different tile maps.
-  for (const bool cross : {true, false}) {
-    const unsigned blocks = cross ? 2 * others : others * others;
-    if constexpr (Paths) {
-      if (!cross)
-        enqueue_paths_phase3<T, Clamp>(p, round, blocks, s);
-      else
-        kernels::min_plus_panel_kernel<T, Clamp>
-            <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(
-                p.d, p.via, p.ld, round, tiles, cross);
-    } else {
-      kernels::min_plus_pipelined_kernel<T, Clamp>
-          <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-              p.d, p.ld, round, tiles, cross ? kernels::cross : kernels::rest);
-    }
-    APSP_CUDA_CHECK_LAUNCH(
-        cross ? "min-plus tile kernel (phase 2)" : "min-plus tile kernel (phase 3)", s);
+  void pivot(std::int64_t r, cudaStream_t s) override {
+    kernels::pivot_kernel<T, Clamp, Paths>
+        <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(
+            p_.d, p_.via, p_.ld, static_cast<int>(r));
+    APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
   }
-}
+
+  void panels(std::int64_t r, cudaStream_t s) override {
+    const int tiles = static_cast<int>(p_.tiles());
+    if (tiles < 2)
+      return;
+    if constexpr (Paths) {
+      kernels::min_plus_panel_kernel<T, Clamp>
+          <<<2 * static_cast<unsigned>(tiles - 1), kernels::mp_threads,
+             kernels::panel_smem_bytes(sizeof(T)), s>>>(p_.d, p_.via, p_.ld, static_cast<int>(r),
+                                                        tiles, true);
+      APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 2)", s);
+    } else {
+      enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), kernels::cross, s);
+    }
+  }
+
+  void update(std::int64_t r, apsp::detail::update_part part, cudaStream_t s) override {
+    using apsp::detail::update_part;
+    const int tiles = static_cast<int>(p_.tiles());
+    if (tiles < 2)
+      return;
+    if constexpr (Paths) {
+      const auto others = static_cast<unsigned>(tiles - 1);
+      enqueue_paths_phase3<T, Clamp>(p_, static_cast<int>(r), others * others, s);
+      APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 3)", s);
+    } else {
+      const int set = part == update_part::all          ? kernels::rest
+                      : part == update_part::next_lines ? kernels::next_lines
+                                                        : kernels::rest_ahead;
+      enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), set, s);
+    }
+  }
+
+private:
+  device_problem<T> p_;
+};
 
 /// Calls f(bool_constant clamp, bool_constant paths) for the variant p needs. float never
 /// clamps: it cannot wrap around, and -inf absorbs.
@@ -169,68 +178,20 @@ template <class T> void configure_kernels(const device_problem<T>& p) {
 
 template <class T> void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s) {
   detail::dispatch(p, [&](auto clamp, auto paths) {
-    detail::enqueue_variant<T, decltype(clamp)::value, decltype(paths)::value>(p, r, s);
+    detail::step_kernels<T, decltype(clamp)::value, decltype(paths)::value> k(p);
+    k.pivot(r, s);
+    k.panels(r, s);
+    k.update(r, apsp::detail::update_part::all, s);
   });
 }
 
-template <class T>
-round_runner<T>::round_runner(const device_problem<T>& p, cudaStream_t s) : p_(p), s_(s) {
-  const char* env = std::getenv("APSP_CUDA_LOOKAHEAD");
-  const bool off = env != nullptr && env[0] == '0';
-  if (off || p.via != nullptr || p.tiles() < 3)
-    return;
-  int least = 0;
-  int greatest = 0;
-  APSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  APSP_CUDA_TRY(cudaStreamCreateWithPriority(&ahead_, cudaStreamNonBlocking, greatest));
-  APSP_CUDA_TRY(cudaEventCreateWithFlags(&lines_done_, cudaEventDisableTiming));
-  APSP_CUDA_TRY(cudaEventCreateWithFlags(&cross_done_, cudaEventDisableTiming));
-}
-
-template <class T> round_runner<T>::~round_runner() {
-  if (ahead_ != nullptr) {
-    APSP_CUDA_TRY_NOTHROW(cudaStreamSynchronize(ahead_));
-    APSP_CUDA_TRY_NOTHROW(cudaStreamDestroy(ahead_));
-  }
-  if (lines_done_ != nullptr)
-    APSP_CUDA_TRY_NOTHROW(cudaEventDestroy(lines_done_));
-  if (cross_done_ != nullptr)
-    APSP_CUDA_TRY_NOTHROW(cudaEventDestroy(cross_done_));
-}
-
-template <class T> void round_runner<T>::enqueue(std::int64_t r) {
-  if (ahead_ == nullptr) {
-    enqueue_round(p_, r, s_);
-    return;
-  }
-  const auto run = [&](auto clamp) {
-    constexpr bool Clamp = decltype(clamp)::value;
-    const int round = static_cast<int>(r);
-    if (next_ == r) {
-      APSP_CUDA_TRY(cudaStreamWaitEvent(s_, cross_done_, 0));
-    } else {
-      detail::enqueue_pivot_and_cross<T, Clamp>(p_, round, s_);
-    }
-    next_ = -1;
-    if (r + 1 >= p_.tiles()) {
-      detail::enqueue_tiles<T, Clamp>(p_, round, kernels::rest, s_);
-      return;
-    }
-    detail::enqueue_tiles<T, Clamp>(p_, round, kernels::next_lines, s_);
-    APSP_CUDA_TRY(cudaEventRecord(lines_done_, s_));
-    APSP_CUDA_TRY(cudaStreamWaitEvent(ahead_, lines_done_, 0));
-    detail::enqueue_pivot_and_cross<T, Clamp>(p_, round + 1, ahead_);
-    APSP_CUDA_TRY(cudaEventRecord(cross_done_, ahead_));
-    next_ = r + 1;
-    detail::enqueue_tiles<T, Clamp>(p_, round, kernels::rest_ahead, s_);
-  };
-  if constexpr (std::is_integral_v<T>) {
-    if (p_.clamp) {
-      run(std::true_type{});
-      return;
-    }
-  }
-  run(std::false_type{});
+template <class T> std::unique_ptr<round_kernels> make_round_kernels(const device_problem<T>& p) {
+  std::unique_ptr<round_kernels> k;
+  detail::dispatch(p, [&](auto clamp, auto paths) {
+    k = std::make_unique<detail::step_kernels<T, decltype(clamp)::value, decltype(paths)::value>>(
+        p);
+  });
+  return k;
 }
 
 template <class T>

@@ -6,7 +6,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <memory>
 
+#include "cuda/round_kernels.hpp"
 #include "cuda/tile_config.hpp"
 
 namespace apsp::cuda {
@@ -31,31 +33,11 @@ template <class T> void configure_kernels(const device_problem<T>& p);
 /// Enqueues pivot round r (phase 1, 2 and 3) on stream s.
 template <class T> void enqueue_round(const device_problem<T>& p, std::int64_t r, cudaStream_t s);
 
-/// Enqueues rounds in order on s, with look-ahead where the problem allows it (distances only):
-/// after the tiles of row and column r + 1 of round r's phase 3, round r + 1's pivot and cross
-/// run on a second, high-priority stream while the rest of round r's phase 3 runs on s, so the
-/// latency-bound phases 1 and 2 hide behind phase 3 (the GPU-cluster scheme of
-/// ../shared/BRIEF.md, inside one GPU).
-/// After the last round, work enqueued on s comes after all of it. APSP_CUDA_LOOKAHEAD=0 turns
-/// look-ahead off (measurements).
-template <class T> class round_runner {
-public:
-  round_runner(const device_problem<T>& p, cudaStream_t s);
-  ~round_runner();
-  round_runner(const round_runner&) = delete;
-  round_runner& operator=(const round_runner&) = delete;
-  /// Round r; rounds must come in order, from any first one.
-  void enqueue(std::int64_t r);
-  [[nodiscard]] bool lookahead() const noexcept { return ahead_ != nullptr; }
-
-private:
-  device_problem<T> p_;
-  cudaStream_t s_;
-  cudaStream_t ahead_ = nullptr;
-  cudaEvent_t lines_done_ = nullptr;
-  cudaEvent_t cross_done_ = nullptr;
-  std::int64_t next_ = -1; ///< the round whose pivot and cross ran ahead, or -1
-};
+/// The kernels of each step of a round of p (device_rounds.hpp runs them): without paths,
+/// phase 3 splits into the tiles of row and column r + 1 and the rest, for look-ahead; with
+/// paths it runs whole. p must outlive the result.
+template <class T>
+[[nodiscard]] std::unique_ptr<round_kernels> make_round_kernels(const device_problem<T>& p);
 
 /// Sets the padding (rows and columns n..ld-1) of d to infinity.
 template <class T> void enqueue_fill_padding(T* d, std::int64_t n, std::int64_t ld, cudaStream_t s);
@@ -65,8 +47,10 @@ extern template void configure_kernels<float>(const device_problem<float>&);
 extern template void enqueue_round<std::int32_t>(const device_problem<std::int32_t>&, std::int64_t,
                                                  cudaStream_t);
 extern template void enqueue_round<float>(const device_problem<float>&, std::int64_t, cudaStream_t);
-extern template class round_runner<std::int32_t>;
-extern template class round_runner<float>;
+extern template std::unique_ptr<round_kernels>
+make_round_kernels<std::int32_t>(const device_problem<std::int32_t>&);
+extern template std::unique_ptr<round_kernels>
+make_round_kernels<float>(const device_problem<float>&);
 extern template void enqueue_fill_padding<std::int32_t>(std::int32_t*, std::int64_t, std::int64_t,
                                                         cudaStream_t);
 extern template void enqueue_fill_padding<float>(float*, std::int64_t, std::int64_t, cudaStream_t);

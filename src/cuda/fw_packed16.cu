@@ -1,6 +1,7 @@
 // Launchers of the packed 16-bit blocked Floyd-Warshall (see fw_packed16.hpp).
 
 #include <algorithm>
+#include <memory>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_packed16.hpp"
@@ -32,27 +33,56 @@ void configure_packed16_kernels() {
                                      cudaSharedmemCarveoutMaxShared));
 }
 
-void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStream_t s) {
-  const int tiles = static_cast<int>(p.tiles());
-  const int round = static_cast<int>(r);
-  kernels::pivot_packed16_kernel<<<1, kernels::pivot16_threads, 0, s>>>(p.d, p.ld, round);
-  APSP_CUDA_CHECK_LAUNCH("pivot_packed16_kernel (phase 1)", s);
-  if (tiles < 2)
-    return;
-  auto* words = reinterpret_cast<std::uint32_t*>(p.d);
-  const auto others = static_cast<unsigned>(tiles - 1);
-  // The A operand is the pivot column as it stands: after phase 1 for phase 2 (the column
-  // panel reads its own old tile, the row panel the closed pivot tile), after phase 2 for
-  // phase 3.
-  for (const bool cross : {true, false}) {
-    enqueue_expand(p, round, s);
+namespace {
+
+/// The steps of a packed round (round_kernels.hpp). The A operand is the pivot column as it
+/// stands: after phase 1 for phase 2 (the column panel reads its own old tile, the row panel the
+/// closed pivot tile), after phase 2 for phase 3; phase 3 runs whole.
+class packed16_kernels final : public round_kernels {
+public:
+  explicit packed16_kernels(const packed16_problem& p) : p_(p) {}
+  [[nodiscard]] std::int64_t rounds() const override { return p_.tiles(); }
+  [[nodiscard]] bool splits_update() const override { return false; }
+  void pivot(std::int64_t r, cudaStream_t s) override {
+    kernels::pivot_packed16_kernel<<<1, kernels::pivot16_threads, 0, s>>>(p_.d, p_.ld,
+                                                                          static_cast<int>(r));
+    APSP_CUDA_CHECK_LAUNCH("pivot_packed16_kernel (phase 1)", s);
+  }
+  void panels(std::int64_t r, cudaStream_t s) override { products(r, true, s); }
+  void update(std::int64_t r, apsp::detail::update_part, cudaStream_t s) override {
+    products(r, false, s);
+  }
+
+private:
+  void products(std::int64_t r, bool cross, cudaStream_t s) {
+    const int tiles = static_cast<int>(p_.tiles());
+    if (tiles < 2)
+      return;
+    const int round = static_cast<int>(r);
+    enqueue_expand(p_, round, s);
+    const auto others = static_cast<unsigned>(tiles - 1);
     const unsigned blocks = cross ? 2 * others : others * others;
     kernels::min_plus_packed16_kernel<<<blocks, kernels::p16_threads,
-                                        kernels::packed16_smem_bytes(), s>>>(words, p.panel, p.ld,
-                                                                             round, tiles, cross);
+                                        kernels::packed16_smem_bytes(), s>>>(
+        reinterpret_cast<std::uint32_t*>(p_.d), p_.panel, p_.ld, round, tiles, cross);
     APSP_CUDA_CHECK_LAUNCH(
         cross ? "min_plus_packed16_kernel (phase 2)" : "min_plus_packed16_kernel (phase 3)", s);
   }
+
+  packed16_problem p_;
+};
+
+} // namespace
+
+std::unique_ptr<round_kernels> make_packed16_round_kernels(const packed16_problem& p) {
+  return std::make_unique<packed16_kernels>(p);
+}
+
+void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStream_t s) {
+  packed16_kernels k(p);
+  k.pivot(r, s);
+  k.panels(r, s);
+  k.update(r, apsp::detail::update_part::all, s);
 }
 
 void enqueue_packed16_fill_padding(std::int16_t* d, std::int64_t n, std::int64_t ld,

@@ -7,7 +7,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <memory>
 
+#include "cuda/round_kernels.hpp"
 #include "cuda/tile_config.hpp"
 
 namespace apsp::cuda {
@@ -27,6 +29,10 @@ struct packed16_problem {
 
 /// Raises the min-plus kernel's shared-memory limits on the current device.
 void configure_packed16_kernels();
+
+/// The kernels of each step of a round of p (device_rounds.hpp runs them); p's buffers must
+/// outlive the result.
+[[nodiscard]] std::unique_ptr<round_kernels> make_packed16_round_kernels(const packed16_problem& p);
 
 /// Enqueues pivot round r (phase 1, 2 and 3) on stream s.
 void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStream_t s);

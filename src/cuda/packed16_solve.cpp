@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_rounds.hpp"
 #include "cuda/fw_packed16.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
@@ -133,24 +134,9 @@ void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx,
   p.ld = ld;
   cuda::configure_packed16_kernels();
 
-  const std::int64_t rounds = p.tiles();
-  {
-    cuda::nvtx_range rounds_range("apsp::cuda rounds (packed16)");
-    // As in the int32 path: the host runs at most two rounds ahead, so progress stays current
-    // and a cancel lands within about two rounds.
-    cuda::event round_end[2] = {cuda::event(cudaEventDisableTiming | cudaEventBlockingSync),
-                                cuda::event(cudaEventDisableTiming | cudaEventBlockingSync)};
-    for (std::int64_t r = 0; r < rounds; ++r) {
-      if (r >= 2)
-        round_end[r % 2].synchronize();
-      {
-        cuda::nvtx_range round_range("apsp::cuda round (packed16, phases 1-3)");
-        cuda::enqueue_packed16_round(p, r, s.get());
-      }
-      round_end[r % 2].record(s.get());
-      ctx.round_done(r + 1, rounds);
-    }
-  }
+  // No checkpoints here (solves that ask for them run in int32): nothing to make current.
+  const auto kernels = cuda::make_packed16_round_kernels(p);
+  cuda::run_device_rounds(*kernels, s.get(), ctx, round_hooks{}, [] {});
   cuda::download_packed16(d_d.data(), h_d.data(), n, ld, s.get());
   s.synchronize();
   ctx.used_narrow();
