@@ -43,8 +43,12 @@ private:
 class device_executor {
 public:
   device_executor(round_kernels& k, cudaStream_t s, round_control& control,
-                  std::int64_t first_round, const std::function<void()>& current)
-      : k_(k), s_(s), control_(control), first_(first_round), current_(current) {}
+                  std::int64_t first_round, bool lookahead, const std::function<void()>& current)
+      : k_(k), s_(s), control_(control), first_(first_round), current_(current) {
+    // Made before the rounds, so no driver call waits for it inside them.
+    if (lookahead)
+      ahead_.emplace();
+  }
 
   void pivot(std::int64_t r) {
     nvtx_range range("apsp::cuda phase 1");
@@ -74,8 +78,6 @@ public:
       if (part != update_part::next_lines)
         return;
       // Round r + 1's pivot and panels may start once its row and column are current.
-      if (!ahead_)
-        ahead_.emplace();
       lines_done_.record(s_);
       APSP_CUDA_TRY(cudaStreamWaitEvent(ahead_->get(), lines_done_.get(), 0));
       ahead_round_ = r + 1;
@@ -120,11 +122,11 @@ void run_device_rounds(round_kernels& k, cudaStream_t s, apsp::detail::run_conte
   apsp::detail::grid_comm one_process;
   round_control control(one_process, ctx, hooks);
   {
-    device_executor e(k, s, control, hooks.first_round, current);
     // APSP_CUDA_LOOKAHEAD=0 turns look-ahead off (measurements).
     const char* env = std::getenv("APSP_CUDA_LOOKAHEAD");
     const bool lookahead = hooks.lookahead && k.splits_update() && k.rounds() >= 3 &&
                            !(env != nullptr && env[0] == '0');
+    device_executor e(k, s, control, hooks.first_round, lookahead, current);
     apsp::detail::run_rounds(e, hooks.first_round, k.rounds(), lookahead);
     // A failed or cancelled solve waits here for what it enqueued (the executor's streams and
     // events go with it); a finished one leaves its last rounds running for the caller.
