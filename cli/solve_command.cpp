@@ -334,7 +334,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->add_option("--checkpoint", args->checkpoint_dir,
                   "save the solve's state in DIR at a round boundary, every --checkpoint-every "
                   "seconds and when cancelled (SIGINT, SIGTERM, SIGHUP); removed after success "
-                  "(cpu back end, cuda on one GPU in core, and every rank under mpirun)");
+                  "(cpu back end, cuda on one GPU or several, in core or out of core, and every "
+                  "rank under mpirun)");
   cmd->add_option("--checkpoint-every", args->checkpoint_every,
                   "seconds between checkpoints (0: after every round)")
       ->check(CLI::NonNegativeNumber)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -140,6 +141,17 @@ std::map<std::string, std::string> identity_fields(const checkpoint_identity& id
           {"input_hash", hex(id.input_hash)}};
 }
 
+/// The "key value" lines of DIR/manifest; empty when it cannot be read.
+std::map<std::string, std::string> read_manifest(const std::filesystem::path& manifest) {
+  std::map<std::string, std::string> got;
+  std::ifstream in(manifest);
+  std::string key;
+  std::string value;
+  while (in >> key >> value)
+    got[key] = value;
+  return got;
+}
+
 } // namespace
 
 std::uint64_t hash_graph(const graph& g) {
@@ -219,15 +231,10 @@ void checkpoint_store::commit(std::int64_t rounds_done, std::int64_t rounds_tota
 std::int64_t checkpoint_store::find(const std::filesystem::path& dir,
                                     const checkpoint_identity& id) {
   const std::filesystem::path manifest = dir / "manifest";
-  std::ifstream in(manifest);
-  APSP_EXPECTS(in.good(), invalid_argument_error,
+  APSP_EXPECTS(std::ifstream(manifest).good(), invalid_argument_error,
                "--resume: no checkpoint in " + dir.string() + " (" + manifest.string() +
                    " is missing)");
-  std::map<std::string, std::string> got;
-  std::string key;
-  std::string value;
-  while (in >> key >> value)
-    got[key] = value;
+  std::map<std::string, std::string> got = read_manifest(manifest);
   APSP_EXPECTS(got.count("apsp-checkpoint") && got["apsp-checkpoint"] == "1", invalid_input_error,
                manifest.string() + " is not an apsp checkpoint manifest");
   for (const auto& [k, want] : identity_fields(id)) {
@@ -240,6 +247,15 @@ std::int64_t checkpoint_store::find(const std::filesystem::path& dir,
     }
   }
   return std::atoll(got["rounds_done"].c_str());
+}
+
+std::int64_t checkpoint_store::saved_block(const std::filesystem::path& dir) {
+  const std::map<std::string, std::string> got = read_manifest(dir / "manifest");
+  const auto magic_line = got.find("apsp-checkpoint");
+  const auto block = got.find("block");
+  if (magic_line == got.end() || magic_line->second != "1" || block == got.end())
+    return 0;
+  return std::max<std::int64_t>(0, std::atoll(block->second.c_str()));
 }
 
 void checkpoint_store::load(const std::filesystem::path& dir, const checkpoint_identity& id,

@@ -53,6 +53,10 @@ public:
   /// differs) and returns the rounds done.
   [[nodiscard]] static std::int64_t find(const std::filesystem::path& dir,
                                          const checkpoint_identity& id);
+  /// The block (tile edge) of the checkpoint in `dir`, 0 when there is none (no readable
+  /// manifest): a solve whose block depends on the machine (the cuda back end out of core)
+  /// resumes with the saved one where it can.
+  [[nodiscard]] static std::int64_t saved_block(const std::filesystem::path& dir);
   /// Loads this process's values saved after `rounds_done` rounds.
   static void load(const std::filesystem::path& dir, const checkpoint_identity& id, int rank,
                    std::int64_t rounds_done, void* d, std::uint64_t d_bytes, std::int32_t* via,

@@ -248,12 +248,8 @@ public:
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
     // Several devices, or a matrix larger than the device (or a test forcing it): out of core.
     if (cuda::plan_multi_gpu(p, o, count)) {
-      APSP_EXPECTS(!wants_checkpoints(o) || !p.out_of_core, backend_unavailable_error,
-                   "checkpoints on the cuda back end need the matrix to fit in the devices' "
-                   "memory (this solve runs out of core on several); use --backend cpu or "
-                   "several MPI ranks");
-      // The split's rounds save the host matrix (multi_gpu.hpp), which is then filled on the
-      // host rather than built on the devices.
+      // The split and out-of-core rounds save the whole host matrix (multi_gpu.hpp,
+      // out_of_core.hpp).
       if (wants_checkpoints(o) && p.n > 0)
         p.device += checkpointed_marker;
       return p;
@@ -262,10 +258,9 @@ public:
     if (forced != 0)
       usable = std::min(usable, forced);
     if ((p.device_bytes > usable || forced != 0) &&
-        cuda::plan_out_of_core(p, p.device, usable, !o.distances_file.empty())) {
-      APSP_EXPECTS(!wants_checkpoints(o), backend_unavailable_error,
-                   "checkpoints on the cuda back end need the matrix to fit in device memory "
-                   "(this solve runs out of core); use --backend cpu or several MPI ranks");
+        cuda::plan_out_of_core(p, p.device, usable, o)) {
+      if (wants_checkpoints(o) && n > 0)
+        p.device += checkpointed_marker;
       return p;
     }
     if (wants_checkpoints(o) && n > 0)

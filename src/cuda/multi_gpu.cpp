@@ -179,7 +179,7 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   const int all = static_cast<int>(devices.size());
   const std::string label = std::to_string(all) + "x " + prop.name + " " + marker + ", devices " +
                             device_list(devices, all) + ")";
-  if (plan_out_of_core(ooc, label, least_usable, !o.distances_file.empty())) {
+  if (plan_out_of_core(ooc, label, least_usable, o)) {
     p = ooc;
   } else {
     p.reason += " (even out of core with the smallest outer block)";

@@ -10,7 +10,9 @@
 //      on three streams with a buffer each, so copies in, products and copies out overlap.
 // With several devices, each does steps 1-2 for itself (2 Bo / n of the round's work), the
 // first one writes the panels back, and block rows of step 3 are dealt out round-robin; events
-// order every device's round after all devices' previous one.
+// order every device's round after all devices' previous one. The rounds are an executor of the
+// shared round schedule (out_of_core_rounds.hpp), so checkpoints save and resume the host
+// matrices between them (core/process_checkpoints.hpp).
 // Each round moves the matrix in and out once (8 n^2 bytes) and does n^2 Bo updates, so a
 // large Bo keeps the GPU busy over PCIe. Integer distances are bit-identical to the in-core
 // solve (the blocked FW result does not depend on the blocking); via entries may differ and are
@@ -49,16 +51,19 @@ namespace apsp::cuda {
 [[nodiscard]] std::uint64_t forced_out_of_core_bytes();
 
 /// Turns `p` (an in-core plan for `device_label`) into an out-of-core one when some outer block
-/// fits in `usable` bytes and the host matrices fit in RAM; returns whether it did.
+/// fits in `usable` bytes and the host matrices fit in RAM; returns whether it did. A distance
+/// matrix in a file (o.distances_file) needs no RAM; a resume (o.resume_dir) keeps the outer
+/// block its checkpoint was saved with where that block fits.
 bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
-                      bool distances_in_file = false);
+                      const solve_options& o);
 
 /// Whether `p` was made by plan_out_of_core.
 [[nodiscard]] bool is_out_of_core(const plan& p);
 
 /// Runs the out-of-core solve of `d` (and `via` when non-null) on `devices` (one or more; a
 /// device may be listed twice, for tests), outer block bo; `tagged`: the plan has room for the
-/// tagged-slice workspaces (out_of_core_tagged).
+/// tagged-slice workspaces (out_of_core_tagged). Saves and resumes checkpoints as the options
+/// ask (checkpoint_dir, resume_dir).
 template <class T>
 void solve_out_of_core(dense_matrix<T>& d, via_matrix* via, apsp::detail::run_context& ctx,
                        const std::vector<int>& devices, std::int64_t bo, bool tagged);

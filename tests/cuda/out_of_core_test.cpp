@@ -1,20 +1,37 @@
 // The out-of-core cuda path, forced with a tiny device-memory cap so that n = 100..2100 has
 // several outer blocks (partial last blocks, n not a multiple of anything): int32 bit-identical
 // to the in-core cuda solve and to the reference, float32 within rounding, paths valid,
-// negative weights, negative cycles, progress.
+// negative weights, negative cycles, progress; checkpoints, on one device and several, and the
+// resumed plan's outer block (that part needs no GPU).
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "blocked_test_support.hpp"
+#include "core/checkpoint.hpp"
+#include "cuda/out_of_core.hpp"
 
 namespace {
 
 using apsp::dtype;
 using namespace apsp::cuda_test;
+namespace fs = std::filesystem;
+
+/// Sets an environment variable for a scope.
+struct scoped_env {
+  const char* name;
+  scoped_env(const char* n, const std::string& value) : name(n) { ::setenv(n, value.c_str(), 1); }
+  ~scoped_env() { ::unsetenv(name); }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+};
 
 /// Options whose cap admits outer block `bo` (and nothing larger) for n vertices.
 apsp::solve_options capped(std::int64_t n, std::int64_t bo, dtype t, bool paths) {
@@ -26,11 +43,7 @@ apsp::solve_options capped(std::int64_t n, std::int64_t bo, dtype t, bool paths)
 /// Solves with the out-of-core path forced at the options' cap: a small problem whose padded
 /// matrix fits under the cap would otherwise (rightly) run in core.
 apsp::result solve_out_of_core(const apsp::graph& g, const apsp::solve_options& o) {
-  const std::string cap = std::to_string(o.device_memory_limit);
-  ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", cap.c_str(), 1);
-  struct unset {
-    ~unset() { ::unsetenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES"); }
-  } restore;
+  const scoped_env cap("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", std::to_string(o.device_memory_limit));
   return apsp::solve(g, o);
 }
 
@@ -211,6 +224,154 @@ TEST(CudaOutOfCore, ProgressCountsOuterRounds) {
   EXPECT_EQ(done.back(), 4);
   o.progress = [](const apsp::progress_info& p) { return p.rounds_done < 2; };
   EXPECT_THROW((void)solve_out_of_core(g, o), apsp::cancelled_error);
+}
+
+// Checkpoints out of core. n = 1700 at Bo = 256: 7 rounds, the last one partial.
+
+/// A fresh checkpoint directory, removed at the end.
+struct temp_dir {
+  fs::path path;
+  explicit temp_dir(const std::string& name)
+      : path(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+  }
+  ~temp_dir() { fs::remove_all(path); }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+};
+
+/// `o` saving into `dir` after every round.
+apsp::solve_options saving(apsp::solve_options o, const fs::path& dir) {
+  o.checkpoint_dir = dir;
+  o.checkpoint_every_seconds = 0;
+  return o;
+}
+
+/// Solves with o saving into dir, cancelled by the progress callback after `rounds` rounds.
+void cancel_after(const apsp::graph& g, const apsp::solve_options& o, const fs::path& dir,
+                  int rounds) {
+  apsp::solve_options c = saving(o, dir);
+  int calls = 0;
+  c.progress = [&](const apsp::progress_info&) { return ++calls < rounds; };
+  EXPECT_THROW((void)solve_out_of_core(g, c), apsp::cancelled_error);
+  EXPECT_EQ(calls, rounds);
+  ASSERT_TRUE(fs::exists(dir / "manifest"));
+}
+
+/// Cancelled after 3 of 7 rounds, then resumed: the distances (and paths) of an uninterrupted
+/// solve with the same options byte for byte, the distances of the in-core solve, valid paths.
+void expect_resume_identical(const apsp::graph& g, const apsp::solve_options& o, std::int64_t bo,
+                             const std::string& name) {
+  const std::int64_t n = g.num_vertices();
+  const temp_dir dir(name);
+  cancel_after(g, o, dir.path, 3);
+  apsp::solve_options resume = saving(o, dir.path);
+  resume.resume_dir = dir.path;
+  const auto resumed = solve_out_of_core(g, resume);
+  expect_out_of_core(resumed.executed_plan(), n, bo);
+  fs::remove_all(dir.path);
+  const auto once = solve_out_of_core(g, saving(o, dir.path));
+  expect_bit_identical<std::int32_t>(resumed, once);
+  expect_bit_identical<std::int32_t>(resumed, apsp::solve(g, cuda_options(dtype::int32, false)));
+  ASSERT_EQ(resumed.has_paths(), o.paths);
+  if (!o.paths)
+    return;
+  ASSERT_TRUE(once.has_paths());
+  EXPECT_TRUE(std::equal(resumed.via().data(), resumed.via().data() + resumed.via().size(),
+                         once.via().data()));
+  apsp::testing::expect_paths_valid(g, resumed);
+}
+
+TEST(CudaOutOfCoreCheckpoint, CancelThenResumeIsByteIdentical) {
+  APSP_SKIP_WITHOUT_GPU();
+  // With paths the devices do every tile; without, the host takes a share of them.
+  for (const bool paths : {true, false}) {
+    const bool negative = !paths;
+    const std::uint64_t seed = 8100 + (paths ? 1 : 0);
+    SCOPED_TRACE("paths=" + std::to_string(paths) + " negative=" + std::to_string(negative) +
+                 " seed=" + std::to_string(seed));
+    const auto g = test_graph(1700, negative, seed);
+    expect_resume_identical(g, capped(1700, 256, dtype::int32, paths), 256, "apsp_ooc_checkpoint");
+  }
+}
+
+TEST(CudaOutOfCoreCheckpoint, SeveralDevicesCancelThenResumeIsByteIdentical) {
+  APSP_SKIP_WITHOUT_GPU();
+  // Device 0 twice: the multi-device rounds (tiles dealt out, panels home from the first one)
+  // on one GPU (multi_gpu_test.cpp).
+  const scoped_env twice("APSP_CUDA_FORCE_MULTI_GPU", "1");
+  for (const bool paths : {true, false}) {
+    const std::uint64_t seed = 8200 + (paths ? 1 : 0);
+    SCOPED_TRACE("paths=" + std::to_string(paths) + " seed=" + std::to_string(seed));
+    const auto g = test_graph(1700, !paths, seed);
+    apsp::solve_options o = capped(1700, 256, dtype::int32, paths);
+    o.devices = {0, 0};
+    const auto p = apsp::make_plan(1700, o);
+    EXPECT_NE(p.device.find("multi-GPU"), std::string::npos) << p.device;
+    expect_resume_identical(g, o, 256, "apsp_ooc_multi_checkpoint");
+  }
+}
+
+// The outer block follows the free memory; a resume keeps the saved one where it fits, so a
+// checkpoint resumes under another cap, and names the block when it cannot.
+TEST(CudaOutOfCoreCheckpoint, ResumeKeepsTheSavedOuterBlock) {
+  APSP_SKIP_WITHOUT_GPU();
+  const std::int64_t n = 1700;
+  const auto g = test_graph(n, false, 8300);
+  const temp_dir dir("apsp_ooc_saved_block");
+  cancel_after(g, capped(n, 256, dtype::int32, false), dir.path, 2);
+  apsp::solve_options roomier = saving(capped(n, 384, dtype::int32, false), dir.path);
+  roomier.resume_dir = dir.path;
+  const auto resumed = solve_out_of_core(g, roomier);
+  expect_out_of_core(resumed.executed_plan(), n, 256);
+  expect_bit_identical<std::int32_t>(resumed, apsp::solve(g, cuda_options(dtype::int32, false)));
+
+  fs::remove_all(dir.path);
+  cancel_after(g, capped(n, 384, dtype::int32, false), dir.path, 2);
+  apsp::solve_options tighter = saving(capped(n, 256, dtype::int32, false), dir.path);
+  tighter.resume_dir = dir.path;
+  try {
+    (void)solve_out_of_core(g, tighter);
+    ADD_FAILURE() << "resumed a block-384 checkpoint with room for 256 only";
+  } catch (const apsp::invalid_argument_error& e) {
+    EXPECT_NE(std::string(e.what()).find("block 384"), std::string::npos) << e.what();
+  }
+}
+
+// The same rule in the plan alone (no device needed): with room for Bo = 384, a resume of a
+// block-256 checkpoint plans 256; a saved block that does not fit, or is not a multiple of the
+// tile edge, leaves the chosen one.
+TEST(CudaOutOfCorePlan, ResumeTakesTheSavedBlockWhereItFits) {
+  const std::int64_t n = 1700;
+  const temp_dir dir("apsp_ooc_plan_resume");
+  const auto with_manifest = [&](std::int64_t block) {
+    apsp::detail::checkpoint_identity id;
+    id.n = n;
+    id.block = block;
+    apsp::detail::checkpoint_store(dir.path, id, 0, 0.0).commit(1, (n + block - 1) / block);
+  };
+  const auto planned = [&](std::int64_t room_for, bool resume) {
+    apsp::plan p;
+    p.type = dtype::int32;
+    p.n = n;
+    apsp::solve_options o;
+    if (resume)
+      o.resume_dir = dir.path;
+    EXPECT_TRUE(apsp::cuda::plan_out_of_core(p, "test device",
+                                             out_of_core_bytes(n, room_for, 4, false), o));
+    return p;
+  };
+  EXPECT_EQ(planned(384, true).block, 384); // no checkpoint there yet
+  with_manifest(256);
+  const apsp::plan p = planned(384, true);
+  EXPECT_EQ(p.block, 256);
+  EXPECT_EQ(p.rounds, 7);
+  EXPECT_EQ(p.device_bytes, apsp::cuda::out_of_core_device_bytes(n, 256, 4, false));
+  EXPECT_NE(p.device.find("outer block 256"), std::string::npos) << p.device;
+  EXPECT_EQ(planned(384, false).block, 384);
+  EXPECT_EQ(planned(128, true).block, 128); // 256 does not fit
+  with_manifest(200);
+  EXPECT_EQ(planned(384, true).block, 384);
 }
 
 } // namespace
