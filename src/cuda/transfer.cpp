@@ -1,16 +1,12 @@
 #include "cuda/transfer.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
-#include <string>
 #include <type_traits>
 
 #include <omp.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/nvtx.hpp"
@@ -68,27 +64,11 @@ void prefault_host(void* host, std::size_t bytes) {
   constexpr std::size_t chunk = std::size_t{2} << 20;
   const auto chunks = static_cast<std::int64_t>((bytes + chunk - 1) / chunk);
   const int threads = std::max(1, omp_get_num_procs() / 2);
-  // The kernel maps each chunk's pages in one call (Linux 5.14 on), without a fault per page;
-  // where it cannot, zeros are written. APSP_CUDA_PREFAULT=memset always writes them.
-  const char* how = std::getenv("APSP_CUDA_PREFAULT");
-  const bool populate = !(how != nullptr && std::string(how) == "memset");
-  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   auto* p = static_cast<unsigned char*>(host);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
   for (std::int64_t c = 0; c < chunks; ++c) {
     const std::size_t at = static_cast<std::size_t>(c) * chunk;
-    const std::size_t len = std::min(chunk, bytes - at);
-#ifdef MADV_POPULATE_WRITE
-    if (populate) {
-      // madvise wants page-aligned ranges: the first page may hold bytes before the matrix
-      // (a file header), which populating leaves as they are.
-      const auto begin = reinterpret_cast<std::uintptr_t>(p + at) / page * page;
-      const auto end = reinterpret_cast<std::uintptr_t>(p + at + len);
-      if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0)
-        continue;
-    }
-#endif
-    std::memset(p + at, 0, len);
+    std::memset(p + at, 0, std::min(chunk, bytes - at));
   }
 }
 
@@ -117,9 +97,9 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
       st.buffers->done(b).synchronize();
     copy_rows(src, st.buffers->buffer(b), row0, rows, row_bytes, stride_bytes, map);
     APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
-                                    static_cast<std::size_t>(ld) * elem_bytes,
-                                    st.buffers->buffer(b), row_bytes, row_bytes,
-                                    static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
+                                    static_cast<std::size_t>(ld) * elem_bytes, st.buffers->buffer(b),
+                                    row_bytes, row_bytes, static_cast<std::size_t>(rows),
+                                    cudaMemcpyHostToDevice, s));
     st.buffers->done(b).record(s);
   }
   APSP_CUDA_TRY(cudaStreamSynchronize(s));
@@ -131,8 +111,8 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
 }
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
-                   std::int64_t cols, std::int64_t ld, cudaStream_t s, const staging_buffers* given,
-                   const host_rows& map) {
+                   std::int64_t cols, std::int64_t ld, cudaStream_t s,
+                   const staging_buffers* given, const host_rows& map) {
   if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda download");

@@ -47,9 +47,8 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t ld, cudaStream_t s, const staging_buffers* staging = nullptr);
 
-/// Maps the pages of `bytes` of host memory (allocated, or for a memory-mapped file, mapped)
-/// before a download needs them, with about half the cores; the contents become unspecified
-/// (zeros where the kernel cannot populate pages itself).
+/// Writes zeros over `bytes` of host memory with about half the cores, so that its pages are
+/// faulted in (allocated, or for a memory-mapped file, mapped) before a download needs them.
 void prefault_host(void* host, std::size_t bytes);
 
 /// Where the host's rows of a copy are: row l of the copy is row at(l) of a host matrix with
