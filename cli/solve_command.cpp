@@ -37,6 +37,10 @@ struct solve_args : distributed_solve_args {
   bool no_map_output = false;
 };
 
+/// The vertex count the CUDA warm-up plans for when the file declares none: large enough that
+/// the GPU is worth starting.
+constexpr std::int64_t unknown_n = 100000;
+
 struct stage_seconds {
   double read = 0;
   double write = 0;
@@ -195,13 +199,25 @@ int run(const solve_args& a) {
   check_narrow_backend(options);
   trace("solve: back ends listed");
   // ... while planning, which creates the GPU context (a few hundred ms), overlaps the read.
-  auto warm_up = std::async(std::launch::async, [options] { return make_plan(0, options); });
+  // Planning for the vertex count the file declares leaves the GPU alone when the cpu would
+  // finish first (the auto back end's small-n rule); with no count declared, it assumes a large
+  // graph. Failures surface in the real plan after the read.
+  io::read_options peek;
+  if (!a.in.format.empty())
+    peek.fmt = io::parse_format(a.in.format);
+  const std::int64_t declared = io::peek_vertex_count(a.in.path, peek).value_or(unknown_n);
+  auto warm_up = std::async(std::launch::async, [options, declared] {
+    try {
+      (void)make_plan(declared, options);
+    } catch (...) {
+    }
+  });
 
   const sigint_scope sigint;
   stage_seconds t;
   const loaded_graph in = read_input(a.in);
   trace("solve: input read");
-  (void)warm_up.get();
+  warm_up.get();
   trace("solve: device warmed up");
   t.read = in.read_seconds;
   throw_if_interrupted();
@@ -231,11 +247,11 @@ int run(const solve_args& a) {
     const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     const std::uint64_t file_bytes =
         cells * (size_of(options.type) + (a.paths_out.empty() ? 0 : sizeof(std::int32_t)));
-    in_place = (ram != 0 && p.host_bytes > ram) ||
-               (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
-               (p.algorithm == algorithm_kind::johnson && p.fits) ||
-               (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
-                file_bytes <= ram / 8);
+    in_place =
+        (ram != 0 && p.host_bytes > ram) ||
+        (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
+        (p.algorithm == algorithm_kind::johnson && p.fits) ||
+        (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 && file_bytes <= ram / 8);
   }
   std::optional<in_place_output> distances_file;
   std::optional<in_place_output> paths_file;

@@ -76,6 +76,14 @@ struct read_options {
 /// >= 2^30-1 (integer) mean "no edge"; the diagonal gives self-loops.
 [[nodiscard]] graph_file read_graph(const std::filesystem::path& p, const read_options& o = {});
 
+/// The vertex count the file declares before its data, read from its first 64 KiB only: the
+/// `p sp n m` line of DIMACS, the size line of Matrix Market, the shape of .npy, the first
+/// integer of the course binary format. nullopt where the format declares none (edge lists,
+/// CSV), for gzip-compressed files, and whenever the first bytes do not say it plainly; never
+/// throws. Where read_graph accepts the file and this returns a count, the two agree.
+[[nodiscard]] std::optional<std::int64_t> peek_vertex_count(const std::filesystem::path& p,
+                                                            const read_options& o = {}) noexcept;
+
 /// Writes a graph (for `apsp convert`): dimacs, mtx, edgelist, csv, course_binary or npy.
 void write_graph(const std::filesystem::path& p, const graph_file& g, format f);
 

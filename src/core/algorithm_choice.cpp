@@ -1,6 +1,7 @@
 #include "core/algorithm_choice.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -15,8 +16,8 @@ constexpr double fw_cpu_rate_4_byte = 2.0e10; // int32/float32 updates per secon
 constexpr double fw_cpu_rate_8_byte = 1.0e10; // int64/float64
 constexpr double fw_cuda_rate_int32 = 2.0e13; // H100, int32 (DPX min-plus)
 constexpr double fw_cuda_rate_float32 = 1.2e13;
-constexpr double johnson_seconds_per_arc = 4e-9;         // relaxing one arc
-constexpr double johnson_seconds_per_vertex_int = 40e-9; // radix heap pop + the row's cell
+constexpr double johnson_seconds_per_arc = 4e-9;           // relaxing one arc
+constexpr double johnson_seconds_per_vertex_int = 40e-9;   // radix heap pop + the row's cell
 constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
 // The supernodal steps stream their blocks from memory: updates per second per thread (4-byte
 // types; 8-byte ones half), and seconds per matrix cell per thread for the fill and the two
@@ -34,6 +35,14 @@ constexpr double supernodal_seconds_per_cell = 2.0e-9;
 double sparse_threads(int threads) {
   return std::pow(static_cast<double>(threads > 0 ? threads : 1), 0.8);
 }
+
+/// Python3 + cudaFree(0) took 0.38-0.44 s against 0.07-0.09 s for python3 alone on this
+/// session's H100 machines, and the context's teardown at exit 0.1-0.18 s
+/// (docs/benchmarks.md); the whole run at n = 3,000 took 0.41 s on the GPU and 0.36 s on the
+/// host's 16 threads with the CUDA warm-up still waited for.
+constexpr double gpu_start_seconds = 0.3;
+
+std::atomic<bool> gpu_started_flag{false};
 
 /// Two or more GPUs split the rounds: 0.9 of linear (two H200: 1.92x at n = 80,000, 1.70-1.73x
 /// at 40,000).
@@ -60,6 +69,24 @@ double fw_cpu_seconds(const problem_shape& s) {
 double fw_cuda_seconds(const problem_shape& s) {
   const double gpus = s.gpus > 1 ? multi_gpu_efficiency * s.gpus : 1.0;
   return cube(s.n) / (gpus * (s.type == dtype::int32 ? fw_cuda_rate_int32 : fw_cuda_rate_float32));
+}
+
+double cuda_start_seconds() {
+  return gpu_start_seconds;
+}
+
+bool gpu_started() noexcept {
+  return gpu_started_flag.load(std::memory_order_relaxed);
+}
+
+void note_gpu_started() noexcept {
+  gpu_started_flag.store(true, std::memory_order_relaxed);
+}
+
+bool cpu_beats_gpu_start(const problem_shape& s, bool started) {
+  if (size_of(s.type) != 4)
+    return true; // the GPU solves int32 and float32 only
+  return fw_cpu_seconds(s) < fw_cuda_seconds(s) + (started ? 0.0 : cuda_start_seconds());
 }
 
 double johnson_cpu_seconds(const problem_shape& s) {
@@ -99,7 +126,9 @@ algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backen
   c.algorithm = all.front().algorithm;
   c.reason = "auto: n = " + std::to_string(s.n) + ", m = " + std::to_string(s.m) + ": ";
   for (std::size_t k = 0; k < all.size(); ++k) {
-    c.reason += (k == 0 ? "" : all[k - 1].seconds < all[k].seconds ? " < " : " <= ") +
+    c.reason += (k == 0                                ? ""
+                 : all[k - 1].seconds < all[k].seconds ? " < "
+                                                       : " <= ") +
                 all[k].name + " ~" +
                 (std::isinf(all[k].seconds) ? std::string("n/a (no small separators)")
                                             : seconds_text(all[k].seconds));

@@ -25,6 +25,16 @@ struct problem_shape {
 [[nodiscard]] double fw_cpu_seconds(const problem_shape& s);
 /// n^3 updates at a GPU's min-plus rate (H100 figures; only int32 and float32 run there).
 [[nodiscard]] double fw_cuda_seconds(const problem_shape& s);
+/// Seconds a GPU needs before its first kernel and after the solve the first time a process uses
+/// one: the CUDA context, and its teardown at exit.
+[[nodiscard]] double cuda_start_seconds();
+/// Whether a cuda back end has made a plan (and so started a device) in this process, after
+/// which a GPU costs no start.
+[[nodiscard]] bool gpu_started() noexcept;
+void note_gpu_started() noexcept;
+/// Whether Floyd-Warshall of shape s ends sooner on the cpu than on a GPU that has to start
+/// first (`started`: it has, and costs nothing more). Small n under backend_kind::automatic.
+[[nodiscard]] bool cpu_beats_gpu_start(const problem_shape& s, bool started);
 /// n Dijkstra runs, each about m relaxations and n queue operations plus a row written.
 [[nodiscard]] double johnson_cpu_seconds(const problem_shape& s);
 /// The supernodal steps' updates at its streaming rate, plus the passes over the n x n matrix

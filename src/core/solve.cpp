@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <new>
 #include <string>
 
@@ -13,10 +14,10 @@
 #include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
-#include "core/process_checkpoints.hpp"
 #include "core/checks.hpp"
 #include "core/host_memory.hpp"
 #include "core/mapped_matrix.hpp"
+#include "core/process_checkpoints.hpp"
 #include "cpu/elimination.hpp"
 #include "cpu/potentials.hpp"
 #include "cpu/supernodal_backend.hpp"
@@ -44,10 +45,40 @@ std::unique_ptr<detail::backend> make_backend(backend_kind kind) {
   throw internal_error("make_backend called with 'auto'");
 }
 
-/// Resolves the back end for Floyd-Warshall (`automatic`: cuda when a device is present and the
-/// plan fits, else cpu) and checks that it can run.
-std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_options& o) {
+/// Under `automatic`, whether the cpu solves an n-vertex Floyd-Warshall sooner than a GPU that
+/// has yet to start (its context costs a few hundred ms the first time in a process); options
+/// that only a GPU honours keep the GPU.
+bool cpu_sooner_at_small_n(std::int64_t n, const solve_options& o, std::string* why) {
+  if (!o.devices.empty() || o.device_memory_limit != 0 || o.narrow == narrow_mode::required)
+    return false;
+  detail::problem_shape shape;
+  shape.n = n;
+  shape.type = o.type;
+  shape.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const bool started = detail::gpu_started();
+  if (!detail::cpu_beats_gpu_start(shape, started))
+    return false;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "auto: cpu (~%.2g s) sooner than a GPU that has to start (~%.2g s)",
+                detail::fw_cpu_seconds(shape),
+                detail::fw_cuda_seconds(shape) + (started ? 0.0 : detail::cuda_start_seconds()));
+  *why = buf;
+  return true;
+}
+
+/// Resolves the back end for Floyd-Warshall (`automatic`: the cpu for problems it finishes
+/// before a GPU could start, else cuda when a device is present and the plan fits, else cpu)
+/// and checks that it can run. `why` (when the choice needs explaining) is set.
+std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_options& o,
+                                                   std::string* why = nullptr) {
   if (o.backend == backend_kind::automatic) {
+    std::string small;
+    if (cpu_sooner_at_small_n(n, o, &small)) {
+      if (why != nullptr)
+        *why = small;
+      return detail::make_cpu_backend();
+    }
     auto cuda = detail::make_cuda_backend();
     const bool cuda_type = o.type == dtype::int32 || o.type == dtype::float32;
     if (cuda_type && cuda->status().available && cuda->make_plan(n, o).fits)
@@ -75,7 +106,8 @@ void expect_cpu_algorithm(const solve_options& o, const char* name) {
                    std::string(to_string(o.backend)) + "' (use --backend cpu or auto)");
   APSP_EXPECTS(!detail::wants_checkpoints(o), invalid_argument_error,
                "checkpoints (checkpoint_dir, resume_dir) are saved between Floyd-Warshall "
-               "rounds; " + std::string(name) + " has none (use --algorithm fw)");
+               "rounds; " +
+                   std::string(name) + " has none (use --algorithm fw)");
 }
 
 /// Graphs with at most this many arcs per vertex get the supernodal analysis under `auto`
@@ -97,22 +129,27 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
       return {detail::make_supernodal_backend(), "requested"};
     // Analysed now, before the matrix is allocated: the plan shows the steps, and a graph
     // without small separators is refused at once.
-    auto analysis = std::make_shared<const cpu::elimination_plan>(cpu::plan_elimination(
-        n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
+    auto analysis = std::make_shared<const cpu::elimination_plan>(
+        cpu::plan_elimination(n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
     detail::expect_supernodal_pays(*analysis);
     return {detail::make_supernodal_backend(std::move(analysis)), "requested"};
   }
-  auto fw = choose_fw_backend(n, o);
+  std::string fw_why;
+  auto fw = choose_fw_backend(n, o, &fw_why);
+  // Why the back end, after why the algorithm, when the small-n rule chose it.
+  const auto and_why = [&](std::string reason) {
+    return fw_why.empty() ? reason : reason + "; " + fw_why;
+  };
   if (o.algorithm == algorithm_kind::floyd_warshall)
-    return {std::move(fw), "requested"};
+    return {std::move(fw), and_why("requested")};
   if (m < 0)
-    return {std::move(fw), "auto: the edge count is unknown (taken as dense)"};
+    return {std::move(fw), and_why("auto: the edge count is unknown (taken as dense)")};
   if (o.backend == backend_kind::reference || o.backend == backend_kind::cuda) {
     return {std::move(fw),
             "auto: the " + std::string(to_string(o.backend)) + " back end runs Floyd-Warshall"};
   }
   if (detail::wants_checkpoints(o))
-    return {std::move(fw), "auto: checkpoints are saved between Floyd-Warshall rounds"};
+    return {std::move(fw), and_why("auto: checkpoints are saved between Floyd-Warshall rounds")};
   if (o.narrow == narrow_mode::required)
     return {std::move(fw), "auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)"};
   detail::problem_shape shape;
@@ -124,11 +161,12 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
     shape.gpus = std::max(1, fw->make_plan(n, o).devices);
   std::shared_ptr<const cpu::elimination_plan> analysis;
   if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n) {
-    analysis = std::make_shared<const cpu::elimination_plan>(cpu::plan_elimination(
-        n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
+    analysis = std::make_shared<const cpu::elimination_plan>(
+        cpu::plan_elimination(n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
     shape.supernodal_updates = analysis->updates;
   }
   auto choice = detail::choose_algorithm(shape, fw->kind());
+  choice.reason = and_why(std::move(choice.reason));
   if (choice.algorithm == algorithm_kind::johnson)
     return {detail::make_johnson_backend(), std::move(choice.reason)};
   if (choice.algorithm == algorithm_kind::supernodal)
@@ -250,8 +288,8 @@ plan make_plan(std::int64_t n, const solve_options& options) {
 }
 
 plan make_plan(const graph& g, const solve_options& options) {
-  return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options, &g),
-                   g.num_vertices(), options);
+  return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options, &g), g.num_vertices(),
+                   options);
 }
 
 result solve(const graph& g, const solve_options& options) {
@@ -298,7 +336,8 @@ result solve_dense(any_matrix initial, const solve_options& options) {
                               detail::count_arcs(initial), options);
   const bool narrow =
       narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
-  const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
+  const std::uint64_t input_hash =
+      detail::wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
   return run_solve(std::move(initial), std::move(chosen), facts, narrow, options, t0, input_hash);
 }
 

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
@@ -242,6 +243,7 @@ public:
       cuda::device_guard guard(device);
       APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     }
+    note_gpu_started(); // the context exists now (algorithm_choice.hpp)
     std::uint64_t usable =
         free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
     if (o.device_memory_limit != 0)

@@ -2,7 +2,10 @@
 // One reader per format, over the file's bytes already in memory. read_graph/read_matrix pick
 // one; each throws invalid_input_error naming `p` and the line or byte.
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +26,11 @@ namespace apsp::io::detail {
 /// the bytes of an input, so they run the same code as a file read.
 [[nodiscard]] graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view bytes,
                                           format f, const read_options& o);
+
+/// peek_vertex_count on the first bytes of a file of `file_size` bytes in format f (the
+/// fuzzers call it on whole inputs).
+[[nodiscard]] std::optional<std::int64_t>
+peek_vertex_count_bytes(std::string_view head, std::size_t file_size, format f) noexcept;
 
 /// invalid_input_error: the format cannot be told from the name (or an unambiguous magic).
 [[noreturn]] void fail_unknown_format(const std::filesystem::path& p);
