@@ -5,7 +5,8 @@
 // Mode packed16 times the packed 16-bit kernels on a hop-count graph (10 % density, weights 1).
 //
 //   apsp_bench_cuda [--peak] [--sizes 10000,20000,40000]
-//                   [--modes int32,int32_paths,float32,float32_paths,packed16]
+//                   [--modes int32,int32_paths,int32_negative,int32_paths_negative,float32,
+//                            float32_paths,packed16]
 //                   [--solve] [--naive N] [--blocked32 N,...] [--csv FILE] [--commit C]
 //                   [--command TEXT]
 
@@ -114,6 +115,24 @@ template <class T> apsp::dense_matrix<T> random_matrix(std::int64_t n, std::uint
   return m;
 }
 
+/// The random graph with negative weights and no negative cycle: w(i, j) + p(i) - p(j), vertex
+/// potentials p in 0..1000 (weights -999..2000).
+apsp::dense_matrix<std::int32_t> negative_matrix(std::int64_t n, std::uint64_t seed) {
+  auto m = random_matrix<std::int32_t>(n, seed);
+  const std::int32_t inf = apsp::weight_traits<std::int32_t>::infinity;
+  const auto p = [&](std::int64_t v) {
+    return static_cast<std::int32_t>(mix(~seed ^ static_cast<std::uint64_t>(v)) % 1001);
+  };
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (i != j && m(i, j) < inf)
+        m(i, j) += p(i) - p(j);
+    }
+  }
+  return m;
+}
+
 /// Hop-count graph as a dense matrix: edge with probability 10 %, weight 1, else infinity.
 apsp::dense_matrix<std::int32_t> hop_matrix(std::int64_t n, std::uint64_t seed) {
   auto m = random_matrix<std::int32_t>(n, seed);
@@ -135,8 +154,10 @@ struct row {
   double peak; // updates/s the percentage refers to (0: none)
 };
 
-/// Kernel seconds of one solve of m (resident on the device, events around the rounds).
-template <class T> double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths) {
+/// Kernel seconds of one solve of m (resident on the device, events around the rounds); `clamp`
+/// as for negative weights.
+template <class T>
+double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths, bool clamp = false) {
   namespace ac = apsp::cuda;
   const std::int64_t n = m.n();
   const std::int64_t ld =
@@ -153,6 +174,7 @@ template <class T> double kernel_seconds(const apsp::dense_matrix<T>& m, bool pa
   p.d = d.data();
   p.via = via.data();
   p.ld = ld;
+  p.clamp = clamp;
   const ac::tagged_panels tags(p, s.get()); // as the back end does (int32 paths)
   ac::configure_kernels(p);
   const auto kernels = ac::make_round_kernels(p); // as the back end runs the rounds
@@ -262,6 +284,10 @@ int main(int argc, char** argv) {
         t = kernel_seconds(mi, false);
       else if (mode == "int32_paths")
         t = kernel_seconds(mi, true);
+      else if (mode == "int32_negative")
+        t = kernel_seconds(negative_matrix(n, 12345), false, true);
+      else if (mode == "int32_paths_negative")
+        t = kernel_seconds(negative_matrix(n, 12345), true, true);
       else if (mode == "float32") {
         const auto mf = random_matrix<float>(n, 12345);
         t = kernel_seconds(mf, false);

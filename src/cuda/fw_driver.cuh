@@ -34,27 +34,24 @@ template <class T, bool Clamp> void configure_paths_kernel() {
                                      cudaSharedmemCarveoutMaxShared));
 }
 
-/// Phase 3 with paths: from tagged panels where the problem has the buffers (int32 without
-/// clamp), with min_plus_paths_kernel for rounds whose panels cannot be tagged (and always
-/// otherwise).
+/// Phase 3 with paths: from tagged panels where the problem has the buffers, with
+/// min_plus_paths_kernel for rounds whose panels cannot be tagged (and always otherwise).
 template <class T, bool Clamp>
 void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3, cudaStream_t s) {
   const auto blocks = static_cast<int>(2 * tiles3); // two half tiles each
   const int* run_if = nullptr;
-  if constexpr (!Clamp) {
-    if (p.a_tag != nullptr) {
-      const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
-      int* overflow = p.tag_overflow + round;
-      kernels::tag_slice_kernel<T><<<1024, 256, 0, s>>>(p.d + k0, p.ld, p.ld, p.d + k0 * p.ld, p.ld,
-                                                        p.ld, p.a_tag, p.b_tag, overflow);
-      APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
-      kernels::min_plus_tagged_kernel<T, true>
-          <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-              p.d, p.via, p.ld, p.a_tag, p.b_tag, p.ld, static_cast<std::int32_t>(k0), overflow,
-              round, static_cast<int>(p.tiles()));
-      APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
-      run_if = p.tag_overflow;
-    }
+  if (p.a_tag != nullptr) {
+    const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
+    int* overflow = p.tag_overflow + round;
+    kernels::tag_slice_kernel<T><<<1024, 256, 0, s>>>(p.d + k0, p.ld, p.ld, p.d + k0 * p.ld, p.ld,
+                                                      p.ld, p.a_tag, p.b_tag, overflow);
+    APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
+    kernels::min_plus_tagged_kernel<T, true>
+        <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+            p.d, p.via, p.ld, p.a_tag, p.b_tag, p.ld, static_cast<std::int32_t>(k0), overflow,
+            round, static_cast<int>(p.tiles()));
+    APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
+    run_if = p.tag_overflow;
   }
   // Gated on the flag, a few waves of blocks stride over the tiles, so a round that does not
   // need the kernel costs a few thousand empty blocks rather than one per half tile.
@@ -74,11 +71,9 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
     configure_paths_kernel<T, Clamp>();
-    if constexpr (!Clamp) {
-      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         kernels::pipelined_smem_bytes(sizeof(T))));
-    }
+    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kernels::pipelined_smem_bytes(sizeof(T))));
   } else {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,

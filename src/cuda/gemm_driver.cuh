@@ -22,11 +22,9 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_gemm_via_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::panel_smem_bytes(sizeof(T))));
-    if constexpr (!Clamp) {
-      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, false>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         kernels::pipelined_smem_bytes(sizeof(T))));
-    }
+    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, false>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       kernels::pipelined_smem_bytes(sizeof(T))));
   } else {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_gemm_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -40,33 +38,28 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
   const auto col_tiles = static_cast<int>(g.cols / tile);
   const auto blocks = static_cast<unsigned>((g.rows / tile) * (g.cols / tile));
   if constexpr (Paths) {
-    // Tagged slices (int32 without clamp, workspace large enough), else the panel epilogue.
-    bool tagged = false;
-    if constexpr (!Clamp) {
-      const gemm_tags& w = g.tags;
-      tagged = w.a != nullptr && w.a_rows >= g.rows && w.b_cols >= g.cols && w.slices >= g.k / tile;
-      if (tagged) {
-        APSP_CUDA_TRY(
-            cudaMemsetAsync(w.overflow, 0, static_cast<std::size_t>(g.k / tile) * sizeof(int), s));
-      }
+    // Tagged slices (workspace large enough), else the panel epilogue.
+    const gemm_tags& w = g.tags;
+    const bool tagged =
+        w.a != nullptr && w.a_rows >= g.rows && w.b_cols >= g.cols && w.slices >= g.k / tile;
+    if (tagged) {
+      APSP_CUDA_TRY(
+          cudaMemsetAsync(w.overflow, 0, static_cast<std::size_t>(g.k / tile) * sizeof(int), s));
     }
     // One step per 128-wide k slice, in stream order: each sees the previous slices' result.
     for (std::int64_t k0 = 0; k0 < g.k; k0 += tile) {
       const int* run_if = nullptr;
-      if constexpr (!Clamp) {
-        if (tagged) {
-          int* overflow = g.tags.overflow + k0 / tile;
-          kernels::tag_slice_kernel<T><<<helper_blocks(128 * (g.rows + g.cols)), 256, 0, s>>>(
-              g.a + k0, g.lda, g.rows, g.b + k0 * g.ldb, g.ldb, g.cols, g.tags.a, g.tags.b,
-              overflow);
-          APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
-          kernels::min_plus_tagged_kernel<T, false>
-              <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-                  g.c, g.via, g.ldc, g.tags.a, g.tags.b, g.cols,
-                  static_cast<std::int32_t>(g.k_base + k0), overflow, -1, col_tiles);
-          APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel", s);
-          run_if = overflow;
-        }
+      if (tagged) {
+        int* overflow = g.tags.overflow + k0 / tile;
+        kernels::tag_slice_kernel<T><<<helper_blocks(128 * (g.rows + g.cols)), 256, 0, s>>>(
+            g.a + k0, g.lda, g.rows, g.b + k0 * g.ldb, g.ldb, g.cols, g.tags.a, g.tags.b, overflow);
+        APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
+        kernels::min_plus_tagged_kernel<T, false>
+            <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+                g.c, g.via, g.ldc, g.tags.a, g.tags.b, g.cols,
+                static_cast<std::int32_t>(g.k_base + k0), overflow, -1, col_tiles);
+        APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel", s);
+        run_if = overflow;
       }
       kernels::min_plus_gemm_via_kernel<T, Clamp>
           <<<blocks, kernels::mp_threads, kernels::panel_smem_bytes(sizeof(T)), s>>>(

@@ -58,7 +58,7 @@ public:
       APSP_CUDA_TRY(cudaSetDevice(dev));
       configure_block_kernels<T>(bo, clamp_, paths());
       workers_.push_back(std::make_unique<ooc_worker<T>>(
-          dev, bb, panel, paths(), tagged && uses_tagged_paths<T>(paths(), clamp_), bo, ldp_));
+          dev, bb, panel, paths(), tagged && uses_tagged_paths<T>(paths()), bo, ldp_));
     }
     // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it
     // off. The share follows the measured paces so the host never holds the devices up.

@@ -88,7 +88,7 @@ public:
       APSP_EXPECTS(L_.cols == 1, internal_error, "whole host matrices need one process column");
       host_map_ = {L_.n, L_.b, L_.rows, L_.row};
     }
-    if (uses_tagged_paths<T>(paths(), clamp))
+    if (uses_tagged_paths<T>(paths()))
       tags_ = tag_workspace(rows_, cols_, kp_ / tile);
     for (int p = 0; p < 2; ++p) {
       col_[p] = device_buffer<T>(static_cast<std::size_t>(rows_ * kp_));
@@ -240,11 +240,11 @@ public:
       uploaded_[p].synchronize();
       panels_ready_[p].synchronize();
       if (!comm_->device_col() && L_.owns_row(r))
-        APSP_CUDA_TRY(cudaMemcpy(row_host_[p].data(), row_[p].data(), row_bytes,
-                                 cudaMemcpyDeviceToHost));
+        APSP_CUDA_TRY(
+            cudaMemcpy(row_host_[p].data(), row_[p].data(), row_bytes, cudaMemcpyDeviceToHost));
       if (!comm_->device_row() && L_.owns_col(r))
-        APSP_CUDA_TRY(cudaMemcpy(col_host_[p].data(), col_[p].data(), col_bytes,
-                                 cudaMemcpyDeviceToHost));
+        APSP_CUDA_TRY(
+            cudaMemcpy(col_host_[p].data(), col_[p].data(), col_bytes, cudaMemcpyDeviceToHost));
     });
     if (!comm_->device_col())
       comm_->start_bcast_col(row_host_[p].data(), row_bytes, L_.row_owner(r));
@@ -492,8 +492,7 @@ std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device,
 }
 
 template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool, const graph*,
-              bool);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool, const graph*, bool);
 template std::unique_ptr<rank_gpu<float>>
 make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool, const graph*, bool);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Owners of the buffers that let products with paths run from tagged pivot slices
-// (kernels/min_plus_tagged.cuh): int32, paths, no clamp. Callers allocate them where that
+// (kernels/min_plus_tagged.cuh): int32 or float32, with paths. Callers allocate them where that
 // applies and hand them to the in-core driver (device_problem) or the general product
 // (gemm_args::tags); everything else (and APSP_CUDA_TAGGED_PATHS=0) runs without them, and the
 // kernels then find pivots by rescanning.
@@ -25,10 +25,11 @@ namespace apsp::cuda {
   return v == nullptr || std::string(v) != "0";
 }
 
-/// Whether a solve of weight type T uses tagged slices: int32 without clamp, or float32 (whose
-/// slices take the tagged route where their values are whole numbers; kernels/min_plus_tagged.cuh).
-template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths, bool clamp) {
-  return (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)&&paths && !clamp &&
+/// Whether a solve of weight type T uses tagged slices: int32 or float32 with paths (the
+/// slices take the tagged route where their values are whole numbers in one of the tagged
+/// ranges, negative weights included; kernels/min_plus_tagged.cuh).
+template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths) {
+  return (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)&&paths &&
          tagged_paths_enabled();
 }
 
@@ -72,11 +73,11 @@ private:
 };
 
 /// The in-core solve's workspace: panels of ld x 128 and 128 x ld and a flag per round, zeroed
-/// on stream s, attached to p when p can use them (p must keep its via, clamp and ld).
+/// on stream s, attached to p when p can use them (p must keep its via and ld).
 class tagged_panels {
 public:
   template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s) {
-    if (!uses_tagged_paths<T>(p.via != nullptr, p.clamp))
+    if (!uses_tagged_paths<T>(p.via != nullptr))
       return;
     work_ = tag_workspace(p.ld, p.ld, p.tiles());
     const gemm_tags t = work_.view();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "apsp/apsp.hpp"
 #include "common/test_graphs.hpp"
@@ -69,16 +70,29 @@ inline std::uint64_t out_of_core_bytes(std::int64_t n, std::int64_t bo, std::siz
 /// with weights of about 2^20 plus a few random chords, whose distances of four hops and more
 /// (up to 2^28) are too large for tagged slices (kernels/min_plus_tagged.cuh), so products that
 /// touch them must fall back to the rescan; an edge from the first component into the second
-/// makes mixed paths too.
-inline apsp::graph mixed_range_graph() {
+/// makes mixed paths too. With `negative`, the first component's weights are shifted by vertex
+/// potentials (-20..40, no negative cycle), so its rounds take the signed range and the mixed
+/// ones hold values outside both ranges.
+inline apsp::graph mixed_range_graph(bool negative = false) {
   constexpr std::int64_t half = 384;
   apsp::graph g(2 * half);
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::int64_t> vertex(0, half - 1);
   std::uniform_int_distribution<int> small(1, 20);
   std::uniform_int_distribution<int> large(1 << 20, (1 << 20) + 1000);
-  for (int e = 0; e < 8 * half; ++e)
-    g.add_edge(vertex(rng), vertex(rng), small(rng));
+  std::vector<int> potential(static_cast<std::size_t>(half), 0);
+  if (negative) {
+    std::uniform_int_distribution<int> p(0, 20);
+    for (auto& x : potential)
+      x = p(rng);
+  }
+  for (int e = 0; e < 8 * half; ++e) {
+    const std::int64_t u = vertex(rng);
+    const std::int64_t v = vertex(rng);
+    g.add_edge(u, v,
+               small(rng) + potential[static_cast<std::size_t>(u)] -
+                   potential[static_cast<std::size_t>(v)]);
+  }
   for (std::int64_t v = 0; v < half; ++v)
     g.add_edge(half + v, half + (v + 1) % half, large(rng));
   for (int e = 0; e < 20; ++e)

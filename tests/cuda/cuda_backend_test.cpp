@@ -270,6 +270,25 @@ TEST(Cuda, TaggedPathsFallBackWhereValuesDoNotFit) {
   expect_tagged_and_rescan_agree(apsp::cuda_test::mixed_range_graph());
 }
 
+// Negative weights take the signed range of tagged values: the same pivots as the rescan,
+// int32 and float32 whole numbers; rounds with values outside both ranges rescan.
+TEST(Cuda, TaggedPathsWithNegativeWeights) {
+  APSP_SKIP_WITHOUT_GPU();
+  apsp::testing::random_graph_spec s;
+  s.n = 5 * tile + 19;
+  s.density = 0.05;
+  s.max_weight = 9; // potentials 0..9: weights -9..18, zero weights and ties
+  s.negative_edges = true;
+  const auto g = apsp::testing::make_random_graph(s, 79);
+  expect_tagged_and_rescan_agree(g);
+  const auto tagged = apsp::cuda_test::expect_tagged_matches_rescan<float>(
+      [&] { return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true); });
+  apsp::cuda_test::expect_close(
+      tagged, solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false), 0.0);
+  expect_paths_valid<float>(g, tagged, 0);
+  expect_tagged_and_rescan_agree(apsp::cuda_test::mixed_range_graph(true));
+}
+
 TEST(Cuda, Float32WholeNumbersTakeTheTaggedRoute) {
   APSP_SKIP_WITHOUT_GPU();
   // Whole-number weights in float32: every slice can be tagged, and every sum is exact, so the

@@ -179,7 +179,8 @@ TEST_F(CudaMultiGpuOnOneDevice, Float32AndPaths) {
 
 TEST_F(CudaMultiGpuOnOneDevice, TaggedPathsMatchTheRescan) {
   APSP_SKIP_WITHOUT_GPU();
-  for (const auto& g : {test_graph(600, false, 75), mixed_range_graph()}) {
+  for (const auto& g : {test_graph(600, false, 75), mixed_range_graph(), test_graph(600, true, 76),
+                        mixed_range_graph(true)}) {
     SCOPED_TRACE("n=" + std::to_string(g.num_vertices()));
     const auto got =
         expect_tagged_matches_rescan([&] { return apsp::solve(g, twice(dtype::int32, true)); });
@@ -324,8 +325,8 @@ TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, Int32BitIdenticalAndPathsValid) {
       for (bool negative : {false, true}) {
         const std::uint64_t seed = 7400 + static_cast<std::uint64_t>(n);
         SCOPED_TRACE(std::string("cap=") + cap + " n=" + std::to_string(n) +
-                     " copies=" + std::to_string(copies) + " negative=" +
-                     std::to_string(negative) + " seed=" + std::to_string(seed));
+                     " copies=" + std::to_string(copies) + " negative=" + std::to_string(negative) +
+                     " seed=" + std::to_string(seed));
         const auto g = test_graph(n, negative, seed);
         const auto got = apsp::solve(g, twice(dtype::int32, false, copies));
         EXPECT_TRUE(is_multi_out_of_core(got.executed_plan())) << got.executed_plan().device;

@@ -177,7 +177,8 @@ TEST(CudaOutOfCore, PathsAreValidShortestWalks) {
 
 TEST(CudaOutOfCore, TaggedPathsMatchTheRescan) {
   APSP_SKIP_WITHOUT_GPU();
-  for (const auto& g : {test_graph(700, false, 95), mixed_range_graph()}) {
+  for (const auto& g : {test_graph(700, false, 95), mixed_range_graph(), test_graph(700, true, 96),
+                        mixed_range_graph(true)}) {
     const std::int64_t n = g.num_vertices();
     SCOPED_TRACE("n=" + std::to_string(n));
     const auto o = capped(n, 256, dtype::int32, true);

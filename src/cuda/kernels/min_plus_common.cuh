@@ -17,6 +17,15 @@ namespace apsp::cuda::kernels {
 inline constexpr int mp_threads = 256;
 inline constexpr int mp_thread_rows = 8; // outputs per thread along each axis
 
+/// Bits of a k slice's flag with paths (min_plus_tagged.cuh): some value of the slice lies
+/// outside the unsigned / the signed range of tagged values.
+inline constexpr int tag_outside_unsigned = 1;
+inline constexpr int tag_outside_signed = 2;
+/// Whether a slice with these flags cannot be tagged, and the rescanning kernels take it.
+__host__ __device__ constexpr bool needs_rescan(int flags) {
+  return (flags & tag_outside_unsigned) != 0 && (flags & tag_outside_signed) != 0;
+}
+
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
   const auto s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));

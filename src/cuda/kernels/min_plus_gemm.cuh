@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
 
 /// One 128-wide k slice with paths: via (laid out like C, stride ldc) gets k_base + the first k
 /// reaching the new minimum of every element that strictly improved. With run_if, only when
-/// *run_if is set (the slice could not be tagged).
+/// the slice could not be tagged (needs_rescan(*run_if)).
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 1)
     min_plus_gemm_via_kernel(T* c, std::int32_t* via, std::int64_t ldc, const T* a,
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(mp_threads, 1)
                              int col_tiles, const int* run_if) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   using ops = min_plus<T, Clamp>;
-  if (run_if != nullptr && *run_if == 0)
+  if (run_if != nullptr && !needs_rescan(*run_if))
     return; // the slice was done from tagged copies (min_plus_tagged.cuh)
 
   extern __shared__ __align__(16) unsigned char smem_raw[];

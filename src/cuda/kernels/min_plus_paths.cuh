@@ -47,8 +47,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
   T* s_b = s_a + fw_tile * paths_a_stride; // [128 k][68]: B(all k, this block's 64 columns)
 
-  // With run_if (min_plus_tagged.cuh), this round's phase 3 is ours only if run_if[r] is set.
-  if (run_if != nullptr && run_if[r] == 0)
+  // With run_if (min_plus_tagged.cuh), this round's phase 3 is ours only if it cannot be tagged.
+  if (run_if != nullptr && !needs_rescan(run_if[r]))
     return;
 #pragma unroll 1
   for (int block = static_cast<int>(blockIdx.x); block < blocks;

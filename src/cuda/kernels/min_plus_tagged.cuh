@@ -1,7 +1,7 @@
 #pragma once
-// Phase 3 with the path matrix at the speed of the distance kernel, for int32 without negative
-// weights (and float32 matrices of whole numbers): the pivot index rides in the low bits of
-// the sums.
+// Phase 3 with the path matrix at the speed of the distance kernel, for int32 (negative weights
+// included) and float32 matrices of whole numbers: the pivot index rides in the low bits of the
+// sums.
 //
 // After phase 2, tag_slice_kernel copies the two pivot panels of the round into side buffers
 // as tagged values: B'(k, j) = B(k, j) * 128 and A'(i, k) = A(i, k) * 128 + k. Then
@@ -9,12 +9,17 @@
 // so the plain min-plus product of the tagged panels -- the distance kernel's main loop, one
 // VIADDMNMX per update -- yields per output the minimum sum in the high bits and, among the k
 // reaching it, the smallest in the low 7: exactly the pivot a sequential scan keeps (the first k
-// reaching the minimum), with no rescan in the epilogue.
+// reaching the minimum), with no rescan in the epilogue. The arithmetic shift takes the sum back
+// for negative sums too (the tag is 0..127 above a multiple of 128).
 //
-// That needs every finite panel value v to satisfy 0 <= v < 2^22 (so sums stay below 2^30);
-// infinity is tagged as 2^30 - 128 (two of them still fit in 31 bits). A round whose panels
-// hold anything else sets its overflow flag, and that round's phase 3 runs
-// min_plus_paths_kernel instead (the two launches check the flag and one of them returns).
+// Two ranges of finite panel values keep every sum inside 31 bits and apart from "no path"
+// (infinity is tagged as 2^30 - 128, and two of them still fit):
+//   unsigned, 0 <= v < 2^22: finite sums stay below 2^30 - 128, the tagged infinity;
+//   signed, -2^21 <= v < 2^21 (negative weights): finite sums lie in [-2^29, 2^29), a sum with
+//     an infinite operand at or above 2^30 - 128 - 2^28 > 2^29.
+// The slice's flag collects which ranges some value falls outside (tag_outside_*); the product
+// takes the first range that holds every value, and a slice outside both runs the rescanning
+// kernels instead (min_plus_paths_kernel, min_plus_gemm_via_kernel: needs_rescan).
 // The out-of-core and multi-GPU products (gemm_driver.cuh) use the same tag and product kernels
 // per 128-wide k slice, with min_plus_gemm_via_kernel as the fallback.
 
@@ -25,37 +30,58 @@
 
 namespace apsp::cuda::kernels {
 
-inline constexpr int tag_bits = 7;                               // log2(fw_tile)
-inline constexpr std::int32_t tag_limit = std::int32_t{1} << 22; // finite values < this
+inline constexpr int tag_bits = 7;                                      // log2(fw_tile)
+inline constexpr std::int32_t tag_limit = std::int32_t{1} << 22;        // unsigned range: v < this
+inline constexpr std::int32_t signed_tag_limit = std::int32_t{1} << 21; // signed: |v| below
 inline constexpr std::int32_t tagged_infinity = (std::int32_t{1} << 30) - fw_tile;
+/// Tagged sums below this are finite paths under the signed range.
+inline constexpr std::int32_t signed_finite_bound = std::int32_t{1} << 29;
 static_assert(fw_tile == 1 << tag_bits);
 
-/// The tagged form of one matrix value (without its pivot tag): 128 v for a whole number v in
-/// [0, 2^22), tagged_infinity for "no path"; false when v has no tagged form (negative, too
-/// large, or a float with a fraction: float32 matrices of whole numbers below 2^22 take the
+/// Tagged sums below this are paths, for a slice whose flag (tag_outside_*) allows tagging.
+__device__ __forceinline__ std::int32_t finite_bound(int flags) {
+  return (flags & tag_outside_unsigned) != 0 ? signed_finite_bound : tagged_infinity;
+}
+
+/// The tagged form of one matrix value (without its pivot tag): 128 v for a whole number v,
+/// tagged_infinity for "no path"; returns the tag_outside_* bits of the ranges v is not in
+/// (both for a float with a fraction, or -infinity: float32 matrices of whole numbers take the
 /// integer route exactly, as every sum of two of them is exact in float too).
-template <class T> __device__ __forceinline__ bool tag_of(T v, std::int32_t& tagged) {
+template <class T> __device__ __forceinline__ int tag_of(T v, std::int32_t& tagged) {
+  constexpr int outside = tag_outside_unsigned | tag_outside_signed;
+  std::int32_t w = 0;
   if constexpr (std::is_same_v<T, std::int32_t>) {
-    if (v >= 0 && v < tag_limit) {
-      tagged = v * fw_tile;
-      return true;
+    if (v == int32_infinity) {
+      tagged = tagged_infinity;
+      return 0;
     }
-    tagged = tagged_infinity;
-    return v == int32_infinity;
+    w = v;
   } else {
     static_assert(std::is_same_v<T, float>);
-    if (v >= 0.0f && v < static_cast<float>(tag_limit) && v == truncf(v)) {
-      tagged = static_cast<std::int32_t>(v) * fw_tile;
-      return true;
+    if (isinf(v) && v > 0.0f) {
+      tagged = tagged_infinity;
+      return 0;
     }
-    tagged = tagged_infinity;
-    return isinf(v) && v > 0.0f;
+    if (!(v >= -static_cast<float>(tag_limit) && v < static_cast<float>(tag_limit) &&
+          v == truncf(v))) {
+      tagged = tagged_infinity;
+      return outside;
+    }
+    w = static_cast<std::int32_t>(v);
   }
+  int bits = 0;
+  if (!(w >= 0 && w < tag_limit))
+    bits |= tag_outside_unsigned;
+  if (!(w >= -signed_tag_limit && w < signed_tag_limit))
+    bits |= tag_outside_signed;
+  // Only used where some range holds: |w| < 2^22, so 128 w fits.
+  tagged = bits == outside ? tagged_infinity : w * fw_tile;
+  return bits;
 }
 
 /// Writes tagged copies of one 128-wide k slice: a_tag [rows][128] from a (rows x 128, stride
-/// lda) and b_tag [128][cols] from b (128 x cols, stride ldb); sets *overflow when a value
-/// cannot be tagged (tag_of).
+/// lda) and b_tag [128][cols] from b (128 x cols, stride ldb); ORs into *overflow the ranges
+/// some value falls outside (tag_of).
 template <class T>
 __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows, const T* b,
                                  std::int64_t ldb, std::int64_t cols,
@@ -64,7 +90,7 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
   const std::int64_t a_cells = rows * fw_tile;
   const std::int64_t total = a_cells + fw_tile * cols;
   const auto cols32 = static_cast<std::uint32_t>(cols); // < 2^31: 32-bit division below
-  bool bad = false;
+  int bits = 0;
   for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const bool is_a = e < a_cells;
@@ -79,26 +105,27 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
       v = b[static_cast<std::int64_t>(k) * ldb + (f - k * cols32)];
     }
     std::int32_t tagged = 0;
-    if (tag_of(v, tagged)) {
-      if (tagged != tagged_infinity)
-        tagged += tag;
-    } else {
-      bad = true;
-    }
+    bits |= tag_of(v, tagged);
+    if (tagged != tagged_infinity)
+      tagged += tag;
     if (is_a)
       a_tag[e] = tagged;
     else
       b_tag[e - a_cells] = tagged;
   }
-  if (__syncthreads_or(bad) && threadIdx.x == 0)
-    *overflow = 1;
+  const int outside_unsigned = __syncthreads_or(bits & tag_outside_unsigned);
+  const int outside_signed = __syncthreads_or(bits & tag_outside_signed);
+  const int block_bits = (outside_unsigned != 0 ? tag_outside_unsigned : 0) |
+                         (outside_signed != 0 ? tag_outside_signed : 0);
+  if (block_bits != 0 && threadIdx.x == 0)
+    atomicOr(overflow, block_bits);
 }
 
 /// C = min(C, A (x) B) for one 128-wide k slice from its tagged copies (returns at once when
-/// *overflow is set), each improved element's pivot k_base + k into via (laid out like C).
-/// Block b updates tile (ti, tj): with FwMap the b-th phase-3 tile of round fw_round of a grid
-/// of `tiles` (the in-core solve; C is the whole matrix), else tile (b / tiles, b % tiles) of a
-/// product `tiles` tile columns wide.
+/// the slice needs the rescan, needs_rescan(*overflow)), each improved element's pivot k_base + k
+/// into via (laid out like C). Block b updates tile (ti, tj): with FwMap the b-th phase-3 tile of
+/// round fw_round of a grid of `tiles` (the in-core solve; C is the whole matrix), else tile (b /
+/// tiles, b % tiles) of a product `tiles` tile columns wide.
 template <class T, bool FwMap>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_tagged_kernel(T* __restrict__ c, std::int32_t* __restrict__ via, std::int64_t ldc,
@@ -106,8 +133,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
                            std::int64_t b_cols, std::int32_t k_base, const int* overflow,
                            int fw_round, int tiles) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  if (*overflow != 0)
+  const int flags = *overflow;
+  if (needs_rescan(flags))
     return;
+  const std::int32_t bound = finite_bound(flags);
   using ops = min_plus<std::int32_t, false>; // on the tags, whatever T is
   using vec4 = typename min_plus<T, false>::vec4;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -146,8 +175,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
         const std::int32_t acc = r_acc[i][h * 4 + q];
         // floor: the tag is the low 7 bits; a whole number below 2^23, exact as a float
         const T sum = static_cast<T>(acc >> tag_bits);
-        // A sum with an infinite operand is at least tagged_infinity: not a path.
-        const bool improved = acc < tagged_infinity && sum < lane_of(v, q);
+        // A sum with an infinite operand is at least the bound: not a path.
+        const bool improved = acc < bound && sum < lane_of(v, q);
         if (improved) {
           set_lane(v, q, sum);
           g_v[line + col + q] = k_base + (acc & (fw_tile - 1));
