@@ -43,8 +43,8 @@ void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3
   if (p.a_tag != nullptr) {
     const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
     int* overflow = p.tag_overflow + round;
-    kernels::tag_slice_kernel<T><<<1024, 256, 0, s>>>(p.d + k0, p.ld, p.ld, p.d + k0 * p.ld, p.ld,
-                                                      p.ld, p.a_tag, p.b_tag, overflow);
+    kernels::tag_slice_kernel<T, Clamp><<<1024, 256, 0, s>>>(
+        p.d + k0, p.ld, p.ld, p.d + k0 * p.ld, p.ld, p.ld, p.a_tag, p.b_tag, overflow);
     APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
     kernels::min_plus_tagged_kernel<T, true>
         <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(

@@ -51,7 +51,7 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
       const int* run_if = nullptr;
       if (tagged) {
         int* overflow = g.tags.overflow + k0 / tile;
-        kernels::tag_slice_kernel<T><<<helper_blocks(128 * (g.rows + g.cols)), 256, 0, s>>>(
+        kernels::tag_slice_kernel<T, Clamp><<<helper_blocks(128 * (g.rows + g.cols)), 256, 0, s>>>(
             g.a + k0, g.lda, g.rows, g.b + k0 * g.ldb, g.ldb, g.cols, g.tags.a, g.tags.b, overflow);
         APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
         kernels::min_plus_tagged_kernel<T, false>

@@ -72,14 +72,17 @@ inline std::uint64_t out_of_core_bytes(std::int64_t n, std::int64_t bo, std::siz
 /// touch them must fall back to the rescan; an edge from the first component into the second
 /// makes mixed paths too. With `negative`, the first component's weights are shifted by vertex
 /// potentials (-20..40, no negative cycle), so its rounds take the signed range and the mixed
-/// ones hold values outside both ranges.
+/// ones hold values outside both ranges; the cycle's weights are then about 2^19 (distances of
+/// five hops and more outside the signed range), as with negative weights int32 solves refuse
+/// path lengths beyond a third of infinity.
 inline apsp::graph mixed_range_graph(bool negative = false) {
   constexpr std::int64_t half = 384;
   apsp::graph g(2 * half);
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::int64_t> vertex(0, half - 1);
   std::uniform_int_distribution<int> small(1, 20);
-  std::uniform_int_distribution<int> large(1 << 20, (1 << 20) + 1000);
+  const int big = negative ? 1 << 19 : 1 << 20;
+  std::uniform_int_distribution<int> large(big, big + 1000);
   std::vector<int> potential(static_cast<std::size_t>(half), 0);
   if (negative) {
     std::uniform_int_distribution<int> p(0, 20);

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_gemm_kernel(T* c, std::int64_t ldc, const T* a, std::int64_t lda, const T* b,
                          std::int64_t ldb, int k_chunks, int col_tiles) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  using ops = min_plus<T, Clamp>;
+  using ops = min_plus<T, false>; // clamped once, in the epilogue (clamp_min)
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* s_ring = reinterpret_cast<T*>(smem_raw);
@@ -61,8 +61,9 @@ __global__ void __launch_bounds__(mp_threads, 2)
   for (int i = 0; i < 8; ++i) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const T r_new[4] = {r_acc[i][h * 4], r_acc[i][h * 4 + 1], r_acc[i][h * 4 + 2],
-                          r_acc[i][h * 4 + 3]};
+      const T r_new[4] = {
+          clamp_min<T, Clamp>(r_acc[i][h * 4]), clamp_min<T, Clamp>(r_acc[i][h * 4 + 1]),
+          clamp_min<T, Clamp>(r_acc[i][h * 4 + 2]), clamp_min<T, Clamp>(r_acc[i][h * 4 + 3])};
       bool improved[4];
       (void)merge_vec4<ops>(g_c + tile_line(ty, i) * ldc + tile_line(tx, h * 4), r_new, improved);
     }

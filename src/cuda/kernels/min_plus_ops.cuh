@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace apsp::cuda::kernels {
 
@@ -35,6 +36,20 @@ template <bool Clamp> struct min_plus<std::int32_t, Clamp> {
     }
   }
 };
+
+/// The clamp of a finished minimum over k (with Clamp: at -infinity), for products whose
+/// accumulators never feed a later step of the same kernel (the phase 2 and 3 tile products,
+/// min_plus_gemm_kernel). Every stored value is at least -infinity, so the sum of two never wraps
+/// (>= -2^31 + 2), and min over k of the unclamped sums, clamped once, equals min over k of
+/// clamped sums: such kernels run min_plus<T, false> (one fused VIADDMNMX per update) and clamp
+/// here, in their epilogue, instead of paying a second instruction per update.
+template <class T, bool Clamp> __device__ __forceinline__ T clamp_min(T v) {
+  if constexpr (Clamp && std::is_same_v<T, std::int32_t>) {
+    return max(v, -int32_infinity);
+  } else {
+    return v;
+  }
+}
 
 template <bool Clamp> struct min_plus<float, Clamp> {
   using vec4 = float4;

@@ -43,15 +43,22 @@ __device__ __forceinline__ std::int32_t finite_bound(int flags) {
   return (flags & tag_outside_unsigned) != 0 ? signed_finite_bound : tagged_infinity;
 }
 
+/// Where int32 values count as "no path" with negative weights (Clamp): sums with infinity drift
+/// below it by up to twice the distance bound, which core/checks.cpp keeps below a third of
+/// infinity, so every real distance lies below this and every drifted "no path" at or above.
+inline constexpr std::int32_t clamped_no_path_from = int32_infinity / 3;
+
 /// The tagged form of one matrix value (without its pivot tag): 128 v for a whole number v,
-/// tagged_infinity for "no path"; returns the tag_outside_* bits of the ranges v is not in
-/// (both for a float with a fraction, or -infinity: float32 matrices of whole numbers take the
-/// integer route exactly, as every sum of two of them is exact in float too).
-template <class T> __device__ __forceinline__ int tag_of(T v, std::int32_t& tagged) {
+/// tagged_infinity for "no path" (with Clamp, drifted ones too: the core resets them to
+/// infinity and their via to none at the end, so they need no pivot); returns the tag_outside_*
+/// bits of the ranges v is not in (both for a float with a fraction, or -infinity: float32 matrices
+/// of whole numbers take the integer route exactly, as every sum of two of them is exact in float
+/// too).
+template <class T, bool Clamp> __device__ __forceinline__ int tag_of(T v, std::int32_t& tagged) {
   constexpr int outside = tag_outside_unsigned | tag_outside_signed;
   std::int32_t w = 0;
   if constexpr (std::is_same_v<T, std::int32_t>) {
-    if (v == int32_infinity) {
+    if (v == int32_infinity || (Clamp && v >= clamped_no_path_from)) {
       tagged = tagged_infinity;
       return 0;
     }
@@ -82,7 +89,7 @@ template <class T> __device__ __forceinline__ int tag_of(T v, std::int32_t& tagg
 /// Writes tagged copies of one 128-wide k slice: a_tag [rows][128] from a (rows x 128, stride
 /// lda) and b_tag [128][cols] from b (128 x cols, stride ldb); ORs into *overflow the ranges
 /// some value falls outside (tag_of).
-template <class T>
+template <class T, bool Clamp>
 __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows, const T* b,
                                  std::int64_t ldb, std::int64_t cols,
                                  std::int32_t* __restrict__ a_tag, std::int32_t* __restrict__ b_tag,
@@ -105,7 +112,7 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
       v = b[static_cast<std::int64_t>(k) * ldb + (f - k * cols32)];
     }
     std::int32_t tagged = 0;
-    bits |= tag_of(v, tagged);
+    bits |= tag_of<T, Clamp>(v, tagged);
     if (tagged != tagged_infinity)
       tagged += tag;
     if (is_a)
