@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -32,6 +31,7 @@
 #include <thread>
 
 #include "cpu/packed_buffer.hpp"
+#include "cpu/team_barrier.hpp"
 #include "cpu/tile_ops.hpp"
 
 namespace apsp::detail::cpu {
@@ -145,15 +145,16 @@ public:
       for (std::int64_t i = 0; i < rows; ++i)
         std::fill(m_.via + i * cols, m_.via + (i + 1) * cols, no_via);
     }
-    // One parallel region for the whole solve, synchronised by std::barrier, which spins briefly
-    // and then sleeps in the kernel. OpenMP's own barriers and idle threads spin for much longer
-    // (GOMP_SPINCOUNT); on a VM whose virtual CPUs share physical cores, a spinning thread takes
-    // the core from the one doing phase 1, which made 2 threads slower than 1. Exceptions must
-    // not cross the region: thread 0 keeps them and all threads stop at a round boundary.
+    // One parallel region for the whole solve, synchronised by team_barrier, which spins for a
+    // bounded time and then sleeps in the kernel. OpenMP's own barriers and idle threads spin for
+    // much longer (GOMP_SPINCOUNT); on a VM whose virtual CPUs share physical cores, a spinning
+    // thread takes the core from the one doing phase 1, which made 2 threads slower than 1.
+    // Exceptions must not cross the region: thread 0 keeps them and all threads stop at a round
+    // boundary.
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp single
-      sync_.emplace(omp_get_num_threads());
+      sync_.emplace(omp_get_num_threads(), team_barrier::spins_for(omp_get_num_threads()));
       run_rounds(*this, hooks_.first_round, nt, lookahead_);
     }
     control_.finish();
@@ -242,6 +243,8 @@ public:
 
   void finish_share(std::int64_t r) {
     (void)r;
+    if (!comm_.distributed())
+      return; // nothing travelled: the panels' (or round_end's) barrier already ordered them
     if (omp_get_thread_num() == 0)
       comm_.wait_all();
     sync_->arrive_and_wait();
@@ -263,8 +266,8 @@ public:
   void update(std::int64_t r, update_part part) {
     if (part == update_part::rest && deferred_) {
       const std::int64_t rest = ltr_ * ltc_;
-      for (std::int64_t p; (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) <
-                           rest + ltc_ + ltr_;) {
+      for (std::int64_t p;
+           (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) < rest + ltc_ + ltr_;) {
         if (p < rest) {
           product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
                        part);
@@ -326,8 +329,8 @@ public:
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const std::int64_t offset = li * b_ * m_.n + lj * b_;
     ops_.product(col_snap(r, li), row_snap(r, lj), ld_, kb, m_.d + offset,
-                 m_.via != nullptr ? m_.via + offset : nullptr, m_.n,
-                 static_cast<int>(L_.edge(ti)), static_cast<int>(L_.edge(tj)), k0);
+                 m_.via != nullptr ? m_.via + offset : nullptr, m_.n, static_cast<int>(L_.edge(ti)),
+                 static_cast<int>(L_.edge(tj)), k0);
   }
 
   /// Progress, then the checkpoint and stop that check() decided. False: stop.
@@ -369,7 +372,7 @@ private:
   packed_buffer<T> row_snap_[2];
   packed_buffer<T> scratch_;
   packed_buffer<std::int32_t> via_scratch_;
-  std::optional<std::barrier<>> sync_;
+  std::optional<team_barrier> sync_;
   std::atomic<std::int64_t> next_panel_{0};
   std::uint32_t decision_ = go_on;
   bool stopping_ = false;
