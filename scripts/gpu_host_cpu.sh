@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The cpu back end on a GPU machine's host (the auto back end sends small graphs there): the
 # host's int32 min-plus peak on all its threads, then the int32 rounds of random graphs
-# (n^2/10 edges, weights 1..1000) at n = $SIZES, best of 3, as a percentage of that peak.
+# (n^2/10 edges, weights 1..1000) at n = $SIZES, best of $REPEAT (3), as a percentage of that
+# peak.
 # Run after a build with benchmarks ($BUILD/bench/cpu); logs and a table under $OUT.
 #   SIZES="1000 2000 3000 4000" BUILD=build-gpu scripts/gpu_host_cpu.sh
 set -uo pipefail
@@ -30,7 +31,7 @@ with open(path, "wb") as f:
     np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
 PY
   line=$("$BUILD/bench/cpu/cpu_time_solve" "$W/g$n.bin" --dtype int32 --threads "$THREADS" \
-    --repeat 3)
+    --repeat "${REPEAT:-3}")
   echo "$line" >>"$OUT/host_cpu_runs.txt"
   r=$(echo "$line" | sed -n 's/.*rounds_seconds=\([0-9.]*\).*/\1/p')
   python3 -c "n=$n; r=$r; p=$peak; print(f'n={n} int32 rounds {r:.4f} s  {n**3/r:.3e}/s  {100*n**3/r/p:.1f} % of peak')" |
