@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 # the Python-overhead rows) stays in the tables of docs/benchmarks.md.
 WANTED = {
     "cuda": {"int32": "cuda int32", "int32_paths": "cuda int32 + paths", "float32": "cuda float32",
+             "int32_negative": "cuda int32, negative weights",
+             "int32_paths_negative": "cuda int32 + paths, negative weights",
              "float32_paths": "cuda float32 + paths",
              "packed16": "cuda packed 16-bit (hop counts)",
              "ooc_int32_cap2048M_solve": "cuda out of core, 2 GiB cap (whole solve)",
