@@ -41,6 +41,26 @@ struct solve_args : distributed_solve_args {
 /// the GPU is worth starting.
 constexpr std::int64_t unknown_n = 100000;
 
+/// How many dirty page-cache bytes the kernel lets a process build up before it throttles its
+/// writes: vm.dirty_bytes when set, else vm.dirty_ratio percent (20 by default) of `ram`.
+std::uint64_t dirty_page_limit(std::uint64_t ram) {
+  const auto read_number = [](const char* path) -> std::uint64_t {
+    std::FILE* f = std::fopen(path, "r");
+    if (f == nullptr)
+      return 0;
+    unsigned long long v = 0;
+    const bool ok = std::fscanf(f, "%llu", &v) == 1;
+    std::fclose(f);
+    return ok ? v : 0;
+  };
+  if (const std::uint64_t bytes = read_number("/proc/sys/vm/dirty_bytes"); bytes > 0)
+    return bytes;
+  std::uint64_t ratio = read_number("/proc/sys/vm/dirty_ratio");
+  if (ratio == 0 || ratio > 100)
+    ratio = 20;
+  return ram / 100 * ratio;
+}
+
 struct stage_seconds {
   double read = 0;
   double write = 0;
@@ -232,10 +252,11 @@ int run(const solve_args& a) {
   // and receives the result, so the separate write of the whole matrix (about a quarter of a
   // whole run) disappears. So does Johnson's: each source's row goes straight into the file's
   // pages, which the kernel writes back while later rows are computed. The supernodal solver
-  // fills and relabels the whole matrix in place: inside the file that pays while the file
-  // stays under an eighth of RAM (below the kernel's dirty-page limits, 10-20 % by default):
-  // DE.gr's 9.6 GB with 128 GB of RAM, 3.1 s against 4.6-4.9 s in RAM plus the write; with 24
-  // GB, throttled writeback made it 31-47 s against 18-19 s.
+  // fills and relabels the whole matrix in place: inside the file that pays while the files
+  // stay within the kernel's dirty-page limit (dirty_page_limit): DE.gr's 9.6 GB with 128 GB of
+  // RAM, 3.1 s against 4.6-4.9 s in RAM plus the write, and with the path matrix (19.2 GB) 4.9-5.1
+  // s against 9.9-11.9 s; with 24 GB of RAM, throttled writeback made DE.gr 31-47 s against
+  // 18-19 s.
   output_files outputs;
   const std::int64_t n = in.file.g.num_vertices();
   bool in_place = a.map_output;
@@ -247,11 +268,11 @@ int run(const solve_args& a) {
     const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
     const std::uint64_t file_bytes =
         cells * (size_of(options.type) + (a.paths_out.empty() ? 0 : sizeof(std::int32_t)));
-    in_place =
-        (ram != 0 && p.host_bytes > ram) ||
-        (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
-        (p.algorithm == algorithm_kind::johnson && p.fits) ||
-        (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 && file_bytes <= ram / 8);
+    in_place = (ram != 0 && p.host_bytes > ram) ||
+               (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
+               (p.algorithm == algorithm_kind::johnson && p.fits) ||
+               (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
+                file_bytes <= dirty_page_limit(ram));
   }
   std::optional<in_place_output> distances_file;
   std::optional<in_place_output> paths_file;
@@ -341,8 +362,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
                 "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
                 "inside the --paths file; automatic when the distance matrix does not fit in RAM, "
                 "the solve runs in GPU memory or by Johnson's algorithm, or by the supernodal "
-                "Floyd-Warshall with outputs of at most an eighth of RAM (.npy, or course-binary "
-                "with int32)");
+                "Floyd-Warshall with outputs within the kernel's dirty-page limit (vm.dirty_ratio "
+                "of RAM, 20 % by default) (.npy, or course-binary with int32)");
   cmd->add_flag("--no-map-output", args->no_map_output,
                 "keep the distance (and path) matrix in RAM and write it at the end, even where "
                 "--map-output would be automatic")
