@@ -38,8 +38,8 @@ private:
 };
 
 /// The steps of core/round_schedule.hpp for one device: every kernel on s_, but for the
-/// look-ahead's pivot and panels of round r + 1, which run on ahead_ between the two parts of
-/// round r's update and are joined by events.
+/// look-ahead's part: round r's tiles of row and column r + 1, then round r + 1's pivot and
+/// panels, run on ahead_ while the rest of round r's update runs on s_, joined by events.
 class device_executor {
 public:
   device_executor(round_kernels& k, cudaStream_t s, round_control& control,
@@ -74,12 +74,16 @@ public:
   void update(std::int64_t r, update_part part) {
     nvtx_range range("apsp::cuda phase 3");
     control_.guarded([&] {
-      k_.update(r, part, s_);
-      if (part != update_part::next_lines)
+      if (part != update_part::next_lines) {
+        k_.update(r, part, s_);
         return;
-      // Round r + 1's pivot and panels may start once its row and column are current.
-      lines_done_.record(s_);
-      APSP_CUDA_TRY(cudaStreamWaitEvent(ahead_->get(), lines_done_.get(), 0));
+      }
+      // The tiles of row and column r + 1 at high priority on ahead_, beside the rest of round
+      // r on s_ (disjoint tiles, the same panels), once s_ holds round r's panels and round
+      // r - 1's tiles; round r + 1's pivot and panels follow them there.
+      ready_.record(s_);
+      APSP_CUDA_TRY(cudaStreamWaitEvent(ahead_->get(), ready_.get(), 0));
+      k_.update(r, part, ahead_->get());
       ahead_round_ = r + 1;
     });
   }
@@ -106,8 +110,8 @@ private:
   std::int64_t first_;
   const std::function<void()>& current_;
   std::optional<priority_stream> ahead_;
-  std::int64_t ahead_round_ = -1; ///< the round whose pivot and panels run on ahead_, or -1
-  event lines_done_{cudaEventDisableTiming};
+  std::int64_t ahead_round_ = -1;       ///< the round whose pivot and panels run on ahead_, or -1
+  event ready_{cudaEventDisableTiming}; ///< s_ has what round r's next lines need
   event panels_done_{cudaEventDisableTiming};
   event round_done_[2] = {event(cudaEventDisableTiming | cudaEventBlockingSync),
                           event(cudaEventDisableTiming | cudaEventBlockingSync)};

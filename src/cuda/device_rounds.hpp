@@ -3,10 +3,10 @@
 // (core/round_schedule.hpp): the in-core driver and packed 16-bit mode say which kernels make
 // up each step (round_kernels); run_device_rounds orders them on a stream, with the schedule's
 // look-ahead, progress, cancel and checkpoints (core/round_control.hpp). With look-ahead, round
-// r + 1's pivot and panels run on a second, high-priority stream once round r has updated the
-// tiles of row and column r + 1, while the rest of round r's update runs, so the latency-bound
-// phases 1 and 2 hide behind phase 3 (the GPU-cluster scheme of ../shared/BRIEF.md, inside one
-// GPU). Host-only header.
+// r's tiles of row and column r + 1 and then round r + 1's pivot and panels run on a second,
+// high-priority stream while the rest of round r's update runs beside them, so the short
+// next-lines step fills no wave of its own and the latency-bound phases 1 and 2 hide behind
+// phase 3 (the GPU-cluster scheme of ../shared/BRIEF.md, inside one GPU). Host-only header.
 
 #include <cuda_runtime_api.h>
 
