@@ -154,7 +154,9 @@ public:
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp single
-      sync_.emplace(omp_get_num_threads(), team_barrier::spins_for(omp_get_num_threads()));
+      // MPI ranks may share a node's cores with each other: their threads sleep at once.
+      sync_.emplace(omp_get_num_threads(),
+                    comm_.distributed() ? 0 : team_barrier::spins_for(omp_get_num_threads()));
       run_rounds(*this, hooks_.first_round, nt, lookahead_);
     }
     control_.finish();
