@@ -36,19 +36,7 @@ echo "python3 + cudaFree(0) (the CUDA context): median $(median "${v[@]}") s; py
   tee -a "$table"
 for n in $SIZES; do
   G="$W/g$n.bin"
-  python3 - "$G" "$n" <<'PY'
-import sys
-import numpy as np
-path, n = sys.argv[1], int(sys.argv[2])
-rng = np.random.default_rng(n)
-m = n * n // 16
-src = rng.integers(0, n, size=m, dtype=np.int32)
-dst = rng.integers(0, n, size=m, dtype=np.int32)
-w = rng.integers(1, 1001, size=m, dtype=np.int32)
-with open(path, "wb") as f:
-    np.array([n, m], dtype=np.int32).tofile(f)
-    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
-PY
+  python3 bench/random_graph.py "$G" "$n" 16
   "$A" info "$G" >/dev/null 2>&1 # page cache warm, as for the timed runs
   IFS=';' read -ra modes <<<"default;$MODES"
   for mode in "${modes[@]}"; do

@@ -17,19 +17,7 @@ peak=$("$BUILD/bench/cpu/cpu_minplus_peak" 0.5 "$THREADS" | tee "$OUT/host_cpu_p
 echo "host: $(lscpu | sed -n 's/^Model name: *//p'), $THREADS threads; int32 min-plus peak $peak/s" |
   tee "$OUT/host_cpu.txt"
 for n in ${SIZES:-1000 2000 3000 4000}; do
-  python3 - "$W/g$n.bin" "$n" <<'PY'
-import sys
-import numpy as np
-path, n = sys.argv[1], int(sys.argv[2])
-rng = np.random.default_rng(n)
-m = n * n // 10
-src = rng.integers(0, n, size=m, dtype=np.int32)
-dst = rng.integers(0, n, size=m, dtype=np.int32)
-w = rng.integers(1, 1001, size=m, dtype=np.int32)
-with open(path, "wb") as f:
-    np.array([n, m], dtype=np.int32).tofile(f)
-    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
-PY
+  python3 bench/random_graph.py "$W/g$n.bin" "$n" 10
   line=$("$BUILD/bench/cpu/cpu_time_solve" "$W/g$n.bin" --dtype int32 --threads "$THREADS" \
     --repeat "${REPEAT:-3}")
   echo "$line" >>"$OUT/host_cpu_runs.txt"
