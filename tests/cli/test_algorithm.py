@@ -109,6 +109,22 @@ def test_auto_picks_per_graph_and_says_why(apsp, tmp_path):
     assert r.rc == 0 and json.loads(r.out)["algorithm"] == "fw", r
 
 
+def test_auto_back_end_keeps_small_graphs_off_the_gpu(apsp, tmp_path):
+    # Under --backend auto a graph the cpu solves before a GPU could start runs on the cpu, and
+    # says so (on machines with and without a GPU); --devices names GPUs and turns the rule off.
+    rng = np.random.default_rng(10)
+    write_gr(tmp_path / "small.gr", 300, random_edges(rng, 300, 20000))
+    r = apsp("solve", "small.gr", "-o", "d.npy", "--json")
+    assert r.rc == 0, r
+    s = json.loads(r.out)
+    assert s["backend"] == "cpu", s
+    assert "sooner than a GPU that has to start" in s["algorithm_reason"], s
+    r = apsp("solve", "small.gr", "-o", "e.npy", "--devices", "0", "--json")
+    assert r.rc == 0, r
+    assert "sooner than a GPU" not in json.loads(r.out)["algorithm_reason"], r
+    assert np.array_equal(np.load(tmp_path / "d.npy"), np.load(tmp_path / "e.npy"))
+
+
 def test_negative_cycle_is_named_in_order(apsp, tmp_path):
     write_gr(tmp_path / "g.gr", 6, [(1, 2, 1), (2, 3, 2), (3, 4, -4), (4, 2, 1), (5, 6, 1)])
     for algorithm in ("johnson", "fw", "supernodal"):  # the same report from all
