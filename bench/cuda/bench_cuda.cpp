@@ -6,7 +6,7 @@
 //
 //   apsp_bench_cuda [--peak] [--sizes 10000,20000,40000]
 //                   [--modes int32,int32_paths,int32_negative,int32_paths_negative,float32,
-//                            float32_paths,packed16]
+//                            float32_paths,float32_paths_fractional,packed16]
 //                   [--solve] [--naive N] [--blocked32 N,...] [--csv FILE] [--commit C]
 //                   [--command TEXT]
 
@@ -294,6 +294,13 @@ int main(int argc, char** argv) {
         pk = peak_f32;
       } else if (mode == "float32_paths") {
         const auto mf = random_matrix<float>(n, 12345);
+        t = kernel_seconds(mf, true);
+        pk = peak_f32;
+      } else if (mode == "float32_paths_fractional") {
+        // Weights / 7: fractions, so no slice can be tagged and every round rescans.
+        auto mf = random_matrix<float>(n, 12345);
+        for (std::size_t e = 0; e < mf.size(); ++e)
+          mf.data()[e] /= 7.0f;
         t = kernel_seconds(mf, true);
         pk = peak_f32;
       } else if (mode == "packed16") {
