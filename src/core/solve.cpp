@@ -45,6 +45,11 @@ std::unique_ptr<detail::backend> make_backend(backend_kind kind) {
   throw internal_error("make_backend called with 'auto'");
 }
 
+/// The cpu threads a solve with these options uses.
+int cpu_threads(const solve_options& o) {
+  return o.threads > 0 ? o.threads : omp_get_max_threads();
+}
+
 /// Under `automatic`, whether the cpu solves an n-vertex Floyd-Warshall sooner than a GPU that
 /// has yet to start (its context costs a few hundred ms the first time in a process); options
 /// that only a GPU honours keep the GPU.
@@ -54,7 +59,7 @@ bool cpu_sooner_at_small_n(std::int64_t n, const solve_options& o, std::string* 
   detail::problem_shape shape;
   shape.n = n;
   shape.type = o.type;
-  shape.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  shape.threads = cpu_threads(o);
   const bool started = detail::gpu_started();
   if (!detail::cpu_beats_gpu_start(shape, started))
     return false;
@@ -156,7 +161,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   shape.n = n;
   shape.m = m;
   shape.type = o.type;
-  shape.threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  shape.threads = cpu_threads(o);
   if (fw->kind() == backend_kind::cuda)
     shape.gpus = std::max(1, fw->make_plan(n, o).devices);
   std::shared_ptr<const cpu::elimination_plan> analysis;

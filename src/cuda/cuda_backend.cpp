@@ -173,7 +173,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get(), staging);
   const double t_distances = since();
   if (h_via != nullptr) {
-    cuda::download_rows(d_via.data(), h_via->data(), sizeof(std::int32_t), n, ld, s.get(), staging);
+    cuda::download_rows(d_via.data(), via, sizeof(std::int32_t), n, ld, s.get(), staging);
   }
   s.synchronize();
   if (verbose) {

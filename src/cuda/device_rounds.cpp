@@ -15,28 +15,6 @@ namespace {
 using apsp::detail::round_control;
 using apsp::detail::update_part;
 
-/// A stream of the device's highest priority, so the look-ahead's short kernels start as soon as
-/// an SM is free instead of after the queued phase-3 blocks.
-class priority_stream {
-public:
-  priority_stream() {
-    int least = 0;
-    int greatest = 0;
-    APSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    APSP_CUDA_TRY(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
-  }
-  ~priority_stream() {
-    APSP_CUDA_TRY_NOTHROW(cudaStreamSynchronize(s_));
-    APSP_CUDA_TRY_NOTHROW(cudaStreamDestroy(s_));
-  }
-  priority_stream(const priority_stream&) = delete;
-  priority_stream& operator=(const priority_stream&) = delete;
-  [[nodiscard]] cudaStream_t get() const noexcept { return s_; }
-
-private:
-  cudaStream_t s_ = nullptr;
-};
-
 /// The steps of core/round_schedule.hpp for one device: every kernel on s_, but for the
 /// look-ahead's part: round r's tiles of row and column r + 1, then round r + 1's pivot and
 /// panels, run on ahead_ while the rest of round r's update runs on s_, joined by events.
@@ -45,9 +23,10 @@ public:
   device_executor(round_kernels& k, cudaStream_t s, round_control& control,
                   std::int64_t first_round, bool lookahead, const std::function<void()>& current)
       : k_(k), s_(s), control_(control), first_(first_round), current_(current) {
-    // Made before the rounds, so no driver call waits for it inside them.
+    // Made before the rounds, so no driver call waits for it inside them. High priority: the
+    // look-ahead's short kernels start as soon as an SM is free, not after the queued update.
     if (lookahead)
-      ahead_.emplace();
+      ahead_.emplace(stream::highest_priority);
   }
 
   void pivot(std::int64_t r) {
@@ -109,7 +88,7 @@ private:
   round_control& control_;
   std::int64_t first_;
   const std::function<void()>& current_;
-  std::optional<priority_stream> ahead_;
+  std::optional<stream> ahead_;
   std::int64_t ahead_round_ = -1;       ///< the round whose pivot and panels run on ahead_, or -1
   event ready_{cudaEventDisableTiming}; ///< s_ has what round r's next lines need
   event panels_done_{cudaEventDisableTiming};

@@ -111,6 +111,16 @@ private:
 class stream {
 public:
   stream() { APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  /// A stream of the device's highest priority: its kernels' blocks start before those of
+  /// streams already queued, as soon as an SM is free.
+  struct highest_priority_t {};
+  static constexpr highest_priority_t highest_priority{};
+  explicit stream(highest_priority_t) {
+    int least = 0;
+    int greatest = 0;
+    APSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    APSP_CUDA_TRY(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
+  }
   ~stream() {
     if (s_ != nullptr) {
       APSP_CUDA_TRY_NOTHROW(cudaStreamSynchronize(s_));
