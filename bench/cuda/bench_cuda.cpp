@@ -174,6 +174,7 @@ double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths, bool clamp = f
   p.d = d.data();
   p.via = via.data();
   p.ld = ld;
+  p.n = ac::trimmed_vertices(n, ld);
   p.clamp = clamp;
   const ac::tagged_panels tags(p, s.get()); // as the back end does (int32 paths)
   ac::configure_kernels(p);

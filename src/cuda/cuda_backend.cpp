@@ -113,6 +113,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.d = d_d.data();
   p.via = d_via.data();
   p.ld = ld;
+  p.n = cuda::trimmed_vertices(n, ld);
   p.clamp = ctx.negative_weights();
   const cuda::tagged_panels tags(p, s.get()); // paths without negative weights (tagged_panels.hpp)
   cuda::configure_kernels(p);

@@ -49,7 +49,7 @@ void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3
     kernels::min_plus_tagged_kernel<T, true>
         <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
             p.d, p.via, p.ld, p.a_tag, p.b_tag, p.ld, static_cast<std::int32_t>(k0), overflow,
-            round, static_cast<int>(p.tiles()));
+            round, static_cast<int>(p.tiles()), p.vertices());
     APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
     run_if = p.tag_overflow;
   }
@@ -89,8 +89,8 @@ void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
   if (blocks == 0)
     return;
   kernels::min_plus_pipelined_kernel<T, Clamp>
-      <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(p.d, p.ld, r,
-                                                                                     tiles, set);
+      <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+          p.d, p.ld, p.vertices(), r, tiles, set);
   APSP_CUDA_CHECK_LAUNCH(set == kernels::cross ? "min-plus tile kernel (phase 2)"
                                                : "min-plus tile kernel (phase 3)",
                          s);
@@ -108,7 +108,9 @@ public:
   void pivot(std::int64_t r, cudaStream_t s) override {
     kernels::pivot_kernel<T, Clamp, Paths>
         <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(
-            p_.d, p_.via, p_.ld, static_cast<int>(r));
+            p_.d, p_.via, p_.ld, static_cast<int>(r),
+            static_cast<int>(std::min<std::int64_t>(p_.vertices() - r * kernels::fw_tile,
+                                                    kernels::fw_tile)));
     APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
   }
 

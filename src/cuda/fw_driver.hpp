@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 
 #include "cuda/round_kernels.hpp"
@@ -17,6 +18,9 @@ template <class T> struct device_problem {
   T* d = nullptr;              ///< ld x ld, row-major
   std::int32_t* via = nullptr; ///< ld x ld, or null for distances only
   std::int64_t ld = 0;         ///< padded edge, a multiple of fw_tile
+  /// Vertices (0: ld). The distance kernels skip what only padding can feed: pivots from n on
+  /// (the last round's) and, in tiles of the last tile row, warps whose rows are all padding.
+  std::int64_t n = 0;
   bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
   /// Optional, with paths and without clamp: buffers for the round's tagged pivot panels
   /// (ld x 128 and 128 x ld) and one overflow flag per round, zeroed
@@ -25,7 +29,15 @@ template <class T> struct device_problem {
   std::int32_t* b_tag = nullptr;
   int* tag_overflow = nullptr;
   [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
+  [[nodiscard]] std::int64_t vertices() const noexcept { return n > 0 ? n : ld; }
 };
+
+/// device_problem::n for a matrix of n vertices padded to ld: n, or ld (no trimming) with
+/// APSP_CUDA_TRIM_PADDING=0 (measurements).
+[[nodiscard]] inline std::int64_t trimmed_vertices(std::int64_t n, std::int64_t ld) {
+  const char* env = std::getenv("APSP_CUDA_TRIM_PADDING");
+  return env != nullptr && env[0] == '0' ? ld : n;
+}
 
 /// Raises the kernels' dynamic shared-memory limits on the current device (once per solve).
 template <class T> void configure_kernels(const device_problem<T>& p);

@@ -57,7 +57,8 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
         kernels::min_plus_tagged_kernel<T, false>
             <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
                 g.c, g.via, g.ldc, g.tags.a, g.tags.b, g.cols,
-                static_cast<std::int32_t>(g.k_base + k0), overflow, -1, col_tiles);
+                static_cast<std::int32_t>(g.k_base + k0), overflow, -1, col_tiles,
+                INT64_MAX);
         APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel", s);
         run_if = overflow;
       }

@@ -19,7 +19,8 @@ constexpr std::size_t pivot_smem_bytes(std::size_t elem_bytes, bool paths) {
 
 template <class T, bool Clamp, bool Paths>
 __global__ void __launch_bounds__(pivot_threads)
-    pivot_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r) {
+    pivot_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
+                 int live_k) {
   static_assert(pivot_threads % fw_tile == 0 && fw_tile % (pivot_threads / fw_tile) == 0);
   constexpr int rows_per_thread = fw_tile * fw_tile / pivot_threads; // 16
   constexpr int row_step = pivot_threads / fw_tile;                  // 8
@@ -43,7 +44,10 @@ __global__ void __launch_bounds__(pivot_threads)
   }
   __syncthreads();
 
-  for (int k = 0; k < fw_tile; ++k) {
+  // Pivots from live_k on are padding (the last round's): they improve nothing real. (With
+  // paths the full loop stays: a run-time bound makes ptxas spill there.)
+  const int k_end = Paths ? fw_tile : live_k;
+  for (int k = 0; k < k_end; ++k) {
     // Read row k and column k before anyone writes: with a negative cycle they change too.
     const T dkj = s_d[k][j];
     T dik[rows_per_thread];

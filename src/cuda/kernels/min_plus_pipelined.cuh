@@ -31,11 +31,13 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
 
 /// r_acc = A (x) B over k_chunks chunks of 16 k through the ring (s_ring: pipelined_smem_bytes),
 /// A = g_a [128 rows][stride lda], B = g_b [K][stride ldb]. 32-bit strides keep the main loop
-/// within the register budget of two blocks per SM. Returns with the ring free for reuse only
-/// after a __syncthreads().
+/// within the register budget of two blocks per SM. A warp with compute = false (every row it
+/// owns is padding) keeps the identity and only helps load. Returns with the ring free for
+/// reuse only after a __syncthreads().
 template <class ops, class T>
 __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, int lda, const T* g_b,
-                                              int ldb, int k_chunks, T* s_ring, int t) {
+                                              int ldb, int k_chunks, T* s_ring, int t,
+                                              bool compute = true) {
   // Chunk ch: A(:, 16ch..16ch+15) and B(16ch..16ch+15, :); vector v = t + p * 256 is A row v/4,
   // k (v%4)*4 and B k v/32, column (v%32)*4.
   auto load_chunk = [&](int ch) {
@@ -73,14 +75,19 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
       load_chunk(ch + pipe_stages - 1);
     cp_async_commit(); // possibly empty: keeps the group count uniform
     const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
-    min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
-        r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
+    if (compute)
+      min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
+          r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
   }
 }
 
+/// Padding (the matrix's vertices n..ld-1) feeds nothing real, so a block skips it: the pivots
+/// from n on (only the last round has some: its k chunks stop at n) and, in the last tile row,
+/// the warps whose rows are all padding (warp w owns rows 8w..8w+7 and 64+8w..64+8w+7).
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
-    min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, int r, int tiles, int set) {
+    min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, std::int64_t n, int r, int tiles,
+                              int set) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(pipe_chunks >= pipe_stages - 1);
   using ops = min_plus<T, false>; // clamped once, in the epilogue (clamp_min)
@@ -98,9 +105,14 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const T* g_b = d + k0 * ld + col0; // [128][128]
   T* g_c = d + row0 * ld + col0;     // [128][128]
   const int t = static_cast<int>(threadIdx.x);
+  const auto live_k = static_cast<int>(std::min<std::int64_t>(n - k0, fw_tile));
+  const int k_chunks = (live_k + pipe_chunk_k - 1) / pipe_chunk_k;
+  const bool live_rows = row0 + 8 * (t >> 5) < n; // warp-uniform
   T r_acc[8][8];
-  ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), pipe_chunks,
-                     s_ring, t);
+  ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), k_chunks, s_ring,
+                     t, live_rows);
+  if (!live_rows)
+    return; // its rows are padding: infinity before, infinity after
 
   const int tx = t & 15;
   const int ty = t >> 4;

@@ -132,13 +132,15 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
 /// the slice needs the rescan, needs_rescan(*overflow)), each improved element's pivot k_base + k
 /// into via (laid out like C). Block b updates tile (ti, tj): with FwMap the b-th phase-3 tile of
 /// round fw_round of a grid of `tiles` (the in-core solve; C is the whole matrix), else tile (b /
-/// tiles, b % tiles) of a product `tiles` tile columns wide.
+/// tiles, b % tiles) of a product `tiles` tile columns wide. Rows and pivots from n on are
+/// padding and skipped as in min_plus_pipelined_kernel (n relative to C's first row and
+/// k_base's first pivot; the products pass n >= their extent).
 template <class T, bool FwMap>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_tagged_kernel(T* __restrict__ c, std::int32_t* __restrict__ via, std::int64_t ldc,
                            const std::int32_t* a_tag, const std::int32_t* b_tag,
                            std::int64_t b_cols, std::int32_t k_base, const int* overflow,
-                           int fw_round, int tiles) {
+                           int fw_round, int tiles, std::int64_t n) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   const int flags = *overflow;
   if (needs_rescan(flags))
@@ -160,9 +162,14 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
   const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
   const int t = static_cast<int>(threadIdx.x);
+  const auto live_k = static_cast<int>(std::min<std::int64_t>(n - k_base, fw_tile));
+  const int k_chunks = (live_k + pipe_chunk_k - 1) / pipe_chunk_k;
+  const bool live_rows = row0 + 8 * (t >> 5) < n; // warp-uniform
   std::int32_t r_acc[8][8];
   ring_min_plus<ops>(r_acc, a_tag + row0 * fw_tile, fw_tile, b_tag + col0, static_cast<int>(b_cols),
-                     pipe_chunks, s_ring, t);
+                     k_chunks, s_ring, t, live_rows);
+  if (!live_rows)
+    return;
 
   const int tx = t & 15;
   const int ty = t >> 4;
