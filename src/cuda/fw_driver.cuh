@@ -90,7 +90,7 @@ void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
     return;
   kernels::min_plus_pipelined_kernel<T, Clamp>
       <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.ld, p.vertices(), r, tiles, set, p.prefetch_c);
+          p.d, p.ld, p.vertices(), r, tiles, set);
   APSP_CUDA_CHECK_LAUNCH(set == kernels::cross ? "min-plus tile kernel (phase 2)"
                                                : "min-plus tile kernel (phase 3)",
                          s);

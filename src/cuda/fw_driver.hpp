@@ -21,10 +21,6 @@ template <class T> struct device_problem {
   /// Vertices (0: ld). The distance kernels skip what only padding can feed: pivots from n on
   /// (the last round's) and, in tiles of the last tile row, warps whose rows are all padding.
   std::int64_t n = 0;
-  /// The distance kernel asks for its output tile in L2 before its epilogue
-  /// (min_plus_pipelined.cuh); APSP_CUDA_PREFETCH_C=0 turns it off (measurements).
-  bool prefetch_c = std::getenv("APSP_CUDA_PREFETCH_C") == nullptr ||
-                    std::getenv("APSP_CUDA_PREFETCH_C")[0] != '0';
   bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
   /// Optional, with paths and without clamp: buffers for the round's tagged pivot panels
   /// (ld x 128 and 128 x ld) and one overflow flag per round, zeroed

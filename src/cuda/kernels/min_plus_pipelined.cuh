@@ -32,15 +32,12 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
 /// r_acc = A (x) B over k_chunks chunks of 16 k through the ring (s_ring: pipelined_smem_bytes),
 /// A = g_a [128 rows][stride lda], B = g_b [K][stride ldb]. 32-bit strides keep the main loop
 /// within the register budget of two blocks per SM. A warp with compute = false (every row it
-/// owns is padding) keeps the identity and only helps load. With g_c (a 128 x 128 tile of row
-/// stride ldc, the output the caller's epilogue reads), the block asks for that tile in L2 as
-/// it starts, so the epilogue does not wait for HBM. Returns with the ring free for
+/// owns is padding) keeps the identity and only helps load. Returns with the ring free for
 /// reuse only after a __syncthreads().
 template <class ops, class T>
 __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, int lda, const T* g_b,
                                               int ldb, int k_chunks, T* s_ring, int t,
-                                              bool compute = true, const T* g_c = nullptr,
-                                              std::int64_t ldc = 0) {
+                                              bool compute = true) {
   // Chunk ch: A(:, 16ch..16ch+15) and B(16ch..16ch+15, :); vector v = t + p * 256 is A row v/4,
   // k (v%4)*4 and B k v/32, column (v%32)*4.
   auto load_chunk = [&](int ch) {
@@ -66,12 +63,6 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
     cp_async_commit();
   }
 
-  if (g_c != nullptr) {
-    // Thread t: half t % 2 (two 128-byte lines) of tile row t / 2.
-    const T* line = g_c + (t >> 1) * ldc + (t & 1) * (fw_tile / 2);
-    prefetch_l2(line);
-    prefetch_l2(line + 128 / sizeof(T));
-  }
   const int tx = t & 15;
   const int ty = t >> 4;
   fill_identity<ops>(r_acc);
@@ -82,7 +73,6 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
     __syncthreads();                  // ... for all threads; and chunk ch-1's slot is free
     if (ch + pipe_stages - 1 < k_chunks)
       load_chunk(ch + pipe_stages - 1);
-
     cp_async_commit(); // possibly empty: keeps the group count uniform
     const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
     if (compute)
@@ -97,7 +87,7 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, std::int64_t n, int r, int tiles,
-                              int set, bool prefetch_c) {
+                              int set) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(pipe_chunks >= pipe_stages - 1);
   using ops = min_plus<T, false>; // clamped once, in the epilogue (clamp_min)
@@ -120,7 +110,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const bool live_rows = row0 + 8 * (t >> 5) < n; // warp-uniform
   T r_acc[8][8];
   ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), k_chunks, s_ring,
-                     t, live_rows, prefetch_c ? g_c : nullptr, ld);
+                     t, live_rows);
   if (!live_rows)
     return; // its rows are padding: infinity before, infinity after
 
