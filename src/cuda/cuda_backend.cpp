@@ -126,16 +126,19 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // at n = 20,000 that was spent after the last round); the download makes its own if that
   // failed. Solves with checkpoints write the host matrices between rounds: no prefault then.
   std::thread prefault;
-  const bool fault_d = initial != nullptr && !saved;
-  const bool fault_via = h_via != nullptr && !saved;
+  // APSP_CUDA_PREFAULT=0: neither (measurements).
+  const char* prefault_env = std::getenv("APSP_CUDA_PREFAULT");
+  const bool prefault_on = prefault_env == nullptr || prefault_env[0] != '0';
+  const bool fault_d = initial != nullptr && !saved && prefault_on;
+  const bool fault_via = h_via != nullptr && !saved && prefault_on;
   std::optional<cuda::staging_buffers> down_staging;
-  prefault = std::thread([&h_d, h_via, fault_d, fault_via, device, &down_staging] {
+  prefault = std::thread([&h_d, h_via, fault_d, fault_via, prefault_on, device, &down_staging] {
     if (fault_d)
       cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
     if (fault_via)
       cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
     try {
-      if (cudaSetDevice(device) == cudaSuccess)
+      if (prefault_on && cudaSetDevice(device) == cudaSuccess)
         down_staging.emplace(h_d.size() * sizeof(T), static_cast<std::size_t>(h_d.n()) * sizeof(T));
     } catch (...) {
       down_staging.reset();
