@@ -77,29 +77,87 @@ std::int64_t padded_edge(std::int64_t n) {
   return std::max<std::int64_t>(b, (n + b - 1) / b * b);
 }
 
+/// A thread joined when it goes out of scope (also on an exception).
+struct joined_thread {
+  std::thread t;
+  joined_thread() = default;
+  explicit joined_thread(std::thread th) : t(std::move(th)) {}
+  joined_thread(const joined_thread&) = delete;
+  joined_thread& operator=(const joined_thread&) = delete;
+  ~joined_thread() { join(); }
+  void join() {
+    if (t.joinable())
+      t.join();
+  }
+};
+
 template <class T>
 void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, int device) {
   const std::int64_t n = h_d.n();
   const std::int64_t ld = padded_edge(n);
   const auto cells = static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld);
   cuda::nvtx_range range("apsp::cuda::solve");
+  // APSP_CUDA_VERBOSE=1: where the host's time goes, from here.
+  const bool verbose = std::getenv("APSP_CUDA_VERBOSE") != nullptr;
+  const auto since = [start = std::chrono::steady_clock::now()] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
+  // With the matrix built on the device, the host matrix has not been touched: its pages are
+  // faulted in on other threads from the start (beside the allocations, the edges' upload and
+  // the rounds), so the download copies at memory speed instead of faulting page by page
+  // (costly above all in a memory-mapped output file). The path matrix is never touched by the
+  // host before its download either. Solves with checkpoints write the host matrices between
+  // rounds (and a resumed one loads them first): no prefault then. APSP_CUDA_PREFAULT=0: none
+  // (measurements).
+  const char* prefault_env = std::getenv("APSP_CUDA_PREFAULT");
+  const bool prefault_on = prefault_env == nullptr || prefault_env[0] != '0';
+  const bool checkpoints = wants_checkpoints(ctx.options());
+  const graph* edges = checkpoints ? nullptr : ctx.initial_edges();
+  const bool fault_d = edges != nullptr && prefault_on;
+  const bool fault_via = h_via != nullptr && edges != nullptr && prefault_on;
+  joined_thread prefault{std::thread([&h_d, h_via, fault_d, fault_via] {
+    if (fault_d)
+      cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
+    if (fault_via)
+      cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
+  })};
+
   cuda::device_guard guard(device);
   cuda::stream s;
   cuda::device_buffer<T> d_d(cells);
   cuda::device_buffer<std::int32_t> d_via(h_via != nullptr ? cells : 0);
+  const double t_allocated = since();
 
   // Checkpoints save and load the whole host matrix at round boundaries; a resumed solve
   // starts from the loaded one.
   std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
   std::optional<process_checkpoints> saved;
-  if (wants_checkpoints(ctx.options()))
+  if (checkpoints)
     saved.emplace(ctx, n, cuda::kernels::fw_tile, h_d.data(), via, ld / cuda::kernels::fw_tile);
   const bool resumed = saved && saved->hooks.first_round > 0;
   const graph* initial = resumed ? nullptr : ctx.initial_edges();
+  // Page-locked staging buffers (page-locking costs about 0.5 ms per MiB): built from the
+  // edges, one pair carries the edges up and the matrices down (sized for the edges, at least a
+  // row); from a host matrix, the download's pair is made on a thread while the rounds run. The
+  // download makes its own if that failed.
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(T);
+  std::optional<cuda::staging_buffers> staging;
+  joined_thread pin;
   if (initial != nullptr) {
-    cuda::build_initial_matrix<T>(*initial, d_d.data(), ld, s.get());
+    staging.emplace(static_cast<std::size_t>(initial->num_edges()) * cuda::staged_edge_bytes,
+                    row_bytes);
+    cuda::build_initial_matrix<T>(*initial, d_d.data(), ld, s.get(), &*staging);
   } else {
     cuda::upload_rows(h_d.data(), d_d.data(), sizeof(T), n, ld, s.get());
+    pin.t = std::thread([&staging, device, bytes = h_d.size() * sizeof(T), row_bytes] {
+      try {
+        if (cudaSetDevice(device) == cudaSuccess)
+          staging.emplace(bytes, row_bytes);
+      } catch (...) {
+        staging.reset();
+      }
+    });
   }
   cuda::enqueue_fill_padding(d_d.data(), n, ld, s.get());
   if (h_via != nullptr) {
@@ -108,6 +166,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
     if (resumed)
       cuda::upload_rows(via, d_via.data(), sizeof(std::int32_t), n, ld, s.get());
   }
+  const double t_built = since();
 
   cuda::device_problem<T> p;
   p.d = d_d.data();
@@ -117,40 +176,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.clamp = ctx.negative_weights();
   const cuda::tagged_panels tags(p, s.get()); // paths without negative weights (tagged_panels.hpp)
   cuda::configure_kernels(p);
-
-  // With the matrix built on the device, the host matrix has not been touched: its pages are
-  // faulted in while the rounds run (on other threads), so the download copies at memory
-  // speed instead of faulting page by page (costly above all in a memory-mapped output file).
-  // The path matrix is never touched by the host before its download either.
-  // The same thread page-locks the download's staging buffers meanwhile (about 0.05-0.1 s
-  // at n = 20,000 that was spent after the last round); the download makes its own if that
-  // failed. Solves with checkpoints write the host matrices between rounds: no prefault then.
-  std::thread prefault;
-  // APSP_CUDA_PREFAULT=0: neither (measurements).
-  const char* prefault_env = std::getenv("APSP_CUDA_PREFAULT");
-  const bool prefault_on = prefault_env == nullptr || prefault_env[0] != '0';
-  const bool fault_d = initial != nullptr && !saved && prefault_on;
-  const bool fault_via = h_via != nullptr && !saved && prefault_on;
-  std::optional<cuda::staging_buffers> down_staging;
-  prefault = std::thread([&h_d, h_via, fault_d, fault_via, prefault_on, device, &down_staging] {
-    if (fault_d)
-      cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-    if (fault_via)
-      cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-    try {
-      if (prefault_on && cudaSetDevice(device) == cudaSuccess)
-        down_staging.emplace(h_d.size() * sizeof(T), static_cast<std::size_t>(h_d.n()) * sizeof(T));
-    } catch (...) {
-      down_staging.reset();
-    }
-  });
-  const struct joiner {
-    std::thread& t;
-    ~joiner() {
-      if (t.joinable())
-        t.join();
-    }
-  } join_prefault{prefault};
+  const double t_configured = since();
 
   {
     const round_hooks hooks = saved ? saved->hooks : round_hooks{};
@@ -162,29 +188,27 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
       s.synchronize();
     });
   }
-  // APSP_CUDA_VERBOSE=1: where the host's time goes after the rounds are enqueued.
-  const bool verbose = std::getenv("APSP_CUDA_VERBOSE") != nullptr;
-  const auto since = [start = std::chrono::steady_clock::now()] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  if (prefault.joinable())
-    prefault.join();
+  const double t_enqueued = since();
+  prefault.join();
+  pin.join();
   const double t_prefault = since();
   if (verbose)
     s.synchronize(); // only to time the rounds apart from the downloads
   const double t_rounds = since();
-  const cuda::staging_buffers* staging = down_staging ? &*down_staging : nullptr;
-  cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get(), staging);
+  const cuda::staging_buffers* staging_ptr = staging ? &*staging : nullptr;
+  cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get(), staging_ptr);
   const double t_distances = since();
   if (h_via != nullptr) {
-    cuda::download_rows(d_via.data(), via, sizeof(std::int32_t), n, ld, s.get(), staging);
+    cuda::download_rows(d_via.data(), via, sizeof(std::int32_t), n, ld, s.get(), staging_ptr);
   }
   s.synchronize();
   if (verbose) {
     std::fprintf(stderr,
-                 "apsp cuda: after the last round was enqueued: prefault joined %.3f s, "
-                 "rounds done %.3f s, distances down %.3f s, paths down %.3f s\n",
-                 t_prefault, t_rounds, t_distances, since());
+                 "apsp cuda: seconds from the solve's start: allocated %.3f, matrix built %.3f, "
+                 "kernels configured %.3f, last round enqueued %.3f, prefault joined %.3f, rounds "
+                 "done %.3f, distances down %.3f, paths down %.3f (staging 2 x %.1f MiB)\n",
+                 t_allocated, t_built, t_configured, t_enqueued, t_prefault, t_rounds, t_distances,
+                 since(), staging ? static_cast<double>(staging->bytes()) / (1 << 20) : 0.0);
   }
 }
 
