@@ -63,9 +63,6 @@ void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3
 }
 
 template <class T, bool Clamp, bool Paths> void configure_variant() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::pivot_kernel<T, Clamp, Paths>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     kernels::pivot_smem_bytes(sizeof(T), Paths)));
   if constexpr (Paths) {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_panel_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -107,7 +104,7 @@ public:
 
   void pivot(std::int64_t r, cudaStream_t s) override {
     kernels::pivot_kernel<T, Clamp, Paths>
-        <<<1, kernels::pivot_threads, kernels::pivot_smem_bytes(sizeof(T), Paths), s>>>(
+        <<<1, kernels::pivot_threads, 0, s>>>(
             p_.d, p_.via, p_.ld, static_cast<int>(r),
             static_cast<int>(std::min<std::int64_t>(p_.vertices() - r * kernels::fw_tile,
                                                     kernels::fw_tile)));
