@@ -21,7 +21,8 @@ inline constexpr int pivot_rows = 8;
 /// whole and lane tx of every warp columns 4 tx..4 tx + 3. Step k: the holders of row k and
 /// column k put them in shared memory (two buffers, alternating), one barrier, then every thread
 /// relaxes its 32 outputs through k -- row k and column k as they were before step k, also when
-/// a negative cycle changes them. Pivots from live_k on are padding (the last round's): they
+/// a negative cycle changes them (without paths one fused min(a + b, c) per output for int32, as
+/// in the tile products). Pivots from live_k on are padding (the last round's): they
 /// improve nothing real and are skipped.
 template <class T, bool Clamp, bool Paths>
 __global__ void __launch_bounds__(pivot_threads)
@@ -85,11 +86,14 @@ __global__ void __launch_bounds__(pivot_threads)
         for (int i = 0; i < 4; ++i) {
 #pragma unroll
           for (int j = 0; j < 4; ++j) {
-            const T candidate = ops::sum(lane_of(ck, i), lane_of(rk, j));
-            if (candidate < v[q + i][j]) {
-              v[q + i][j] = candidate;
-              if constexpr (Paths)
+            if constexpr (Paths) {
+              const T candidate = ops::sum(lane_of(ck, i), lane_of(rk, j));
+              if (candidate < v[q + i][j]) {
+                v[q + i][j] = candidate;
                 w[q + i][j] = static_cast<std::int32_t>(base + k);
+              }
+            } else {
+              v[q + i][j] = ops::relax(v[q + i][j], lane_of(ck, i), lane_of(rk, j));
             }
           }
         }
