@@ -243,7 +243,8 @@ public:
     const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
     p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
     if (n > 0 && o.paths && (o.type == dtype::int32 || o.type == dtype::float32))
-      p.device_bytes += cuda::tag_workspace_bytes(ld, ld, ld / p.block);
+      p.device_bytes +=
+          cuda::tag_workspace_bytes(ld, ld, ld / p.block, cuda::tagged_panels::copies);
     // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
     if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
       p.device_bytes = cuda::packed16_device_bytes(ld);

@@ -34,22 +34,38 @@ template <class T, bool Clamp> void configure_paths_kernel() {
                                      cudaSharedmemCarveoutMaxShared));
 }
 
-/// Phase 3 with paths: from tagged panels where the problem has the buffers, with
-/// min_plus_paths_kernel for rounds whose panels cannot be tagged (and always otherwise).
+/// Round r's tagged panels (the buffers of r's parity, min_plus_tagged.cuh), made once its
+/// pivot row and column are final (after phase 2), when the problem has the buffers.
 template <class T, bool Clamp>
-void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3, cudaStream_t s) {
+void enqueue_tag_panels(const device_problem<T>& p, int round, cudaStream_t s) {
+  if (p.a_tag == nullptr)
+    return;
+  const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
+  const std::int64_t at = (round & 1) * p.tag_stride;
+  kernels::tag_slice_kernel<T, Clamp><<<1024, 256, 0, s>>>(p.d + k0, p.ld, p.ld, p.d + k0 * p.ld,
+                                                           p.ld, p.ld, p.a_tag + at, p.b_tag + at,
+                                                           p.tag_overflow + round);
+  APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
+}
+
+/// Phase 3 with paths over one tile set of round r (min_plus_common.cuh): from the round's
+/// tagged panels where the problem has the buffers, with min_plus_paths_kernel for rounds whose
+/// panels cannot be tagged (and always otherwise).
+template <class T, bool Clamp>
+void enqueue_paths_tiles(const device_problem<T>& p, int round, int set, cudaStream_t s) {
+  const int tiles = static_cast<int>(p.tiles());
+  const unsigned tiles3 = kernels::blocks_of(set, tiles);
+  if (tiles3 == 0)
+    return;
   const auto blocks = static_cast<int>(2 * tiles3); // two half tiles each
   const int* run_if = nullptr;
   if (p.a_tag != nullptr) {
     const std::int64_t k0 = static_cast<std::int64_t>(round) * kernels::fw_tile;
-    int* overflow = p.tag_overflow + round;
-    kernels::tag_slice_kernel<T, Clamp><<<1024, 256, 0, s>>>(
-        p.d + k0, p.ld, p.ld, p.d + k0 * p.ld, p.ld, p.ld, p.a_tag, p.b_tag, overflow);
-    APSP_CUDA_CHECK_LAUNCH("tag_slice_kernel", s);
+    const std::int64_t at = (round & 1) * p.tag_stride;
     kernels::min_plus_tagged_kernel<T, true>
         <<<tiles3, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-            p.d, p.via, p.ld, p.a_tag, p.b_tag, p.ld, static_cast<std::int32_t>(k0), overflow,
-            round, static_cast<int>(p.tiles()), p.vertices());
+            p.d, p.via, p.ld, p.a_tag + at, p.b_tag + at, p.ld, static_cast<std::int32_t>(k0),
+            p.tag_overflow + round, round, tiles, p.vertices(), set);
     APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel (phase 3)", s);
     run_if = p.tag_overflow;
   }
@@ -59,7 +75,8 @@ void enqueue_paths_phase3(const device_problem<T>& p, int round, unsigned tiles3
   const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
   kernels::min_plus_paths_kernel<T, Clamp>
       <<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.via, p.ld, round, static_cast<int>(p.tiles()), blocks, run_if);
+          p.d, p.via, p.ld, round, tiles, blocks, run_if, set);
+  APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 3)", s);
 }
 
 template <class T, bool Clamp, bool Paths> void configure_variant() {
@@ -94,13 +111,14 @@ void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
 }
 
 /// The kernels of round r's steps for one variant (round_kernels.hpp): phase 2 (the cross) and
-/// phase 3 (the rest) are the same kernel over different tile maps; with paths, phase 3 runs
-/// whole.
+/// phase 3 (the rest) are the same kernel over different tile maps; with paths, phase 2 also
+/// tags the round's panels (into the buffers of its parity, so that round r + 1's can be made
+/// while round r's rest reads them) and phase 3 runs the path kernels over the tile maps.
 template <class T, bool Clamp, bool Paths> class step_kernels final : public round_kernels {
 public:
   explicit step_kernels(const device_problem<T>& p) : p_(p) {}
   [[nodiscard]] std::int64_t rounds() const override { return p_.tiles(); }
-  [[nodiscard]] bool splits_update() const override { return !Paths; }
+  [[nodiscard]] bool splits_update() const override { return true; }
 
   void pivot(std::int64_t r, cudaStream_t s) override {
     kernels::pivot_kernel<T, Clamp, Paths>
@@ -121,6 +139,7 @@ public:
              kernels::panel_smem_bytes(sizeof(T)), s>>>(p_.d, p_.via, p_.ld, static_cast<int>(r),
                                                         tiles, true);
       APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 2)", s);
+      enqueue_tag_panels<T, Clamp>(p_, static_cast<int>(r), s);
     } else {
       enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), kernels::cross, s);
     }
@@ -131,14 +150,12 @@ public:
     const int tiles = static_cast<int>(p_.tiles());
     if (tiles < 2)
       return;
+    const int set = part == update_part::all          ? kernels::rest
+                    : part == update_part::next_lines ? kernels::next_lines
+                                                      : kernels::rest_ahead;
     if constexpr (Paths) {
-      const auto others = static_cast<unsigned>(tiles - 1);
-      enqueue_paths_phase3<T, Clamp>(p_, static_cast<int>(r), others * others, s);
-      APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 3)", s);
+      enqueue_paths_tiles<T, Clamp>(p_, static_cast<int>(r), set, s);
     } else {
-      const int set = part == update_part::all          ? kernels::rest
-                      : part == update_part::next_lines ? kernels::next_lines
-                                                        : kernels::rest_ahead;
       enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), set, s);
     }
   }

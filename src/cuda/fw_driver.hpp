@@ -22,11 +22,13 @@ template <class T> struct device_problem {
   /// (the last round's) and, in tiles of the last tile row, warps whose rows are all padding.
   std::int64_t n = 0;
   bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
-  /// Optional, with paths and without clamp: buffers for the round's tagged pivot panels
-  /// (ld x 128 and 128 x ld) and one overflow flag per round, zeroed
+  /// Optional, with paths: buffers for the round's tagged pivot panels (ld x 128 and 128 x ld;
+  /// a second pair tag_stride elements on, for odd rounds, so that with look-ahead round r + 1's
+  /// can be made while round r's are read) and one overflow flag per round, zeroed
   /// (kernels/min_plus_tagged.cuh). Null: phase 3 finds pivots by rescanning.
   std::int32_t* a_tag = nullptr;
   std::int32_t* b_tag = nullptr;
+  std::int64_t tag_stride = 0;
   int* tag_overflow = nullptr;
   [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
   [[nodiscard]] std::int64_t vertices() const noexcept { return n > 0 ? n : ld; }

@@ -33,23 +33,28 @@ template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths) {
          tagged_paths_enabled();
 }
 
-/// Device bytes of a workspace for products up to a_rows x b_cols over `slices` k slices.
+/// Device bytes of a workspace for products up to a_rows x b_cols over `slices` k slices, with
+/// `copies` pairs of tagged slices.
 [[nodiscard]] inline std::uint64_t tag_workspace_bytes(std::int64_t a_rows, std::int64_t b_cols,
-                                                       std::int64_t slices) {
-  return static_cast<std::uint64_t>(kernels::fw_tile) *
+                                                       std::int64_t slices, int copies = 1) {
+  return static_cast<std::uint64_t>(copies) * static_cast<std::uint64_t>(kernels::fw_tile) *
              static_cast<std::uint64_t>(a_rows + b_cols) * sizeof(std::int32_t) +
          static_cast<std::uint64_t>(slices) * sizeof(int);
 }
 
-/// Tagged A slice (a_rows x 128), B slice (128 x b_cols) and `slices` overflow flags on the
-/// current device; empty when default-constructed.
+/// Tagged A slice (a_rows x 128), B slice (128 x b_cols) -- `copies` pairs, stride() elements
+/// apart -- and `slices` overflow flags on the current device; empty when default-constructed.
 class tag_workspace {
 public:
   tag_workspace() = default;
-  tag_workspace(std::int64_t a_rows, std::int64_t b_cols, std::int64_t slices)
-      : tags_(static_cast<std::size_t>(kernels::fw_tile * (a_rows + b_cols))),
+  tag_workspace(std::int64_t a_rows, std::int64_t b_cols, std::int64_t slices, int copies = 1)
+      : tags_(static_cast<std::size_t>(copies * kernels::fw_tile * (a_rows + b_cols))),
         overflow_(static_cast<std::size_t>(slices)), a_rows_(a_rows), b_cols_(b_cols),
         slices_(slices) {}
+  /// Elements from one pair of tagged slices to the next.
+  [[nodiscard]] std::int64_t stride() const noexcept {
+    return kernels::fw_tile * (a_rows_ + b_cols_);
+  }
 
   [[nodiscard]] gemm_tags view() {
     gemm_tags t;
@@ -72,19 +77,23 @@ private:
   std::int64_t slices_ = 0;
 };
 
-/// The in-core solve's workspace: panels of ld x 128 and 128 x ld and a flag per round, zeroed
-/// on stream s, attached to p when p can use them (p must keep its via and ld).
+/// The in-core solve's workspace: two pairs of panels of ld x 128 and 128 x ld (even and odd
+/// rounds, for look-ahead) and a flag per round, zeroed on stream s, attached to p when p can
+/// use them (p must keep its via and ld).
 class tagged_panels {
 public:
+  /// Pairs of tagged panels the in-core solve keeps.
+  static constexpr int copies = 2;
   template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s) {
     if (!uses_tagged_paths<T>(p.via != nullptr))
       return;
-    work_ = tag_workspace(p.ld, p.ld, p.tiles());
+    work_ = tag_workspace(p.ld, p.ld, p.tiles(), copies);
     const gemm_tags t = work_.view();
     APSP_CUDA_TRY(
         cudaMemsetAsync(t.overflow, 0, static_cast<std::size_t>(t.slices) * sizeof(int), s));
     p.a_tag = t.a;
     p.b_tag = t.b;
+    p.tag_stride = work_.stride();
     p.tag_overflow = t.overflow;
   }
 

@@ -58,9 +58,9 @@ __host__ __device__ constexpr unsigned blocks_of(int set, int tiles) {
   }
 }
 
-__device__ __forceinline__ void tile_of_block(int r, int tiles, int set, int& ti, int& tj) {
+/// Tile (ti, tj) of the b-th block of a launch of `set` in round r.
+__device__ __forceinline__ void tile_of(int b, int r, int tiles, int set, int& ti, int& tj) {
   const int others = tiles - 1;
-  int b = static_cast<int>(blockIdx.x);
   // Skipping tiles r and r + 1 (the look-ahead sets).
   const auto skip_two = [r](int x) { return x < r ? x : x + 2; };
   if (set == cross) {
@@ -92,6 +92,10 @@ __device__ __forceinline__ void tile_of_block(int r, int tiles, int set, int& ti
     ti = x + (x >= r);
     tj = y + (y >= r);
   }
+}
+
+__device__ __forceinline__ void tile_of_block(int r, int tiles, int set, int& ti, int& tj) {
+  tile_of(static_cast<int>(blockIdx.x), r, tiles, set, ti, tj);
 }
 
 /// Row (or column) within the tile of a thread's i-th output (i in 0..7), t = ty (or tx).

@@ -36,7 +36,7 @@ constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
-                          int tiles, int blocks, const int* run_if) {
+                          int tiles, int blocks, const int* run_if, int set) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   constexpr int groups = fw_tile / 32; // 32-k groups: one warp checks a group at once
   constexpr int group_chunks = panel_chunks / groups;
@@ -54,13 +54,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
   for (int block = static_cast<int>(blockIdx.x); block < blocks;
        block += static_cast<int>(gridDim.x)) {
     const auto bi = static_cast<unsigned>(block);
-    // Block b: half b % 2 of phase-3 tile b / 2 (row-major, so neighbours share their A panel).
-    const int others = tiles - 1;
-    const int tile = static_cast<int>(bi >> 1);
-    const int x = tile / others;
-    const int y = tile - x * others;
-    const int ti = x + (x >= r);
-    const int tj = y + (y >= r);
+    // Block b: half b % 2 of the (b / 2)-th tile of `set` (min_plus_common.cuh).
+    int ti = 0;
+    int tj = 0;
+    tile_of(static_cast<int>(bi >> 1), r, tiles, set, ti, tj);
     const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
     const std::int64_t col0 =
         static_cast<std::int64_t>(tj) * fw_tile + static_cast<std::int64_t>(bi & 1) * paths_cols;

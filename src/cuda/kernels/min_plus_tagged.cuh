@@ -130,8 +130,8 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
 
 /// C = min(C, A (x) B) for one 128-wide k slice from its tagged copies (returns at once when
 /// the slice needs the rescan, needs_rescan(*overflow)), each improved element's pivot k_base + k
-/// into via (laid out like C). Block b updates tile (ti, tj): with FwMap the b-th phase-3 tile of
-/// round fw_round of a grid of `tiles` (the in-core solve; C is the whole matrix), else tile (b /
+/// into via (laid out like C). Block b updates tile (ti, tj): with FwMap the b-th tile of `set`
+/// in round fw_round of a grid of `tiles` (the in-core solve; C is the whole matrix), else tile (b /
 /// tiles, b % tiles) of a product `tiles` tile columns wide. Rows and pivots from n on are
 /// padding and skipped as in min_plus_pipelined_kernel (n relative to C's first row and
 /// k_base's first pivot; the products pass n >= their extent).
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_tagged_kernel(T* __restrict__ c, std::int32_t* __restrict__ via, std::int64_t ldc,
                            const std::int32_t* a_tag, const std::int32_t* b_tag,
                            std::int64_t b_cols, std::int32_t k_base, const int* overflow,
-                           int fw_round, int tiles, std::int64_t n) {
+                           int fw_round, int tiles, std::int64_t n, int set = rest) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   const int flags = *overflow;
   if (needs_rescan(flags))
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
   int ti = 0;
   int tj = 0;
   if constexpr (FwMap) {
-    tile_of_block(fw_round, tiles, false, ti, tj);
+    tile_of_block(fw_round, tiles, set, ti, tj);
   } else {
     ti = static_cast<int>(blockIdx.x) / tiles;
     tj = static_cast<int>(blockIdx.x) - ti * tiles;
