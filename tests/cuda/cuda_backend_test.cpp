@@ -383,9 +383,10 @@ TEST(Cuda, PlanReportsMemoryAndRefusesWhatDoesNotFit) {
   EXPECT_TRUE(p.fits);
   EXPECT_EQ(p.block, tile);
   EXPECT_EQ(p.rounds, 8);
-  // Distances and path matrix (8 bytes a cell, padded to 1024) and the two tagged pivot
-  // panels of int32 paths (128 x 1024 each) with one overflow flag per round.
-  EXPECT_EQ(p.device_bytes, 1024u * 1024u * 8u + 2u * 128u * 1024u * 4u + 8u * 4u);
+  // Distances and path matrix (8 bytes a cell, padded to 1024) and two pairs (even and odd
+  // rounds, for look-ahead) of the tagged pivot panels of int32 paths (128 x 1024 each) with
+  // one overflow flag per round.
+  EXPECT_EQ(p.device_bytes, 1024u * 1024u * 8u + 2u * 2u * 128u * 1024u * 4u + 8u * 4u);
   o.device_memory_limit = 1 << 20;
   const auto small = apsp::make_plan(1000, o);
   EXPECT_FALSE(small.fits);
