@@ -9,9 +9,11 @@
 // other's math, as in the distance kernel (min_plus_pipelined.cuh). Each of the 256 threads
 // owns 8 x 4 outputs, which leaves registers (<= 128 at two blocks of 256) for the minimum of
 // the current k group next to the running minimum: per output the main loop remembers which
-// group of 32 pivots last strictly improved it (two bit planes), and the
-// epilogue resolves each improved element with one warp-wide step per 32 candidates of that
-// group. via = the first k reaching the new minimum, the one a sequential scan would keep.
+// group of 32 pivots last strictly improved it (two bit planes), and in the
+// epilogue each thread resolves its own improved outputs, scanning the 32 candidates of that
+// group (all lanes at once; a warp-wide step per element, one element after another, left the
+// SM waiting on that chain). via = the first k reaching the new minimum, the one a sequential
+// scan would keep.
 //
 // Phase 2 (the cross) keeps min_plus_panel_kernel: a block of the column panel reads its whole
 // output tile as the A operand, so the tile cannot be split between two blocks there.
@@ -31,6 +33,26 @@ constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
   return (static_cast<std::size_t>(fw_tile) * paths_a_stride +
           static_cast<std::size_t>(fw_tile) * paths_b_stride) *
          elem_bytes;
+}
+
+/// The first k of 32-k group `group` reaching the group's minimum of A(row, k) + B(k, col), by
+/// one thread (s_a_row: the row of A; s_b_col: the column of B, row stride BStride).
+template <class ops, int BStride, class T>
+__device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T* s_b_col,
+                                                      int group) {
+  const T* a = s_a_row + group * 32;
+  const T* b = s_b_col + group * 32 * BStride;
+  T best = ops::sum(a[0], b[0]);
+  int at = 0;
+#pragma unroll
+  for (int kk = 1; kk < 32; ++kk) {
+    const T sum = ops::sum(a[kk], b[kk * BStride]);
+    if (sum < best) {
+      best = sum;
+      at = kk;
+    }
+  }
+  return group * 32 + at;
 }
 
 template <class T, bool Clamp>
@@ -119,49 +141,41 @@ __global__ void __launch_bounds__(mp_threads, 2)
     }
 
     // Epilogue: the whole old tile first (one memory latency), then the merge, then the pivots of
-    // the improved elements, one warp-wide step per 32 candidates, stored by their owning lanes.
+    // the improved elements.
     vec4 r_old[8];
 #pragma unroll
     for (int i = 0; i < 8; ++i)
       r_old[i] = *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ld + tx * 4);
-    const int lane = t & 31;
-    const int warp_t0 = t & ~31;
+    // Bit o (= i * 4 + q) of mine: output o strictly improved.
+    unsigned mine = 0;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int row = tile_line(ty, i);
       vec4 v = r_old[i];
-      bool improved[4];
       bool any = false;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
-        improved[q] = r_acc[i][q] < lane_of(v, q);
-        any |= improved[q];
-        if (improved[q])
+        if (r_acc[i][q] < lane_of(v, q)) {
           set_lane(v, q, r_acc[i][q]);
+          mine |= 1u << (i * 4 + q);
+          any = true;
+        }
       }
       if (any)
         *reinterpret_cast<vec4*>(g_c + row * ld + tx * 4) = v;
-      if (!__any_sync(0xffffffffu, any))
-        continue;
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        unsigned pending = __ballot_sync(0xffffffffu, improved[q]);
-        while (pending != 0) {
-          const int src = __ffs(pending) - 1;
-          pending &= pending - 1;
-          const int src_t = warp_t0 + src;
-          const int w_row = tile_line(src_t >> 4, i);
-          const int w_col = (src_t & 15) * 4 + q;
-          const T target = __shfl_sync(0xffffffffu, r_acc[i][q], src);
-          const int o = i * 4 + q;
-          const unsigned bits = ((r_plane[0] >> o) & 1u) | (((r_plane[1] >> o) & 1u) << 1);
-          const int group = static_cast<int>(__shfl_sync(0xffffffffu, bits, src));
-          const int found = first_pivot_in_group<ops, paths_b_stride>(
-              s_a + w_row * paths_a_stride, s_b + w_col, target, group, lane);
-          if (lane == src)
-            g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
-        }
-      }
+    }
+    // Each thread resolves its own improved outputs, all lanes at once: the group that last
+    // strictly improved an output holds its new value as that group's minimum, so the pivot is
+    // the first k of the group reaching the group's minimum.
+    while (mine != 0) {
+      const int o = __ffs(static_cast<int>(mine)) - 1;
+      mine &= mine - 1;
+      const int w_row = tile_line(ty, o >> 2);
+      const int w_col = tx * 4 + (o & 3);
+      const int group = static_cast<int>(((r_plane[0] >> o) & 1u) | (((r_plane[1] >> o) & 1u) << 1));
+      const int found = first_minimum_in_group<ops, paths_b_stride>(
+          s_a + w_row * paths_a_stride, s_b + w_col, group);
+      g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
     }
     __syncthreads(); // the next block's loads reuse shared memory
   }
