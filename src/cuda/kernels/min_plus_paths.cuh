@@ -9,8 +9,8 @@
 // other's math, as in the distance kernel (min_plus_pipelined.cuh). Each of the 256 threads
 // owns 8 x 4 outputs, which leaves registers (<= 128 at two blocks of 256) for the minimum of
 // the current k group next to the running minimum: per output the main loop remembers which
-// group of 32 pivots last strictly improved it (two bit planes), and in the
-// epilogue each thread resolves its own improved outputs, scanning the 32 candidates of that
+// group of 16 pivots last strictly improved it (three bit planes), and in the
+// epilogue each thread resolves its own improved outputs, scanning the 16 candidates of that
 // group (all lanes at once; a warp-wide step per element, one element after another, left the
 // SM waiting on that chain). via = the first k reaching the new minimum, the one a sequential
 // scan would keep.
@@ -35,24 +35,29 @@ constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
          elem_bytes;
 }
 
-/// The first k of 32-k group `group` reaching the group's minimum of A(row, k) + B(k, col), by
-/// one thread (s_a_row: the row of A; s_b_col: the column of B, row stride BStride).
+/// Pivots per group whose last strict improvement of each output the main loop remembers.
+inline constexpr int paths_group_k = 16;
+
+/// The first k of group `group` (paths_group_k pivots) reaching the group's minimum of
+/// A(row, k) + B(k, col), by one thread (s_a_row: the row of A; s_b_col: the column of B, row
+/// stride BStride).
 template <class ops, int BStride, class T>
 __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T* s_b_col,
                                                       int group) {
-  const T* a = s_a_row + group * 32;
-  const T* b = s_b_col + group * 32 * BStride;
+  constexpr int gk = paths_group_k;
+  const T* a = s_a_row + group * gk;
+  const T* b = s_b_col + group * gk * BStride;
   T best = ops::sum(a[0], b[0]);
   int at = 0;
 #pragma unroll
-  for (int kk = 1; kk < 32; ++kk) {
+  for (int kk = 1; kk < gk; ++kk) {
     const T sum = ops::sum(a[kk], b[kk * BStride]);
     if (sum < best) {
       best = sum;
       at = kk;
     }
   }
-  return group * 32 + at;
+  return group * gk + at;
 }
 
 template <class T, bool Clamp>
@@ -60,7 +65,9 @@ __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
                           int tiles, int blocks, const int* run_if, int set) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  constexpr int groups = fw_tile / 32; // 32-k groups: one warp checks a group at once
+  constexpr int groups = fw_tile / paths_group_k;
+  constexpr int planes = 3; // bits of a group index
+  static_assert(groups <= (1 << planes) && panel_chunks % groups == 0);
   constexpr int group_chunks = panel_chunks / groups;
   using ops = min_plus<T, Clamp>;
   using vec4 = typename ops::vec4;
@@ -111,7 +118,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
     T r_acc[8][4];
     fill_identity<ops>(r_acc);
     // Bit o (= i * 4 + j) of plane p: bit p of the group that last strictly improved output o.
-    unsigned r_plane[2] = {0, 0};
+    unsigned r_plane[planes] = {0, 0, 0};
 #pragma unroll 1
     for (int g = 0; g < groups; ++g) {
       T r_m[8][4];
@@ -136,7 +143,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
         }
       }
 #pragma unroll
-      for (int p = 0; p < 2; ++p)
+      for (int p = 0; p < planes; ++p)
         r_plane[p] = ((g >> p) & 1) != 0 ? (r_plane[p] | won) : (r_plane[p] & ~won);
     }
 
@@ -172,7 +179,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
       mine &= mine - 1;
       const int w_row = tile_line(ty, o >> 2);
       const int w_col = tx * 4 + (o & 3);
-      const int group = static_cast<int>(((r_plane[0] >> o) & 1u) | (((r_plane[1] >> o) & 1u) << 1));
+      int group = 0;
+#pragma unroll
+      for (int p = 0; p < planes; ++p)
+        group |= static_cast<int>((r_plane[p] >> o) & 1u) << p;
       const int found = first_minimum_in_group<ops, paths_b_stride>(
           s_a + w_row * paths_a_stride, s_b + w_col, group);
       g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
