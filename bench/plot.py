@@ -23,6 +23,7 @@ WANTED = {
              "int32_negative": "cuda int32, negative weights",
              "int32_paths_negative": "cuda int32 + paths, negative weights",
              "float32_paths": "cuda float32 + paths",
+             "float32_paths_fractional": "cuda float32 + paths, fractional weights",
              "packed16": "cuda packed 16-bit (hop counts)",
              "ooc_int32_cap2048M_solve": "cuda out of core, 2 GiB cap (whole solve)",
              "ooc_int32_large_solve": "cuda out of core, matrix > GPU memory (whole solve)",
