@@ -174,7 +174,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.ld = ld;
   p.n = cuda::trimmed_vertices(n, ld);
   p.clamp = ctx.negative_weights();
-  const cuda::tagged_panels tags(p, s.get()); // paths without negative weights (tagged_panels.hpp)
+  const cuda::tagged_panels tags(p, s.get()); // with paths (tagged_panels.hpp)
   cuda::configure_kernels(p);
   const double t_configured = since();
 

@@ -18,8 +18,9 @@ template <class T> struct device_problem {
   T* d = nullptr;              ///< ld x ld, row-major
   std::int32_t* via = nullptr; ///< ld x ld, or null for distances only
   std::int64_t ld = 0;         ///< padded edge, a multiple of fw_tile
-  /// Vertices (0: ld). The distance kernels skip what only padding can feed: pivots from n on
-  /// (the last round's) and, in tiles of the last tile row, warps whose rows are all padding.
+  /// Vertices (0: ld). The kernels skip what only padding can feed: pivots from n on (the last
+  /// round's, in phases 1 to 3) and, in the distance and tagged path kernels' tiles of the last
+  /// tile row, warps whose rows are all padding.
   std::int64_t n = 0;
   bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
   /// Optional, with paths: buffers for the round's tagged pivot panels (ld x 128 and 128 x ld;
