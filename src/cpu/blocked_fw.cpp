@@ -167,6 +167,12 @@ public:
       return;
     if (!L_.owns_row(r) || !L_.owns_col(r))
       return;
+    if (deferred_) {
+      // Round r - 1's tiles of row and column r (update's next lines, no barrier after them)
+      // feed this pivot: wait until every one is done.
+      while (lines_done_.load(std::memory_order_acquire) < lines_)
+        std::this_thread::yield();
+    }
     const int kb = static_cast<int>(L_.edge(r));
     const std::int64_t i0 = L_.local_tile_row(r) * b_;
     const std::int64_t j0 = L_.local_tile_col(r) * b_;
@@ -254,9 +260,19 @@ public:
 
   /// Agrees on checkpoint or stop with every process.
   std::uint32_t check(std::int64_t r) {
-    (void)r;
-    if (omp_get_thread_num() == 0)
+    if (omp_get_thread_num() == 0) {
       decision_ = control_.check();
+      // In one process with look-ahead, round r + 1's pivot and panels run inside this round's
+      // update (the schedule's look-ahead runs exactly when this holds); the counters of its
+      // next lines and remaining tiles start here, before the barrier every thread passes.
+      deferred_ = overlap_ && decision_ == go_on && r + 1 < L_.tiles();
+      if (deferred_) {
+        lines_ = ltc_ + ltr_;
+        next_line_.store(0, std::memory_order_relaxed);
+        lines_done_.store(0, std::memory_order_relaxed);
+        next_tile_.store(0, std::memory_order_relaxed);
+      }
+    }
     sync_->arrive_and_wait();
     return decision_;
   }
@@ -282,6 +298,19 @@ public:
       sync_->arrive_and_wait();
       if (omp_get_thread_num() == 0)
         deferred_ = false; // read again only after round_end's barriers
+      return;
+    }
+    if (part == update_part::next_lines && deferred_) {
+      // One process: the tiles of row and column r + 1 handed out one at a time, each counted
+      // when done; no barrier: thread 0 waits for the count before round r + 1's pivot, the
+      // others go on to round r's remaining tiles.
+      for (std::int64_t p; (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < lines_;) {
+        if (p < ltc_)
+          product_tile(r, L_.local_tile_row(r + 1), p, part);
+        else if (L_.tile_row(p - ltc_) != r + 1) // (r + 1, r + 1) is in the row part
+          product_tile(r, p - ltc_, L_.local_tile_col(r + 1), part);
+        lines_done_.fetch_add(1, std::memory_order_release);
+      }
       return;
     }
     const int t = omp_get_thread_num();
@@ -310,11 +339,6 @@ public:
       product_tile(r, li, lj, part);
       if (poll)
         comm_.poll();
-    }
-    if (lines && overlap_ && t == 0) {
-      // Round r + 1's pivot and panels are deferred into round r's remaining tiles.
-      deferred_ = true;
-      next_tile_.store(0, std::memory_order_relaxed);
     }
     sync_->arrive_and_wait();
   }
@@ -368,6 +392,9 @@ private:
   bool lookahead_ = false;
   bool overlap_ = false;  // one process, look-ahead: the pivot hides behind the tiles
   bool deferred_ = false; // round r + 1's pivot and panels run inside update(r, rest)
+  std::int64_t lines_ = 0; // deferred: round r's tiles of row and column r + 1 to hand out
+  std::atomic<std::int64_t> next_line_{0};
+  std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};
   std::atomic<std::int64_t> next_tile_{0};
   packed_buffer<T> col_snap_[2];
