@@ -197,6 +197,24 @@ TEST(CpuBackend, ThreadCountDoesNotChangeTheResult) {
   }
 }
 
+/// With look-ahead in one process, round r's tiles of row and column r + 1 are handed out one
+/// at a time and counted, and thread 0 closes round r + 1's pivot tile -- one of them -- only
+/// when the count is complete. Many small tiles and more threads than cores give that
+/// hand-off every chance to go wrong.
+TEST(CpuBackend, ManyThreadsOnSmallTilesMatchOneThread) {
+  auto fast = apsp::detail::make_cpu_backend();
+  apsp::testing::random_graph_spec spec;
+  spec.n = 600;
+  const std::uint64_t seed = 777;
+  const auto g = apsp::testing::make_random_graph(spec, seed);
+  SCOPED_TRACE("seed=" + std::to_string(seed));
+  const auto one = run_backend(*fast, g, dtype::int32, true, 16, 1);
+  for (int threads : {7, 16, 16, 16, 16, 16, 16, 16, 33, 33}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    expect_same_solution(one, run_backend(*fast, g, dtype::int32, true, 16, threads));
+  }
+}
+
 /// A negative cycle in clamp mode: sums stop at -infinity instead of wrapping around, the cycle's
 /// vertices get negative diagonals, and solve() reports the cycle.
 TEST(CpuBackend, NegativeCycleClampsInsteadOfOverflowing) {
