@@ -171,7 +171,7 @@ public:
     if (deferred_) {
       // Round r - 1's tiles of row and column r (update's next lines, no barrier after them)
       // feed this pivot: wait until every one is done.
-      while (lines_done_.load(std::memory_order_acquire) < lines_)
+      while (lines_done_.load(std::memory_order_acquire) < ltc_ + ltr_)
         std::this_thread::yield();
     }
     const int kb = static_cast<int>(L_.edge(r));
@@ -268,7 +268,6 @@ public:
       // next lines and remaining tiles start here, before the barrier every thread passes.
       deferred_ = overlap_ && decision_ == go_on && r + 1 < L_.tiles();
       if (deferred_) {
-        lines_ = ltc_ + ltr_;
         next_line_.store(0, std::memory_order_relaxed);
         lines_done_.store(0, std::memory_order_relaxed);
         next_tile_.store(0, std::memory_order_relaxed);
@@ -305,7 +304,8 @@ public:
       // One process: the tiles of row and column r + 1 handed out one at a time, each counted
       // when done; no barrier: thread 0 waits for the count before round r + 1's pivot, the
       // others go on to round r's remaining tiles.
-      for (std::int64_t p; (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < lines_;) {
+      for (std::int64_t p;
+           (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
         if (p < ltc_)
           product_tile(r, L_.local_tile_row(r + 1), p, part);
         else if (L_.tile_row(p - ltc_) != r + 1) // (r + 1, r + 1) is in the row part
@@ -393,7 +393,6 @@ private:
   bool lookahead_ = false;
   bool overlap_ = false;  // one process, look-ahead: the pivot hides behind the tiles
   bool deferred_ = false; // round r + 1's pivot and panels run inside update(r, rest)
-  std::int64_t lines_ = 0; // deferred: round r's tiles of row and column r + 1 to hand out
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};

@@ -77,20 +77,6 @@ std::int64_t padded_edge(std::int64_t n) {
   return std::max<std::int64_t>(b, (n + b - 1) / b * b);
 }
 
-/// A thread joined when it goes out of scope (also on an exception).
-struct joined_thread {
-  std::thread t;
-  joined_thread() = default;
-  explicit joined_thread(std::thread th) : t(std::move(th)) {}
-  joined_thread(const joined_thread&) = delete;
-  joined_thread& operator=(const joined_thread&) = delete;
-  ~joined_thread() { join(); }
-  void join() {
-    if (t.joinable())
-      t.join();
-  }
-};
-
 template <class T>
 void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, int device) {
   const std::int64_t n = h_d.n();
@@ -114,14 +100,14 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   const bool prefault_on = prefault_env == nullptr || prefault_env[0] != '0';
   const bool checkpoints = wants_checkpoints(ctx.options());
   const graph* edges = checkpoints ? nullptr : ctx.initial_edges();
-  const bool fault_d = edges != nullptr && prefault_on;
-  const bool fault_via = h_via != nullptr && edges != nullptr && prefault_on;
-  joined_thread prefault{std::thread([&h_d, h_via, fault_d, fault_via] {
-    if (fault_d)
-      cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-    if (fault_via)
+  // std::jthread: joined on every way out, exceptions included.
+  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && prefault_on] {
+    if (!fault)
+      return;
+    cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
+    if (h_via != nullptr)
       cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-  })};
+  });
 
   cuda::device_guard guard(device);
   cuda::stream s;
@@ -143,14 +129,14 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // download makes its own if that failed.
   const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(T);
   std::optional<cuda::staging_buffers> staging;
-  joined_thread pin;
+  std::jthread pin;
   if (initial != nullptr) {
     staging.emplace(static_cast<std::size_t>(initial->num_edges()) * cuda::staged_edge_bytes,
                     row_bytes);
     cuda::build_initial_matrix<T>(*initial, d_d.data(), ld, s.get(), &*staging);
   } else {
     cuda::upload_rows(h_d.data(), d_d.data(), sizeof(T), n, ld, s.get());
-    pin.t = std::thread([&staging, device, bytes = h_d.size() * sizeof(T), row_bytes] {
+    pin = std::jthread([&staging, device, bytes = h_d.size() * sizeof(T), row_bytes] {
       try {
         if (cudaSetDevice(device) == cudaSuccess)
           staging.emplace(bytes, row_bytes);
@@ -190,7 +176,8 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   }
   const double t_enqueued = since();
   prefault.join();
-  pin.join();
+  if (pin.joinable())
+    pin.join();
   const double t_prefault = since();
   if (verbose)
     s.synchronize(); // only to time the rounds apart from the downloads
