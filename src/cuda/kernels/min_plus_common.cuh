@@ -106,8 +106,9 @@ __device__ __forceinline__ int tile_line(int t, int i) {
 /// r_acc[i][j] = min over K k of relax(a(row_i, k), b(k, col_j)).
 /// s_a: [128 rows][AStride] starting at the chunk's first k; s_b: [K][BStride] likewise.
 /// NJ = 8: columns tx*4 + {0..3} and 64 + tx*4 + {0..3} (a 128-wide tile); NJ = 4: columns
-/// tx*4 + {0..3} only (a 64-wide tile, min_plus_paths.cuh).
-template <class Ops, int AStride, int BStride, int K, int NJ = 8, class T>
+/// tx*4 + {0..3} only (a 64-wide tile, min_plus_paths.cuh). Fresh: r_acc's values on entry are
+/// ignored, the chunk's first k sets them (a sum instead of a fill and a min per output).
+template <class Ops, int AStride, int BStride, int K, int NJ = 8, bool Fresh = false, class T>
 __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][NJ], const T* s_a, const T* s_b,
                                                int tx, int ty) {
   static_assert(K % 4 == 0 && AStride % 4 == 0 && BStride % 4 == 0, "16-byte vector reads");
@@ -140,8 +141,12 @@ __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][NJ], const T* s_a, 
       for (int i = 0; i < 8; ++i) {
         const T a = lane_of(r_a[i], q);
 #pragma unroll
-        for (int j = 0; j < NJ; ++j)
-          r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
+        for (int j = 0; j < NJ; ++j) {
+          if (Fresh && kq == 0 && q == 0)
+            r_acc[i][j] = Ops::sum(a, r_b[j]);
+          else
+            r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
+        }
       }
     }
   }

@@ -9,11 +9,12 @@
 // other's math, as in the distance kernel (min_plus_pipelined.cuh). Each of the 256 threads
 // owns 8 x 4 outputs, which leaves registers (<= 128 at two blocks of 256) for the minimum of
 // the current k group next to the running minimum: per output the main loop remembers which
-// group of 16 pivots last strictly improved it (three bit planes), and in the
-// epilogue each thread resolves its own improved outputs, scanning the 16 candidates of that
-// group (all lanes at once; a warp-wide step per element, one element after another, left the
-// SM waiting on that chain). via = the first k reaching the new minimum, the one a sequential
-// scan would keep.
+// group of 16 pivots last strictly improved it (three bit planes; each group's first k sets its
+// minima, no fill), and in the epilogue each thread resolves its own improved outputs, scanning
+// the 16 candidates of that group (all lanes at once; a warp-wide step per element, one element
+// after another, left the SM waiting on that chain; spreading the outputs evenly over the
+// warp's lanes measured slower). via = the first k reaching the new minimum, the one a
+// sequential scan would keep.
 //
 // Phase 2 (the cross) keeps min_plus_panel_kernel: a block of the column panel reads its whole
 // output tile as the A operand, so the tile cannot be split between two blocks there.
@@ -39,25 +40,42 @@ constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
 inline constexpr int paths_group_k = 16;
 
 /// The first k of group `group` (paths_group_k pivots) reaching the group's minimum of
-/// A(row, k) + B(k, col), by one thread (s_a_row: the row of A; s_b_col: the column of B, row
-/// stride BStride).
+/// A(row, k) + B(k, col), by one thread (s_a_row: the row of A, 16-byte aligned; s_b_col: the
+/// column of B, row stride BStride). A tree of pairwise minima, the left one kept on ties: the
+/// leftmost minimum, as a sequential scan keeps it, in 4 dependent steps instead of 15.
 template <class ops, int BStride, class T>
 __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T* s_b_col,
                                                       int group) {
   constexpr int gk = paths_group_k;
+  static_assert(gk == 16, "the tree below has four levels");
+  using vec4 = typename ops::vec4;
   const T* a = s_a_row + group * gk;
   const T* b = s_b_col + group * gk * BStride;
-  T best = ops::sum(a[0], b[0]);
-  int at = 0;
+  T sum[gk];
+  int at[gk / 2];
 #pragma unroll
-  for (int kk = 1; kk < gk; ++kk) {
-    const T sum = ops::sum(a[kk], b[kk * BStride]);
-    if (sum < best) {
-      best = sum;
-      at = kk;
+  for (int v = 0; v < gk / 4; ++v) {
+    const vec4 a4 = *reinterpret_cast<const vec4*>(a + v * 4);
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      sum[v * 4 + q] = ops::sum(lane_of(a4, q), b[(v * 4 + q) * BStride]);
+  }
+#pragma unroll
+  for (int p = 0; p < gk / 2; ++p) {
+    const bool right = sum[2 * p + 1] < sum[2 * p];
+    sum[p] = right ? sum[2 * p + 1] : sum[2 * p];
+    at[p] = right ? 2 * p + 1 : 2 * p;
+  }
+#pragma unroll
+  for (int width = gk / 4; width >= 1; width /= 2) {
+#pragma unroll
+    for (int p = 0; p < width; ++p) {
+      const bool right = sum[2 * p + 1] < sum[2 * p];
+      sum[p] = right ? sum[2 * p + 1] : sum[2 * p];
+      at[p] = right ? at[2 * p + 1] : at[2 * p];
     }
   }
-  return group * gk + at;
+  return group * gk + at[0];
 }
 
 template <class T, bool Clamp>
@@ -67,8 +85,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   constexpr int groups = fw_tile / paths_group_k;
   constexpr int planes = 3; // bits of a group index
-  static_assert(groups <= (1 << planes) && panel_chunks % groups == 0);
-  constexpr int group_chunks = panel_chunks / groups;
+  static_assert(groups <= (1 << planes) && panel_chunk_k == paths_group_k,
+                "a group is one staged chunk");
   using ops = min_plus<T, Clamp>;
   using vec4 = typename ops::vec4;
 
@@ -121,16 +139,11 @@ __global__ void __launch_bounds__(mp_threads, 2)
     unsigned r_plane[planes] = {0, 0, 0};
 #pragma unroll 1
     for (int g = 0; g < groups; ++g) {
-      T r_m[8][4];
-      fill_identity<ops>(r_m);
-#pragma unroll 1
-      for (int h = 0; h < group_chunks; ++h) {
-        const int c = g * group_chunks + h;
-        cp_async_wait_pending(panel_chunks - 1 - c);
-        __syncthreads();
-        min_plus_chunk<ops, paths_a_stride, paths_b_stride, panel_chunk_k>(
-            r_m, s_a + c * panel_chunk_k, s_b + c * panel_chunk_k * paths_b_stride, tx, ty);
-      }
+      T r_m[8][4]; // the group's minima (its first k sets them)
+      cp_async_wait_pending(panel_chunks - 1 - g);
+      __syncthreads();
+      min_plus_chunk<ops, paths_a_stride, paths_b_stride, panel_chunk_k, 4, true>(
+          r_m, s_a + g * panel_chunk_k, s_b + g * panel_chunk_k * paths_b_stride, tx, ty);
       unsigned won = 0;
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
