@@ -196,8 +196,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
 #pragma unroll
       for (int p = 0; p < planes; ++p)
         group |= static_cast<int>((r_plane[p] >> o) & 1u) << p;
-      const int found = first_minimum_in_group<ops, paths_b_stride>(
-          s_a + w_row * paths_a_stride, s_b + w_col, group);
+      const int found = first_minimum_in_group<ops, paths_b_stride>(s_a + w_row * paths_a_stride,
+                                                                    s_b + w_col, group);
       g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
     }
     __syncthreads(); // the next block's loads reuse shared memory
