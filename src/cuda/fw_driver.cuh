@@ -25,11 +25,11 @@ template <class T> constexpr T infinity_of() {
   }
 }
 
-template <class T, bool Clamp> void configure_paths_kernel() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp>,
+template <class T, bool Clamp, int NI = 8> void configure_paths_kernel() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     kernels::paths_smem_bytes(sizeof(T))));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp>,
+                                     kernels::paths_smem_bytes<NI>(sizeof(T))));
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI>,
                                      cudaFuncAttributePreferredSharedMemoryCarveout,
                                      cudaSharedmemCarveoutMaxShared));
 }
@@ -75,16 +75,14 @@ void enqueue_paths_tiles(const device_problem<T>& p, int round, int set, cudaStr
   const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
   kernels::min_plus_paths_kernel<T, Clamp>
       <<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.via, p.ld, round, tiles, blocks, run_if, set);
+          p.d, p.via, p.ld, round, tiles, blocks, run_if, set, 0);
   APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 3)", s);
 }
 
 template <class T, bool Clamp, bool Paths> void configure_variant() {
   if constexpr (Paths) {
-    APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_panel_kernel<T, Clamp>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       kernels::panel_smem_bytes(sizeof(T))));
     configure_paths_kernel<T, Clamp>();
+    configure_paths_kernel<T, Clamp, 4>();
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::pipelined_smem_bytes(sizeof(T))));
@@ -121,11 +119,10 @@ public:
   [[nodiscard]] bool splits_update() const override { return true; }
 
   void pivot(std::int64_t r, cudaStream_t s) override {
-    kernels::pivot_kernel<T, Clamp, Paths>
-        <<<1, kernels::pivot_threads, 0, s>>>(
-            p_.d, p_.via, p_.ld, static_cast<int>(r),
-            static_cast<int>(std::min<std::int64_t>(p_.vertices() - r * kernels::fw_tile,
-                                                    kernels::fw_tile)));
+    kernels::pivot_kernel<T, Clamp, Paths><<<1, kernels::pivot_threads, 0, s>>>(
+        p_.d, p_.via, p_.ld, static_cast<int>(r),
+        static_cast<int>(
+            std::min<std::int64_t>(p_.vertices() - r * kernels::fw_tile, kernels::fw_tile)));
     APSP_CUDA_CHECK_LAUNCH("pivot_kernel (phase 1)", s);
   }
 
@@ -134,11 +131,18 @@ public:
     if (tiles < 2)
       return;
     if constexpr (Paths) {
-      kernels::min_plus_panel_kernel<T, Clamp>
-          <<<2 * static_cast<unsigned>(tiles - 1), kernels::mp_threads,
-             kernels::panel_smem_bytes(sizeof(T)), s>>>(p_.d, p_.via, p_.ld, static_cast<int>(r),
-                                                        tiles, true);
-      APSP_CUDA_CHECK_LAUNCH("min-plus tile kernel (phase 2)", s);
+      // The row panel's tiles in column halves, then the column panel's in row halves
+      // (min_plus_paths.cuh: each half reads only its own part of the tile it writes).
+      const int halves = 2 * (tiles - 1);
+      kernels::min_plus_paths_kernel<T, Clamp, 8>
+          <<<halves, kernels::mp_threads, kernels::paths_smem_bytes<8>(sizeof(T)), s>>>(
+              p_.d, p_.via, p_.ld, static_cast<int>(r), tiles, halves, nullptr, kernels::cross, 0);
+      APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, row panel)", s);
+      kernels::min_plus_paths_kernel<T, Clamp, 4>
+          <<<halves, kernels::mp_threads, kernels::paths_smem_bytes<4>(sizeof(T)), s>>>(
+              p_.d, p_.via, p_.ld, static_cast<int>(r), tiles, halves, nullptr, kernels::cross,
+              tiles - 1);
+      APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, column panel)", s);
       enqueue_tag_panels<T, Clamp>(p_, static_cast<int>(r), s);
     } else {
       enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), kernels::cross, s);

@@ -106,19 +106,21 @@ __device__ __forceinline__ int tile_line(int t, int i) {
 /// r_acc[i][j] = min over K k of relax(a(row_i, k), b(k, col_j)).
 /// s_a: [128 rows][AStride] starting at the chunk's first k; s_b: [K][BStride] likewise.
 /// NJ = 8: columns tx*4 + {0..3} and 64 + tx*4 + {0..3} (a 128-wide tile); NJ = 4: columns
-/// tx*4 + {0..3} only (a 64-wide tile, min_plus_paths.cuh). Fresh: r_acc's values on entry are
-/// ignored, the chunk's first k sets them (a sum instead of a fill and a min per output).
-template <class Ops, int AStride, int BStride, int K, int NJ = 8, bool Fresh = false, class T>
-__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][NJ], const T* s_a, const T* s_b,
+/// tx*4 + {0..3} only (a 64-wide tile, min_plus_paths.cuh). NI = 4: rows ty*4 + {0..3} only (a
+/// 64-high tile, likewise). Fresh: r_acc's values on entry are ignored, the chunk's first k sets
+/// them (a sum instead of a fill and a min per output).
+template <class Ops, int AStride, int BStride, int K, int NJ = 8, bool Fresh = false, int NI = 8,
+          class T>
+__device__ __forceinline__ void min_plus_chunk(T (&r_acc)[NI][NJ], const T* s_a, const T* s_b,
                                                int tx, int ty) {
   static_assert(K % 4 == 0 && AStride % 4 == 0 && BStride % 4 == 0, "16-byte vector reads");
-  static_assert(NJ == 8 || NJ == 4);
+  static_assert((NJ == 8 || NJ == 4) && (NI == 8 || NI == 4));
   using vec4 = typename Ops::vec4;
 #pragma unroll
   for (int kq = 0; kq < K; kq += 4) {
-    vec4 r_a[8]; // 8 rows x 4 consecutive k
+    vec4 r_a[NI]; // NI rows x 4 consecutive k
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < NI; ++i) {
       r_a[i] = *reinterpret_cast<const vec4*>(s_a + tile_line(ty, i) * AStride + kq);
     }
 #pragma unroll
@@ -138,7 +140,7 @@ __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][NJ], const T* s_a, 
         r_b[7] = b_hi.w;
       }
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
+      for (int i = 0; i < NI; ++i) {
         const T a = lane_of(r_a[i], q);
 #pragma unroll
         for (int j = 0; j < NJ; ++j) {
@@ -152,10 +154,10 @@ __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[8][NJ], const T* s_a, 
   }
 }
 
-template <class Ops, int NJ = 8, class T>
-__device__ __forceinline__ void fill_identity(T (&r_acc)[8][NJ]) {
+template <class Ops, int NJ = 8, int NI = 8, class T>
+__device__ __forceinline__ void fill_identity(T (&r_acc)[NI][NJ]) {
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < NI; ++i) {
 #pragma unroll
     for (int j = 0; j < NJ; ++j)
       r_acc[i][j] = Ops::identity();

@@ -6,8 +6,8 @@
 // min_plus_gemm_kernel (distances only) is min_plus_pipelined_kernel with a run-time K: the
 // accumulators stay in registers across all of K, so a deep outer block (K = 4096) costs one
 // epilogue per output tile instead of one per 128 k. min_plus_gemm_via_kernel handles one
-// 128-wide k slice with the path epilogue of min_plus_panel_kernel; the driver runs the slices
-// in stream order and each records the global index of its winning k.
+// 128-wide k slice with the path epilogue of min_plus_tile_with_via (min_plus_panel.cuh); the
+// driver runs the slices in stream order and each records the global index of its winning k.
 //
 // Aliasing (C is A or B, as in the pivot panels) is allowed: with the pivot block closed, an
 // operand read before or after its owner block updates it yields the same minimum, and no two

@@ -1,11 +1,13 @@
 #pragma once
-// Phases 2 and 3 of blocked Floyd-Warshall with the path matrix: the same min-plus product as
-// min_plus_pipelined.cuh (see there for why phase 2 is one too), but both 128 x 128 panels stay
-// in shared memory (132 KB, one block per SM), so the epilogue can find the pivot of every
-// element that strictly improved without touching the inner loop: the main loop stays one
-// instruction per update (plus a compare per output per 32 k, to remember the winning 32-k
+// The min-plus product of two 128 x 128 operands with the path matrix, for the out-of-core and
+// multi-GPU slices (min_plus_gemm.cuh): the same product as min_plus_pipelined.cuh, but both
+// operands stay in shared memory (132 KB, one block per SM), so the epilogue can find the pivot
+// of every element that strictly improved without touching the inner loop: the main loop stays
+// one instruction per update (plus a compare per output per 32 k, to remember the winning 32-k
 // group), and a warp resolves each improved element in one step, one candidate k per lane. via =
-// the first k reaching the minimum, i.e. the one a sequential scan would keep.
+// the first k reaching the minimum, i.e. the one a sequential scan would keep. The in-core
+// rounds use min_plus_paths.cuh instead (half tiles, two blocks per SM); its chunk layout and
+// cp_async_wait_pending come from here.
 
 #include <cstdint>
 
@@ -180,29 +182,6 @@ min_plus_tile_with_via(const T* g_a, std::int64_t lda, const T* g_b, std::int64_
       }
     }
   }
-}
-
-template <class T, bool Clamp>
-__global__ void __launch_bounds__(mp_threads, 1)
-    min_plus_panel_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
-                          int tiles, bool cross) {
-  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
-  using ops = min_plus<T, Clamp>;
-
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
-  T* s_b = s_a + fw_tile * panel_stride;   // [128 k][132]: B(all k, :)
-
-  int ti = 0;
-  int tj = 0;
-  tile_of_block(r, tiles, cross, ti, tj);
-  const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
-  const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
-  const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
-  const T* g_a = d + row0 * ld + k0;
-  const T* g_b = d + k0 * ld + col0;
-  T* g_c = d + row0 * ld + col0;
-  min_plus_tile_with_via<ops>(g_a, ld, g_b, ld, g_c, via + row0 * ld + col0, ld, k0, s_a, s_b);
 }
 
 } // namespace apsp::cuda::kernels

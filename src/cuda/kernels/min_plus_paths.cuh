@@ -1,23 +1,26 @@
 #pragma once
-// Phase 3 of blocked Floyd-Warshall with the path matrix, at two blocks per SM.
+// Phases 2 and 3 of blocked Floyd-Warshall with the path matrix, at two blocks per SM.
 //
 // min_plus_panel.cuh holds both 128 x 128 panels in shared memory (132 KB) so that its epilogue
 // can find the pivot of every improved element; that leaves one block of 8 warps per SM, and the
 // SM idles while the block waits for its first chunk and while it runs its epilogue. Here a
-// block owns half a tile, 128 rows x 64 columns: the A panel (128 x 128) and the B half panel
-// (128 x 64) take 100 KB, so two blocks share an SM and one's loads and epilogue overlap the
-// other's math, as in the distance kernel (min_plus_pipelined.cuh). Each of the 256 threads
-// owns 8 x 4 outputs, which leaves registers (<= 128 at two blocks of 256) for the minimum of
-// the current k group next to the running minimum: per output the main loop remembers which
-// group of 16 pivots last strictly improved it (three bit planes; each group's first k sets its
-// minima, no fill), and in the epilogue each thread resolves its own improved outputs, scanning
-// the 16 candidates of that group (all lanes at once; a warp-wide step per element, one element
-// after another, left the SM waiting on that chain; spreading the outputs evenly over the
-// warp's lanes measured slower). via = the first k reaching the new minimum, the one a
-// sequential scan would keep.
+// block owns half a tile, 128 rows x 64 columns (NI = 8) or 64 rows x 128 columns (NI = 4): its
+// A rows (x 128 k) and B columns (128 k x) take 100 KB, so two blocks share an SM and one's loads
+// and epilogue overlap the other's math, as in the distance kernel (min_plus_pipelined.cuh).
+// Each of the 256 threads owns 32 outputs (NI rows x 32 / NI columns), which leaves registers
+// (<= 128 at two blocks of 256) for the minimum of the current k group next to the running
+// minimum: per output the main loop remembers which group of 16 pivots last strictly improved
+// it (three bit planes; each group's first k sets its minima, no fill), and in the epilogue each
+// thread resolves its own improved outputs, scanning the 16 candidates of that group (all lanes
+// at once; a warp-wide step per element, one element after another, left the SM waiting on that
+// chain; spreading the outputs evenly over the warp's lanes measured slower). via = the first k
+// reaching the new minimum, the one a sequential scan would keep.
 //
-// Phase 2 (the cross) keeps min_plus_panel_kernel: a block of the column panel reads its whole
-// output tile as the A operand, so the tile cannot be split between two blocks there.
+// Phase 2 (the cross) runs here too, a tile's halves being independent: a row panel tile
+// D(r, j) = min(D(r, j), D(r, r) (x) D(r, j)) in column halves (each reads only its own columns
+// of B, the tile itself), a column panel tile D(i, r) = min(D(i, r), D(i, r) (x) D(r, r)) in
+// row halves (each reads only its own rows of A). A block stages all its operands before its
+// epilogue writes, and no two blocks share outputs.
 
 #include <cstdint>
 
@@ -26,14 +29,16 @@
 
 namespace apsp::cuda::kernels {
 
-inline constexpr int paths_cols = 64; // output columns per block (chunks: min_plus_panel.cuh)
 inline constexpr int paths_a_stride = fw_tile + 4; // rows 4 apart land 16 banks apart
-inline constexpr int paths_b_stride = paths_cols + 4;
 
-constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
-  return (static_cast<std::size_t>(fw_tile) * paths_a_stride +
-          static_cast<std::size_t>(fw_tile) * paths_b_stride) *
-         elem_bytes;
+/// Rows and columns of a block's half tile, and B's row stride in shared memory.
+template <int NI> inline constexpr int paths_rows = 16 * NI;
+template <int NI> inline constexpr int paths_cols = 16 * (32 / NI);
+template <int NI> inline constexpr int paths_b_stride = paths_cols<NI> + 4;
+
+template <int NI = 8> constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
+  return (static_cast<std::size_t>(paths_rows<NI>) * paths_a_stride +
+          static_cast<std::size_t>(fw_tile) * paths_b_stride<NI>)*elem_bytes;
 }
 
 /// Pivots per group whose last strict improvement of each output the main loop remembers.
@@ -78,11 +83,18 @@ __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T*
   return group * gk + at[0];
 }
 
-template <class T, bool Clamp>
+/// Block b (of `blocks`, grid-strided): half b % 2 of tile tile0 + b / 2 of `set` in round r
+/// (min_plus_common.cuh), its columns (NI = 8) or its rows (NI = 4) split.
+template <class T, bool Clamp, int NI = 8>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
-                          int tiles, int blocks, const int* run_if, int set) {
+                          int tiles, int blocks, const int* run_if, int set, int tile0) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  static_assert(NI == 8 || NI == 4);
+  constexpr int NJ = 32 / NI;
+  constexpr int rows = paths_rows<NI>;
+  constexpr int cols = paths_cols<NI>;
+  constexpr int b_stride = paths_b_stride<NI>;
   constexpr int groups = fw_tile / paths_group_k;
   constexpr int planes = 3; // bits of a group index
   static_assert(groups <= (1 << planes) && panel_chunk_k == paths_group_k,
@@ -91,8 +103,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   using vec4 = typename ops::vec4;
 
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_a = reinterpret_cast<T*>(smem_raw); // [128 rows i][132]: A(:, all k)
-  T* s_b = s_a + fw_tile * paths_a_stride; // [128 k][68]: B(all k, this block's 64 columns)
+  T* s_a = reinterpret_cast<T*>(smem_raw); // [rows][132]: A(this block's rows, all k)
+  T* s_b = s_a + rows * paths_a_stride;    // [128 k][cols + 4]: B(all k, this block's columns)
 
   // With run_if (min_plus_tagged.cuh), this round's phase 3 is ours only if it cannot be tagged.
   if (run_if != nullptr && !needs_rescan(run_if[r]))
@@ -101,17 +113,16 @@ __global__ void __launch_bounds__(mp_threads, 2)
   for (int block = static_cast<int>(blockIdx.x); block < blocks;
        block += static_cast<int>(gridDim.x)) {
     const auto bi = static_cast<unsigned>(block);
-    // Block b: half b % 2 of the (b / 2)-th tile of `set` (min_plus_common.cuh).
     int ti = 0;
     int tj = 0;
-    tile_of(static_cast<int>(bi >> 1), r, tiles, set, ti, tj);
-    const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
-    const std::int64_t col0 =
-        static_cast<std::int64_t>(tj) * fw_tile + static_cast<std::int64_t>(bi & 1) * paths_cols;
+    tile_of(tile0 + static_cast<int>(bi >> 1), r, tiles, set, ti, tj);
+    const std::int64_t half = static_cast<std::int64_t>(bi & 1) * (fw_tile / 2);
+    const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile + (NI == 4 ? half : 0);
+    const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile + (NI == 8 ? half : 0);
     const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
-    const T* g_a = d + row0 * ld + k0; // [128][128]
-    const T* g_b = d + k0 * ld + col0; // [128][64]
-    T* g_c = d + row0 * ld + col0;     // [128][64]
+    const T* g_a = d + row0 * ld + k0; // [rows][128]
+    const T* g_b = d + k0 * ld + col0; // [128][cols]
+    T* g_c = d + row0 * ld + col0;     // [rows][cols]
     std::int32_t* g_v = via + row0 * ld + col0;
     const int t = static_cast<int>(threadIdx.x);
 
@@ -119,39 +130,43 @@ __global__ void __launch_bounds__(mp_threads, 2)
 #pragma unroll 1
     for (int c = 0; c < panel_chunks; ++c) {
 #pragma unroll
-      for (int p = 0; p < 2; ++p) {
+      for (int p = 0; p < rows * 4 / mp_threads; ++p) { // 4 vectors per row of 16 k
         const int v = t + p * mp_threads;
         const int a_row = v >> 2;
         const int a_k = c * panel_chunk_k + (v & 3) * 4;
         cp_async_16(s_a + a_row * paths_a_stride + a_k, g_a + a_row * ld + a_k);
       }
-      const int b_k = c * panel_chunk_k + (t >> 4);
-      const int b_col = (t & 15) * 4;
-      cp_async_16(s_b + b_k * paths_b_stride + b_col, g_b + b_k * ld + b_col);
+#pragma unroll
+      for (int p = 0; p < cols * 4 / mp_threads; ++p) { // cols / 4 vectors per k, 16 k
+        const int v = t + p * mp_threads;
+        const int b_k = c * panel_chunk_k + v / (cols / 4);
+        const int b_col = (v % (cols / 4)) * 4;
+        cp_async_16(s_b + b_k * b_stride + b_col, g_b + b_k * ld + b_col);
+      }
       cp_async_commit();
     }
 
     const int tx = t & 15;
     const int ty = t >> 4;
-    T r_acc[8][4];
+    T r_acc[NI][NJ];
     fill_identity<ops>(r_acc);
-    // Bit o (= i * 4 + j) of plane p: bit p of the group that last strictly improved output o.
+    // Bit o (= i * NJ + j) of plane p: bit p of the group that last strictly improved output o.
     unsigned r_plane[planes] = {0, 0, 0};
 #pragma unroll 1
     for (int g = 0; g < groups; ++g) {
-      T r_m[8][4]; // the group's minima (its first k sets them)
+      T r_m[NI][NJ]; // the group's minima (its first k sets them)
       cp_async_wait_pending(panel_chunks - 1 - g);
       __syncthreads();
-      min_plus_chunk<ops, paths_a_stride, paths_b_stride, panel_chunk_k, 4, true>(
-          r_m, s_a + g * panel_chunk_k, s_b + g * panel_chunk_k * paths_b_stride, tx, ty);
+      min_plus_chunk<ops, paths_a_stride, b_stride, panel_chunk_k, NJ, true>(
+          r_m, s_a + g * panel_chunk_k, s_b + g * panel_chunk_k * b_stride, tx, ty);
       unsigned won = 0;
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
+      for (int i = 0; i < NI; ++i) {
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
+        for (int j = 0; j < NJ; ++j) {
           if (r_m[i][j] < r_acc[i][j]) {
             r_acc[i][j] = r_m[i][j];
-            won |= 1u << (i * 4 + j);
+            won |= 1u << (i * NJ + j);
           }
         }
       }
@@ -160,29 +175,36 @@ __global__ void __launch_bounds__(mp_threads, 2)
         r_plane[p] = ((g >> p) & 1) != 0 ? (r_plane[p] | won) : (r_plane[p] & ~won);
     }
 
-    // Epilogue: the whole old tile first (one memory latency), then the merge, then the pivots of
-    // the improved elements.
-    vec4 r_old[8];
+    // Epilogue: the whole old half tile first (one memory latency), then the merge, then the
+    // pivots of the improved elements.
+    vec4 r_old[NI][NJ / 4];
 #pragma unroll
-    for (int i = 0; i < 8; ++i)
-      r_old[i] = *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ld + tx * 4);
-    // Bit o (= i * 4 + q) of mine: output o strictly improved.
+    for (int i = 0; i < NI; ++i) {
+#pragma unroll
+      for (int h = 0; h < NJ / 4; ++h) {
+        r_old[i][h] =
+            *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4));
+      }
+    }
+    // Bit o (= i * NJ + j) of mine: output o strictly improved.
     unsigned mine = 0;
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const int row = tile_line(ty, i);
-      vec4 v = r_old[i];
-      bool any = false;
+    for (int i = 0; i < NI; ++i) {
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        if (r_acc[i][q] < lane_of(v, q)) {
-          set_lane(v, q, r_acc[i][q]);
-          mine |= 1u << (i * 4 + q);
-          any = true;
+      for (int h = 0; h < NJ / 4; ++h) {
+        vec4 v = r_old[i][h];
+        bool any = false;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          if (r_acc[i][h * 4 + q] < lane_of(v, q)) {
+            set_lane(v, q, r_acc[i][h * 4 + q]);
+            mine |= 1u << (i * NJ + h * 4 + q);
+            any = true;
+          }
         }
+        if (any)
+          *reinterpret_cast<vec4*>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4)) = v;
       }
-      if (any)
-        *reinterpret_cast<vec4*>(g_c + row * ld + tx * 4) = v;
     }
     // Each thread resolves its own improved outputs, all lanes at once: the group that last
     // strictly improved an output holds its new value as that group's minimum, so the pivot is
@@ -190,14 +212,14 @@ __global__ void __launch_bounds__(mp_threads, 2)
     while (mine != 0) {
       const int o = __ffs(static_cast<int>(mine)) - 1;
       mine &= mine - 1;
-      const int w_row = tile_line(ty, o >> 2);
-      const int w_col = tx * 4 + (o & 3);
+      const int w_row = tile_line(ty, o / NJ);
+      const int w_col = tile_line(tx, o % NJ);
       int group = 0;
 #pragma unroll
       for (int p = 0; p < planes; ++p)
         group |= static_cast<int>((r_plane[p] >> o) & 1u) << p;
-      const int found = first_minimum_in_group<ops, paths_b_stride>(s_a + w_row * paths_a_stride,
-                                                                    s_b + w_col, group);
+      const int found =
+          first_minimum_in_group<ops, b_stride>(s_a + w_row * paths_a_stride, s_b + w_col, group);
       g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
     }
     __syncthreads(); // the next block's loads reuse shared memory
