@@ -164,24 +164,50 @@ __device__ __forceinline__ void fill_identity(T (&r_acc)[NI][NJ]) {
   }
 }
 
-/// Merges one 4-wide output vector into global memory: improved[q] says which lanes strictly
-/// improved; the vector is written only when one did. Returns whether any did.
-template <class Ops, class T>
-__device__ __forceinline__ bool merge_vec4(T* g_out, const T (&r_new)[4], bool (&improved)[4]) {
+/// Rows of a thread's outputs whose old values merge_tile loads before storing any of them: two
+/// measured best on the H100 (four cost registers that the small solves miss; eight spill).
+inline constexpr int merge_batch_rows = 2;
+
+/// The epilogue of the distance products: merges r_acc, clamped (clamp_min), into the 128 x 128
+/// tile at g_c (row stride ld; the thread's outputs as in min_plus_chunk), writing only the
+/// vectors that strictly improved. The old values of Rows rows are loaded before any
+/// of them is stored: for all the compiler knows a store to C may alias a later load, so
+/// merging vector by vector waited one memory latency per vector.
+template <class Ops, bool Clamp, int Rows = merge_batch_rows, class T>
+__device__ __forceinline__ void merge_tile(T* g_c, std::int64_t ld, const T (&r_acc)[8][8], int tx,
+                                           int ty) {
   using vec4 = typename Ops::vec4;
-  vec4* g_vec = reinterpret_cast<vec4*>(g_out);
-  vec4 v = *g_vec;
-  bool any = false;
+  constexpr int rows = Rows;
+  static_assert(8 % rows == 0);
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    improved[q] = r_new[q] < lane_of(v, q);
-    any |= improved[q];
-    if (improved[q])
-      set_lane(v, q, r_new[q]);
+  for (int i0 = 0; i0 < 8; i0 += rows) {
+    vec4 r_old[rows][2];
+#pragma unroll
+    for (int i = 0; i < rows; ++i) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        r_old[i][h] =
+            *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i0 + i) * ld + tile_line(tx, h * 4));
+    }
+#pragma unroll
+    for (int i = 0; i < rows; ++i) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        vec4 v = r_old[i][h];
+        bool any = false;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const T x = clamp_min<T, Clamp>(r_acc[i0 + i][h * 4 + q]);
+          if (x < lane_of(v, q)) {
+            set_lane(v, q, x);
+            any = true;
+          }
+        }
+        if (any)
+          *reinterpret_cast<vec4*>(g_c + tile_line(ty, i0 + i) * ld + tile_line(tx, h * 4)) = v;
+      }
+    }
   }
-  if (any)
-    *g_vec = v;
-  return any;
 }
 
 } // namespace apsp::cuda::kernels

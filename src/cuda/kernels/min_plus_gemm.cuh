@@ -14,6 +14,7 @@
 // blocks write the same output tile. So the pointers are not __restrict__.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/kernels/min_plus_common.cuh"
 #include "cuda/kernels/min_plus_panel.cuh"
@@ -57,17 +58,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
 
   T* g_c =
       c + static_cast<std::int64_t>(ti) * fw_tile * ldc + static_cast<std::int64_t>(tj) * fw_tile;
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const T r_new[4] = {
-          clamp_min<T, Clamp>(r_acc[i][h * 4]), clamp_min<T, Clamp>(r_acc[i][h * 4 + 1]),
-          clamp_min<T, Clamp>(r_acc[i][h * 4 + 2]), clamp_min<T, Clamp>(r_acc[i][h * 4 + 3])};
-      bool improved[4];
-      (void)merge_vec4<ops>(g_c + tile_line(ty, i) * ldc + tile_line(tx, h * 4), r_new, improved);
-    }
-  }
+  // Rows per batch: what keeps each variant within 128 registers without spills (ptxas 13.0).
+  merge_tile<ops, Clamp, std::is_integral_v<T> ? merge_batch_rows : 1>(g_c, ldc, r_acc, tx, ty);
 }
 
 /// One 128-wide k slice with paths: via (laid out like C, stride ldc) gets k_base + the first k

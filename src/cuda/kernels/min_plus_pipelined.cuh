@@ -116,17 +116,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
 
   const int tx = t & 15;
   const int ty = t >> 4;
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const T r_new[4] = {
-          clamp_min<T, Clamp>(r_acc[i][h * 4]), clamp_min<T, Clamp>(r_acc[i][h * 4 + 1]),
-          clamp_min<T, Clamp>(r_acc[i][h * 4 + 2]), clamp_min<T, Clamp>(r_acc[i][h * 4 + 3])};
-      bool improved[4];
-      (void)merge_vec4<ops>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4), r_new, improved);
-    }
-  }
+  merge_tile<ops, Clamp>(g_c, ld, r_acc, tx, ty);
 }
 
 } // namespace apsp::cuda::kernels

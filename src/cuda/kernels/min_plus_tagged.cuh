@@ -131,8 +131,8 @@ __global__ void tag_slice_kernel(const T* a, std::int64_t lda, std::int64_t rows
 /// C = min(C, A (x) B) for one 128-wide k slice from its tagged copies (returns at once when
 /// the slice needs the rescan, needs_rescan(*overflow)), each improved element's pivot k_base + k
 /// into via (laid out like C). Block b updates tile (ti, tj): with FwMap the b-th tile of `set`
-/// in round fw_round of a grid of `tiles` (the in-core solve; C is the whole matrix), else tile (b /
-/// tiles, b % tiles) of a product `tiles` tile columns wide. Rows and pivots from n on are
+/// in round fw_round of a grid of `tiles` (the in-core solve; C is the whole matrix), else tile (b
+/// / tiles, b % tiles) of a product `tiles` tile columns wide. Rows and pivots from n on are
 /// padding and skipped as in min_plus_pipelined_kernel (n relative to C's first row and
 /// k_base's first pivot; the products pass n >= their extent).
 template <class T, bool FwMap>
@@ -175,14 +175,26 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const int ty = t >> 4;
   T* g_c = c + row0 * ldc + col0;
   std::int32_t* g_v = via + row0 * ldc + col0;
+  // The old values of merge_batch_rows rows before any store (merge_tile, min_plus_common.cuh).
+  constexpr int rows = merge_batch_rows;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const std::int64_t line = tile_line(ty, i) * ldc;
+  for (int i0 = 0; i0 < 8; i0 += rows) {
+    vec4 r_old[rows][2];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
+    for (int i = 0; i < rows; ++i) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        r_old[i][h] = *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i0 + i) * ldc +
+                                                     tile_line(tx, h * 4));
+    }
+#pragma unroll
+    for (int ih = 0; ih < 2 * rows; ++ih) {
+      const int i = i0 + ih / 2;
+      const int h = ih % 2;
+      const std::int64_t line = tile_line(ty, i) * ldc;
       const int col = tile_line(tx, h * 4);
       auto* g_d = reinterpret_cast<vec4*>(g_c + line + col);
-      vec4 v = *g_d;
+      vec4 v = r_old[ih / 2][h];
       bool any = false;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
