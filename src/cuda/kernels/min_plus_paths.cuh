@@ -37,8 +37,9 @@ template <int NI> inline constexpr int paths_cols = 16 * (32 / NI);
 template <int NI> inline constexpr int paths_b_stride = paths_cols<NI> + 4;
 
 template <int NI = 8> constexpr std::size_t paths_smem_bytes(std::size_t elem_bytes) {
-  return (static_cast<std::size_t>(paths_rows<NI>) * paths_a_stride +
-          static_cast<std::size_t>(fw_tile) * paths_b_stride<NI>)*elem_bytes;
+  constexpr auto a_elems = static_cast<std::size_t>(paths_rows<NI>) * paths_a_stride;
+  constexpr auto b_elems = static_cast<std::size_t>(fw_tile) * paths_b_stride<NI>;
+  return (a_elems + b_elems) * elem_bytes;
 }
 
 /// Pivots per group whose last strict improvement of each output the main loop remembers.
