@@ -103,6 +103,18 @@ __device__ __forceinline__ int tile_line(int t, int i) {
   return (i < 4 ? 0 : 60) + t * 4 + i;
 }
 
+/// The padding trim of the distance and tagged tile kernels (the matrix's vertices n..ld-1 feed
+/// nothing real): the k chunks of `chunk_k` pivots from k0 that hold some pivot below n, and
+/// whether thread t's warp owns a row below n in the tile from row0 (warp w owns rows 8w..8w+7
+/// and 64+8w..64+8w+7; warp-uniform).
+__device__ __forceinline__ int live_k_chunks(std::int64_t n, std::int64_t k0, int chunk_k) {
+  const auto live_k = static_cast<int>(n - k0 < fw_tile ? n - k0 : fw_tile);
+  return (live_k + chunk_k - 1) / chunk_k;
+}
+__device__ __forceinline__ bool warp_has_live_rows(std::int64_t n, std::int64_t row0, int t) {
+  return row0 + 8 * (t >> 5) < n;
+}
+
 /// r_acc[i][j] = min over K k of relax(a(row_i, k), b(k, col_j)).
 /// s_a: [128 rows][AStride] starting at the chunk's first k; s_b: [K][BStride] likewise.
 /// NJ = 8: columns tx*4 + {0..3} and 64 + tx*4 + {0..3} (a 128-wide tile); NJ = 4: columns
@@ -168,27 +180,35 @@ __device__ __forceinline__ void fill_identity(T (&r_acc)[NI][NJ]) {
 /// measured best on the H100 (four cost registers that the small solves miss; eight spill).
 inline constexpr int merge_batch_rows = 2;
 
+/// The old 4-vectors of a thread's output rows i0..i0 + Rows - 1 (two per row, at columns
+/// col(0) and col(1) of the row tile_line(ty, i), row stride ld), all loaded before the caller
+/// stores any: for all the compiler knows a store to C may alias a later load, so merging vector
+/// by vector waited one memory latency per vector.
+template <int Rows, class V, class E, class Col>
+__device__ __forceinline__ void load_old_rows(V (&r_old)[Rows][2], const E* g_c, std::int64_t ld,
+                                              int i0, int ty, Col col) {
+#pragma unroll
+  for (int i = 0; i < Rows; ++i) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      r_old[i][h] = *reinterpret_cast<const V*>(g_c + tile_line(ty, i0 + i) * ld + col(h));
+  }
+}
+
 /// The epilogue of the distance products: merges r_acc, clamped (clamp_min), into the 128 x 128
 /// tile at g_c (row stride ld; the thread's outputs as in min_plus_chunk), writing only the
-/// vectors that strictly improved. The old values of Rows rows are loaded before any
-/// of them is stored: for all the compiler knows a store to C may alias a later load, so
-/// merging vector by vector waited one memory latency per vector.
+/// vectors that strictly improved; the old values of Rows rows at a time (load_old_rows).
 template <class Ops, bool Clamp, int Rows = merge_batch_rows, class T>
 __device__ __forceinline__ void merge_tile(T* g_c, std::int64_t ld, const T (&r_acc)[8][8], int tx,
                                            int ty) {
   using vec4 = typename Ops::vec4;
   constexpr int rows = Rows;
   static_assert(8 % rows == 0);
+  const auto col = [tx](int h) { return tile_line(tx, h * 4); };
 #pragma unroll
   for (int i0 = 0; i0 < 8; i0 += rows) {
     vec4 r_old[rows][2];
-#pragma unroll
-    for (int i = 0; i < rows; ++i) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        r_old[i][h] =
-            *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i0 + i) * ld + tile_line(tx, h * 4));
-    }
+    load_old_rows(r_old, g_c, ld, i0, ty, col);
 #pragma unroll
     for (int i = 0; i < rows; ++i) {
 #pragma unroll
@@ -204,7 +224,7 @@ __device__ __forceinline__ void merge_tile(T* g_c, std::int64_t ld, const T (&r_
           }
         }
         if (any)
-          *reinterpret_cast<vec4*>(g_c + tile_line(ty, i0 + i) * ld + tile_line(tx, h * 4)) = v;
+          *reinterpret_cast<vec4*>(g_c + tile_line(ty, i0 + i) * ld + col(h)) = v;
       }
     }
   }

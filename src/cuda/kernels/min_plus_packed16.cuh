@@ -145,19 +145,13 @@ __global__ void __launch_bounds__(p16_threads, APSP_P16_MIN_BLOCKS)
   }
 
   // Epilogue: lane-wise signed min with the old tile; a vector is written only if it changed.
-  // The old values of merge_batch_rows rows are loaded before any store (merge_tile,
-  // min_plus_common.cuh).
+  // The old values of merge_batch_rows rows are loaded before any store (load_old_rows).
   constexpr int rows = merge_batch_rows;
+  const auto col = [tx](int h) { return p16_word(tx, h); };
 #pragma unroll
   for (int i0 = 0; i0 < 8; i0 += rows) {
     uint4 r_old[rows][2];
-#pragma unroll
-    for (int i = 0; i < rows; ++i) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        r_old[i][h] =
-            *reinterpret_cast<const uint4*>(g_c + tile_line(ty, i0 + i) * ldw + p16_word(tx, h));
-    }
+    load_old_rows(r_old, g_c, ldw, i0, ty, col);
 #pragma unroll
     for (int i = 0; i < rows; ++i) {
 #pragma unroll
@@ -169,7 +163,7 @@ __global__ void __launch_bounds__(p16_threads, APSP_P16_MIN_BLOCKS)
         v.z = __vmins2(old.z, r_acc[i0 + i][h * 4 + 2]);
         v.w = __vmins2(old.w, r_acc[i0 + i][h * 4 + 3]);
         if (v.x != old.x || v.y != old.y || v.z != old.z || v.w != old.w)
-          *reinterpret_cast<uint4*>(g_c + tile_line(ty, i0 + i) * ldw + p16_word(tx, h)) = v;
+          *reinterpret_cast<uint4*>(g_c + tile_line(ty, i0 + i) * ldw + col(h)) = v;
       }
     }
   }

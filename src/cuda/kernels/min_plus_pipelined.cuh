@@ -105,9 +105,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const T* g_b = d + k0 * ld + col0; // [128][128]
   T* g_c = d + row0 * ld + col0;     // [128][128]
   const int t = static_cast<int>(threadIdx.x);
-  const auto live_k = static_cast<int>(std::min<std::int64_t>(n - k0, fw_tile));
-  const int k_chunks = (live_k + pipe_chunk_k - 1) / pipe_chunk_k;
-  const bool live_rows = row0 + 8 * (t >> 5) < n; // warp-uniform
+  const int k_chunks = live_k_chunks(n, k0, pipe_chunk_k);
+  const bool live_rows = warp_has_live_rows(n, row0, t);
   T r_acc[8][8];
   ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), k_chunks, s_ring,
                      t, live_rows);

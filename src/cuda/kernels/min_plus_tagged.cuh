@@ -162,9 +162,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
   const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
   const int t = static_cast<int>(threadIdx.x);
-  const auto live_k = static_cast<int>(std::min<std::int64_t>(n - k_base, fw_tile));
-  const int k_chunks = (live_k + pipe_chunk_k - 1) / pipe_chunk_k;
-  const bool live_rows = row0 + 8 * (t >> 5) < n; // warp-uniform
+  const int k_chunks = live_k_chunks(n, k_base, pipe_chunk_k);
+  const bool live_rows = warp_has_live_rows(n, row0, t);
   std::int32_t r_acc[8][8];
   ring_min_plus<ops>(r_acc, a_tag + row0 * fw_tile, fw_tile, b_tag + col0, static_cast<int>(b_cols),
                      k_chunks, s_ring, t, live_rows);
@@ -175,24 +174,19 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const int ty = t >> 4;
   T* g_c = c + row0 * ldc + col0;
   std::int32_t* g_v = via + row0 * ldc + col0;
-  // The old values of merge_batch_rows rows before any store (merge_tile, min_plus_common.cuh).
+  // The old values of merge_batch_rows rows before any store (load_old_rows).
   constexpr int rows = merge_batch_rows;
+  const auto col_of = [tx](int h) { return tile_line(tx, h * 4); };
 #pragma unroll
   for (int i0 = 0; i0 < 8; i0 += rows) {
     vec4 r_old[rows][2];
-#pragma unroll
-    for (int i = 0; i < rows; ++i) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        r_old[i][h] = *reinterpret_cast<const vec4*>(g_c + tile_line(ty, i0 + i) * ldc +
-                                                     tile_line(tx, h * 4));
-    }
+    load_old_rows(r_old, g_c, ldc, i0, ty, col_of);
 #pragma unroll
     for (int ih = 0; ih < 2 * rows; ++ih) {
       const int i = i0 + ih / 2;
       const int h = ih % 2;
       const std::int64_t line = tile_line(ty, i) * ldc;
-      const int col = tile_line(tx, h * 4);
+      const int col = col_of(h);
       auto* g_d = reinterpret_cast<vec4*>(g_c + line + col);
       vec4 v = r_old[ih / 2][h];
       bool any = false;
