@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
   trace("main: command starts");
   const int code = run_action(action);
   finish_mpi(); // under mpirun: every rank waits here until the first printed its error
-  trace("main: command done, exiting");
+  trace_with_realtime("main: command done, exiting");
   // Every output is complete (closed and renamed) here. Leaving without static destructors and
   // the CUDA runtime's teardown saves about 0.1 s of a whole run; the OS releases the device.
   std::fflush(nullptr);

@@ -59,4 +59,14 @@ void trace(const char* what) {
   std::fprintf(stderr, "apsp: trace: %7.3f s %s\n", monotonic_now() - process_start(), what);
 }
 
+void trace_with_realtime(const char* what) {
+  if (!trace_enabled())
+    return;
+  timespec real{};
+  clock_gettime(CLOCK_REALTIME, &real);
+  std::fprintf(stderr, "apsp: trace: %7.3f s %s (realtime %.6f)\n",
+               monotonic_now() - process_start(), what,
+               static_cast<double>(real.tv_sec) + 1e-9 * static_cast<double>(real.tv_nsec));
+}
+
 } // namespace apsp::cli

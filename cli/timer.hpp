@@ -20,4 +20,8 @@ private:
 /// SECONDS counts from the process's start (read from /proc/self/stat where available).
 void trace(const char* what);
 
+/// trace(), with the wall clock (CLOCK_REALTIME, seconds since the epoch) appended, so that a
+/// caller timing the process (bash's EPOCHREALTIME) can tell how long its exit took.
+void trace_with_realtime(const char* what);
+
 } // namespace apsp::cli

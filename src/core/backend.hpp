@@ -87,6 +87,8 @@ public:
 [[nodiscard]] std::unique_ptr<backend> make_johnson_backend();
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
+/// apsp::release_devices for the cuda back end (a no-op in builds without CUDA).
+void release_cuda_devices() noexcept;
 
 /// "No path" in packed 16-bit arithmetic: 2^14-1, so INF + INF fits in a signed 16-bit lane.
 inline constexpr std::int32_t narrow_infinity = 16383;

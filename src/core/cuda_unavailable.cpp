@@ -32,6 +32,8 @@ std::unique_ptr<backend> make_cuda_backend() {
   return std::make_unique<cuda_unavailable>();
 }
 
+void release_cuda_devices() noexcept {}
+
 } // namespace apsp::detail
 
 namespace apsp::cuda {

@@ -354,6 +354,10 @@ std::vector<backend_status> list_backends() {
   return out;
 }
 
+void release_devices() noexcept {
+  detail::release_cuda_devices();
+}
+
 void remove_checkpoint(const std::filesystem::path& dir) {
   detail::remove_checkpoint_files(dir);
 }

@@ -1,9 +1,11 @@
 // The cuda back end: plans against the device's free memory, keeps the padded matrix resident
 // for all rounds, copies in once and out once, and reports progress per round.
 
+#include <cuda.h> // CUresult and CUdevice only: the driver is reached through cudart
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -44,8 +46,12 @@ bool is_checkpointed(const plan& p) {
   return p.device.find(checkpointed_marker) != std::string::npos;
 }
 
+/// Set by the first device query: release_cuda_devices has nothing to do before it.
+std::atomic<bool> cuda_started{false};
+
 /// Number of devices, or an explanation of why there are none.
 int device_count(std::string* why) {
+  cuda_started.store(true, std::memory_order_relaxed);
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -348,6 +354,43 @@ public:
 
 std::unique_ptr<backend> make_cuda_backend() {
   return std::make_unique<cuda_backend>();
+}
+
+void release_cuda_devices() noexcept {
+  if (!cuda_started.load(std::memory_order_relaxed))
+    return;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  // Only devices whose primary context is active: resetting one never used would start it.
+  // The driver's query comes through cudart, so the library needs no link to libcuda.
+  void* get_state = nullptr;
+  void* get_device = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &get_state, 12000,
+                                       cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess ||
+      cudaGetDriverEntryPointByVersion("cuDeviceGet", &get_device, 12000, cudaEnableDefault,
+                                       &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  const auto primary_state = reinterpret_cast<CUresult (*)(CUdevice, unsigned*, int*)>(get_state);
+  const auto device_of = reinterpret_cast<CUresult (*)(CUdevice*, int)>(get_device);
+  for (int d = 0; d < count; ++d) {
+    CUdevice dev{};
+    unsigned flags = 0;
+    int active = 0;
+    if (device_of(&dev, d) != CUDA_SUCCESS || primary_state(dev, &flags, &active) != CUDA_SUCCESS ||
+        active == 0)
+      continue;
+    if (cudaSetDevice(d) == cudaSuccess)
+      (void)cudaDeviceReset();
+    (void)cudaGetLastError();
+  }
 }
 
 } // namespace apsp::detail

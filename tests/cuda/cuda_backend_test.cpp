@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -372,6 +375,51 @@ TEST(Cuda, CancelStopsTheSolveAndTheNextSolveWorks) {
   const auto got = apsp::solve(g, o);
   const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
   EXPECT_EQ(got.distance(3, 700), ref.distance(3, 700));
+}
+
+/// Whether device d's primary context is active, from the driver (reached through cudart).
+bool primary_context_active(int d) {
+  void* get_state = nullptr;
+  void* get_device = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  EXPECT_EQ(cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &get_state, 12000,
+                                             cudaEnableDefault, &found),
+            cudaSuccess);
+  EXPECT_EQ(cudaGetDriverEntryPointByVersion("cuDeviceGet", &get_device, 12000,
+                                             cudaEnableDefault, &found),
+            cudaSuccess);
+  if (get_state == nullptr || get_device == nullptr)
+    return false;
+  CUdevice dev{};
+  unsigned flags = 0;
+  int active = 0;
+  EXPECT_EQ(reinterpret_cast<CUresult (*)(CUdevice*, int)>(get_device)(&dev, d), CUDA_SUCCESS);
+  EXPECT_EQ(reinterpret_cast<CUresult (*)(CUdevice, unsigned*, int*)>(get_state)(dev, &flags,
+                                                                                  &active),
+            CUDA_SUCCESS);
+  return active != 0;
+}
+
+TEST(Cuda, ReleaseDevicesEndsTheContextAndTheNextSolveStartsItAgain) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto g = random_graph({3 * tile + 5, 0.05, 1, 9, true, 11});
+  const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::int32, false);
+  const auto first = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true);
+  EXPECT_TRUE(primary_context_active(0));
+  apsp::release_devices();
+  EXPECT_FALSE(primary_context_active(0));
+  apsp::release_devices(); // nothing left to release: harmless
+  const auto again = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::int32, true);
+  EXPECT_TRUE(primary_context_active(0));
+  int mismatches = 0;
+  for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
+    for (std::int64_t j = 0; j < g.num_vertices(); ++j) {
+      mismatches += first.distance(i, j) != ref.distance(i, j);
+      mismatches += again.distance(i, j) != ref.distance(i, j);
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+  expect_paths_valid<std::int32_t>(g, again, 0.0);
 }
 
 TEST(Cuda, PlanReportsMemoryAndRefusesWhatDoesNotFit) {

@@ -316,4 +316,22 @@ TEST(Backends, CudaIsListedAndHonestAboutAvailability) {
   EXPECT_TRUE(found);
 }
 
+TEST(Backends, ReleaseDevicesLeavesTheOtherBackEndsWorking) {
+  // Whether or not this machine has a GPU: releasing (twice) between solves changes nothing
+  // for the host back ends (tests/cuda covers the contexts themselves).
+  apsp::graph g(3);
+  g.add_edge(0, 1, 4);
+  g.add_edge(1, 2, 5);
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  apsp::release_devices();
+  const auto first = apsp::solve(g, o);
+  apsp::release_devices();
+  apsp::release_devices();
+  const auto again = apsp::solve(g, o);
+  EXPECT_EQ(first.distance(0, 2), 9);
+  EXPECT_EQ(again.distance(0, 2), 9);
+  EXPECT_FALSE(again.reachable(2, 0));
+}
+
 } // namespace
