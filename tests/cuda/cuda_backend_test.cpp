@@ -159,10 +159,12 @@ INSTANTIATE_TEST_SUITE_P(TileEdges, CudaSizes,
 /// Distances without paths run the rounds with look-ahead (fw_driver.hpp: round r + 1's pivot
 /// and cross on a second stream beside round r's phase 3): bit-identical to the cpu back end
 /// for int32, with and without negative weights (clamped sums), from 3 to 9 tiles, and float32
-/// within rounding of float64.
+/// within rounding of float64. Last tile columns of 1, 14 and 32 live columns take the
+/// transposed tiles (min_plus_pipelined.cuh), 37 and 123 the usual ones.
 TEST(Cuda, LookaheadRoundsMatchTheCpuBackEnd) {
   APSP_SKIP_WITHOUT_GPU();
-  for (const std::int64_t n : {2 * tile + 1, 3 * tile + 37, 9 * tile - 5}) {
+  for (const std::int64_t n :
+       {2 * tile + 1, 3 * tile + 37, 9 * tile - 5, 3 * tile + 32, 4 * tile + 14}) {
     for (const int w_min : {1, -1}) {
       graph_spec s{n, 0.04, w_min, 60, true, 77 + static_cast<std::uint64_t>(n)};
       SCOPED_TRACE("n = " + std::to_string(n) + ", w_min = " + std::to_string(w_min));

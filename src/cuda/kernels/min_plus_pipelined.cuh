@@ -29,30 +29,59 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
   return static_cast<std::size_t>(pipe_stages) * pipe_stage_elems * elem_bytes;
 }
 
+/// The transposed tiles (min_plus_pipelined_kernel): a tile of the last tile column whose live
+/// columns number at most this many is computed as its transpose.
+inline constexpr int thin_live_cols = 32;
+
 /// r_acc = A (x) B over k_chunks chunks of 16 k through the ring (s_ring: pipelined_smem_bytes),
 /// A = g_a [128 rows][stride lda], B = g_b [K][stride ldb]. 32-bit strides keep the main loop
 /// within the register budget of two blocks per SM. A warp with compute = false (every row it
 /// owns is padding) keeps the identity and only helps load. Returns with the ring free for
 /// reuse only after a __syncthreads().
-template <class ops, class T>
+/// Transposed: r_acc = B^T (x) A^T, for g_a = B [K][stride lda] and g_b = A [128 rows][stride
+/// ldb]; only rows 0..63 of B^T are loaded (its other rows stay unset: their warps' second
+/// halves, which the caller must not store).
+template <class ops, bool Transposed = false, class T>
 __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, int lda, const T* g_b,
                                               int ldb, int k_chunks, T* s_ring, int t,
                                               bool compute = true) {
   // Chunk ch: A(:, 16ch..16ch+15) and B(16ch..16ch+15, :); vector v = t + p * 256 is A row v/4,
-  // k (v%4)*4 and B k v/32, column (v%32)*4.
+  // k (v%4)*4 and B k v/32, column (v%32)*4. Transposed, element by element: v = t + p * 256
+  // is B^T's row v%64 at k v/64 (B's row k, column v%64) and A^T's k v%16 at column v/16 (A's
+  // row v/16, column k), consecutive threads reading consecutive addresses.
   auto load_chunk = [&](int ch) {
     T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
     T* s_b = s_a + fw_tile * pipe_a_stride;
+    if constexpr (Transposed) {
 #pragma unroll
-    for (int p = 0; p < 2; ++p) {
-      const int v = t + p * mp_threads;
-      const int a_row = v >> 2;
-      const int a_k = (v & 3) * 4;
-      cp_async_16(s_a + a_row * pipe_a_stride + a_k, g_a + (a_row * lda + ch * pipe_chunk_k + a_k));
-      const int b_k = v >> 5;
-      const int b_col = (v & 31) * 4;
-      cp_async_16(s_b + b_k * pipe_b_stride + b_col,
-                  g_b + (static_cast<std::int64_t>(ch * pipe_chunk_k + b_k) * ldb + b_col));
+      for (int p = 0; p < 4; ++p) {
+        const int v = t + p * mp_threads;
+        const int row = v & 63;
+        const int k = v >> 6;
+        cp_async_4(s_a + row * pipe_a_stride + k,
+                   g_a + (static_cast<std::int64_t>(ch * pipe_chunk_k + k) * lda + row));
+      }
+#pragma unroll
+      for (int p = 0; p < 8; ++p) {
+        const int v = t + p * mp_threads;
+        const int k = v & 15;
+        const int col = v >> 4;
+        cp_async_4(s_b + k * pipe_b_stride + col,
+                   g_b + (static_cast<std::int64_t>(col) * ldb + ch * pipe_chunk_k + k));
+      }
+    } else {
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        const int v = t + p * mp_threads;
+        const int a_row = v >> 2;
+        const int a_k = (v & 3) * 4;
+        cp_async_16(s_a + a_row * pipe_a_stride + a_k,
+                    g_a + (a_row * lda + ch * pipe_chunk_k + a_k));
+        const int b_k = v >> 5;
+        const int b_col = (v & 31) * 4;
+        cp_async_16(s_b + b_k * pipe_b_stride + b_col,
+                    g_b + (static_cast<std::int64_t>(ch * pipe_chunk_k + b_k) * ldb + b_col));
+      }
     }
   };
 
@@ -81,9 +110,52 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
   }
 }
 
+/// The epilogue of a transposed tile (r_acc = C^T, thread map as in min_plus_chunk): merges the
+/// thread's outputs in C's columns tile_line(ty, 0..3) below `live` into the tile at g_c, as
+/// merge_tile does; C's other columns (padding) keep their values.
+template <class Ops, bool Clamp, class T>
+__device__ __forceinline__ void merge_tile_transposed(T* g_c, std::int64_t ld,
+                                                      const T (&r_acc)[8][8], int tx, int ty,
+                                                      int live) {
+  using vec4 = typename Ops::vec4;
+  const int c0 = tile_line(ty, 0);
+  if (c0 >= live)
+    return;
+  const bool whole = c0 + 4 <= live;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    T* row = g_c + tile_line(tx, j) * ld + c0;
+    if (whole) {
+      vec4 v = *reinterpret_cast<const vec4*>(row);
+      bool any = false;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const T x = clamp_min<T, Clamp>(r_acc[q][j]);
+        if (x < lane_of(v, q)) {
+          set_lane(v, q, x);
+          any = true;
+        }
+      }
+      if (any)
+        *reinterpret_cast<vec4*>(row) = v;
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const T x = clamp_min<T, Clamp>(r_acc[q][j]);
+        if (c0 + q < live && x < row[q])
+          row[q] = x;
+      }
+    }
+  }
+}
+
 /// Padding (the matrix's vertices n..ld-1) feeds nothing real, so a block skips it: the pivots
 /// from n on (only the last round has some: its k chunks stop at n) and, in the last tile row,
-/// the warps whose rows are all padding (warp w owns rows 8w..8w+7 and 64+8w..64+8w+7).
+/// the warps whose rows are all padding (warp w owns rows 8w..8w+7 and 64+8w..64+8w+7). A tile
+/// of the last tile column (off the last row and the cross) with at most thin_live_cols live
+/// columns is computed as its transpose, C^T = B^T (x) A^T, so that the warps whose rows of C^T
+/// are all padding columns skip their products in the same way; its padding columns keep the
+/// values they had (infinity).
 template <class T, bool Clamp>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, std::int64_t n, int r, int tiles,
@@ -106,15 +178,23 @@ __global__ void __launch_bounds__(mp_threads, 2)
   T* g_c = d + row0 * ld + col0;     // [128][128]
   const int t = static_cast<int>(threadIdx.x);
   const int k_chunks = live_k_chunks(n, k0, pipe_chunk_k);
-  const bool live_rows = warp_has_live_rows(n, row0, t);
+  const int tx = t & 15;
+  const int ty = t >> 4;
   T r_acc[8][8];
+  const int live_cols = static_cast<int>(n - col0 < fw_tile ? n - col0 : fw_tile);
+  if (set != cross && tj == tiles - 1 && ti != tiles - 1 && live_cols <= thin_live_cols) {
+    const bool live = warp_has_live_rows(n, col0, t); // C^T's rows are C's columns
+    ring_min_plus<ops, true>(r_acc, g_b, static_cast<int>(ld), g_a, static_cast<int>(ld),
+                             k_chunks, s_ring, t, live);
+    if (live)
+      merge_tile_transposed<ops, Clamp>(g_c, ld, r_acc, tx, ty, live_cols);
+    return;
+  }
+  const bool live_rows = warp_has_live_rows(n, row0, t);
   ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), k_chunks, s_ring,
                      t, live_rows);
   if (!live_rows)
     return; // its rows are padding: infinity before, infinity after
-
-  const int tx = t & 15;
-  const int ty = t >> 4;
   merge_tile<ops, Clamp>(g_c, ld, r_acc, tx, ty);
 }
 
