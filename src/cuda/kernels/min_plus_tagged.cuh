@@ -163,17 +163,53 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile;
   const int t = static_cast<int>(threadIdx.x);
   const int k_chunks = live_k_chunks(n, k_base, pipe_chunk_k);
-  const bool live_rows = warp_has_live_rows(n, row0, t);
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  T* g_c = c + row0 * ldc + col0;
+  std::int32_t* g_v = via + row0 * ldc + col0;
   std::int32_t r_acc[8][8];
+  // The merge of one output: its tagged sum `acc` against the old value, true if it improved.
+  const auto merge = [bound, k_base](std::int32_t acc, T& old, std::int32_t& v) {
+    // floor: the tag is the low 7 bits; a whole number below 2^23, exact as a float
+    const T sum = static_cast<T>(acc >> tag_bits);
+    // A sum with an infinite operand is at least the bound: not a path.
+    const bool improved = acc < bound && sum < old;
+    if (improved) {
+      old = sum;
+      v = k_base + (acc & (fw_tile - 1));
+    }
+    return improved;
+  };
+  const int live_cols = static_cast<int>(n - col0 < fw_tile ? n - col0 : fw_tile);
+  if (FwMap && set != cross && tj == tiles - 1 && ti != tiles - 1 &&
+      live_cols <= thin_live_cols) {
+    // Transposed, as min_plus_pipelined_kernel does: C^T from B^T (x) A^T, only live columns.
+    const bool live = warp_has_live_rows(n, col0, t);
+    ring_min_plus<ops, true>(r_acc, b_tag + col0, static_cast<int>(b_cols), a_tag + row0 * fw_tile,
+                             fw_tile, k_chunks, s_ring, t, live);
+    const int c0 = tile_line(ty, 0);
+    if (!live || c0 >= live_cols)
+      return;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const std::int64_t line = tile_line(tx, j) * ldc;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        if (c0 + q < live_cols) {
+          T old = g_c[line + c0 + q];
+          if (merge(r_acc[q][j], old, g_v[line + c0 + q]))
+            g_c[line + c0 + q] = old;
+        }
+      }
+    }
+    return;
+  }
+  const bool live_rows = warp_has_live_rows(n, row0, t);
   ring_min_plus<ops>(r_acc, a_tag + row0 * fw_tile, fw_tile, b_tag + col0, static_cast<int>(b_cols),
                      k_chunks, s_ring, t, live_rows);
   if (!live_rows)
     return;
 
-  const int tx = t & 15;
-  const int ty = t >> 4;
-  T* g_c = c + row0 * ldc + col0;
-  std::int32_t* g_v = via + row0 * ldc + col0;
   // The old values of merge_batch_rows rows before any store (load_old_rows).
   constexpr int rows = merge_batch_rows;
   const auto col_of = [tx](int h) { return tile_line(tx, h * 4); };
@@ -192,16 +228,11 @@ __global__ void __launch_bounds__(mp_threads, 2)
       bool any = false;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
-        const std::int32_t acc = r_acc[i][h * 4 + q];
-        // floor: the tag is the low 7 bits; a whole number below 2^23, exact as a float
-        const T sum = static_cast<T>(acc >> tag_bits);
-        // A sum with an infinite operand is at least the bound: not a path.
-        const bool improved = acc < bound && sum < lane_of(v, q);
-        if (improved) {
-          set_lane(v, q, sum);
-          g_v[line + col + q] = k_base + (acc & (fw_tile - 1));
+        T old = lane_of(v, q);
+        if (merge(r_acc[i][h * 4 + q], old, g_v[line + col + q])) {
+          set_lane(v, q, old);
+          any = true;
         }
-        any |= improved;
       }
       if (any)
         *g_d = v;
