@@ -9,7 +9,8 @@ See docs/python.md.
 from ._errors import BackendUnavailable, Cancelled, NegativeCycleError
 from . import _core
 from ._core import Graph, Result
-from ._api import (backends, floyd_warshall, no_path, read_graph, shortest_path, solve)
+from ._api import (backends, floyd_warshall, no_path, read_graph, release_devices,
+                   shortest_path, solve)
 from ._path import path
 from ._sparse import dijkstra, johnson
 
@@ -19,6 +20,6 @@ __version__ = _core.version()
 __all__ = [
     "BackendUnavailable", "Cancelled", "Graph", "NO_PREDECESSOR", "NegativeCycleError",
     "Result", "backends", "dijkstra", "floyd_warshall", "johnson", "no_path", "path",
-    "read_graph", "shortest_path", "solve",
+    "read_graph", "release_devices", "shortest_path", "solve",
 ]
 Graph.__module__ = Result.__module__ = "apsp"

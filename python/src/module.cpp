@@ -27,6 +27,10 @@ PYBIND11_MODULE(_core, m) {
     }
     return out;
   });
+  m.def("release_devices", [] {
+    py::gil_scoped_release unlocked;
+    apsp::release_devices();
+  });
   m.attr("INT32_NO_PATH") = apsp::weight_traits<std::int32_t>::infinity;
   m.attr("INT64_NO_PATH") = apsp::weight_traits<std::int64_t>::infinity;
   m.attr("NO_PREDECESSOR") = apsp::no_predecessor;

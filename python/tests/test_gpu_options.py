@@ -104,3 +104,18 @@ def test_cuda_gpu_memory_cap_solves_out_of_core():
     assert r.backend == "cuda"
     assert "out-of-core" in r.device, r.device
     np.testing.assert_array_equal(r.distances, expect)
+
+
+def test_release_devices_between_solves():
+    # Off the GPU a no-op; on one, the next cuda solve starts its context again.
+    a = random_dense(300, 0.05, 303)
+    expect = apsp.floyd_warshall(a, backend="cpu")
+    apsp.release_devices()
+    apsp.release_devices()
+    np.testing.assert_array_equal(apsp.floyd_warshall(a, backend="cpu"), expect)
+    if cuda_available():
+        first = apsp.floyd_warshall(a, backend="cuda", dtype="float32")
+        apsp.release_devices()
+        again = apsp.floyd_warshall(a, backend="cuda", dtype="float32")
+        np.testing.assert_allclose(first, expect, rtol=1e-5)
+        np.testing.assert_array_equal(again, first)
