@@ -32,6 +32,7 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
 /// The transposed tiles (min_plus_pipelined_kernel): a tile of the last tile column whose live
 /// columns number at most this many is computed as its transpose.
 inline constexpr int thin_live_cols = 32;
+static_assert(thin_live_cols <= fw_tile / 2, "a transposed tile loads and merges C's first 64 columns");
 
 /// r_acc = A (x) B over k_chunks chunks of 16 k through the ring (s_ring: pipelined_smem_bytes),
 /// A = g_a [128 rows][stride lda], B = g_b [K][stride ldb]. 32-bit strides keep the main loop
