@@ -75,7 +75,7 @@ void enqueue_paths_tiles(const device_problem<T>& p, int round, int set, cudaStr
   const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
   kernels::min_plus_paths_kernel<T, Clamp>
       <<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.via, p.ld, round, tiles, blocks, run_if, set, 0);
+          p.d, p.via, p.ld, p.vertices(), round, tiles, blocks, run_if, set, 0);
   APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 3)", s);
 }
 
@@ -136,12 +136,13 @@ public:
       const int halves = 2 * (tiles - 1);
       kernels::min_plus_paths_kernel<T, Clamp, 8>
           <<<halves, kernels::mp_threads, kernels::paths_smem_bytes<8>(sizeof(T)), s>>>(
-              p_.d, p_.via, p_.ld, static_cast<int>(r), tiles, halves, nullptr, kernels::cross, 0);
+              p_.d, p_.via, p_.ld, p_.vertices(), static_cast<int>(r), tiles, halves, nullptr,
+              kernels::cross, 0);
       APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, row panel)", s);
       kernels::min_plus_paths_kernel<T, Clamp, 4>
           <<<halves, kernels::mp_threads, kernels::paths_smem_bytes<4>(sizeof(T)), s>>>(
-              p_.d, p_.via, p_.ld, static_cast<int>(r), tiles, halves, nullptr, kernels::cross,
-              tiles - 1);
+              p_.d, p_.via, p_.ld, p_.vertices(), static_cast<int>(r), tiles, halves, nullptr,
+              kernels::cross, tiles - 1);
       APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, column panel)", s);
       enqueue_tag_panels<T, Clamp>(p_, static_cast<int>(r), s);
     } else {

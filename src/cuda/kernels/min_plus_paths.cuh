@@ -85,11 +85,16 @@ __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T*
 }
 
 /// Block b (of `blocks`, grid-strided): half b % 2 of tile tile0 + b / 2 of `set` in round r
-/// (min_plus_common.cuh), its columns (NI = 8) or its rows (NI = 4) split.
+/// (min_plus_common.cuh), its columns (NI = 8) or its rows (NI = 4) split. Padding (vertices n..
+/// ld - 1) is skipped as in min_plus_pipelined_kernel: the last round's groups of pivots from n
+/// on and the halves that hold only padding rows or columns; the warps whose rows are all
+/// padding skip the epilogue's merge and pivot scans (skipping their products too measured
+/// slower at n = 20,000).
 template <class T, bool Clamp, int NI = 8>
 __global__ void __launch_bounds__(mp_threads, 2)
-    min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld, int r,
-                          int tiles, int blocks, const int* run_if, int set, int tile0) {
+    min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
+                          std::int64_t n, int r, int tiles, int blocks, const int* run_if, int set,
+                          int tile0) {
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   static_assert(NI == 8 || NI == 4);
   constexpr int NJ = 32 / NI;
@@ -120,16 +125,25 @@ __global__ void __launch_bounds__(mp_threads, 2)
     const std::int64_t half = static_cast<std::int64_t>(bi & 1) * (fw_tile / 2);
     const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile + (NI == 4 ? half : 0);
     const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile + (NI == 8 ? half : 0);
+    if (row0 >= n || col0 >= n)
+      continue; // padding only (block-uniform; nothing staged yet)
     const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
     const T* g_a = d + row0 * ld + k0; // [rows][128]
     const T* g_b = d + k0 * ld + col0; // [128][cols]
     T* g_c = d + row0 * ld + col0;     // [rows][cols]
     std::int32_t* g_v = via + row0 * ld + col0;
     const int t = static_cast<int>(threadIdx.x);
+    const int live_groups = live_k_chunks(n, k0, paths_group_k);
+    const bool live_rows = warp_has_live_rows(n, row0, t);
 
-    // Every chunk is issued up front; compute on chunk c waits only for chunk c.
+    // Every chunk is issued up front; compute on chunk c waits only for chunk c. The chunks past
+    // live_groups stay empty groups, so that the wait counts hold.
 #pragma unroll 1
     for (int c = 0; c < panel_chunks; ++c) {
+      if (c >= live_groups) {
+        cp_async_commit();
+        continue;
+      }
 #pragma unroll
       for (int p = 0; p < rows * 4 / mp_threads; ++p) { // 4 vectors per row of 16 k
         const int v = t + p * mp_threads;
@@ -154,7 +168,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
     // Bit o (= i * NJ + j) of plane p: bit p of the group that last strictly improved output o.
     unsigned r_plane[planes] = {0, 0, 0};
 #pragma unroll 1
-    for (int g = 0; g < groups; ++g) {
+    for (int g = 0; g < live_groups; ++g) {
       T r_m[NI][NJ]; // the group's minima (its first k sets them)
       cp_async_wait_pending(panel_chunks - 1 - g);
       __syncthreads();
@@ -176,6 +190,10 @@ __global__ void __launch_bounds__(mp_threads, 2)
         r_plane[p] = ((g >> p) & 1) != 0 ? (r_plane[p] | won) : (r_plane[p] & ~won);
     }
 
+    if (!live_rows) {
+      __syncthreads(); // as below
+      continue;
+    }
     // Epilogue: the whole old half tile first (one memory latency), then the merge, then the
     // pivots of the improved elements.
     vec4 r_old[NI][NJ / 4];
