@@ -198,7 +198,7 @@ double packed16_kernel_seconds(const apsp::dense_matrix<std::int32_t>& m) {
       (n + ac::kernels::fw_tile - 1) / ac::kernels::fw_tile * ac::kernels::fw_tile;
   ac::stream s;
   ac::device_buffer<std::int16_t> d(static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld));
-  ac::device_buffer<std::uint32_t> panel(static_cast<std::size_t>(ld) * ac::kernels::fw_tile);
+  ac::device_buffer<std::uint32_t> panel(ac::packed16_panel_words(ld));
   ac::upload_packed16(m.data(), d.data(), n, ld, s.get());
   ac::enqueue_packed16_fill_padding(d.data(), n, ld, s.get());
   ac::packed16_problem p;

@@ -123,7 +123,7 @@ void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx,
   cuda::stream s;
   cuda::device_buffer<std::int16_t> d_d(static_cast<std::size_t>(ld) *
                                         static_cast<std::size_t>(ld));
-  cuda::device_buffer<std::uint32_t> d_panel(static_cast<std::size_t>(ld) * b);
+  cuda::device_buffer<std::uint32_t> d_panel(cuda::packed16_panel_words(ld));
 
   cuda::upload_packed16(h_d.data(), d_d.data(), n, ld, s.get());
   cuda::enqueue_packed16_fill_padding(d_d.data(), n, ld, s.get());

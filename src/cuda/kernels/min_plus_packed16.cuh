@@ -55,7 +55,7 @@ __device__ __forceinline__ std::uint32_t p16_lane(const uint4& v, int q) {
 __global__ void __launch_bounds__(p16_threads, APSP_P16_MIN_BLOCKS)
     min_plus_packed16_kernel(std::uint32_t* __restrict__ d,
                              const std::uint32_t* __restrict__ g_panel, std::int64_t ld, int r,
-                             int tiles, bool cross) {
+                             int tiles, int set) {
   static_assert(fw_tile == 128 && p16_threads == 128, "thread map assumes 8 x 16 threads");
   static_assert(p16_chunks >= p16_stages - 1);
   static_assert(p16_a_stride % 4 == 0 && p16_b_stride % 4 == 0, "16-byte vector reads");
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(p16_threads, APSP_P16_MIN_BLOCKS)
 
   int ti = 0;
   int tj = 0;
-  tile_of_block(r, tiles, cross, ti, tj);
+  tile_of_block(r, tiles, set, ti, tj);
   const std::int64_t ldw = ld / 2; // words per matrix row
   const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile;
   const std::int64_t colw0 = static_cast<std::int64_t>(tj) * p16_words;
