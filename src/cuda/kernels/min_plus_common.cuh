@@ -108,13 +108,15 @@ __device__ __forceinline__ int tile_line(int t, int i) {
   return (i < 4 ? 0 : 60) + t * 4 + i;
 }
 
-/// The padding trim of the distance and tagged tile kernels (the matrix's vertices n..ld-1 feed
-/// nothing real): the k chunks of `chunk_k` pivots from k0 that hold some pivot below n, and
-/// whether thread t's warp owns a row below n in the tile from row0 (warp w owns rows 8w..8w+7
-/// and 64+8w..64+8w+7; warp-uniform).
+/// The padding trim of the tile kernels (the matrix's vertices n..ld-1 feed nothing real): how
+/// many of the fw_tile rows, columns or pivots from `first` lie below n; the k chunks of
+/// `chunk_k` pivots from k0 that hold some pivot below n; and whether thread t's warp owns a row
+/// below n in the tile from row0 (warp w owns rows 8w..8w+7 and 64+8w..64+8w+7; warp-uniform).
+__device__ __forceinline__ int live_lines(std::int64_t n, std::int64_t first) {
+  return static_cast<int>(n - first < fw_tile ? n - first : fw_tile);
+}
 __device__ __forceinline__ int live_k_chunks(std::int64_t n, std::int64_t k0, int chunk_k) {
-  const auto live_k = static_cast<int>(n - k0 < fw_tile ? n - k0 : fw_tile);
-  return (live_k + chunk_k - 1) / chunk_k;
+  return (live_lines(n, k0) + chunk_k - 1) / chunk_k;
 }
 __device__ __forceinline__ bool warp_has_live_rows(std::int64_t n, std::int64_t row0, int t) {
   return row0 + 8 * (t >> 5) < n;

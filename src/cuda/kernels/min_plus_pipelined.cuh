@@ -34,6 +34,14 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
 inline constexpr int thin_live_cols = 32;
 static_assert(thin_live_cols <= fw_tile / 2, "a transposed tile loads and merges C's first 64 columns");
 
+/// Whether tile (ti, tj) of a launch of `set` (of `tiles` per side), whose columns hold
+/// `live_cols` vertices below n, is computed transposed: in the last tile column, off the last
+/// tile row and the cross, with at most thin_live_cols live columns.
+__device__ __forceinline__ bool transposed_tile(int set, int ti, int tj, int tiles,
+                                                int live_cols) {
+  return set != cross && tj == tiles - 1 && ti != tiles - 1 && live_cols <= thin_live_cols;
+}
+
 /// r_acc = A (x) B over k_chunks chunks of 16 k through the ring (s_ring: pipelined_smem_bytes),
 /// A = g_a [128 rows][stride lda], B = g_b [K][stride ldb]. 32-bit strides keep the main loop
 /// within the register budget of two blocks per SM. A warp with compute = false (every row it
@@ -182,8 +190,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const int tx = t & 15;
   const int ty = t >> 4;
   T r_acc[8][8];
-  const int live_cols = static_cast<int>(n - col0 < fw_tile ? n - col0 : fw_tile);
-  if (set != cross && tj == tiles - 1 && ti != tiles - 1 && live_cols <= thin_live_cols) {
+  const int live_cols = live_lines(n, col0);
+  if (transposed_tile(set, ti, tj, tiles, live_cols)) {
     const bool live = warp_has_live_rows(n, col0, t); // C^T's rows are C's columns
     ring_min_plus<ops, true>(r_acc, g_b, static_cast<int>(ld), g_a, static_cast<int>(ld),
                              k_chunks, s_ring, t, live);

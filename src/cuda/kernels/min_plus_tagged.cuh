@@ -180,9 +180,8 @@ __global__ void __launch_bounds__(mp_threads, 2)
     }
     return improved;
   };
-  const int live_cols = static_cast<int>(n - col0 < fw_tile ? n - col0 : fw_tile);
-  if (FwMap && set != cross && tj == tiles - 1 && ti != tiles - 1 &&
-      live_cols <= thin_live_cols) {
+  const int live_cols = live_lines(n, col0);
+  if (FwMap && transposed_tile(set, ti, tj, tiles, live_cols)) {
     // Transposed, as min_plus_pipelined_kernel does: C^T from B^T (x) A^T, only live columns.
     const bool live = warp_has_live_rows(n, col0, t);
     ring_min_plus<ops, true>(r_acc, b_tag + col0, static_cast<int>(b_cols), a_tag + row0 * fw_tile,
