@@ -43,6 +43,23 @@ struct solve_args : distributed_solve_args {
 /// the GPU is worth starting.
 constexpr std::int64_t unknown_n = 100000;
 
+/// Vertex counts up to which `apsp solve` narrows CUDA's work queues (below).
+constexpr std::int64_t few_queues_max_n = 20000;
+
+/// A CUDA context's start and teardown grow with its hardware work queues (the driver's
+/// CUDA_DEVICE_MAX_CONNECTIONS, 8 by default): on an H100, a context with 2 queues started and
+/// ended about 0.1 s sooner than one with 8 (docs/benchmarks.md), a third of a whole run at
+/// n = 5,000. A solve on one GPU in core uses two streams (the rounds and the look-ahead), so
+/// for the graphs that surely are one (a declared n <= 20,000, at most one device named, no
+/// device-memory cap) `apsp solve` asks for 2 before CUDA starts, unless the variable is set.
+void narrow_cuda_queues(std::int64_t declared, const solve_options& o) {
+  if (std::getenv("CUDA_DEVICE_MAX_CONNECTIONS") != nullptr || declared > few_queues_max_n ||
+      o.devices.size() > 1 || o.device_memory_limit != 0 || o.backend == backend_kind::cpu)
+    return;
+  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
+  trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=2");
+}
+
 /// How many dirty page-cache bytes the kernel lets a process build up before it throttles its
 /// writes: vm.dirty_bytes when set, else vm.dirty_ratio percent (20 by default) of `ram`.
 std::uint64_t dirty_page_limit(std::uint64_t ram) {
@@ -218,6 +235,12 @@ int run(const solve_args& a) {
   options.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
   options.checkpoint_every_seconds = a.checkpoint_every;
   options.resume_dir = a.resume_dir;
+  // The vertex count the file declares, for the GPU's set-up before the read (below).
+  io::read_options peek;
+  if (!a.in.format.empty())
+    peek.fmt = io::parse_format(a.in.format);
+  const std::int64_t declared = io::peek_vertex_count(a.in.path, peek).value_or(unknown_n);
+  narrow_cuda_queues(declared, options);
   // A named back end that cannot run is refused before a long read (a cheap query) ...
   if (options.backend != backend_kind::automatic) {
     for (const auto& b : list_backends()) {
@@ -233,10 +256,6 @@ int run(const solve_args& a) {
   // Planning for the vertex count the file declares leaves the GPU alone when the cpu would
   // finish first (the auto back end's small-n rule); with no count declared, it assumes a large
   // graph. Failures surface in the real plan after the read.
-  io::read_options peek;
-  if (!a.in.format.empty())
-    peek.fmt = io::parse_format(a.in.format);
-  const std::int64_t declared = io::peek_vertex_count(a.in.path, peek).value_or(unknown_n);
   auto warm_up = std::async(std::launch::async, [options, declared] {
     try {
       (void)make_plan(declared, options);

@@ -2,6 +2,7 @@
 cpu back end), bad values exit 2 before anything is read."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -46,3 +47,44 @@ def test_info_plans_with_gpu_options(apsp, small):
     r = apsp("info", "g.gr", "--gpu-memory", "64M", "--devices", "all", "--json")
     assert r.rc == 0, r
     assert json.loads(r.out)["plans"], r
+
+
+# --- CUDA's work queues (CUDA_DEVICE_MAX_CONNECTIONS) -------------------------------------------
+# `apsp solve` asks CUDA for 2 work queues before it starts, for graphs that declare at most
+# 20,000 vertices and a solve on at most one named device without a memory cap, unless the
+# variable is already set; APSP_TRACE=1 prints the decision. Without a GPU the cuda back end is
+# refused after it, which these tests accept: they check the decision only.
+QUEUES_LINE = "solve: CUDA_DEVICE_MAX_CONNECTIONS=2"
+
+
+def traced(extra=None):
+    env = {k: v for k, v in os.environ.items() if k != "CUDA_DEVICE_MAX_CONNECTIONS"}
+    env["APSP_TRACE"] = "1"
+    env.update(extra or {})
+    return env
+
+
+def test_queues_narrowed_for_a_small_graph(apsp, small, tmp_path):
+    r = apsp("solve", "g.gr", "-o", "d.npy", env=traced())
+    assert r.rc == 0, r
+    assert QUEUES_LINE in r.err, r
+    assert np.load(tmp_path / "d.npy")[0, 3] == 12
+
+
+@pytest.mark.parametrize("n, narrowed", [(20000, True), (20001, False)])
+def test_queues_follow_the_declared_vertex_count(apsp, tmp_path, n, narrowed):
+    write_gr(tmp_path / "big.gr", n, [(1, 2, 3)])
+    r = apsp("solve", "big.gr", "--backend", "cuda", "-q", env=traced())
+    assert (QUEUES_LINE in r.err) == narrowed, r
+
+
+@pytest.mark.parametrize("args, extra", [
+    (["--backend", "cpu"], None),
+    (["--devices", "0,1", "--backend", "cuda"], None),
+    (["--gpu-memory", "1G", "--backend", "cuda"], None),
+    ([], {"CUDA_DEVICE_MAX_CONNECTIONS": "8"}),
+])
+def test_queues_left_alone(apsp, small, args, extra):
+    r = apsp("solve", "g.gr", *args, "-q", env=traced(extra))
+    assert "trace: " in r.err, r
+    assert "CUDA_DEVICE_MAX_CONNECTIONS" not in r.err, r
