@@ -8,6 +8,7 @@
 // shared-memory read is a 16-byte vector, and one k step costs 4 vector loads per 64 updates.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/kernels/min_plus_ops.cuh"
 #include "cuda/tile_config.hpp"
@@ -112,13 +113,18 @@ __device__ __forceinline__ int tile_line(int t, int i) {
 /// many of the fw_tile rows, columns or pivots from `first` lie below n; the k chunks of
 /// `chunk_k` pivots from k0 that hold some pivot below n; and whether thread t's warp owns a row
 /// below n in the tile from row0 (warp w owns rows 8w..8w+7 and 64+8w..64+8w+7; warp-uniform).
-__device__ __forceinline__ int live_lines(std::int64_t n, std::int64_t first) {
+/// Index (n's type) is std::int64_t or int: the rescan path kernel keeps its indices in 32 bits
+/// (64-bit ones spill its int32 instance).
+template <class Index>
+__device__ __forceinline__ int live_lines(Index n, std::common_type_t<Index> first) {
   return static_cast<int>(n - first < fw_tile ? n - first : fw_tile);
 }
-__device__ __forceinline__ int live_k_chunks(std::int64_t n, std::int64_t k0, int chunk_k) {
+template <class Index>
+__device__ __forceinline__ int live_k_chunks(Index n, std::common_type_t<Index> k0, int chunk_k) {
   return (live_lines(n, k0) + chunk_k - 1) / chunk_k;
 }
-__device__ __forceinline__ bool warp_has_live_rows(std::int64_t n, std::int64_t row0, int t) {
+template <class Index>
+__device__ __forceinline__ bool warp_has_live_rows(Index n, std::common_type_t<Index> row0, int t) {
   return row0 + 8 * (t >> 5) < n;
 }
 

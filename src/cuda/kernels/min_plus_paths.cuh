@@ -122,19 +122,20 @@ __global__ void __launch_bounds__(mp_threads, 2)
     int ti = 0;
     int tj = 0;
     tile_of(tile0 + static_cast<int>(bi >> 1), r, tiles, set, ti, tj);
-    const std::int64_t half = static_cast<std::int64_t>(bi & 1) * (fw_tile / 2);
-    const std::int64_t row0 = static_cast<std::int64_t>(ti) * fw_tile + (NI == 4 ? half : 0);
-    const std::int64_t col0 = static_cast<std::int64_t>(tj) * fw_tile + (NI == 8 ? half : 0);
-    if (row0 >= n || col0 >= n)
+    const int half = static_cast<int>(bi & 1) * (fw_tile / 2);
+    const int row0 = ti * fw_tile + (NI == 4 ? half : 0);
+    const int col0 = tj * fw_tile + (NI == 8 ? half : 0);
+    const int n32 = static_cast<int>(n);
+    if (row0 >= n32 || col0 >= n32)
       continue; // padding only (block-uniform; nothing staged yet)
-    const std::int64_t k0 = static_cast<std::int64_t>(r) * fw_tile;
+    const int k0 = r * fw_tile;
     const T* g_a = d + row0 * ld + k0; // [rows][128]
     const T* g_b = d + k0 * ld + col0; // [128][cols]
     T* g_c = d + row0 * ld + col0;     // [rows][cols]
     std::int32_t* g_v = via + row0 * ld + col0;
     const int t = static_cast<int>(threadIdx.x);
-    const int live_groups = live_k_chunks(n, k0, paths_group_k);
-    const bool live_rows = warp_has_live_rows(n, row0, t);
+    const int live_groups = live_k_chunks(n32, k0, paths_group_k);
+    const bool live_rows = warp_has_live_rows(n32, row0, t);
 
     // Every chunk is issued up front; compute on chunk c waits only for chunk c. The chunks past
     // live_groups stay empty groups, so that the wait counts hold.
