@@ -206,11 +206,19 @@ struct in_place_output {
 
 /// Whether a GPU solve's contexts are torn down on a thread of their own as soon as it is done,
 /// beside the output's finish, the statistics and the freeing of the solve's data, rather than
-/// by the process's exit after them (0.05-0.13 s on an H100). APSP_CUDA_RELEASE_EARLY=0 turns
-/// that off (measurements).
-bool release_devices_early() {
+/// by the process's exit after them. On an H100 with 2 work queues the reset takes about 0.035 s
+/// and the exit still 0.04-0.06 s after it, so it pays only when the freeing it hides behind is
+/// as long: whole runs at n = 10,000 / 20,000 (0.4 / 1.6 GB of results) were 0.015 / 0.05 s
+/// shorter with it, n = 5,000 (0.1 GB) 0.023 s longer (docs/benchmarks.md). Hence from
+/// `early_release_bytes` of results on. APSP_CUDA_RELEASE_EARLY=0 / 1 says never / always
+/// (measurements).
+constexpr std::uint64_t early_release_bytes = std::uint64_t{256} << 20;
+
+bool release_devices_early(std::uint64_t result_bytes) {
   const char* env = std::getenv("APSP_CUDA_RELEASE_EARLY");
-  return env == nullptr || env[0] != '0';
+  if (env != nullptr && env[0] != '\0')
+    return env[0] != '0';
+  return result_bytes >= early_release_bytes;
 }
 
 int run(const solve_args& a) {
@@ -336,7 +344,10 @@ int run(const solve_args& a) {
     }
   }();
   trace("solve: solved");
-  if (r.executed_plan().backend == backend_kind::cuda && release_devices_early())
+  const std::uint64_t result_bytes =
+      static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) *
+      (size_of(options.type) + (options.paths ? sizeof(std::int32_t) : 0));
+  if (r.executed_plan().backend == backend_kind::cuda && release_devices_early(result_bytes))
     releaser = std::jthread([] { release_devices(); });
   throw_if_interrupted();
 
