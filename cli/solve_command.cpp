@@ -273,6 +273,13 @@ int run(const solve_args& a) {
 
   // Joined last, after the solve's data is freed: see release_devices_early below.
   std::jthread releaser;
+  // Destroyed just before the releaser is joined: stamps the end of the freeing (APSP_TRACE).
+  const struct freed_stamp {
+    freed_stamp() = default;
+    freed_stamp(const freed_stamp&) = delete;
+    freed_stamp& operator=(const freed_stamp&) = delete;
+    ~freed_stamp() { trace("solve: data freed"); }
+  } freed;
   const sigint_scope sigint;
   stage_seconds t;
   const loaded_graph in = read_input(a.in);
@@ -348,7 +355,10 @@ int run(const solve_args& a) {
       static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) *
       (size_of(options.type) + (options.paths ? sizeof(std::int32_t) : 0));
   if (r.executed_plan().backend == backend_kind::cuda && release_devices_early(result_bytes))
-    releaser = std::jthread([] { release_devices(); });
+    releaser = std::jthread([] {
+      release_devices();
+      trace("solve: devices released");
+    });
   throw_if_interrupted();
 
   const stopwatch write_clock;
