@@ -12,7 +12,7 @@ SETTINGS=${SETTINGS:-CUDA_DEVICE_MAX_CONNECTIONS=1;CUDA_DEVICE_MAX_CONNECTIONS=2
 gpu_build_targets apsp_context_probe apsp_cli apsp_bench_cuda || exit 1
 probe=$(find "$BUILD" -name apsp_context_probe -type f | head -1)
 python3 bench/cuda/context_probe.py "$probe" --repeat "${REPEAT:-7}" \
-  --settings "default;$SETTINGS" --ends "${ENDS:-keep,release,reset,runtime}" |
+  --settings "default;$SETTINGS" --ends "${ENDS:-keep,release,reset,runtime}" --mib "${MIB:-64}" |
   tee "$OUT/context_probe.txt"
 [[ ${WHOLE:-1} == 1 ]] && MODES="$SETTINGS" SIZES=${SIZES:-5000 10000} BUILD=$BUILD \
   scripts/gpu_breakdown.sh >"$OUT/breakdown.log" 2>&1

@@ -4,10 +4,11 @@
 // caller's wall clock, e.g. bash's $EPOCHREALTIME, just before it started this process), so the
 // process's own start is included; the caller times the whole process to see the end's cost.
 // Driver settings under test go in the environment (CUDA_DEVICE_MAX_CONNECTIONS, ...).
-//   PROBE_START=$EPOCHREALTIME apsp_context_probe [keep|release|reset] [runtime]
+//   PROBE_START=$EPOCHREALTIME apsp_context_probe [keep|release|reset] [runtime|driver] [MiB]
 // keep: leave the context to the process exit; release: cuDevicePrimaryCtxRelease first;
 // reset: cuDevicePrimaryCtxReset first. runtime: start through cudaFree(0) instead (what apsp
-// does), so the runtime's module registration is included. Not a test: a measurement.
+// does), so the runtime's module registration is included. MiB: the first allocation's size
+// (64 by default), kept until the end, so that the end frees it. Not a test: a measurement.
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -69,12 +70,11 @@ int main(int argc, char** argv) {
     at_ctx = wall() - t0;
   }
   CUdeviceptr p = 0;
-  const std::size_t words = std::size_t{16} << 20;
+  const std::size_t words = (argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 64) << 18;
   CHECK(cuMemAlloc(&p, words * 4));
   CHECK(cuMemsetD32(p, 7u, words));
   CHECK(cuCtxSynchronize());
   const double at_alloc = wall() - t0;
-  CHECK(cuMemFree(p));
   if (end == "release" && !runtime)
     CHECK(cuDevicePrimaryCtxRelease(dev));
   else if (end == "reset")

@@ -6,7 +6,7 @@ a first allocation and memset done, the chosen end done, the whole process, and 
 (";"-separated; "default" for none), crossed with the ends (keep, release, reset, runtime).
 
     context_probe.py PROBE [--repeat 7] [--settings "default;CUDA_DEVICE_MAX_CONNECTIONS=1"]
-                     [--ends keep,reset,runtime]
+                     [--ends keep,reset,runtime] [--mib 64,400]
 """
 import argparse
 import os
@@ -15,8 +15,9 @@ import subprocess
 import time
 
 
-def one_run(probe, env, end):
-    args = [probe, "keep" if end == "runtime" else end] + (["runtime"] if end == "runtime" else [])
+def one_run(probe, env, end, mib):
+    args = [probe, "keep" if end == "runtime" else end,
+            "runtime" if end == "runtime" else "driver", str(mib)]
     start = time.time()
     proc = subprocess.run(args, env=dict(env, PROBE_START=f"{start:.6f}"),
                           capture_output=True, text=True, check=False)
@@ -36,19 +37,22 @@ def main():
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--settings", default="default")
     p.add_argument("--ends", default="keep,release,reset,runtime")
+    p.add_argument("--mib", default="64", help="sizes of the allocation kept to the end, MiB")
     a = p.parse_args()
     keys = ["main", "init", "context", "alloc", "end", "exit", "whole"]
-    print("setting | end | " + " | ".join(keys) + " (medians, seconds from the process start)")
+    print("setting | end | MiB | " + " | ".join(keys) + " (medians, seconds from the process start)")
     for setting in a.settings.split(";"):
         env = dict(os.environ)
         if setting != "default":
             name, _, value = setting.partition("=")
             env[name] = value
-        for end in a.ends.split(","):
-            one_run(a.probe, env, end)  # not counted: the first run after a change of setting
-            runs = [one_run(a.probe, env, end) for _ in range(a.repeat)]
-            med = [statistics.median(r[k] for r in runs) for k in keys]
-            print(f"{setting} | {end} | " + " | ".join(f"{v:.4f}" for v in med), flush=True)
+        for mib in a.mib.split(","):
+            for end in a.ends.split(","):
+                one_run(a.probe, env, end, mib)  # not counted: the first after a change
+                runs = [one_run(a.probe, env, end, mib) for _ in range(a.repeat)]
+                med = [statistics.median(r[k] for r in runs) for k in keys]
+                print(f"{setting} | {end} | {mib} | " + " | ".join(f"{v:.4f}" for v in med),
+                      flush=True)
 
 
 if __name__ == "__main__":
