@@ -1,12 +1,15 @@
 // How fast can an n x n int32 matrix come down from the GPU into a memory-mapped output file?
 // Compares, on one machine, (a) the cuda back end's way: pinned staging chunks, then a parallel
-// memcpy into the file's pages, with (b) page-locking the file mapping itself
+// memcpy into the file's pages (and the same with streaming stores, alternating), with (b)
+// page-locking the file mapping itself
 // (cudaHostRegister) and one DMA straight into it, timing the registration, the copy and the
 // unregistration apart. Prints one line per method. Not a test: a measurement for issue 12.
-//   apsp_download_probe N DIR   (the file is DIR/apsp_download_probe.bin, removed at the end;
+//   apsp_download_probe N DIR [CHUNK_MiB]   (chunks of n^2 * 4 / 8 bytes, at least 4 MiB, unless
+//   given; the file is DIR/apsp_download_probe.bin, removed at the end;
 //   target apsp_download_probe, or nvcc -O2 -std=c++17 -Xcompiler -fopenmp download_probe.cpp)
 
 #include <cuda_runtime.h>
+#include <immintrin.h>
 #include <fcntl.h>
 #include <omp.h>
 #include <sys/mman.h>
@@ -18,6 +21,7 @@
 #include <cstring>
 #include <string>
 #include <algorithm>
+#include <cstdint>
 
 namespace {
 
@@ -54,6 +58,33 @@ void parallel_copy(unsigned char* dst, const unsigned char* src, std::size_t byt
   }
 }
 
+/// The same with non-temporal (streaming) stores: no read-for-ownership of the destination.
+__attribute__((target("avx2"))) void stream_piece(unsigned char* dst, const unsigned char* src,
+                                                  std::size_t len) {
+  std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
+  head = std::min(head, len);
+  std::memcpy(dst, src, head);
+  std::size_t i = head;
+  for (; i + 64 <= len; i += 64) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 32));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 32), b);
+  }
+  std::memcpy(dst + i, src + i, len - i);
+}
+
+void parallel_stream(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
+  const std::size_t piece = std::size_t{1} << 20;
+  const long pieces = static_cast<long>((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+  for (long k = 0; k < pieces; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k) * piece;
+    stream_piece(dst + at, src + at, std::min(piece, bytes - at));
+  }
+  _mm_sfence();
+}
+
 void prefault(unsigned char* p, std::size_t bytes) {
 #pragma omp parallel for schedule(static)
   for (std::size_t at = 0; at < bytes; at += 4096)
@@ -76,13 +107,23 @@ int main(int argc, char** argv) {
   CHECK(cudaMemset(dev, 1, bytes));
   CHECK(cudaDeviceSynchronize());
 
-  // (a) staging: two pinned chunks of bytes / 8 (at least 4 MiB), memcpy into the mapping.
-  {
+  // (a) staging: two pinned chunks of bytes / 8 (at least 4 MiB), memcpy into the mapping;
+  // then the same with streaming stores (NT), alternating, three times each.
+  for (int run = 0; run < 6; ++run) {
+    const bool nt = run % 2 == 1;
+    const auto copy = [nt](unsigned char* d, const unsigned char* src, std::size_t len) {
+      if (nt)
+        parallel_stream(d, src, len);
+      else
+        parallel_copy(d, src, len);
+    };
     unsigned char* out = map_file(path, bytes);
     if (out == nullptr)
       return 1;
     prefault(out, bytes);
-    const std::size_t chunk = std::max<std::size_t>(bytes / 8, std::size_t{4} << 20);
+    const std::size_t chunk =
+        argc > 3 ? std::size_t(std::atol(argv[3])) << 20
+                 : std::max<std::size_t>(bytes / 8, std::size_t{4} << 20);
     double t0 = now();
     unsigned char* stage[2];
     CHECK(cudaMallocHost(&stage[0], chunk));
@@ -102,7 +143,7 @@ int main(int argc, char** argv) {
         const std::size_t len = std::min(chunk, bytes - at);
         if (pending_len[k]) { // the buffer's previous chunk must be copied out first
           CHECK(cudaEventSynchronize(done[k]));
-          parallel_copy(out + pending_at[k], stage[k], pending_len[k]);
+          copy(out + pending_at[k], stage[k], pending_len[k]);
         }
         CHECK(cudaMemcpyAsync(stage[k], static_cast<unsigned char*>(dev) + at, len,
                               cudaMemcpyDeviceToHost, s));
@@ -112,15 +153,16 @@ int main(int argc, char** argv) {
         at += len;
       } else if (pending_len[k]) {
         CHECK(cudaEventSynchronize(done[k]));
-        parallel_copy(out + pending_at[k], stage[k], pending_len[k]);
+        copy(out + pending_at[k], stage[k], pending_len[k]);
         pending_len[k] = 0;
       }
       k ^= 1;
     }
     const double t_copy = now() - t0;
-    std::printf("n=%ld staging (%zu MiB chunks, memcpy on all cores): pinned alloc %.4f s, "
+    std::printf("n=%ld staging (%zu MiB chunks, %s on all cores): pinned alloc %.4f s, "
                 "download %.4f s (%.1f GB/s)\n",
-                n, chunk >> 20, t_alloc, t_copy, bytes / t_copy / 1e9);
+                n, chunk >> 20, nt ? "streaming stores" : "memcpy", t_alloc, t_copy,
+                bytes / t_copy / 1e9);
     CHECK(cudaFreeHost(stage[0]));
     CHECK(cudaFreeHost(stage[1]));
     ::munmap(out, bytes);
