@@ -249,14 +249,17 @@ int run(const solve_args& a) {
     peek.fmt = io::parse_format(a.in.format);
   const std::int64_t declared = io::peek_vertex_count(a.in.path, peek).value_or(unknown_n);
   narrow_cuda_queues(declared, options);
-  // A named back end that cannot run is refused before a long read (a cheap query) ...
-  if (options.backend != backend_kind::automatic) {
+  // A named cuda back end that cannot run is refused before a long read (a cheap query) ...
+  // The host back ends are always there, and asking about the back ends starts CUDA's driver
+  // (cuInit, 0.1-0.2 s, and its teardown at the exit), which a --backend cpu run must not pay.
+  if (options.backend == backend_kind::cuda) {
     for (const auto& b : list_backends()) {
       if (b.kind == options.backend && !b.available) {
         throw backend_unavailable_error("back end '" + std::string(to_string(b.kind)) +
                                         "' is unavailable: " + b.detail);
       }
     }
+    trace("solve: cuda back end checked");
   }
   check_narrow_backend(options);
   trace("solve: back ends listed");

@@ -88,3 +88,30 @@ def test_queues_left_alone(apsp, small, args, extra):
     r = apsp("solve", "g.gr", *args, "-q", env=traced(extra))
     assert "trace: " in r.err, r
     assert "CUDA_DEVICE_MAX_CONNECTIONS" not in r.err, r
+
+
+# --- Which runs start CUDA's driver at all ----------------------------------------------------
+# CUDA's runtime loads the driver (libcuda.so.1) when first asked anything, even only whether a
+# device exists, and that start (cuInit) and its teardown at the exit cost 0.1-0.3 s. The glibc
+# loader's LD_DEBUG=libs names every library it looks for, found or not, so these hold on
+# machines without a driver too.
+def loader_trace():
+    return dict(os.environ, LD_DEBUG="libs")
+
+
+def test_named_cpu_backend_never_starts_cuda(apsp, small):
+    r = apsp("solve", "g.gr", "--backend", "cpu", "-q", env=loader_trace())
+    assert r.rc == 0, r
+    assert "libcuda.so" not in r.err, r.err[-2000:]
+
+
+def test_small_graph_under_auto_never_starts_cuda(apsp, small):
+    r = apsp("solve", "g.gr", "-q", env=loader_trace())
+    assert r.rc == 0, r
+    assert "libcuda.so" not in r.err, r.err[-2000:]
+
+
+def test_named_cuda_backend_looks_for_the_driver(apsp, small):
+    # The control for the two above: the loader's trace does show the driver's search.
+    r = apsp("solve", "g.gr", "--backend", "cuda", "-q", env=loader_trace())
+    assert "libcuda.so" in r.err, r
