@@ -47,18 +47,7 @@ unsigned char* map_file(const std::string& path, std::size_t bytes) {
   return p == MAP_FAILED ? nullptr : static_cast<unsigned char*>(p);
 }
 
-/// memcpy on every core, as the back end's copy_rows does.
-void parallel_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
-  const std::size_t piece = std::size_t{1} << 20;
-  const long pieces = static_cast<long>((bytes + piece - 1) / piece);
-#pragma omp parallel for schedule(static)
-  for (long k = 0; k < pieces; ++k) {
-    const std::size_t at = static_cast<std::size_t>(k) * piece;
-    std::memcpy(dst + at, src + at, std::min(piece, bytes - at));
-  }
-}
-
-/// The same with non-temporal (streaming) stores: no read-for-ownership of the destination.
+/// A copy with non-temporal (streaming) stores: no read-for-ownership of the destination.
 __attribute__((target("avx2"))) void stream_piece(unsigned char* dst, const unsigned char* src,
                                                   std::size_t len) {
   std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
@@ -74,13 +63,17 @@ __attribute__((target("avx2"))) void stream_piece(unsigned char* dst, const unsi
   std::memcpy(dst + i, src + i, len - i);
 }
 
-void parallel_stream(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
+/// `copy_piece` over 1 MiB pieces on every core, as the back end's copy_rows does (memcpy, or
+/// stream_piece), then a store fence for the streaming stores.
+template <class Piece>
+void parallel_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes,
+                   Piece copy_piece) {
   const std::size_t piece = std::size_t{1} << 20;
   const long pieces = static_cast<long>((bytes + piece - 1) / piece);
 #pragma omp parallel for schedule(static)
   for (long k = 0; k < pieces; ++k) {
     const std::size_t at = static_cast<std::size_t>(k) * piece;
-    stream_piece(dst + at, src + at, std::min(piece, bytes - at));
+    copy_piece(dst + at, src + at, std::min(piece, bytes - at));
   }
   _mm_sfence();
 }
@@ -113,9 +106,10 @@ int main(int argc, char** argv) {
     const bool nt = run % 2 == 1;
     const auto copy = [nt](unsigned char* d, const unsigned char* src, std::size_t len) {
       if (nt)
-        parallel_stream(d, src, len);
+        parallel_copy(d, src, len, stream_piece);
       else
-        parallel_copy(d, src, len);
+        parallel_copy(d, src, len, [](unsigned char* to, const unsigned char* from,
+                                      std::size_t k) { std::memcpy(to, from, k); });
     };
     unsigned char* out = map_file(path, bytes);
     if (out == nullptr)
