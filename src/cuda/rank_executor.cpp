@@ -18,8 +18,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <optional>
 #include <thread>
 
 #include "apsp/error.hpp"
@@ -139,10 +142,18 @@ public:
     const char* prefault_env = std::getenv("APSP_CUDA_PREFAULT");
     if (from_edges_ && (prefault_env == nullptr || prefault_env[0] != '0'))
       fault_ = std::jthread([this] { fault_in_host_rows(); });
+    if (const char* t = std::getenv("APSP_CUDA_RANK_TIMES"); t != nullptr && t[0] == '1') {
+      times_.emplace();
+      times_->first.record(s_.get());
+    }
     apsp::detail::run_rounds(*this, hooks.first_round, L_.tiles(),
                              hooks.lookahead && comm.distributed());
+    if (times_)
+      times_->last.record(s_.get());
     if (!control.failed())
       control.guarded([&] { download(); });
+    if (times_ && !control.failed())
+      control.guarded([&] { print_times(); });
     control_ = nullptr;
     control.finish();
   }
@@ -236,15 +247,23 @@ public:
     const auto row_bytes = static_cast<std::size_t>(kq * cols_) * sizeof(T);
     const auto col_bytes = static_cast<std::size_t>(rows_ * kq) * sizeof(T);
     if (comm_->device_row() || comm_->device_col()) {
-      control_->guarded(
-          [&] { APSP_CUDA_TRY(cudaStreamWaitEvent(x_.get(), panels_ready_[p].get(), 0)); });
+      control_->guarded([&] {
+        APSP_CUDA_TRY(cudaStreamWaitEvent(x_.get(), panels_ready_[p].get(), 0));
+        if (times_)
+          times_->x_from.emplace_back().record(x_.get());
+      });
     }
     if (comm_->device_col())
       comm_->device_bcast_col(row_[p].data(), row_bytes, L_.row_owner(r), x_.get());
     if (comm_->device_row())
       comm_->device_bcast_row(col_[p].data(), col_bytes, L_.col_owner(r), x_.get());
-    if (comm_->device_row() || comm_->device_col())
-      control_->guarded([&] { shared_[p].record(x_.get()); });
+    if (comm_->device_row() || comm_->device_col()) {
+      control_->guarded([&] {
+        shared_[p].record(x_.get());
+        if (times_)
+          times_->x_to.emplace_back().record(x_.get());
+      });
+    }
     if (!comm_->distributed() || (comm_->device_row() && comm_->device_col()))
       return;
     // Staged: the owners' panels to the host; the host copies of two rounds ago are free.
@@ -268,8 +287,15 @@ public:
     const int p = parity(r);
     const std::int64_t kq = padded(L_.edge(r));
     cudaStream_t s = s_.get();
-    if (comm_->device_row() || comm_->device_col())
-      control_->guarded([&] { APSP_CUDA_TRY(cudaStreamWaitEvent(s, shared_[p].get(), 0)); });
+    if (comm_->device_row() || comm_->device_col()) {
+      control_->guarded([&] {
+        if (times_)
+          times_->wait_from.emplace_back().record(s);
+        APSP_CUDA_TRY(cudaStreamWaitEvent(s, shared_[p].get(), 0));
+        if (times_)
+          times_->wait_to.emplace_back().record(s);
+      });
+    }
     if (!comm_->distributed() || (comm_->device_row() && comm_->device_col()))
       return;
     comm_->wait_all();
@@ -435,6 +461,29 @@ private:
     }
   }
 
+  /// APSP_CUDA_RANK_TIMES=1 (measurements): where this device's rounds went, GPU-side, once
+  /// they are done: the span of its compute stream, how long that stream waited for panels
+  /// shared by the other devices (the exchange not hidden), and how long the panel copies took
+  /// on the exchange stream (hidden or not).
+  void print_times() {
+    const auto sum = [](const std::deque<event>& from, const std::deque<event>& to) {
+      double ms = 0;
+      for (std::size_t i = 0; i < std::min(from.size(), to.size()); ++i)
+        ms += to[i].ms_since(from[i]);
+      return ms / 1e3;
+    };
+    x_.synchronize();
+    const double span = times_->last.ms_since(times_->first) / 1e3;
+    const double waited = sum(times_->wait_from, times_->wait_to);
+    const double copies = sum(times_->x_from, times_->x_to);
+    std::fprintf(stderr,
+                 "apsp cuda rank times: device %d, %lld rounds: compute stream %.3f s, of which "
+                 "waiting for shared panels %.3f s (%zu waits); panel copies on the exchange "
+                 "stream %.3f s\n",
+                 device_, static_cast<long long>(L_.tiles()), span, waited,
+                 times_->wait_from.size(), copies);
+  }
+
   /// Makes the host tiles current.
   void download() {
     if (fault_.joinable())
@@ -464,6 +513,12 @@ private:
   host_rows host_map_; // where the host copy's rows are (transfer.hpp)
   bool from_edges_ = false; // built from the edges: the host tiles are written by downloads only
   std::jthread fault_;      // faults in the host rows' pages during the rounds (run)
+  struct stamps {           // APSP_CUDA_RANK_TIMES=1 (print_times)
+    event first;
+    event last;
+    std::deque<event> wait_from, wait_to, x_from, x_to;
+  };
+  std::optional<stamps> times_;
   pinned_buffer<T> piv_host_;
   pinned_buffer<T> col_host_[2];
   pinned_buffer<T> row_host_[2];
