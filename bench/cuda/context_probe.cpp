@@ -23,8 +23,7 @@
 namespace {
 
 double wall() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 double start_time() {
@@ -81,8 +80,8 @@ int main(int argc, char** argv) {
     CHECK(cuDevicePrimaryCtxReset(dev));
   const double at_end = wall() - t0;
   std::printf("probe main %.4f init %.4f context %.4f alloc %.4f end %.4f (%s%s) exit_at %.6f\n",
-              at_main, at_init, at_ctx, at_alloc, at_end, end.c_str(),
-              runtime ? ", runtime" : "", wall());
+              at_main, at_init, at_ctx, at_alloc, at_end, end.c_str(), runtime ? ", runtime" : "",
+              wall());
   std::fflush(stdout);
   ::_exit(0);
 }

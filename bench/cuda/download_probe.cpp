@@ -9,19 +9,19 @@
 //   target apsp_download_probe, or nvcc -O2 -std=c++17 -Xcompiler -fopenmp download_probe.cpp)
 
 #include <cuda_runtime.h>
-#include <immintrin.h>
 #include <fcntl.h>
+#include <immintrin.h>
 #include <omp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <algorithm>
-#include <cstdint>
 
 namespace {
 
@@ -108,16 +108,16 @@ int main(int argc, char** argv) {
       if (nt)
         parallel_copy(d, src, len, stream_piece);
       else
-        parallel_copy(d, src, len, [](unsigned char* to, const unsigned char* from,
-                                      std::size_t k) { std::memcpy(to, from, k); });
+        parallel_copy(d, src, len, [](unsigned char* to, const unsigned char* from, std::size_t k) {
+          std::memcpy(to, from, k);
+        });
     };
     unsigned char* out = map_file(path, bytes);
     if (out == nullptr)
       return 1;
     prefault(out, bytes);
-    const std::size_t chunk =
-        argc > 3 ? std::size_t(std::atol(argv[3])) << 20
-                 : std::max<std::size_t>(bytes / 8, std::size_t{4} << 20);
+    const std::size_t chunk = argc > 3 ? std::size_t(std::atol(argv[3])) << 20
+                                       : std::max<std::size_t>(bytes / 8, std::size_t{4} << 20);
     double t0 = now();
     unsigned char* stage[2];
     CHECK(cudaMallocHost(&stage[0], chunk));

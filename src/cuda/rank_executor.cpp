@@ -510,7 +510,7 @@ private:
   device_buffer<T> col_[2];
   device_buffer<T> row_[2];
   tag_workspace tags_;
-  host_rows host_map_; // where the host copy's rows are (transfer.hpp)
+  host_rows host_map_;      // where the host copy's rows are (transfer.hpp)
   bool from_edges_ = false; // built from the edges: the host tiles are written by downloads only
   std::jthread fault_;      // faults in the host rows' pages during the rounds (run)
   struct stamps {           // APSP_CUDA_RANK_TIMES=1 (print_times)
