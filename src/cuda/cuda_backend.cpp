@@ -102,12 +102,10 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // host before its download either. Solves with checkpoints write the host matrices between
   // rounds (and a resumed one loads them first): no prefault then. APSP_CUDA_PREFAULT=0: none
   // (measurements).
-  const char* prefault_env = std::getenv("APSP_CUDA_PREFAULT");
-  const bool prefault_on = prefault_env == nullptr || prefault_env[0] != '0';
   const bool checkpoints = wants_checkpoints(ctx.options());
   const graph* edges = checkpoints ? nullptr : ctx.initial_edges();
   // std::jthread: joined on every way out, exceptions included.
-  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && prefault_on] {
+  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && cuda::prefault_enabled()] {
     if (!fault)
       return;
     cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));

@@ -139,8 +139,7 @@ public:
     // or the download would fault them in page by page (costly above all in a memory-mapped
     // output file: n = 30,000 on two GPUs took 1.2-1.7 s longer than on one). download() joins
     // it first. APSP_CUDA_PREFAULT=0: none (measurements).
-    const char* prefault_env = std::getenv("APSP_CUDA_PREFAULT");
-    if (from_edges_ && (prefault_env == nullptr || prefault_env[0] != '0'))
+    if (from_edges_ && prefault_enabled())
       fault_ = std::jthread([this] { fault_in_host_rows(); });
     if (const char* t = std::getenv("APSP_CUDA_RANK_TIMES"); t != nullptr && t[0] == '1') {
       times_.emplace();

@@ -59,6 +59,11 @@ std::size_t staging_chunk_bytes(std::size_t total) {
   return std::clamp(total / 8, least, staging_bytes);
 }
 
+bool prefault_enabled() {
+  const char* env = std::getenv("APSP_CUDA_PREFAULT");
+  return env == nullptr || env[0] != '0';
+}
+
 void prefault_host(void* host, std::size_t bytes) {
   nvtx_range range("apsp::cuda prefault host matrix");
   constexpr std::size_t chunk = std::size_t{2} << 20;

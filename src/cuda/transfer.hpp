@@ -50,6 +50,9 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
 /// Writes zeros over `bytes` of host memory with about half the cores, so that its pages are
 /// faulted in (allocated, or for a memory-mapped file, mapped) before a download needs them.
 void prefault_host(void* host, std::size_t bytes);
+/// Whether solves fault in their host matrices ahead of the download (APSP_CUDA_PREFAULT=0: no;
+/// measurements).
+[[nodiscard]] bool prefault_enabled();
 
 /// Where the host's rows of a copy are: row l of the copy is row at(l) of a host matrix with
 /// `stride` elements per row (0: the copy's columns). With `block` > 0 the rows are every
