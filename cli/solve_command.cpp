@@ -26,6 +26,7 @@
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "output.hpp"
+#include "process_exit.hpp"
 #include "solver.hpp"
 #include "stats.hpp"
 #include "timer.hpp"
@@ -214,11 +215,13 @@ struct in_place_output {
 /// (measurements).
 constexpr std::uint64_t early_release_bytes = std::uint64_t{256} << 20;
 
-bool release_devices_early(std::uint64_t result_bytes) {
+/// When the process's exit hands the teardown to a helper (process_exit.hpp), nothing is
+/// released early: the helper takes the reset off the command's time altogether.
+bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
   const char* env = std::getenv("APSP_CUDA_RELEASE_EARLY");
   if (env != nullptr && env[0] != '\0')
     return env[0] != '0';
-  return result_bytes >= early_release_bytes;
+  return !exit_detaches && result_bytes >= early_release_bytes;
 }
 
 int run(const solve_args& a) {
@@ -357,7 +360,9 @@ int run(const solve_args& a) {
   const std::uint64_t result_bytes =
       static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) *
       (size_of(options.type) + (options.paths ? sizeof(std::int32_t) : 0));
-  if (r.executed_plan().backend == backend_kind::cuda && release_devices_early(result_bytes))
+  const bool detaches = exit_detaches();
+  if (r.executed_plan().backend == backend_kind::cuda &&
+      release_devices_early(result_bytes, detaches))
     releaser = std::jthread([] {
       release_devices();
       trace("solve: devices released");
@@ -385,15 +390,24 @@ int run(const solve_args& a) {
   if (!options.checkpoint_dir.empty())
     remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had
 
-  if (!a.json && a.quiet)
-    return 0; // nothing to print: the statistics' pass over the matrix is skipped too
-  const distance_stats st = compute_stats(r.distances());
-  trace("solve: statistics");
-  if (a.json)
-    print_json(a, in, r, st, t);
-  else
-    print_summary(a, in, r, st, t);
-  trace("solve: summary printed"); // what follows until "command done": freeing the solve's data
+  // With neither, nothing is printed: the statistics' pass over the matrix is skipped too.
+  if (a.json || !a.quiet) {
+    const distance_stats st = compute_stats(r.distances());
+    trace("solve: statistics");
+    if (a.json)
+      print_json(a, in, r, st, t);
+    else
+      print_summary(a, in, r, st, t);
+    trace("solve: summary printed"); // what follows until "command done": freeing the solve's data
+  }
+  // The helper that takes the exit's teardown also takes the freeing of the solve's data (the
+  // output's mapping, the graph): 0.005 / 0.02 / 0.09 s at n = 5,000 / 10,000 / 20,000 on the
+  // command's time otherwise. The outputs are complete and renamed.
+  if (detaches) {
+    if (releaser.joinable()) // APSP_CUDA_RELEASE_EARLY=1 asked for both
+      releaser.join();
+    end_process(0);
+  }
   return 0;
 }
 
