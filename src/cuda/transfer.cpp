@@ -15,13 +15,24 @@
 namespace apsp::cuda {
 namespace {
 
+/// The threads of a parallel host copy: half the cores. On an H100 host (16 cores) the
+/// download of n = 5,000 / 10,000 took 0.003-0.004 / 0.010-0.013 s on 8 threads against
+/// 0.004-0.026 / 0.010-0.075 s on 16, whose static shares wait for the slowest core while the
+/// CUDA runtime's and the solve's other threads run (docs/benchmarks.md).
+int copy_threads() {
+  static const int threads = std::max(1, omp_get_num_procs() / 2);
+  return threads;
+}
+
 /// Copies rows [row0, row0 + rows) of a copy between the host (rows where `map` says) and a
-/// dense staging buffer, in parallel (one core cannot keep up with a PCIe 5 link): into the
-/// staging buffer when the host side is const, out of it otherwise.
+/// dense staging buffer, in parallel from 1 MiB on (one core cannot keep up with a PCIe 5 link:
+/// 7.7 GB/s for the 4 MiB pieces of n = 5,000): into the staging buffer when the host side is
+/// const, out of it otherwise.
 template <class Host>
 void copy_rows(Host* host, unsigned char* stage, std::int64_t row0, std::int64_t rows,
                std::size_t row_bytes, std::size_t stride_bytes, const host_rows& map) {
-#pragma omp parallel for schedule(static) if (rows * row_bytes > (std::size_t{1} << 22))
+#pragma omp parallel for schedule(static)                                                          \
+    num_threads(copy_threads()) if (rows * row_bytes > (std::size_t{1} << 20))
   for (std::int64_t i = 0; i < rows; ++i) {
     Host* h = host + static_cast<std::size_t>(map.at(row0 + i)) * stride_bytes;
     unsigned char* t = stage + static_cast<std::size_t>(i) * row_bytes;
@@ -102,9 +113,9 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
       st.buffers->done(b).synchronize();
     copy_rows(src, st.buffers->buffer(b), row0, rows, row_bytes, stride_bytes, map);
     APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
-                                    static_cast<std::size_t>(ld) * elem_bytes, st.buffers->buffer(b),
-                                    row_bytes, row_bytes, static_cast<std::size_t>(rows),
-                                    cudaMemcpyHostToDevice, s));
+                                    static_cast<std::size_t>(ld) * elem_bytes,
+                                    st.buffers->buffer(b), row_bytes, row_bytes,
+                                    static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
     st.buffers->done(b).record(s);
   }
   APSP_CUDA_TRY(cudaStreamSynchronize(s));
@@ -116,8 +127,8 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
 }
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
-                   std::int64_t cols, std::int64_t ld, cudaStream_t s,
-                   const staging_buffers* given, const host_rows& map) {
+                   std::int64_t cols, std::int64_t ld, cudaStream_t s, const staging_buffers* given,
+                   const host_rows& map) {
   if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda download");
