@@ -36,11 +36,14 @@ double sparse_threads(int threads) {
   return std::pow(static_cast<double>(threads > 0 ? threads : 1), 0.8);
 }
 
-/// Python3 + cudaFree(0) took 0.38-0.44 s against 0.07-0.09 s for python3 alone on this
-/// session's H100 machines, and the context's teardown at exit 0.1-0.18 s
-/// (docs/benchmarks.md); the whole run at n = 3,000 took 0.41 s on the GPU and 0.36 s on the
-/// host's 16 threads with the CUDA warm-up still waited for.
-constexpr double gpu_start_seconds = 0.3;
+/// What a GPU adds to a whole run besides its rounds. `apsp solve` starts the context beside
+/// the read with 2 work queues and leaves its teardown to a helper after the outputs are
+/// complete, so on an H100 host (16 threads, median of 7 whole runs, random graphs with n^2/16
+/// edges) n = 1,500 took 0.24 s on the GPU against 0.10 s on the cpu, n = 3,000 0.28 against
+/// 0.21 s and n = 4,000 0.29 against 0.45 s: the GPU's extra is about 0.15 s, and the rule
+/// below puts the crossing at about 3,700 (docs/benchmarks.md). It was 0.3 s while the exit
+/// still tore the context down.
+constexpr double gpu_start_seconds = 0.15;
 
 std::atomic<bool> gpu_started_flag{false};
 

@@ -192,8 +192,9 @@ TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
 }
 
 // The auto back end's small-n rule: the cpu where it finishes before a GPU could start (the
-// H100 host, 16 threads: n = 3,000 0.36 s on the cpu against 0.41 s on the GPU, n = 5,000 0.82 s
-// against 0.48 s), the GPU once it has started or where the cpu is slower anyway.
+// H100 host, 16 threads, whole runs: n = 3,000 0.21 s on the cpu against 0.28 s on the GPU,
+// n = 4,000 0.45 s against 0.29 s), the GPU once it has started or where the cpu is slower
+// anyway.
 TEST(AlgorithmChoice, SmallProblemsRunOnTheCpuBeforeAGpuStarts) {
   using apsp::detail::cpu_beats_gpu_start;
   apsp::detail::problem_shape s{3000, 0, apsp::dtype::int32, 16};
@@ -203,9 +204,9 @@ TEST(AlgorithmChoice, SmallProblemsRunOnTheCpuBeforeAGpuStarts) {
   EXPECT_FALSE(cpu_beats_gpu_start(s, false));
   s.type = apsp::dtype::float64; // no GPU solves it
   EXPECT_TRUE(cpu_beats_gpu_start(s, false));
-  s = {1500, 0, apsp::dtype::float32, 1}; // one thread: 0.17 s
+  s = {1200, 0, apsp::dtype::float32, 1}; // one thread: 0.09 s
   EXPECT_TRUE(cpu_beats_gpu_start(s, false));
-  s.n = 3000; // one thread: 1.35 s
+  s.n = 2000; // one thread: 0.4 s
   EXPECT_FALSE(cpu_beats_gpu_start(s, false));
 
   // Through the public plan: options only a GPU honours keep the cuda back end in the running.
