@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 #include "apsp/error.hpp"
@@ -32,6 +33,17 @@ std::uint64_t parse_byte_size(const std::string& s) {
   return v << shift;
 }
 
+namespace {
+
+/// APSP_CUDA_FORCE_MULTI_GPU (developers, docs/cuda_blocked.md): the library then runs a split
+/// on one GPU listed twice, and the CLI lets such a list through to it.
+bool listed_twice_allowed() {
+  const char* v = std::getenv("APSP_CUDA_FORCE_MULTI_GPU");
+  return v != nullptr && v[0] != '\0' && v[0] != '0';
+}
+
+} // namespace
+
 std::vector<int> parse_device_list(const std::string& s) {
   if (s == "all")
     return {-1};
@@ -46,8 +58,8 @@ std::vector<int> parse_device_list(const std::string& s) {
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
     APSP_EXPECTS(!item.empty() && ec == std::errc{} && end == item.data() + item.size() && d >= 0,
                  invalid_argument_error, bad);
-    APSP_EXPECTS(std::find(out.begin(), out.end(), d) == out.end(), invalid_argument_error,
-                 bad + ": device " + item + " is listed twice");
+    APSP_EXPECTS(listed_twice_allowed() || std::find(out.begin(), out.end(), d) == out.end(),
+                 invalid_argument_error, bad + ": device " + item + " is listed twice");
     out.push_back(d);
     if (comma == std::string::npos)
       break;

@@ -165,64 +165,6 @@ void fill_initial_tiles(const graph& g, const grid_layout& L, T* local,
   }
 }
 
-template <class T> tile_edges<T> held_edges(const graph& g, const grid_layout& L) {
-  const auto& src = g.sources();
-  const auto& dst = g.targets();
-  const auto& w = g.weights();
-  const auto edges = static_cast<std::int64_t>(w.size());
-  // Two passes over contiguous slices of the edge list, one per thread: count what each slice
-  // holds, then write it at the slice's offset (so the order, and the result, do not depend on
-  // the thread count).
-  const int slices = std::max(1, std::min(omp_get_max_threads(), static_cast<int>(edges >> 16)));
-  std::vector<std::int64_t> at(static_cast<std::size_t>(slices) + 1, 0);
-  const auto slice = [&](int k) { return edges * k / slices; };
-  const auto held = [&](std::int64_t e) {
-    const auto i = static_cast<std::size_t>(e);
-    return L.holds(src[i], dst[i]);
-  };
-#pragma omp parallel for schedule(static, 1) num_threads(slices)
-  for (int k = 0; k < slices; ++k) {
-    std::int64_t count = 0;
-    for (std::int64_t e = slice(k); e < slice(k + 1); ++e)
-      count += held(e) ? 1 : 0;
-    at[static_cast<std::size_t>(k) + 1] = count;
-  }
-  for (int k = 0; k < slices; ++k)
-    at[static_cast<std::size_t>(k) + 1] += at[static_cast<std::size_t>(k)];
-  std::int64_t diagonal = 0;
-  for (std::int64_t t = 0; t < L.tiles(); ++t)
-    diagonal += L.owns_row(t) && L.owns_col(t) ? L.edge(t) : 0;
-  const auto total = static_cast<std::size_t>(diagonal + at.back());
-  tile_edges<T> out;
-  out.row.resize(total);
-  out.col.resize(total);
-  out.weight.resize(total);
-#pragma omp parallel for schedule(static, 1) num_threads(slices)
-  for (int k = 0; k < slices; ++k) {
-    auto o = static_cast<std::size_t>(at[static_cast<std::size_t>(k)]);
-    for (std::int64_t e = slice(k); e < slice(k + 1); ++e) {
-      if (!held(e))
-        continue;
-      const auto i = static_cast<std::size_t>(e);
-      out.row[o] = static_cast<std::int32_t>(L.local_row(src[i]));
-      out.col[o] = static_cast<std::int32_t>(L.local_col(dst[i]));
-      out.weight[o] = static_cast<T>(w[i]);
-      ++o;
-    }
-  }
-  auto o = static_cast<std::size_t>(at.back());
-  for (std::int64_t t = 0; t < L.tiles(); ++t) {
-    if (!L.owns_row(t) || !L.owns_col(t))
-      continue;
-    for (std::int64_t v = t * L.b; v < t * L.b + L.edge(t); ++v, ++o) {
-      out.row[o] = static_cast<std::int32_t>(L.local_row(v));
-      out.col[o] = static_cast<std::int32_t>(L.local_col(v));
-      out.weight[o] = T{0};
-    }
-  }
-  return out;
-}
-
 void fill_initial(const graph& g, any_matrix& d) {
   std::visit(
       [&](auto& m) {
@@ -327,9 +269,8 @@ void normalize_unreachable(any_matrix& d, via_matrix* via, const weight_facts& f
 }
 
 #define APSP_TILE_CHECKS(T)                                                                        \
-  template void fill_initial_tiles(const graph&, const grid_layout&, T*, const std::int32_t*);                          \
+  template void fill_initial_tiles(const graph&, const grid_layout&, T*, const std::int32_t*);     \
   template negative_diagonal find_negative_diagonal(const grid_layout&, const T*);                 \
-  template tile_edges<T> held_edges(const graph&, const grid_layout&);                             \
   template void normalize_unreachable_tiles(const grid_layout&, T*, std::int32_t*,                 \
                                             const weight_facts&);
 APSP_TILE_CHECKS(std::int32_t)

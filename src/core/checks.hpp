@@ -47,18 +47,6 @@ template <class T>
 void fill_initial_tiles(const graph& g, const grid_layout& layout, T* local,
                         const std::int32_t* relabel = nullptr);
 
-/// The entries fill_initial_tiles sets below infinity, as edges in local coordinates: every
-/// held edge (local row, local column, weight as T) and a 0 for every held diagonal cell, so
-/// that scattering them with a minimum into infinity gives the same tiles (the GPU ranks build
-/// their tiles on the device from these).
-template <class T> struct tile_edges {
-  std::vector<std::int32_t> row;
-  std::vector<std::int32_t> col;
-  std::vector<T> weight;
-};
-template <class T>
-[[nodiscard]] tile_edges<T> held_edges(const graph& g, const grid_layout& layout);
-
 /// Diagonal entries d[v][v] < 0 among a process's tiles: how many, and the first `kept`
 /// vertices (0-based, increasing).
 struct negative_diagonal {

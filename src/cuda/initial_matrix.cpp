@@ -17,7 +17,7 @@ namespace apsp::cuda {
 template <class T, class W>
 void scatter_host_edges(const std::int32_t* src, const std::int32_t* dst, const W* w,
                         std::int64_t m, T* d, std::int64_t ld, cudaStream_t s,
-                        const staging_buffers* given) {
+                        const staging_buffers* given, const held_tiles& held) {
   static_assert(sizeof(T) == 4, "edges are staged as three 4-byte arrays");
   if (m == 0) {
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
@@ -59,7 +59,7 @@ void scatter_host_edges(const std::int32_t* src, const std::int32_t* dst, const 
     APSP_CUDA_TRY(cudaMemcpyAsync(dd, hd, bytes, cudaMemcpyHostToDevice, s));
     APSP_CUDA_TRY(cudaMemcpyAsync(dw, hw, bytes, cudaMemcpyHostToDevice, s));
     given->done(b).record(s);
-    enqueue_scatter_edges<T>(d, ld, ds, dd, dw, count, s);
+    enqueue_scatter_edges<T>(d, ld, ds, dd, dw, count, s, held);
   }
   APSP_CUDA_TRY(cudaStreamSynchronize(s));
 }
@@ -81,9 +81,11 @@ template void build_initial_matrix<float>(const graph&, float*, std::int64_t, cu
 #define APSP_SCATTER_HOST_EDGES(T, W)                                                              \
   template void scatter_host_edges(const std::int32_t*, const std::int32_t*, const W*,             \
                                    std::int64_t, T*, std::int64_t, cudaStream_t,                   \
-                                   const staging_buffers*);
+                                   const staging_buffers*, const held_tiles&);
 APSP_SCATTER_HOST_EDGES(std::int32_t, std::int32_t)
 APSP_SCATTER_HOST_EDGES(float, float)
+APSP_SCATTER_HOST_EDGES(std::int32_t, double)
+APSP_SCATTER_HOST_EDGES(float, double)
 #undef APSP_SCATTER_HOST_EDGES
 
 } // namespace apsp::cuda

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +41,10 @@
 
 namespace apsp::cuda {
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 using apsp::detail::grid_comm;
 using apsp::detail::grid_layout;
@@ -90,6 +95,7 @@ public:
     APSP_EXPECTS(L_.b % tile == 0, invalid_argument_error,
                  "GPU ranks need a tile edge (--block) that is a multiple of 128, got " +
                      std::to_string(L_.b));
+    const auto setup_start = std::chrono::steady_clock::now();
     if (whole_host) {
       APSP_EXPECTS(L_.cols == 1, internal_error, "whole host matrices need one process column");
       host_map_ = {L_.n, L_.b, L_.rows, L_.row};
@@ -107,15 +113,21 @@ public:
       enqueue_fill_rect<std::int32_t>(via_.data(), cols_, 0, rows_, 0, cols_, no_via, s);
     from_edges_ = initial != nullptr;
     if (initial != nullptr) {
-      const auto e = apsp::detail::held_edges<T>(*initial, L_);
-      scatter_host_edges(e.row.data(), e.col.data(), e.weight.data(),
-                         static_cast<std::int64_t>(e.weight.size()), d_.data(), cols_, s);
+      // Every device streams the whole edge list and keeps its own tiles' edges (the kernel
+      // sorts them out): sorting them out on the host first cost each device of a two-GPU split
+      // two passes over the list and a fresh copy of its half.
+      const held_tiles held{L_.b, L_.rows, L_.cols, L_.row, L_.col};
+      enqueue_lower_held_diagonal<T>(d_.data(), cols_, L_.n, held, s);
+      scatter_host_edges(initial->sources().data(), initial->targets().data(),
+                         initial->weights().data(), initial->num_edges(), d_.data(), cols_, s,
+                         nullptr, held);
     } else {
       host_rect(d_.data(), host_d_, cudaMemcpyHostToDevice);
       if (paths())
         host_rect(via_.data(), host_via_, cudaMemcpyHostToDevice);
     }
     s_.synchronize();
+    setup_seconds_ = seconds_since(setup_start);
   }
 
   void run(grid_comm& comm, run_context& ctx, const round_hooks& hooks) override {
@@ -478,19 +490,22 @@ private:
     std::fprintf(stderr,
                  "apsp cuda rank times: device %d, %lld rounds: compute stream %.3f s, of which "
                  "waiting for shared panels %.3f s (%zu waits); panel copies on the exchange "
-                 "stream %.3f s\n",
+                 "stream %.3f s; set-up (tiles from the %s) %.3f s, download %.3f s\n",
                  device_, static_cast<long long>(L_.tiles()), span, waited,
-                 times_->wait_from.size(), copies);
+                 times_->wait_from.size(), copies, from_edges_ ? "edges" : "host matrix",
+                 setup_seconds_, download_seconds_);
   }
 
   /// Makes the host tiles current.
   void download() {
+    const auto start = std::chrono::steady_clock::now();
     if (fault_.joinable())
       fault_.join();
     host_rect(d_.data(), host_d_, cudaMemcpyDeviceToHost);
     if (paths())
       host_rect(via_.data(), host_via_, cudaMemcpyDeviceToHost);
     s_.synchronize();
+    download_seconds_ = seconds_since(start);
   }
 
   grid_layout L_;
@@ -518,6 +533,8 @@ private:
     std::deque<event> wait_from, wait_to, x_from, x_to;
   };
   std::optional<stamps> times_;
+  double setup_seconds_ = 0;    // the constructor's fills and copies (print_times)
+  double download_seconds_ = 0; // download(), the prefault's join included (print_times)
   pinned_buffer<T> piv_host_;
   pinned_buffer<T> col_host_[2];
   pinned_buffer<T> row_host_[2];

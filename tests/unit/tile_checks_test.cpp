@@ -1,7 +1,7 @@
-// What every process of a grid derives from its own tiles: the initial entries as local edges
-// (held_edges, from which GPU ranks build their tiles on the device) against fill_initial_tiles,
-// and the checksum of its tiles (summarize_tiles) merged over the grid against the whole
-// matrix's (summarize) and a plain loop.
+// What every process of a grid derives from its own tiles: the checksum of its tiles
+// (summarize_tiles) merged over the grid against the whole matrix's (summarize) and a plain loop.
+// (The tiles GPU ranks build from the edges are checked against fill_initial_tiles on a GPU:
+// tests/cuda/initial_tiles_test.cpp.)
 
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "apsp/stats.hpp"
+#include "common/grid_cases.hpp"
 #include "common/test_graphs.hpp"
 #include "core/checks.hpp"
 #include "core/distance_stats.hpp"
@@ -20,61 +21,7 @@
 namespace apsp {
 namespace {
 
-struct grid_case {
-  std::int64_t n;
-  std::int64_t b;
-  int rows;
-  int cols;
-};
-
-const grid_case cases[] = {{97, 97, 1, 1}, {97, 16, 1, 2}, {97, 16, 2, 1}, {130, 32, 2, 2},
-                           {130, 48, 3, 1}, {20, 16, 3, 2}, {1, 4, 2, 2}};
-
-detail::grid_layout layout(const grid_case& c, int row, int col) {
-  detail::grid_layout L;
-  L.n = c.n;
-  L.b = c.b;
-  L.rows = c.rows;
-  L.cols = c.cols;
-  L.row = row;
-  L.col = col;
-  return L;
-}
-
-template <class T> void expect_held_edges_fill_like_the_host(const graph& g, const grid_case& c) {
-  for (int r = 0; r < c.rows; ++r) {
-    for (int q = 0; q < c.cols; ++q) {
-      const detail::grid_layout L = layout(c, r, q);
-      const auto cells = static_cast<std::size_t>(L.local_rows() * L.local_cols());
-      std::vector<T> host(cells);
-      detail::fill_initial_tiles(g, L, host.data());
-      std::vector<T> scattered(cells, weight_traits<T>::infinity);
-      const detail::tile_edges<T> e = detail::held_edges<T>(g, L);
-      ASSERT_EQ(e.row.size(), e.weight.size());
-      ASSERT_EQ(e.col.size(), e.weight.size());
-      for (std::size_t k = 0; k < e.weight.size(); ++k) {
-        ASSERT_LT(e.row[k], L.local_rows());
-        ASSERT_LT(e.col[k], L.local_cols());
-        T& cell = scattered[static_cast<std::size_t>(e.row[k] * L.local_cols() + e.col[k])];
-        cell = std::min(cell, e.weight[k]);
-      }
-      EXPECT_EQ(scattered, host) << "n " << c.n << " b " << c.b << " grid " << c.rows << "x"
-                                 << c.cols << " process " << r << "," << q;
-    }
-  }
-}
-
-TEST(HeldEdges, ScatteredIntoInfinityTheyMakeTheFilledTiles) {
-  testing::random_graph_spec s;
-  s.negative_edges = true;
-  for (const grid_case& c : cases) {
-    s.n = c.n;
-    graph g = testing::make_random_graph(s, static_cast<std::uint64_t>(c.n * 7 + c.b));
-    g.add_edge(0, 0, -3); // a negative self-loop: min(0, w) on the diagonal
-    expect_held_edges_fill_like_the_host<std::int32_t>(g, c);
-    expect_held_edges_fill_like_the_host<float>(g, c);
-  }
-}
+using testing::grid_case;
 
 /// A matrix with unreachable entries, negative and positive values, and a diagonal that must
 /// be left out (non-zero, sometimes huge).
@@ -122,7 +69,7 @@ template <class T> void expect_tiles_sum_to_the_whole(const grid_case& c) {
   merged.integral = std::is_integral_v<T>;
   for (int r = 0; r < c.rows; ++r) {
     for (int q = 0; q < c.cols; ++q) {
-      const detail::grid_layout L = layout(c, r, q);
+      const detail::grid_layout L = testing::grid_layout_of(c, r, q);
       std::vector<T> local(static_cast<std::size_t>(L.local_rows() * L.local_cols()));
       for (std::int64_t i = 0; i < L.local_rows(); ++i) {
         for (std::int64_t j = 0; j < L.local_cols(); ++j) {
@@ -141,7 +88,7 @@ template <class T> void expect_tiles_sum_to_the_whole(const grid_case& c) {
 }
 
 TEST(SummarizeTiles, MergedOverTheGridTheyGiveTheWholeMatrixSummary) {
-  for (const grid_case& c : cases) {
+  for (const grid_case& c : testing::grid_cases) {
     SCOPED_TRACE("n " + std::to_string(c.n) + " b " + std::to_string(c.b) + " grid " +
                  std::to_string(c.rows) + "x" + std::to_string(c.cols));
     expect_tiles_sum_to_the_whole<std::int32_t>(c);

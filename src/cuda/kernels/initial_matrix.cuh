@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "cuda/initial_matrix.hpp"
+
 namespace apsp::cuda::kernels {
 
 /// d[i][j] = (i == j ? 0 : infinity) for i, j < n (row stride ld); the padding is left alone.
@@ -36,13 +38,43 @@ __device__ inline void atomic_lower(float* cell, float v) {
   }
 }
 
-/// d[src[e]][dst[e]] = min(d[src[e]][dst[e]], w[e]) for e < m.
+/// Where global cell (i, j) lives in the held tiles: false when it is not held; i and j become
+/// the local row and column (grid_layout::holds, local_row and local_col).
+__device__ inline bool to_held(const held_tiles& held, std::int64_t& i, std::int64_t& j) {
+  if (held.b == 0)
+    return true;
+  const std::int64_t ti = i / held.b;
+  const std::int64_t tj = j / held.b;
+  if (ti % held.rows != held.row || tj % held.cols != held.col)
+    return false;
+  i = ti / held.rows * held.b + (i - ti * held.b);
+  j = tj / held.cols * held.b + (j - tj * held.b);
+  return true;
+}
+
+/// d[src[e]][dst[e]] = min(d[src[e]][dst[e]], w[e]) for e < m, for the held cells only.
 template <class T>
 __global__ void scatter_edges_kernel(T* d, std::int64_t ld, const std::int32_t* src,
-                                     const std::int32_t* dst, const T* w, std::int64_t m) {
+                                     const std::int32_t* dst, const T* w, std::int64_t m,
+                                     held_tiles held) {
   for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < m;
        e += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    atomic_lower(d + static_cast<std::int64_t>(src[e]) * ld + dst[e], w[e]);
+    std::int64_t i = src[e];
+    std::int64_t j = dst[e];
+    if (to_held(held, i, j))
+      atomic_lower(d + i * ld + j, w[e]);
+  }
+}
+
+/// d[v][v] = min(d[v][v], 0) for the held diagonal cells of v < n.
+template <class T>
+__global__ void lower_held_diagonal_kernel(T* d, std::int64_t ld, std::int64_t n, held_tiles held) {
+  for (std::int64_t v = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    std::int64_t i = v;
+    std::int64_t j = v;
+    if (to_held(held, i, j))
+      atomic_lower(d + i * ld + j, T(0));
   }
 }
 
