@@ -90,18 +90,19 @@ void prefault_host(void* host, std::size_t bytes) {
 
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
                  std::int64_t ld, cudaStream_t s) {
-  upload_rows(host, device, elem_bytes, n, n, ld, s);
+  upload_rows(host, device, elem_bytes, n, n, ld, s, nullptr);
 }
 
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
-                 std::int64_t cols, std::int64_t ld, cudaStream_t s, const host_rows& map) {
+                 std::int64_t cols, std::int64_t ld, cudaStream_t s, const staging_buffers* given,
+                 const host_rows& map) {
   if (n == 0 || cols == 0)
     return;
   nvtx_range range("apsp::cuda upload");
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
   const std::size_t stride_bytes =
       static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
-  staging st(row_bytes, n, nullptr);
+  staging st(row_bytes, n, given);
   const auto* src = static_cast<const unsigned char*>(host);
   auto* dst = static_cast<unsigned char*>(device);
   int chunk = 0;

@@ -27,8 +27,8 @@ class staging_buffers {
 public:
   /// Each buffer holds at least `row_bytes` (one row of the copy).
   explicit staging_buffers(std::size_t total, std::size_t row_bytes = 0)
-      : bytes_(std::max(staging_chunk_bytes(total), row_bytes)), buffers_{pinned_buffer<unsigned char>(bytes_),
-                                                    pinned_buffer<unsigned char>(bytes_)} {}
+      : bytes_(std::max(staging_chunk_bytes(total), row_bytes)),
+        buffers_{pinned_buffer<unsigned char>(bytes_), pinned_buffer<unsigned char>(bytes_)} {}
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] unsigned char* buffer(int b) const noexcept { return buffers_[b].data(); }
   [[nodiscard]] const event& done(int b) const noexcept { return done_[b]; }
@@ -68,9 +68,11 @@ struct host_rows {
   }
 };
 
-/// As above for `rows` rows of `cols` elements (host rows as `map` says, device row stride ld).
+/// As above for `rows` rows of `cols` elements (host rows as `map` says, device row stride ld),
+/// through `staging` when given and large enough for a row.
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t rows,
-                 std::int64_t cols, std::int64_t ld, cudaStream_t s, const host_rows& map = {});
+                 std::int64_t cols, std::int64_t ld, cudaStream_t s,
+                 const staging_buffers* staging = nullptr, const host_rows& map = {});
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t rows,
                    std::int64_t cols, std::int64_t ld, cudaStream_t s,
                    const staging_buffers* staging = nullptr, const host_rows& map = {});
