@@ -1,11 +1,15 @@
 #include "output.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <system_error>
 #include <type_traits>
 #include <variant>
@@ -76,6 +80,30 @@ std::filesystem::path output_files::stage(const std::filesystem::path& target) {
 void output_files::stage(const std::filesystem::path& target,
                          const std::filesystem::path& partial) {
   files_.push_back({target, partial});
+}
+
+void output_files::discard(const std::filesystem::path& partial) {
+  std::error_code ec;
+  std::filesystem::remove(partial, ec);
+  std::erase_if(files_, [&](const staged& f) { return f.partial == partial; });
+}
+
+void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
+                  const std::stop_token& stop) noexcept {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  void* base = MAP_FAILED;
+  if (bytes > 0 && ::posix_fallocate(fd, 0, static_cast<off_t>(bytes)) == 0)
+    base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (base == MAP_FAILED)
+    return;
+  constexpr std::uint64_t piece = std::uint64_t{2} << 20;
+  auto* p = static_cast<unsigned char*>(base);
+  for (std::uint64_t at = 0; at < bytes && !stop.stop_requested(); at += piece)
+    std::memset(p + at, 0, static_cast<std::size_t>(std::min(piece, bytes - at)));
+  ::munmap(base, bytes);
 }
 
 void output_files::written() {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ public:
   [[nodiscard]] std::filesystem::path stage(const std::filesystem::path& target);
   /// `partial` (one named already, e.g. OUT.apsp-partial of a solve in place) becomes `target`.
   void stage(const std::filesystem::path& target, const std::filesystem::path& partial);
+  /// `partial` is not an output after all: it is removed, and commit() leaves it out.
+  void discard(const std::filesystem::path& partial);
   /// The partial file of the latest output is complete (a test may pause here: see
   /// test_pause_after_output).
   void written();
@@ -58,6 +61,14 @@ private:
   std::vector<staged> files_;
   int written_ = 0;
 };
+
+/// Creates `path` with `bytes` reserved and puts its pages in the page cache, as zeros, until
+/// `stop` is requested. A file's pages enter the page cache one at a time (about 3-4 GB/s on an
+/// H100 host whatever the threads), so `apsp solve` does this for a GPU solve's output while the
+/// GPU's context starts, and the solve's own prefault then finds them there. Failures are left
+/// to the solve, which maps the file itself.
+void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
+                  const std::stop_token& stop) noexcept;
 
 /// d(i, j) as text: integers exactly, floats in their shortest round-trip form, "inf" when
 /// unreachable.

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -230,6 +232,18 @@ bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
   return result_bytes >= (exit_detaches ? detached_release_bytes : early_release_bytes);
 }
 
+/// Whether the output is prefilled (below): while a GPU's context starts, unless
+/// APSP_OUTPUT_PREFILL=0 (never; measurements) or 1 (whenever the output may be solved in, GPU
+/// or not: tests).
+enum class prefill_mode { never, while_gpu_starts, always };
+
+prefill_mode prefill_setting() {
+  const char* env = std::getenv("APSP_OUTPUT_PREFILL");
+  if (env == nullptr || env[0] == '\0')
+    return prefill_mode::while_gpu_starts;
+  return env[0] == '0' ? prefill_mode::never : prefill_mode::always;
+}
+
 int run(const solve_args& a) {
   if (under_mpi())
     return solve_distributed(a);
@@ -294,10 +308,14 @@ int run(const solve_args& a) {
   } freed;
   const sigint_scope sigint;
   stage_seconds t;
+  output_files outputs;
+  std::optional<in_place_output> distances_file;
+  std::optional<in_place_output> paths_file;
+  // Writes into the partial files of `outputs`: declared after it, so joined before it removes
+  // them on the way out.
+  std::jthread prefill;
   const loaded_graph in = read_input(a.in);
   trace("solve: input read");
-  warm_up.get();
-  trace("solve: device warmed up");
   t.read = in.read_seconds;
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
@@ -316,12 +334,44 @@ int run(const solve_args& a) {
   // RAM, 3.1 s against 4.6-4.9 s in RAM plus the write, and with the path matrix (19.2 GB) 4.9-5.1
   // s against 9.9-11.9 s; with 24 GB of RAM, throttled writeback made DE.gr 31-47 s against
   // 18-19 s.
-  output_files outputs;
   const std::int64_t n = in.file.g.num_vertices();
-  bool in_place = a.map_output;
   const bool raw_output = out_format == io::format::npy ||
                           (out_format == io::format::course_binary && options.type == dtype::int32);
-  if (!in_place && !a.no_map_output && !a.out.empty() && raw_output && n > 0) {
+  const bool mappable = !a.no_map_output && !a.out.empty() && raw_output && n > 0;
+  const auto make_in_place_outputs = [&] {
+    distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n), outputs);
+    // The path matrix (.npy) follows the distances into a mapped file of its own.
+    if (!a.paths_out.empty()) {
+      paths_file.emplace(a.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n),
+                         outputs);
+    }
+  };
+  // A GPU solve in core works in its output file, whose pages must enter the page cache before
+  // the download writes them (the solve faults them in beside its rounds). While the GPU's
+  // context is still starting (the warm-up has not returned), they are put there now
+  // (prefill_file), and dropped if the plan keeps the matrix in RAM after all.
+  const prefill_mode prefill_when = prefill_setting();
+  if (mappable && (prefill_when == prefill_mode::always ||
+                   (prefill_when == prefill_mode::while_gpu_starts &&
+                    warm_up.wait_for(std::chrono::seconds(0)) != std::future_status::ready))) {
+    make_in_place_outputs();
+    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+    prefill = std::jthread([d = distances_file->partial,
+                            d_bytes = distances_file->header.size() + cells * size_of(options.type),
+                            v = paths_file ? paths_file->partial : std::filesystem::path(),
+                            v_bytes = paths_file
+                                          ? paths_file->header.size() + cells * sizeof(std::int32_t)
+                                          : 0](const std::stop_token& stop) {
+      prefill_file(d, d_bytes, stop);
+      if (!v.empty())
+        prefill_file(v, v_bytes, stop);
+    });
+    trace("solve: output prefill started");
+  }
+  warm_up.get();
+  trace("solve: device warmed up");
+  bool in_place = a.map_output;
+  if (!in_place && mappable) {
     const plan p = make_plan(in.file.g, options);
     const std::uint64_t ram = host_memory_bytes();
     const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
@@ -333,18 +383,27 @@ int run(const solve_args& a) {
                (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
                 file_bytes <= dirty_page_limit(ram));
   }
-  std::optional<in_place_output> distances_file;
-  std::optional<in_place_output> paths_file;
+  if (prefill.joinable()) {
+    prefill.request_stop(); // what is not in the page cache yet, the solve's prefault does
+    prefill.join();
+    trace("solve: output prefill joined");
+  }
+  if (!in_place && distances_file) { // prepared for nothing: no partial file stays
+    outputs.discard(distances_file->partial);
+    distances_file.reset();
+    if (paths_file) {
+      outputs.discard(paths_file->partial);
+      paths_file.reset();
+    }
+  }
   if (in_place) {
     if (a.out.empty())
       throw invalid_argument_error("--map-output needs -o OUT");
-    distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n), outputs);
+    if (!distances_file)
+      make_in_place_outputs();
     options.distances_file = distances_file->partial;
     options.distances_file_offset = distances_file->header.size();
-    // The path matrix (.npy) follows the distances into a mapped file of its own.
-    if (!a.paths_out.empty()) {
-      paths_file.emplace(a.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n),
-                         outputs);
+    if (paths_file) {
       options.paths_file = paths_file->partial;
       options.paths_file_offset = paths_file->header.size();
     }

@@ -54,8 +54,11 @@ struct solve_options {
   narrow_mode narrow = narrow_mode::off;
   /// When set, the distance matrix lives in this file, memory-mapped, instead of in RAM, so
   /// matrices larger than RAM can be solved: the file is created (or overwritten) with
-  /// `distances_file_offset` bytes left for a header, then n*n row-major values. The result's
-  /// distances point into the mapping. The path matrix stays in RAM unless paths_file is set.
+  /// `distances_file_offset` bytes left for a header, then n*n row-major values. An existing
+  /// file of exactly that size is written over in place (its header bytes are left as they
+  /// are, and its pages, if already in memory, are used as they are); any other is truncated
+  /// first. The result's distances point into the mapping. The path matrix stays in RAM unless
+  /// paths_file is set.
   std::filesystem::path distances_file;
   /// Bytes before the values (a multiple of the element size; 64 keeps vectors aligned).
   std::uint64_t distances_file_offset = 0;

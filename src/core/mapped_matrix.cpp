@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,7 +22,10 @@ any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& f
                    " is not a multiple of the element size " + std::to_string(elem));
   const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   const std::uint64_t total = offset + cells * elem;
-  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A file of exactly the right size is written over in place: the CLI prepares its output's
+  // pages while a GPU's context starts (cli/solve_command.cpp), and truncating would drop them.
+  // Every value is written by the solve. Any other file starts from nothing.
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   APSP_EXPECTS(fd >= 0, invalid_argument_error,
                file.string() + ": cannot create the " + what + " file: " + std::strerror(errno));
   const auto fail = [&](const std::string& what, int err) {
@@ -33,6 +37,11 @@ any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& f
     }
     throw invalid_argument_error(file.string() + ": " + what + ": " + std::strerror(err));
   };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    fail("cannot inspect the file", errno);
+  if (static_cast<std::uint64_t>(st.st_size) != total && ::ftruncate(fd, 0) != 0)
+    fail("cannot truncate the file", errno);
   if (total == 0) {
     ::close(fd);
     return visit_dtype(type,

@@ -236,6 +236,45 @@ TEST(SolveInFile, DistancesLiveInTheMappedFile) {
   EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
 }
 
+// An existing file of exactly the right size is written over in place (the CLI prefills its
+// output's pages while a GPU starts): every value is the solve's, whatever was there, and the
+// header bytes stay; a file of any other size is cut to the right size.
+TEST(SolveInFile, ExistingFilesAreWrittenOverOrResized) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 60;
+  spec.negative_edges = true;
+  const auto g = apsp::testing::make_random_graph(spec, 41);
+  const auto file = std::filesystem::temp_directory_path() / "apsp_core_test_existing.bin";
+  for (auto backend : {apsp::backend_kind::reference, apsp::backend_kind::cpu}) {
+    auto o = reference_options(dtype::int32, true);
+    o.backend = backend;
+    const auto in_ram = apsp::solve(g, o);
+    o.distances_file = file;
+    o.distances_file_offset = 64;
+    const std::uint64_t exact = 64 + 60u * 60u * 4u;
+    for (const std::uint64_t before : {exact, exact + 4096, std::uint64_t{100}}) {
+      {
+        std::ofstream f(file, std::ios::binary | std::ios::trunc);
+        const std::string garbage(before, '\x5a');
+        f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+      }
+      {
+        const auto mapped = apsp::solve(g, o);
+        for (std::int64_t i = 0; i < spec.n; ++i)
+          for (std::int64_t j = 0; j < spec.n; ++j)
+            ASSERT_EQ(mapped.distance(i, j), in_ram.distance(i, j)) << "file of " << before;
+      }
+      EXPECT_EQ(std::filesystem::file_size(file), exact) << "file of " << before;
+      std::ifstream f(file, std::ios::binary);
+      char first = 0;
+      f.read(&first, 1);
+      // The header's bytes: kept from a file of the right size, zeros in a resized one.
+      EXPECT_EQ(first, before == exact ? '\x5a' : '\0') << "file of " << before;
+    }
+  }
+  std::filesystem::remove(file);
+}
+
 TEST(SolveInFile, PathsLiveInTheirMappedFile) {
   apsp::testing::random_graph_spec spec;
   spec.n = 70;
