@@ -232,6 +232,20 @@ bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
   return result_bytes >= (exit_detaches ? detached_release_bytes : early_release_bytes);
 }
 
+/// Whether the plan for `g` is better off working in the output file than in RAM (run() says
+/// why).
+bool solve_pays_in_place(const graph& g, const solve_options& options) {
+  const plan p = make_plan(g, options);
+  const std::uint64_t ram = host_memory_bytes();
+  const auto n = static_cast<std::uint64_t>(g.num_vertices());
+  const std::uint64_t file_bytes = n * n * (size_of(options.type) + (options.paths ? 4 : 0));
+  return (ram != 0 && p.host_bytes > ram) ||
+         (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
+         (p.algorithm == algorithm_kind::johnson && p.fits) ||
+         (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
+          file_bytes <= dirty_page_limit(ram));
+}
+
 /// Whether the output is prefilled (below): while a GPU's context starts, unless
 /// APSP_OUTPUT_PREFILL=0 (never; measurements) or 1 (whenever the output may be solved in, GPU
 /// or not: tests).
@@ -370,19 +384,7 @@ int run(const solve_args& a) {
   }
   warm_up.get();
   trace("solve: device warmed up");
-  bool in_place = a.map_output;
-  if (!in_place && mappable) {
-    const plan p = make_plan(in.file.g, options);
-    const std::uint64_t ram = host_memory_bytes();
-    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-    const std::uint64_t file_bytes =
-        cells * (size_of(options.type) + (a.paths_out.empty() ? 0 : sizeof(std::int32_t)));
-    in_place = (ram != 0 && p.host_bytes > ram) ||
-               (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
-               (p.algorithm == algorithm_kind::johnson && p.fits) ||
-               (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
-                file_bytes <= dirty_page_limit(ram));
-  }
+  const bool in_place = a.map_output || (mappable && solve_pays_in_place(in.file.g, options));
   if (prefill.joinable()) {
     prefill.request_stop(); // what is not in the page cache yet, the solve's prefault does
     prefill.join();
