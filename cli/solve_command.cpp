@@ -1,15 +1,11 @@
 // apsp solve: read a graph, solve all pairs, write the distances (and paths), report.
 
-#include <fcntl.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <future>
 #include <memory>
@@ -25,6 +21,7 @@
 #include "apsp/solve.hpp"
 #include "commands.hpp"
 #include "distributed.hpp"
+#include "in_place.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "output.hpp"
@@ -61,26 +58,6 @@ void narrow_cuda_queues(std::int64_t declared, const solve_options& o) {
     return;
   ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
   trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=2");
-}
-
-/// How many dirty page-cache bytes the kernel lets a process build up before it throttles its
-/// writes: vm.dirty_bytes when set, else vm.dirty_ratio percent (20 by default) of `ram`.
-std::uint64_t dirty_page_limit(std::uint64_t ram) {
-  const auto read_number = [](const char* path) -> std::uint64_t {
-    std::FILE* f = std::fopen(path, "r");
-    if (f == nullptr)
-      return 0;
-    unsigned long long v = 0;
-    const bool ok = std::fscanf(f, "%llu", &v) == 1;
-    std::fclose(f);
-    return ok ? v : 0;
-  };
-  if (const std::uint64_t bytes = read_number("/proc/sys/vm/dirty_bytes"); bytes > 0)
-    return bytes;
-  std::uint64_t ratio = read_number("/proc/sys/vm/dirty_ratio");
-  if (ratio == 0 || ratio > 100)
-    ratio = 20;
-  return ram / 100 * ratio;
 }
 
 struct stage_seconds {
@@ -171,42 +148,6 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
     std::printf("paths            %s\n", a.paths_out.c_str());
 }
 
-/// Completes an in-place output: the header goes into the bytes the solve left free.
-void write_header(const std::filesystem::path& partial, const std::string& header,
-                  const std::string& out) {
-  if (header.empty())
-    return;
-  int err = 0; // the first failure's errno
-  const int fd = ::open(partial.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) {
-    err = errno;
-  } else {
-    if (::pwrite(fd, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size()))
-      err = errno != 0 ? errno : EIO;
-    if (::close(fd) != 0 && err == 0)
-      err = errno;
-  }
-  if (err != 0)
-    throw internal_error("cannot write " + out + ": " + std::strerror(err));
-}
-
-/// A matrix solved inside its output file: the values live in OUT.apsp-partial behind room for
-/// the header (staged in `outputs`, which renames it to OUT at the end or removes it); finish()
-/// writes the header.
-struct in_place_output {
-  in_place_output(const std::string& out_path, std::string header_bytes, output_files& outputs)
-      : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)) {
-    outputs.stage(out, partial);
-  }
-  void finish(output_files& outputs) const {
-    write_header(partial, header, out);
-    outputs.written();
-  }
-  std::string out;
-  std::filesystem::path partial;
-  std::string header;
-};
-
 /// Whether a GPU solve's contexts are torn down on a thread of their own as soon as it is done,
 /// beside the output's finish, the statistics and the freeing of the solve's data, rather than
 /// by the process's exit after them. On an H100 with 2 work queues the reset takes about 0.035 s
@@ -230,32 +171,6 @@ bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
   if (env != nullptr && env[0] != '\0')
     return env[0] != '0';
   return result_bytes >= (exit_detaches ? detached_release_bytes : early_release_bytes);
-}
-
-/// Whether the plan for `g` is better off working in the output file than in RAM (run() says
-/// why).
-bool solve_pays_in_place(const graph& g, const solve_options& options) {
-  const plan p = make_plan(g, options);
-  const std::uint64_t ram = host_memory_bytes();
-  const auto n = static_cast<std::uint64_t>(g.num_vertices());
-  const std::uint64_t file_bytes = n * n * (size_of(options.type) + (options.paths ? 4 : 0));
-  return (ram != 0 && p.host_bytes > ram) ||
-         (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
-         (p.algorithm == algorithm_kind::johnson && p.fits) ||
-         (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
-          file_bytes <= dirty_page_limit(ram));
-}
-
-/// Whether the output is prefilled (below): while a GPU's context starts, unless
-/// APSP_OUTPUT_PREFILL=0 (never; measurements) or 1 (whenever the output may be solved in, GPU
-/// or not: tests).
-enum class prefill_mode { never, while_gpu_starts, always };
-
-prefill_mode prefill_setting() {
-  const char* env = std::getenv("APSP_OUTPUT_PREFILL");
-  if (env == nullptr || env[0] == '\0')
-    return prefill_mode::while_gpu_starts;
-  return env[0] == '0' ? prefill_mode::never : prefill_mode::always;
 }
 
 int run(const solve_args& a) {
@@ -337,17 +252,7 @@ int run(const solve_args& a) {
     throw invalid_argument_error("CSV output is limited to 10000 vertices (" + a.in.path + " has " +
                                  std::to_string(in.file.g.num_vertices()) + "); use .npy or .bin");
   }
-  // With --map-output, or when the distance matrix would not fit in RAM, the solve works in a
-  // memory-mapped file that becomes the output: no second copy, and matrices larger than RAM.
-  // An in-core GPU solve does so too unless --no-map-output: the host only fills the matrix
-  // and receives the result, so the separate write of the whole matrix (about a quarter of a
-  // whole run) disappears. So does Johnson's: each source's row goes straight into the file's
-  // pages, which the kernel writes back while later rows are computed. The supernodal solver
-  // fills and relabels the whole matrix in place: inside the file that pays while the files
-  // stay within the kernel's dirty-page limit (dirty_page_limit): DE.gr's 9.6 GB with 128 GB of
-  // RAM, 3.1 s against 4.6-4.9 s in RAM plus the write, and with the path matrix (19.2 GB) 4.9-5.1
-  // s against 9.9-11.9 s; with 24 GB of RAM, throttled writeback made DE.gr 31-47 s against
-  // 18-19 s.
+  // Where the solve works, in RAM or in its output files: in_place.hpp.
   const std::int64_t n = in.file.g.num_vertices();
   const bool raw_output = out_format == io::format::npy ||
                           (out_format == io::format::course_binary && options.type == dtype::int32);

@@ -1,0 +1,90 @@
+#include "in_place.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "solver.hpp"
+
+namespace apsp::cli {
+namespace {
+
+/// How many dirty page-cache bytes the kernel lets a process build up before it throttles its
+/// writes: vm.dirty_bytes when set, else vm.dirty_ratio percent (20 by default) of `ram`.
+std::uint64_t dirty_page_limit(std::uint64_t ram) {
+  const auto read_number = [](const char* path) -> std::uint64_t {
+    std::FILE* f = std::fopen(path, "r");
+    if (f == nullptr)
+      return 0;
+    unsigned long long v = 0;
+    const bool ok = std::fscanf(f, "%llu", &v) == 1;
+    std::fclose(f);
+    return ok ? v : 0;
+  };
+  if (const std::uint64_t bytes = read_number("/proc/sys/vm/dirty_bytes"); bytes > 0)
+    return bytes;
+  std::uint64_t ratio = read_number("/proc/sys/vm/dirty_ratio");
+  if (ratio == 0 || ratio > 100)
+    ratio = 20;
+  return ram / 100 * ratio;
+}
+
+/// Completes an in-place output: the header goes into the bytes the solve left free.
+void write_header(const std::filesystem::path& partial, const std::string& header,
+                  const std::string& out) {
+  if (header.empty())
+    return;
+  int err = 0; // the first failure's errno
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    err = errno;
+  } else {
+    if (::pwrite(fd, header.data(), header.size(), 0) != static_cast<ssize_t>(header.size()))
+      err = errno != 0 ? errno : EIO;
+    if (::close(fd) != 0 && err == 0)
+      err = errno;
+  }
+  if (err != 0)
+    throw internal_error("cannot write " + out + ": " + std::strerror(err));
+}
+
+} // namespace
+
+bool solve_pays_in_place(const graph& g, const solve_options& options) {
+  const plan p = make_plan(g, options);
+  const std::uint64_t ram = host_memory_bytes();
+  const auto n = static_cast<std::uint64_t>(g.num_vertices());
+  const std::uint64_t file_bytes = n * n * (size_of(options.type) + (options.paths ? 4 : 0));
+  return (ram != 0 && p.host_bytes > ram) ||
+         (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
+         (p.algorithm == algorithm_kind::johnson && p.fits) ||
+         (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
+          file_bytes <= dirty_page_limit(ram));
+}
+
+in_place_output::in_place_output(const std::string& out_path, std::string header_bytes,
+                                 output_files& outputs)
+    : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)) {
+  outputs.stage(out, partial);
+}
+
+void in_place_output::finish(output_files& outputs) const {
+  write_header(partial, header, out);
+  outputs.written();
+}
+
+prefill_mode prefill_setting() {
+  const char* env = std::getenv("APSP_OUTPUT_PREFILL");
+  if (env == nullptr || env[0] == '\0')
+    return prefill_mode::while_gpu_starts;
+  return env[0] == '0' ? prefill_mode::never : prefill_mode::always;
+}
+
+} // namespace apsp::cli

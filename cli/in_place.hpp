@@ -1,0 +1,44 @@
+#pragma once
+// `apsp solve` working inside its output files (memory-mapped) instead of RAM: when that pays,
+// the partial files it works in, and preparing them while a GPU's context starts.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "apsp/graph.hpp"
+#include "apsp/options.hpp"
+#include "output.hpp"
+
+namespace apsp::cli {
+
+/// Whether the plan for `g` is better off working in the output file than in RAM: with a
+/// matrix larger than RAM; for an in-core GPU solve (the host only fills the matrix and receives
+/// the result, so the separate write of the whole matrix, about a quarter of a whole run,
+/// disappears); for Johnson's (each source's row goes straight into the file's pages, which the
+/// kernel writes back while later rows are computed); and for the supernodal solver while the
+/// files stay within the kernel's dirty-page limit (it fills and relabels the whole matrix in
+/// place: DE.gr's 9.6 GB with 128 GB of RAM took 3.1 s against 4.6-4.9 s in RAM plus the write,
+/// with the path matrix (19.2 GB) 4.9-5.1 s against 9.9-11.9 s; with 24 GB of RAM, throttled
+/// writeback made it 31-47 s against 18-19 s).
+[[nodiscard]] bool solve_pays_in_place(const graph& g, const solve_options& options);
+
+/// A matrix solved inside its output file: the values live in OUT.apsp-partial behind room for
+/// the header (staged in `outputs`, which renames it to OUT at the end or removes it); finish()
+/// writes the header.
+struct in_place_output {
+  in_place_output(const std::string& out_path, std::string header_bytes, output_files& outputs);
+  void finish(output_files& outputs) const;
+
+  std::string out;
+  std::filesystem::path partial;
+  std::string header;
+};
+
+/// When `apsp solve` prefills the output it may solve in (prefill_file): while a GPU's context
+/// starts, unless APSP_OUTPUT_PREFILL=0 (never; measurements) or 1 (whenever the output may be
+/// solved in, GPU or not: tests).
+enum class prefill_mode { never, while_gpu_starts, always };
+[[nodiscard]] prefill_mode prefill_setting();
+
+} // namespace apsp::cli
