@@ -43,8 +43,9 @@ struct solve_args : distributed_solve_args {
 /// the GPU is worth starting.
 constexpr std::int64_t unknown_n = 100000;
 
-/// Vertex counts up to which `apsp solve` narrows CUDA's work queues (below).
+/// Vertex counts up to which `apsp solve` narrows CUDA's work queues to 2, and to 1 (below).
 constexpr std::int64_t few_queues_max_n = 20000;
+constexpr std::int64_t one_queue_max_n = 10000;
 
 /// A CUDA context's start and teardown grow with its hardware work queues (the driver's
 /// CUDA_DEVICE_MAX_CONNECTIONS, 8 by default): on an H100, a context with 2 queues started and
@@ -52,12 +53,21 @@ constexpr std::int64_t few_queues_max_n = 20000;
 /// n = 5,000. A solve on one GPU in core uses two streams (the rounds and the look-ahead), so
 /// for the graphs that surely are one (a declared n <= 20,000, at most one device named, no
 /// device-memory cap) `apsp solve` asks for 2 before CUDA starts, unless the variable is set.
+/// One queue starts 0.02 s sooner still but serialises the look-ahead (kernels 6-20 % slower),
+/// which the kernels' few hundredths of a second make up for up to n = 10,000: whole runs with
+/// 1 against 2 queues, alternating, took 0.197 / 0.315 / 0.523 s against 0.211 / 0.320 / 0.526
+/// s at n = 5,000 / 10,000 / 15,000, and 0.346 against 0.363 s at 10,000 with paths.
 void narrow_cuda_queues(std::int64_t declared, const solve_options& o) {
   if (std::getenv("CUDA_DEVICE_MAX_CONNECTIONS") != nullptr || declared > few_queues_max_n ||
       o.devices.size() > 1 || o.device_memory_limit != 0 || o.backend == backend_kind::cpu)
     return;
-  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
-  trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=2");
+  if (declared <= one_queue_max_n) {
+    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
+    trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=1");
+  } else {
+    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
+    trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=2");
+  }
 }
 
 struct stage_seconds {
