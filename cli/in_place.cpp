@@ -57,11 +57,15 @@ void write_header(const std::filesystem::path& partial, const std::string& heade
 
 } // namespace
 
+std::uint64_t result_bytes(std::int64_t n, const solve_options& options) {
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  return cells * (size_of(options.type) + (options.paths ? sizeof(std::int32_t) : 0));
+}
+
 bool solve_pays_in_place(const graph& g, const solve_options& options) {
   const plan p = make_plan(g, options);
   const std::uint64_t ram = host_memory_bytes();
-  const auto n = static_cast<std::uint64_t>(g.num_vertices());
-  const std::uint64_t file_bytes = n * n * (size_of(options.type) + (options.paths ? 4 : 0));
+  const std::uint64_t file_bytes = result_bytes(g.num_vertices(), options);
   return (ram != 0 && p.host_bytes > ram) ||
          (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
          (p.algorithm == algorithm_kind::johnson && p.fits) ||
@@ -70,8 +74,9 @@ bool solve_pays_in_place(const graph& g, const solve_options& options) {
 }
 
 in_place_output::in_place_output(const std::string& out_path, std::string header_bytes,
-                                 output_files& outputs)
-    : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)) {
+                                 std::uint64_t value_bytes, output_files& outputs)
+    : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)),
+      values(value_bytes) {
   outputs.stage(out, partial);
 }
 

@@ -23,16 +23,24 @@ namespace apsp::cli {
 /// writeback made it 31-47 s against 18-19 s).
 [[nodiscard]] bool solve_pays_in_place(const graph& g, const solve_options& options);
 
-/// A matrix solved inside its output file: the values live in OUT.apsp-partial behind room for
-/// the header (staged in `outputs`, which renames it to OUT at the end or removes it); finish()
-/// writes the header.
+/// Bytes of a solve's n x n results: the distances in options.type and, with options.paths, the
+/// path matrix (int32).
+[[nodiscard]] std::uint64_t result_bytes(std::int64_t n, const solve_options& options);
+
+/// A matrix solved inside its output file: the values (`value_bytes` of them) live in
+/// OUT.apsp-partial behind room for the header (staged in `outputs`, which renames it to OUT at
+/// the end or removes it); finish() writes the header.
 struct in_place_output {
-  in_place_output(const std::string& out_path, std::string header_bytes, output_files& outputs);
+  in_place_output(const std::string& out_path, std::string header_bytes, std::uint64_t value_bytes,
+                  output_files& outputs);
   void finish(output_files& outputs) const;
+  /// The whole file's size: the header and the values.
+  [[nodiscard]] std::uint64_t bytes() const noexcept { return header.size() + values; }
 
   std::string out;
   std::filesystem::path partial;
   std::string header;
+  std::uint64_t values;
 };
 
 /// When `apsp solve` prefills the output it may solve in (prefill_file): while a GPU's context

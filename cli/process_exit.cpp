@@ -82,10 +82,9 @@ int helper_main(void*) {
   return 0;
 }
 
+/// Starts the helper for the descriptors scan_descriptors(true) listed in `work`.
 void start_helper() noexcept {
   work.tool = getpid();
-  work.close_count = 0;
-  (void)scan_descriptors(true);
   // The helper inherits this mask: a Ctrl-C meant for the tool does not cut its short life (it
   // would only move the teardown back onto the caller's clock).
   sigset_t all;
@@ -96,20 +95,28 @@ void start_helper() noexcept {
   (void)clone(helper_main, helper_stack + sizeof helper_stack, CLONE_VM | SIGCHLD, nullptr);
 }
 
+/// Whether the exit may detach at all (the rest depends on the open descriptors).
+bool may_detach(detach_mode mode) noexcept {
+  return mode != detach_mode::never && !under_mpi();
+}
+
 } // namespace
 
 bool exit_detaches() noexcept {
   const detach_mode mode = mode_from_environment();
-  if (mode == detach_mode::never || under_mpi())
-    return false;
-  return mode == detach_mode::always || scan_descriptors(false);
+  return may_detach(mode) && (scan_descriptors(false) || mode == detach_mode::always);
 }
 
 void end_process(int code) noexcept {
   trace_with_realtime("main: command done, exiting");
   std::fflush(nullptr);
-  if (exit_detaches())
-    start_helper();
+  const detach_mode mode = mode_from_environment();
+  if (may_detach(mode)) {
+    work.close_count = 0;
+    // One walk over the descriptors both decides and lists what the helper closes.
+    if (scan_descriptors(true) || mode == detach_mode::always)
+      start_helper();
+  }
   std::_Exit(code);
 }
 

@@ -267,12 +267,14 @@ int run(const solve_args& a) {
   const bool raw_output = out_format == io::format::npy ||
                           (out_format == io::format::course_binary && options.type == dtype::int32);
   const bool mappable = !a.no_map_output && !a.out.empty() && raw_output && n > 0;
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   const auto make_in_place_outputs = [&] {
-    distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n), outputs);
+    distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n),
+                           cells * size_of(options.type), outputs);
     // The path matrix (.npy) follows the distances into a mapped file of its own.
     if (!a.paths_out.empty()) {
       paths_file.emplace(a.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n),
-                         outputs);
+                         cells * sizeof(std::int32_t), outputs);
     }
   };
   // A GPU solve in core works in its output file, whose pages must enter the page cache before
@@ -284,17 +286,14 @@ int run(const solve_args& a) {
                    (prefill_when == prefill_mode::while_gpu_starts &&
                     warm_up.wait_for(std::chrono::seconds(0)) != std::future_status::ready))) {
     make_in_place_outputs();
-    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-    prefill = std::jthread([d = distances_file->partial,
-                            d_bytes = distances_file->header.size() + cells * size_of(options.type),
-                            v = paths_file ? paths_file->partial : std::filesystem::path(),
-                            v_bytes = paths_file
-                                          ? paths_file->header.size() + cells * sizeof(std::int32_t)
-                                          : 0](const std::stop_token& stop) {
-      prefill_file(d, d_bytes, stop);
-      if (!v.empty())
-        prefill_file(v, v_bytes, stop);
-    });
+    prefill =
+        std::jthread([d = distances_file->partial, d_bytes = distances_file->bytes(),
+                      v = paths_file ? paths_file->partial : std::filesystem::path(),
+                      v_bytes = paths_file ? paths_file->bytes() : 0](const std::stop_token& stop) {
+          prefill_file(d, d_bytes, stop);
+          if (!v.empty())
+            prefill_file(v, v_bytes, stop);
+        });
     trace("solve: output prefill started");
   }
   warm_up.get();
@@ -339,12 +338,9 @@ int run(const solve_args& a) {
     }
   }();
   trace("solve: solved");
-  const std::uint64_t result_bytes =
-      static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) *
-      (size_of(options.type) + (options.paths ? sizeof(std::int32_t) : 0));
   const bool detaches = exit_detaches();
   if (r.executed_plan().backend == backend_kind::cuda &&
-      release_devices_early(result_bytes, detaches))
+      release_devices_early(result_bytes(n, options), detaches))
     releaser = std::jthread([] {
       release_devices();
       trace("solve: devices released");
