@@ -36,6 +36,33 @@ vertex_labels effective_labels(const std::filesystem::path& p, const graph_file&
                             std::to_string(gf.labels.size()) + " labels");
 }
 
+/// One line per edge: `prefix`, the source's id, the target's id, the weight. `append_id(text,
+/// v)` writes vertex v's id.
+template <class AppendId>
+void write_edge_lines(atomic_output& out, const graph& g, const char* prefix,
+                      AppendId&& append_id) {
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  const auto& w = g.weights();
+  detail::write_chunked(
+      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
+        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
+          text += prefix;
+          append_id(text, s[k]);
+          text += ' ';
+          append_id(text, t[k]);
+          text += ' ';
+          append_double(text, w[k]);
+          text += '\n';
+        }
+      });
+}
+
+/// Ids counted from 1 (DIMACS, Matrix Market).
+void append_one_based(std::string& text, std::int32_t v) {
+  append_int(text, v + 1);
+}
+
 void write_dimacs(atomic_output& out, const graph& g) {
   std::string head = "c written by apsp\np sp ";
   append_int(head, g.num_vertices());
@@ -43,21 +70,7 @@ void write_dimacs(atomic_output& out, const graph& g) {
   append_int(head, g.num_edges());
   head += '\n';
   out.write(head);
-  const auto& s = g.sources();
-  const auto& t = g.targets();
-  const auto& w = g.weights();
-  detail::write_chunked(
-      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
-        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
-          text += "a ";
-          append_int(text, s[k] + 1);
-          text += ' ';
-          append_int(text, t[k] + 1);
-          text += ' ';
-          append_double(text, w[k]);
-          text += '\n';
-        }
-      });
+  write_edge_lines(out, g, "a ", append_one_based);
 }
 
 void write_mtx(atomic_output& out, const graph& g) {
@@ -72,20 +85,7 @@ void write_mtx(atomic_output& out, const graph& g) {
   append_int(head, g.num_edges());
   head += '\n';
   out.write(head);
-  const auto& s = g.sources();
-  const auto& t = g.targets();
-  const auto& w = g.weights();
-  detail::write_chunked(
-      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
-        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
-          append_int(text, s[k] + 1);
-          text += ' ';
-          append_int(text, t[k] + 1);
-          text += ' ';
-          append_double(text, w[k]);
-          text += '\n';
-        }
-      });
+  write_edge_lines(out, g, "", append_one_based);
 }
 
 // Edge lists need integer ids: numeric labels, or names that are integers.
@@ -108,20 +108,9 @@ void write_edgelist(atomic_output& out, const std::filesystem::path& p, const gr
   append_int(head, g.num_edges());
   head += " edges; u v w\n";
   out.write(head);
-  const auto& s = g.sources();
-  const auto& t = g.targets();
-  const auto& w = g.weights();
-  detail::write_chunked(
-      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
-        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
-          text += ids[static_cast<std::size_t>(s[k])];
-          text += ' ';
-          text += ids[static_cast<std::size_t>(t[k])];
-          text += ' ';
-          append_double(text, w[k]);
-          text += '\n';
-        }
-      });
+  write_edge_lines(out, g, "", [&](std::string& text, std::int32_t v) {
+    text += ids[static_cast<std::size_t>(v)];
+  });
 }
 
 std::string csv_field(std::string s) {
