@@ -24,7 +24,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     csgraph : array_like, masked array, scipy.sparse matrix/array, or apsp.Graph, shape (N, N)
         Dense input: 0, inf and NaN off the diagonal mean "no edge" (as in SciPy). Masked
         input: masked entries mean "no edge". Sparse input and Graph: every stored entry is an
-        edge, explicit zeros included; duplicates keep the minimum. The diagonal is 0 unless a
+        edge, explicit zeros included; duplicates keep the minimum (a COO matrix's add up, as
+        SciPy's conversion of it adds them). The diagonal is 0 unless a
         negative self-loop is given, which is a negative cycle.
     directed : bool
         If False, the edge weight between i and j is min(w[i, j], w[j, i]) both ways.
@@ -85,8 +86,12 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         (every back end, GPUs included); 'J', 'D' and 'BF' run Johnson's algorithm (Dijkstra
         from every source on all CPU threads, after Bellman-Ford reweighting when some weight
         is negative), which gives what SciPy's Johnson, Dijkstra and Bellman-Ford give (with
-        negative weights 'D' is exact here, where SciPy warns); 'auto' picks Floyd-Warshall or
-        Johnson per graph from apsp's cost model (docs/sparse.md).
+        negative weights 'D' is exact here, where SciPy warns); 'auto' picks Floyd-Warshall,
+        Johnson or the supernodal solver per graph from apsp's cost model (docs/sparse.md).
+        Input rules follow the method, as in SciPy: with 'J', 'D' and 'BF' a masked array's
+        unmasked zeros are zero-weight edges; with 'FW' and 'auto' they are no edge.
+    overwrite : as in :func:`floyd_warshall`, where Floyd-Warshall runs ('FW', or 'auto'
+        choosing it) and ``indices`` is None; otherwise the input is left alone.
     indices : the rows for those sources are returned, shaped like SciPy's (a 1-D row for a
         single index). All pairs are still computed.
 
@@ -101,9 +106,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
                               unweighted=unweighted, overwrite=overwrite, dtype=dtype,
                               backend=backend, progress=progress)
-    dist, pred = solve_rows(csgraph, algorithm=algorithm, directed=directed, indices=indices,
-                            return_predecessors=return_predecessors, unweighted=unweighted,
-                            dtype=dtype, backend=backend, progress=progress)
+    dist, pred, ran = solve_rows(csgraph, algorithm=algorithm, directed=directed,
+                                 indices=indices, return_predecessors=return_predecessors,
+                                 unweighted=unweighted, dtype=dtype, backend=backend,
+                                 progress=progress)
+    # SciPy overwrites only where Floyd-Warshall ran ('auto' choosing it included).
+    if overwrite and ran == "fw" and indices is None and _can_overwrite(csgraph, dist):
+        csgraph[...] = dist
+        dist = csgraph
     return (dist, pred) if return_predecessors else dist
 
 

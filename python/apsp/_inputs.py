@@ -155,16 +155,20 @@ def _real_values(values, what):
 
 
 def solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads=0,
-          devices=None, gpu_memory=None, algorithm="auto"):
-    """Runs the solve on any supported input and returns an apsp.Result."""
+          devices=None, gpu_memory=None, algorithm="auto", masked_zeros_are_edges=False):
+    """Runs the solve on any supported input and returns an apsp.Result.
+
+    masked_zeros_are_edges: the unmasked zeros of a masked array are zero-weight edges, as in
+    SciPy's Dijkstra, Johnson and Bellman-Ford (its Floyd-Warshall takes them as no edge)."""
     with _progress.callback_for(progress) as callback:
         return _solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                       backend=backend, paths=paths, progress=callback, threads=threads,
-                      devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
+                      devices=devices, gpu_memory=gpu_memory, algorithm=algorithm,
+                      masked_zeros_are_edges=masked_zeros_are_edges)
 
 
 def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, threads, devices,
-           gpu_memory, algorithm):
+           gpu_memory, algorithm, masked_zeros_are_edges):
     kwargs = dict(
         directed=bool(directed),
         unweighted=bool(unweighted),
@@ -182,13 +186,22 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
     sparse = _sparse_module()
     if sparse is not None and sparse.issparse(csgraph):
         _check_square(csgraph.shape)
-        coo = csgraph.tocoo()
+        # A COO matrix's duplicates add up (SciPy's conversion to CSR sums them); the stored
+        # entries of the compressed formats are edges each, and the minimum counts.
+        coo = (csgraph.tocsr() if csgraph.format == "coo" else csgraph).tocoo()
         data = _real_values(np.asarray(coo.data), "the sparse matrix")
         return _core.solve_edges(csgraph.shape[0], coo.row, coo.col, data, **kwargs)
     mask = None
     if np.ma.isMaskedArray(csgraph):
         mask = np.ma.getmaskarray(csgraph)
         values = np.asarray(csgraph.data)
+        if masked_zeros_are_edges:
+            _check_square(values.shape)
+            values = _real_values(values, "csgraph")
+            # Every unmasked finite entry is an edge, zeros included; inf, -inf, NaN are none.
+            rows, cols = np.nonzero(~mask & np.isfinite(values))
+            return _core.solve_edges(values.shape[0], rows.astype(np.int64),
+                                     cols.astype(np.int64), values[rows, cols], **kwargs)
         if not mask.any():
             mask = None
     else:

@@ -9,22 +9,33 @@ NO_PREDECESSOR = -9999
 
 
 def rows_of(indices, n):
-    """Validated integer row indices (a 0-d array for a scalar, so rows come out 1-D)."""
+    """Validated row indices in 0..n-1 (a 0-d array for a scalar, so rows come out 1-D).
+    Negative ones count from the end and whole-number floats are taken, as SciPy does; an
+    empty list selects no rows."""
     rows = np.asarray(indices)
+    if rows.size == 0:
+        return rows.astype(np.intp)
+    if rows.dtype.kind == "f" and np.all(np.isfinite(rows)) and np.all(rows == np.trunc(rows)):
+        rows = rows.astype(np.int64)
     if rows.dtype.kind not in "iu":
         raise ValueError("indices must be integers")
-    if rows.size and (rows.min() < -n or rows.max() >= n):
-        raise ValueError(f"indices must lie in 0..{n - 1}")
-    return rows.astype(np.intp)
+    if rows.min() < -n or rows.max() >= n:
+        raise ValueError(f"indices must lie in 0..{n - 1} (or -{n}..-1 from the end)")
+    rows = rows.astype(np.intp)
+    return np.where(rows < 0, rows + n, rows)
 
 
 def solve_rows(csgraph, *, algorithm, directed, indices, return_predecessors, unweighted, dtype,
                backend="auto", threads=0, progress=None):
     """Distances (and predecessors) for the rows `indices` (None: all). Every source is solved;
-    the rows asked for are copied out of the full matrix."""
+    the rows asked for are copied out of the full matrix. Johnson's algorithm stands for
+    SciPy's Dijkstra, Johnson and Bellman-Ford, so a masked array's unmasked zeros are edges
+    there, as in SciPy."""
     res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                         backend=backend, paths=return_predecessors, progress=progress,
-                        threads=threads, algorithm=algorithm)
+                        threads=threads, algorithm=algorithm,
+                        masked_zeros_are_edges=algorithm == "johnson")
+    ran = res.algorithm
     pred = res._take_predecessors() if return_predecessors else None
     dist = res._take_distances()
     del res
@@ -32,7 +43,7 @@ def solve_rows(csgraph, *, algorithm, directed, indices, return_predecessors, un
         rows = rows_of(indices, dist.shape[0])
         dist = dist[rows]
         pred = pred[rows] if pred is not None else None
-    return dist, pred
+    return dist, pred, ran
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
@@ -45,7 +56,19 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     :func:`apsp.floyd_warshall` (None = float64). Raises :class:`apsp.NegativeCycleError`,
     whose ``cycle`` lists one negative cycle in order and ``cycle_weight`` its weight.
     """
-    dist, pred = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
+    dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
+                            return_predecessors=return_predecessors, unweighted=unweighted,
+                            dtype=dtype, threads=threads)
+    return (dist, pred) if return_predecessors else dist
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
+                 unweighted=False, *, dtype=None, threads=0):
+    """``scipy.sparse.csgraph.bellman_ford``: the same distances and predecessors, computed by
+    Johnson's algorithm (Bellman-Ford potentials only when some weight is negative, then
+    Dijkstra from every source on all CPU threads), which is much faster than Bellman-Ford from
+    every source. Parameters, shapes and errors as in :func:`johnson`."""
+    dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
                             return_predecessors=return_predecessors, unweighted=unweighted,
                             dtype=dtype, threads=threads)
     return (dist, pred) if return_predecessors else dist
@@ -66,7 +89,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     """
     if not limit >= 0:
         raise ValueError("limit must be >= 0")
-    dist, pred = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
+    dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
                             return_predecessors=return_predecessors or min_only,
                             unweighted=unweighted, dtype=dtype, threads=threads)
     if np.isfinite(limit):

@@ -52,6 +52,8 @@ void translate(std::exception_ptr p) {
     set_error(unavailable_class->ptr(), e.what());
   } catch (const apsp::out_of_memory_error& e) {
     set_error(PyExc_MemoryError, e.what());
+  } catch (const apsp::io_error& e) {
+    set_error(PyExc_OSError, e.what());
   } catch (const apsp::invalid_argument_error& e) {
     set_error(PyExc_ValueError, e.what());
   } catch (const apsp::invalid_input_error& e) {

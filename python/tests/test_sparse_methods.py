@@ -138,3 +138,87 @@ def test_negative_cycle_attributes():
     with pytest.raises(apsp.NegativeCycleError) as info:
         apsp.floyd_warshall(a)
     assert info.value.cycle == [1, 2, 3] and info.value.cycle_weight == -1
+
+
+def masked_with_zero_edges(n, seed):
+    """A masked graph whose unmasked entries include zeros (zero-weight edges in SciPy's
+    Dijkstra, Johnson and Bellman-Ford; no edge in its Floyd-Warshall)."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 6, size=(n, n)).astype(np.float64)  # about a sixth are zeros
+    return np.ma.masked_array(a, mask=rng.random((n, n)) < 0.85)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_masked_zeros_follow_scipys_method(directed):
+    m = masked_with_zero_edges(60, 41)
+    want = csgraph.dijkstra(m, directed=directed)
+    assert not np.array_equal(want, csgraph.floyd_warshall(m, directed=directed))  # zeros matter
+    for ours in (apsp.dijkstra, apsp.johnson, apsp.bellman_ford):
+        np.testing.assert_array_equal(ours(m, directed=directed), want)
+    for method in ("D", "J", "BF"):
+        np.testing.assert_array_equal(apsp.shortest_path(m, method=method, directed=directed),
+                                      csgraph.shortest_path(m, method=method, directed=directed))
+    np.testing.assert_array_equal(apsp.shortest_path(m, method="FW", directed=directed),
+                                  csgraph.floyd_warshall(m, directed=directed))
+    np.testing.assert_array_equal(apsp.floyd_warshall(m, directed=directed),
+                                  csgraph.floyd_warshall(m, directed=directed))
+
+
+def test_coo_duplicates_add_up_and_compressed_duplicates_keep_the_minimum():
+    coo = sp.coo_matrix(([5.0, 1.0, 3.0, 0.0], ([0, 0, 1, 2], [1, 1, 2, 0])), shape=(3, 3))
+    want = csgraph.dijkstra(coo)
+    assert want[0, 1] == 6  # SciPy sums a COO matrix's duplicates when it converts it
+    for got in (apsp.dijkstra(coo), apsp.johnson(coo), apsp.bellman_ford(coo),
+                apsp.shortest_path(coo, method="D"), apsp.floyd_warshall(coo)):
+        np.testing.assert_array_equal(got, want)
+    csr = sp.csr_matrix((np.array([5.0, 1.0, 3.0]), np.array([1, 1, 2]), np.array([0, 2, 3, 3])),
+                        shape=(3, 3))
+    want = csgraph.dijkstra(csr)
+    assert want[0, 1] == 1  # stored entries of a CSR matrix are edges each
+    np.testing.assert_array_equal(apsp.dijkstra(csr), want)
+    np.testing.assert_array_equal(apsp.floyd_warshall(csr), csgraph.floyd_warshall(csr))
+
+
+def test_indices_as_scipy_takes_them():
+    a = sparse_graph(30, 43)
+    for idx in ([], [1.0, 4.0], [-1, -30], np.array([2], dtype=np.uint8)):
+        got = apsp.dijkstra(a, indices=idx)
+        want = csgraph.dijkstra(a, indices=idx)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    got, pred, src = apsp.dijkstra(a, indices=[-1, 3], min_only=True, return_predecessors=True)
+    want, _, want_src = csgraph.dijkstra(a, indices=[-1, 3], min_only=True,
+                                         return_predecessors=True)
+    np.testing.assert_array_equal(got, want)
+    assert set(src[src != -9999]) <= {29, 3}
+    np.testing.assert_array_equal(src == -9999, want_src == -9999)
+    for bad in ([1.5], [30], [-31], ["a"]):
+        with pytest.raises(ValueError, match="indices"):
+            apsp.dijkstra(a, indices=bad)
+
+
+def test_bellman_ford_matches_scipy():
+    a = sparse_graph(50, 47, negative=True)
+    got, pred = apsp.bellman_ford(a, return_predecessors=True, indices=[0, 7])
+    np.testing.assert_allclose(got, csgraph.bellman_ford(a, indices=[0, 7]))
+    assert_valid_predecessors(a, got, pred, [0, 7])
+    cycle = sp.csr_matrix(np.array([[0, -1.0], [-1.0, 0]]))
+    with pytest.raises(apsp.NegativeCycleError, match="2 vertices"):
+        apsp.bellman_ford(cycle)
+    with pytest.raises(apsp.NegativeCycleError, match="1 vertex lies"):
+        apsp.floyd_warshall(np.array([[-1.0, 1], [1, 0]]))
+
+
+def test_shortest_path_auto_overwrites_only_where_floyd_warshall_ran():
+    dense = random_dense(40, 0.9, 53)
+    assert apsp.solve(dense, backend="cpu").algorithm == "fw"
+    a = dense.copy()
+    got = apsp.shortest_path(a, overwrite=True, backend="cpu")
+    assert got is a
+    np.testing.assert_array_equal(a, csgraph.floyd_warshall(dense))
+    sparse = random_dense(2000, 0.002, 59)
+    assert apsp.solve(sparse, backend="cpu", paths=False).algorithm != "fw"
+    b = sparse.copy()
+    got = apsp.shortest_path(b, overwrite=True, backend="cpu")
+    assert got is not b and np.array_equal(b, sparse)
+    np.testing.assert_array_equal(got, csgraph.dijkstra(sparse))
