@@ -28,8 +28,7 @@ int run(const convert_args& a) {
   const loaded_graph in = read_input(a.in);
   throw_if_interrupted();
   output_files outputs;
-  io::write_graph(outputs.stage(a.out), in.file, out_format);
-  outputs.written();
+  outputs.write(a.out, [&](const auto& partial) { io::write_graph(partial, in.file, out_format); });
   outputs.commit(); // a Ctrl-C during the write removes the partial file instead
 
   if (!a.quiet) {

@@ -75,8 +75,8 @@ bool solve_pays_in_place(const graph& g, const solve_options& options) {
 
 in_place_output::in_place_output(const std::string& out_path, std::string header_bytes,
                                  std::uint64_t value_bytes, output_files& outputs)
-    : out(out_path), partial(out_path + ".apsp-partial"), header(std::move(header_bytes)),
-      values(value_bytes) {
+    : out(out_path), partial(out_path + ".apsp-partial-" + std::to_string(::getpid())),
+      header(std::move(header_bytes)), values(value_bytes) {
   outputs.stage(out, partial);
 }
 

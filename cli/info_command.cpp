@@ -114,6 +114,7 @@ void print_text(const nlohmann::ordered_json& j) {
 int run(const info_args& a) {
   if (under_mpi())
     return info_distributed(a.in, a.solver, a.paths, a.json);
+  refuse_grid_outside_mpi(a.solver);
   const loaded_graph in = read_input(a.in);
   const graph& g = in.file.g;
   const auto w = g.summarize_weights();

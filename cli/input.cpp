@@ -161,6 +161,11 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
                  "near-square, e.g. 2x2 for 4 ranks, 1x2 for 2)");
 }
 
+void refuse_grid_outside_mpi(const solver_options& s) {
+  if (!s.grid.empty())
+    throw invalid_argument_error("--grid applies under mpirun (several MPI ranks) only");
+}
+
 solve_options to_solve_options(const solver_options& s) {
   solve_options o;
   o.backend = parse_backend(s.backend);

@@ -63,6 +63,8 @@ int run_action(const command_action& action) {
     return fail(cancelled_exit_code(), e.what());
   } catch (const out_of_memory_error& e) {
     return fail(exit_out_of_memory, e.what());
+  } catch (const io_error& e) { // a failed write, a full disk
+    return fail(exit_internal, e.what());
   } catch (const backend_unavailable_error& e) {
     return fail(exit_backend_unavailable, e.what());
   } catch (const invalid_input_error& e) {

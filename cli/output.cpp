@@ -62,6 +62,21 @@ void check_writable(const std::string& path) {
   }
 }
 
+void check_distinct_outputs(const std::string& distances, const std::string& paths) {
+  namespace fs = std::filesystem;
+  std::error_code ec_d;
+  std::error_code ec_p;
+  // Absolute first: a relative path with no existing part comes back as it was spelled.
+  const fs::path d = fs::weakly_canonical(fs::absolute(distances), ec_d);
+  const fs::path p = fs::weakly_canonical(fs::absolute(paths), ec_p);
+  std::error_code ec;
+  const bool same = (!ec_d && !ec_p && d == p) || fs::equivalent(distances, paths, ec);
+  if (same) {
+    throw invalid_argument_error("-o '" + distances + "' and --paths '" + paths +
+                                 "' name the same file; give the path matrix a file of its own");
+  }
+}
+
 output_files::~output_files() {
   for (const auto& f : files_) {
     std::error_code ec;
@@ -106,6 +121,35 @@ void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
   ::munmap(base, bytes);
 }
 
+void rethrow_naming(
+    const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& renames) {
+  const auto renamed = [&](const char* what) {
+    std::string text = what;
+    for (const auto& [partial, target] : renames) {
+      const std::string to = target.string();
+      for (const std::string& from : {partial.string(), partial.filename().string()}) {
+        for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos;
+             at = text.find(from, at + to.size()))
+          text.replace(at, from.size(), to);
+      }
+    }
+    return text;
+  };
+  try {
+    throw;
+  } catch (const io_error& e) {
+    throw io_error(renamed(e.what()));
+  } catch (const overflow_risk_error& e) {
+    throw overflow_risk_error(renamed(e.what()));
+  } catch (const invalid_input_error& e) {
+    throw invalid_input_error(renamed(e.what()));
+  } catch (const invalid_argument_error& e) {
+    throw invalid_argument_error(renamed(e.what()));
+  } catch (const out_of_memory_error& e) {
+    throw out_of_memory_error(renamed(e.what()));
+  }
+}
+
 void output_files::written() {
   test_pause_after_output(++written_);
 }
@@ -118,8 +162,8 @@ void output_files::commit() {
     std::error_code ec;
     std::filesystem::rename(f.partial, f.target, ec);
     if (ec) {
-      throw internal_error("cannot write " + f.target.string() +
-                           ": cannot rename the finished output onto it: " + ec.message());
+      throw io_error("cannot write " + f.target.string() +
+                     ": cannot rename the finished output onto it: " + ec.message());
     }
     files_.erase(files_.begin());
   }

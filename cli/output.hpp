@@ -26,12 +26,21 @@ namespace apsp::cli {
 /// Fails early (invalid_argument_error) when `path` cannot be created: its directory is missing
 /// or it names a directory. Run before a long solve, not after it.
 void check_writable(const std::string& path);
+/// Throws invalid_argument_error when the two output paths name one file (the same path
+/// spelled two ways, or two links to one file).
+void check_distinct_outputs(const std::string& distances, const std::string& paths);
 
 /// The outputs of one command. Each is written to a partial file beside its target, never over
 /// it; commit() then refuses (cancelled_error) if a signal arrived, and otherwise renames every
 /// partial file onto its target with the signals held off. So until commit() every target is as
 /// it was before the command (a failure or a signal removes the partial files: the destructor),
 /// and after it every target is new.
+/// Rethrows the apsp error being handled with each partial file's name (first) replaced by its
+/// target's (second) in the message, so that a user reads the file they named; other
+/// exceptions go on unchanged.
+[[noreturn]] void
+rethrow_naming(const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& renames);
+
 class output_files {
 public:
   output_files() = default;
@@ -44,13 +53,24 @@ public:
   [[nodiscard]] std::filesystem::path stage(const std::filesystem::path& target);
   /// `partial` (one named already, e.g. OUT.apsp-partial of a solve in place) becomes `target`.
   void stage(const std::filesystem::path& target, const std::filesystem::path& partial);
+  /// Writes `target` through a partial file of its own: `write(partial)` fills it. An error it
+  /// throws names `target`, not the hidden partial file.
+  template <class Write> void write(const std::filesystem::path& target, Write&& write) {
+    const std::filesystem::path partial = stage(target);
+    try {
+      write(partial);
+    } catch (...) {
+      rethrow_naming({{partial, target}});
+    }
+    written();
+  }
   /// `partial` is not an output after all: it is removed, and commit() leaves it out.
   void discard(const std::filesystem::path& partial);
   /// The partial file of the latest output is complete (a test may pause here: see
   /// test_pause_after_output).
   void written();
   /// Renames the partial files onto their targets (cancelled_error, renaming nothing, when a
-  /// signal arrived before); throws internal_error when a rename fails.
+  /// signal arrived before); throws io_error when a rename fails.
   void commit();
 
 private:

@@ -100,6 +100,7 @@ void print_path(const path_args& a, const loaded_graph& in, const any_matrix& di
 }
 
 int run(const path_args& a) {
+  refuse_grid_outside_mpi(a.solver); // `apsp path` has no distributed mode
   if (a.dist.empty() != a.via.empty()) {
     throw invalid_argument_error("--dist and --via go together");
   }

@@ -109,6 +109,15 @@ bool exit_detaches() noexcept {
 
 void end_process(int code) noexcept {
   trace_with_realtime("main: command done, exiting");
+  // What the command printed must have reached its destination (a full disk behind `> file`,
+  // a closed pipe): a success whose output was lost is a failure.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    if (code == 0) {
+      std::fprintf(stderr, "apsp: error: cannot write the output to stdout: %s\n",
+                   std::strerror(errno));
+      code = 1;
+    }
+  }
   std::fflush(nullptr);
   const detach_mode mode = mode_from_environment();
   if (may_detach(mode)) {

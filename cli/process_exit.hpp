@@ -17,7 +17,8 @@ namespace apsp::cli {
 /// not 0.
 [[nodiscard]] bool exit_detaches() noexcept;
 
-/// Flushes stdio and ends the process with `code`, without static destructors, through the
+/// Flushes stdio (a success whose stdout could not be written, e.g. to a full disk, ends with 1
+/// and a message instead) and ends the process with `code`, without static destructors, through the
 /// helper when exit_detaches(). Call only when every output is complete (closed and renamed).
 [[noreturn]] void end_process(int code) noexcept;
 

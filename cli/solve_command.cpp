@@ -194,13 +194,22 @@ int run(const solve_args& a) {
   } else if (!a.output_format.empty()) {
     throw invalid_argument_error("--output-format needs -o OUT");
   }
-  if (!a.paths_out.empty())
+  if (!a.paths_out.empty()) {
     check_writable(a.paths_out);
+    if (!a.out.empty())
+      check_distinct_outputs(a.out, a.paths_out);
+  }
+  if (a.map_output && a.out.empty())
+    throw invalid_argument_error("--map-output needs -o OUT");
+  if (a.map_output && out_format == io::format::csv) {
+    throw invalid_argument_error("--map-output solves in place in a .npy or course-binary "
+                                 "output; '" +
+                                 a.out + "' is CSV, written as text after the solve");
+  }
   trace("solve: arguments checked");
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
-  if (!a.solver.grid.empty())
-    throw invalid_argument_error("--grid applies under mpirun (several MPI ranks) only");
+  refuse_grid_outside_mpi(a.solver);
   // --resume DIR keeps saving into DIR unless --checkpoint names another directory.
   options.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
   options.checkpoint_every_seconds = a.checkpoint_every;
@@ -327,14 +336,29 @@ int run(const solve_args& a) {
   const result r = [&] {
     try {
       return solve_input(in, options, progress_wanted(a.quiet, a.progress));
-    } catch (const out_of_memory_error& e) {
+    } catch (...) {
       if (!in_place)
         throw;
-      throw out_of_memory_error(a.in.path + ": the " + std::to_string(n) + " x " +
-                                std::to_string(n) +
-                                " distance matrix was to live in the output "
-                                "file instead of memory, which failed: " +
-                                e.what());
+      // The errors name the hidden files the solve worked in; the user named OUT (and PATHS).
+      std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames{
+          {distances_file->partial, distances_file->out}};
+      if (paths_file)
+        renames.emplace_back(paths_file->partial, paths_file->out);
+      try {
+        throw;
+      } catch (const out_of_memory_error& e) {
+        try {
+          throw out_of_memory_error(a.in.path + ": the " + std::to_string(n) + " x " +
+                                    std::to_string(n) +
+                                    " distance matrix was to live in the output file instead of "
+                                    "memory, which failed: " +
+                                    e.what());
+        } catch (...) {
+          rethrow_naming(renames);
+        }
+      } catch (...) {
+        rethrow_naming(renames);
+      }
     }
   }();
   trace("solve: solved");
@@ -353,14 +377,13 @@ int run(const solve_args& a) {
   if (distances_file) {
     distances_file->finish(outputs);
   } else if (!a.out.empty()) {
-    io::write_matrix(outputs.stage(a.out), r.distances(), out_format);
-    outputs.written();
+    outputs.write(
+        a.out, [&](const auto& partial) { io::write_matrix(partial, r.distances(), out_format); });
   }
   if (paths_file) {
     paths_file->finish(outputs);
   } else if (!a.paths_out.empty()) {
-    io::write_via(outputs.stage(a.paths_out), r.via());
-    outputs.written();
+    outputs.write(a.paths_out, [&](const auto& partial) { io::write_via(partial, r.via()); });
   }
   outputs.commit(); // a signal during the writes removes the partial files instead
   t.write = write_clock.seconds();

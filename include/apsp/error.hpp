@@ -57,6 +57,13 @@ private:
   double cycle_weight_ = 0;
 };
 
+/// A file could not be written at the operating system's level (disk full, file too large,
+/// quota, a failed close or rename). The message names the file and the system's reason.
+class io_error : public error {
+public:
+  using error::error;
+};
+
 /// Not enough host or device memory for the planned solve.
 class out_of_memory_error : public error {
 public:

@@ -51,7 +51,8 @@ struct backend_status {
 void release_devices() noexcept;
 
 /// Removes a checkpoint saved with solve_options::checkpoint_dir (the manifest and the rank
-/// files, nothing else; the directory too when that empties it). For after a successful solve.
+/// files apsp wrote, recognised by their names and the manifest's first line, nothing else;
+/// the directory too when that empties it). For after a successful solve.
 void remove_checkpoint(const std::filesystem::path& dir);
 
 /// The library version, e.g. "0.1.0".

@@ -12,7 +12,10 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/error.hpp"
@@ -132,13 +135,29 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-std::map<std::string, std::string> identity_fields(const checkpoint_identity& id) {
-  return {{"n", std::to_string(id.n)},
+/// In the order a resume compares them: the input first, the block (which follows from the
+/// others under the default block) last, so that a mismatch names its cause.
+std::vector<std::pair<std::string, std::string>> identity_fields(const checkpoint_identity& id) {
+  return {{"input_hash", hex(id.input_hash)},
+          {"n", std::to_string(id.n)},
           {"dtype", std::string(to_string(id.type))},
           {"paths", id.paths ? "yes" : "no"},
-          {"block", std::to_string(id.block)},
           {"grid", std::to_string(id.rows) + "x" + std::to_string(id.cols)},
-          {"input_hash", hex(id.input_hash)}};
+          {"block", std::to_string(id.block)}};
+}
+
+/// Whether `name` is one of the files a checkpoint writes: rank-RRRRR-of-PPPPP.rNNNNNNNN
+/// (rank_file_name) or the manifest, each possibly still as its ".tmp" (write_atomically).
+bool is_checkpoint_file(const std::filesystem::path& p) {
+  static const std::regex rank_file("rank-[0-9]{5,}-of-[0-9]{5,}\\.r[0-9]{8,}(\\.tmp)?");
+  const std::string name = p.filename().string();
+  if (std::regex_match(name, rank_file))
+    return true;
+  if (name != "manifest" && name != "manifest.tmp")
+    return false;
+  std::ifstream in(p);
+  std::string first;
+  return static_cast<bool>(in >> first) && first == "apsp-checkpoint";
 }
 
 /// The "key value" lines of DIR/manifest; empty when it cannot be read.
@@ -181,6 +200,12 @@ checkpoint_store::checkpoint_store(std::filesystem::path dir, checkpoint_identit
   APSP_EXPECTS(!ec && std::filesystem::is_directory(dir_), invalid_argument_error,
                "cannot create the checkpoint directory " + dir_.string() +
                    (ec ? ": " + ec.message() : std::string()));
+  // The manifest is written over at every save: a file of that name must be apsp's own.
+  const std::filesystem::path manifest = dir_ / "manifest";
+  APSP_EXPECTS(!std::filesystem::exists(manifest, ec) || is_checkpoint_file(manifest),
+               invalid_argument_error,
+               "--checkpoint: " + manifest.string() +
+                   " exists and is not an apsp checkpoint manifest; give a new or empty directory");
 }
 
 bool checkpoint_store::due() const {
@@ -287,11 +312,13 @@ void checkpoint_store::load(const std::filesystem::path& dir, const checkpoint_i
 
 void remove_checkpoint_files(const std::filesystem::path& dir) {
   std::error_code ec;
+  std::vector<std::filesystem::path> doomed;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name == "manifest" || name == "manifest.tmp" || name.rfind("rank-", 0) == 0)
-      std::filesystem::remove(entry.path(), ec);
+    if (entry.is_regular_file(ec) && is_checkpoint_file(entry.path()))
+      doomed.push_back(entry.path());
   }
+  for (const auto& p : doomed)
+    std::filesystem::remove(p, ec);
   if (std::filesystem::is_empty(dir, ec) && !ec)
     std::filesystem::remove(dir, ec);
 }

@@ -71,8 +71,9 @@ private:
   std::int64_t previous_; ///< round of the last complete save (its files are kept)
 };
 
-/// Removes the checkpoint files in `dir` (manifest and rank files; nothing else), and `dir`
-/// when that leaves it empty.
+/// Removes the checkpoint files in `dir` (the manifest and rank files apsp writes, by their
+/// exact names and the manifest's first line; nothing else), and `dir` when that leaves it
+/// empty.
 void remove_checkpoint_files(const std::filesystem::path& dir);
 
 } // namespace apsp::detail

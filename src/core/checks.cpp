@@ -215,8 +215,9 @@ void throw_negative_cycle(const negative_diagonal& found) {
   }
   if (found.count > 10)
     list += ", ...";
+  const std::string lie = found.count == 1 ? " vertex lies" : " vertices lie";
   throw negative_cycle_error("the graph has a negative cycle: " + std::to_string(found.count) +
-                                 " vertices lie on negative cycles (0-based: " + list + ")",
+                                 lie + " on negative cycles (0-based: " + list + ")",
                              found.first);
 }
 

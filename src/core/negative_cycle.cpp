@@ -16,10 +16,10 @@ std::string weight_text(double w) {
 }
 
 void throw_negative_cycle_found(std::vector<std::int64_t> cycle, double weight) {
-  const std::string text =
-      cycle_text(cycle, [](std::int64_t v) { return std::to_string(v); });
+  const std::string text = cycle_text(cycle, [](std::int64_t v) { return std::to_string(v); });
   const std::string what = "the graph has a negative cycle of " + std::to_string(cycle.size()) +
-                           " vertices (0-based: " + text + "), total weight " + weight_text(weight);
+                           (cycle.size() == 1 ? " vertex" : " vertices") + " (0-based: " + text +
+                           "), total weight " + weight_text(weight);
   std::vector<std::int64_t> vertices = cycle;
   throw negative_cycle_error(what, std::move(vertices), std::move(cycle), weight);
 }

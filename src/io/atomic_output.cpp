@@ -45,8 +45,13 @@ atomic_output::atomic_output(const std::filesystem::path& target, bool gzip) : t
     temp_ = dir / name;
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd_ < 0 && (errno != EEXIST || attempt > 100)) {
-      fail_write(target, std::string("cannot create a temporary file in its directory: ") +
-                             std::strerror(errno));
+      const int err = errno;
+      const std::string why =
+          std::string("cannot create a temporary file in its directory: ") + std::strerror(err);
+      // A directory that is missing, not one, or not ours to write: the path is wrong.
+      if (err == ENOENT || err == ENOTDIR || err == EACCES || err == EPERM || err == EROFS)
+        fail_write(target, why);
+      fail_write_os(target, why);
     }
   }
   if (gzip) {
@@ -56,7 +61,7 @@ atomic_output::atomic_output(const std::filesystem::path& target, bool gzip) : t
       gz_.reset();
       ::close(fd_);
       ::unlink(temp_.c_str());
-      fail_write(target, "cannot start gzip compression");
+      fail_write_os(target, "cannot start gzip compression");
     }
   }
 }
@@ -77,7 +82,7 @@ void atomic_output::write_raw(const void* data, std::size_t size) {
     if (done < 0 && errno == EINTR)
       continue;
     if (done < 0)
-      fail_write(target_, std::strerror(errno));
+      fail_write_os(target_, std::strerror(errno));
     p += done;
     size -= static_cast<std::size_t>(done);
   }
@@ -97,7 +102,7 @@ void atomic_output::deflate_chunk(const void* data, std::size_t size, bool finis
       zs.avail_out = static_cast<uInt>(gz_->out.size());
       rc = deflate(&zs, flush);
       if (rc == Z_STREAM_ERROR)
-        fail_write(target_, "gzip compression failed");
+        fail_write_os(target_, "gzip compression failed");
       write_raw(gz_->out.data(), gz_->out.size() - zs.avail_out);
     } while (zs.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
     in += step;
@@ -123,12 +128,13 @@ void atomic_output::commit() {
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(temp_.c_str());
-    fail_write(target_, std::string("close failed: ") + std::strerror(err));
+    fail_write_os(target_, std::string("close failed: ") + std::strerror(err));
   }
   if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
     const int err = errno;
     ::unlink(temp_.c_str());
-    fail_write(target_, std::string("cannot rename the temporary onto it: ") + std::strerror(err));
+    fail_write_os(target_,
+                  std::string("cannot rename the temporary onto it: ") + std::strerror(err));
   }
 }
 

@@ -48,4 +48,8 @@ void fail_write(const std::filesystem::path& p, std::string_view message) {
   throw invalid_argument_error("cannot write " + display_name(p) + ": " + std::string(message));
 }
 
+void fail_write_os(const std::filesystem::path& p, std::string_view message) {
+  throw io_error("cannot write " + display_name(p) + ": " + std::string(message));
+}
+
 } // namespace apsp::io::detail

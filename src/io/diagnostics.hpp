@@ -25,5 +25,8 @@ namespace apsp::io::detail {
                             std::string_view message);
 /// invalid_argument_error "cannot write FILE: MESSAGE".
 [[noreturn]] void fail_write(const std::filesystem::path& p, std::string_view message);
+/// The same for a failure of the system underneath (disk full, file too large, a failed close
+/// or rename): throws apsp::io_error.
+[[noreturn]] void fail_write_os(const std::filesystem::path& p, std::string_view message);
 
 } // namespace apsp::io::detail

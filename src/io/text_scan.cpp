@@ -1,6 +1,7 @@
 #include "io/text_scan.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "io/diagnostics.hpp"
@@ -17,6 +18,15 @@ double parse_weight(std::string_view token, const std::filesystem::path& p, std:
   auto [ptr, ec] = std::from_chars(digits.data(), end, w);
   if (ptr != end || digits.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
     fail_line(p, line, "weight " + quote_token(token) + " is not a number");
+  }
+  // Out of range below: a magnitude under the smallest double (1e-400) is that tiny number's
+  // nearest double, 0 or a subnormal, as strtod gives it; only overflow is refused below.
+  if (ec == std::errc::result_out_of_range) {
+    const std::string copy(digits); // strtod tells underflow (|v| < 1) from overflow (HUGE_VAL)
+    if (const double v = std::strtod(copy.c_str(), nullptr); std::fabs(v) < 1) {
+      w = v;
+      ec = std::errc();
+    }
   }
   if (std::isnan(w) || std::isinf(w) || ec == std::errc::result_out_of_range) {
     if (std::isnan(w))

@@ -1,6 +1,7 @@
 // write_graph: every graph format, for `apsp convert`. Text formats are gzip-compressed when the
 // target name ends in ".gz".
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -88,10 +89,31 @@ void write_mtx(atomic_output& out, const graph& g) {
   write_edge_lines(out, g, "", append_one_based);
 }
 
+// Edge lists and CSV name vertices only in their edges: a vertex on no edge would be lost (and
+// the others renumbered when the file is read back), so such a graph is refused.
+void require_every_vertex_on_an_edge(const std::filesystem::path& p, const graph& g,
+                                     const vertex_labels& labels, const char* what) {
+  std::vector<char> on_edge(static_cast<std::size_t>(g.num_vertices()), 0);
+  for (const auto* ends : {&g.sources(), &g.targets()}) {
+    for (const std::int32_t v : *ends)
+      on_edge[static_cast<std::size_t>(v)] = 1;
+  }
+  const auto lone = std::find(on_edge.begin(), on_edge.end(), 0);
+  if (lone == on_edge.end())
+    return;
+  const auto v = static_cast<std::int64_t>(lone - on_edge.begin());
+  const auto count = std::count(on_edge.begin(), on_edge.end(), 0);
+  detail::fail_write(p, "vertex " + detail::quote_token(labels.label(v)) + " (and " +
+                            std::to_string(count - 1) + " more) lies on no edge, and " + what +
+                            " name vertices only in their edges, so it would be lost; use dimacs "
+                            "(.gr), mtx, course binary (.bin) or npy");
+}
+
 // Edge lists need integer ids: numeric labels, or names that are integers.
 void write_edgelist(atomic_output& out, const std::filesystem::path& p, const graph_file& gf,
                     const vertex_labels& labels) {
   const graph& g = gf.g;
+  require_every_vertex_on_an_edge(p, g, labels, "edge lists");
   std::vector<std::string> ids(static_cast<std::size_t>(g.num_vertices()));
   for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
     std::string id = labels.label(i);
@@ -128,8 +150,10 @@ std::string csv_field(std::string s) {
   return q;
 }
 
-void write_csv(atomic_output& out, const graph_file& gf, const vertex_labels& labels) {
+void write_csv(atomic_output& out, const std::filesystem::path& p, const graph_file& gf,
+               const vertex_labels& labels) {
   const graph& g = gf.g;
+  require_every_vertex_on_an_edge(p, g, labels, "CSV edge files");
   std::vector<std::string> ids(static_cast<std::size_t>(g.num_vertices()));
   for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
     ids[static_cast<std::size_t>(i)] = csv_field(labels.label(i));
@@ -232,7 +256,7 @@ void write_graph(const std::filesystem::path& p, const graph_file& gf, format f)
     write_edgelist(out, p, gf, labels);
     break;
   case format::csv:
-    write_csv(out, gf, labels);
+    write_csv(out, p, gf, labels);
     break;
   case format::course_binary:
     write_course_graph(out, p, gf.g);

@@ -86,7 +86,7 @@ def test_sparse_algorithms_in_a_mapped_output_file(apsp, tmp_path, algorithm):
     for name in ("mapped.npy", "auto.npy"):
         assert (tmp_path / name).read_bytes() == (tmp_path / "ram.npy").read_bytes(), name
         assert (tmp_path / ("v" + name)).read_bytes() == (tmp_path / "vram.npy").read_bytes()
-    assert not list(tmp_path.glob("*.apsp-partial"))
+    assert not list(tmp_path.glob("*.apsp-partial*"))
 
 
 def test_auto_picks_per_graph_and_says_why(apsp, tmp_path):

@@ -175,9 +175,29 @@ TEST(WriteGraph, DefaultLabelsNumberFromZero) {
   graph_file f;
   f.g = apsp::graph(3);
   f.g.add_edge(2, 0, 1.5);
+  f.g.add_edge(1, 2, 4);
   scratch_dir dir;
   write_graph(dir / "g.csv", f, format::csv);
-  EXPECT_EQ(read_bytes(dir / "g.csv"), "source,target,weight\n2,0,1.5\n");
+  EXPECT_EQ(read_bytes(dir / "g.csv"), "source,target,weight\n2,0,1.5\n1,2,4\n");
+}
+
+TEST(WriteGraph, EdgeFilesRefuseAVertexOnNoEdge) {
+  graph_file f;
+  f.g = apsp::graph(3);
+  f.g.add_edge(2, 0, 1.5); // vertex 1 lies on no edge: an edge file would lose it
+  scratch_dir dir;
+  for (const format fmt : {format::csv, format::edgelist}) {
+    const auto target = dir / (fmt == format::csv ? "g.csv" : "g.txt");
+    try {
+      write_graph(target, f, fmt);
+      ADD_FAILURE() << "expected invalid_argument_error";
+    } catch (const apsp::invalid_argument_error& e) {
+      EXPECT_NE(std::string(e.what()).find("'1'"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(target));
+  }
+  write_graph(dir / "g.gr", f, format::dimacs); // DIMACS keeps it
+  EXPECT_EQ(read_graph(dir / "g.gr").g.num_vertices(), 3);
 }
 
 TEST(WriteGraph, DimacsTextIsExact) {
