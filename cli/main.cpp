@@ -107,6 +107,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0)
       return app.exit(e); // --help, --version
+    // A first word that names no command reads better as that than as "subcommand required".
+    if (argc > 1 && argv[1][0] != '-') {
+      std::string names;
+      bool known = false;
+      for (const CLI::App* c : app.get_subcommands({})) {
+        names += (names.empty() ? "" : ", ") + c->get_name();
+        known = known || c->check_name(argv[1]);
+      }
+      if (!known) {
+        return fail(exit_usage, "unknown command '" + std::string(argv[1]) +
+                                    "' (commands: " + names + "; see 'apsp --help')");
+      }
+    }
     return fail(exit_usage, std::string(e.what()) + " (see 'apsp --help')");
   }
   if (!action)

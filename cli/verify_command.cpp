@@ -1,7 +1,9 @@
 // apsp verify: check sampled rows of a distance matrix against an independent single-source
 // shortest-path computation.
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -184,7 +186,15 @@ void add_verify_command(CLI::App& app, command_action& action) {
                   "format of DIST, overriding its suffix: npy or course-binary")
       ->check(format_name());
   cmd->add_option("--sources", args->sources, "rows to check (vertex 0 and a seeded sample)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            std::int64_t k = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), k);
+            return ec == std::errc() && end == v.data() + v.size() && k >= 1
+                       ? std::string()
+                       : "'" + v + "' is not a whole number of at least 1";
+          },
+          "COUNT"))
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "seed of the sample")->capture_default_str();
   cmd->add_option("--tolerance", args->tolerance,
