@@ -37,6 +37,13 @@ bool prints_errors() noexcept {
   return true;
 }
 
+void refuse_without_distributed_mode(const char* command) {
+  if (under_mpi()) {
+    throw invalid_argument_error("apsp " + std::string(command) +
+                                 " has no distributed mode; run it without mpirun (one process)");
+  }
+}
+
 void parse_grid(const std::string& text, int& rows, int& cols) {
   int r = 0;
   int c = 0;
@@ -60,6 +67,40 @@ const distributed::session& mpi_session() {
   if (!started)
     started.emplace();
   return *started;
+}
+
+/// A negative cycle found by the ranks names vertices on cycles; one process also names one
+/// cycle in order with its weight. On the first rank (the one that prints) Johnson's
+/// potentials on the edges find it, as in one process (their Bellman-Ford stops at the cycle).
+negative_cycle_error with_cycle(const negative_cycle_error& e, const graph& g, bool look) {
+  if (!look || !e.cycle().empty())
+    return e;
+  solve_options o;
+  o.backend = backend_kind::cpu;
+  o.algorithm = algorithm_kind::johnson;
+  o.type = dtype::float64;
+  try {
+    (void)solve(g, o);
+  } catch (const negative_cycle_error& found) {
+    if (!found.cycle().empty()) {
+      return negative_cycle_error(e.what(), e.vertices(), found.cycle(), found.cycle_weight());
+    }
+  } catch (const error&) {
+  }
+  return e;
+}
+
+/// After a cancel every rank reports the signal that reached some rank (the lowest such rank's),
+/// with its exit code, whichever rank it reached.
+void agree_on_signal(const distributed::session& s) {
+  try {
+    s.agree([] {
+      if (interrupt_signal() != 0)
+        throw cancelled_error(std::to_string(interrupt_signal()));
+    });
+  } catch (const cancelled_error& e) {
+    adopt_signal(std::atoi(e.what()));
+  }
 }
 
 distributed::options grid_options(const solver_options& solver) {
@@ -169,8 +210,11 @@ int solve_distributed(const distributed_solve_args& a) {
     } else if (!a.output_format.empty()) {
       throw invalid_argument_error("--output-format needs -o OUT");
     }
-    if (!a.paths_out.empty())
+    if (!a.paths_out.empty()) {
       check_writable(a.paths_out);
+      if (!a.out.empty())
+        check_distinct_outputs(a.out, a.paths_out);
+    }
     o = to_solve_options(a.solver);
     o.paths = !a.paths_out.empty();
     o.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
@@ -183,18 +227,26 @@ int solve_distributed(const distributed_solve_args& a) {
     d.paths_file = a.paths_out;
     in.emplace(read_input(a.in));
     resolve_auto_dtype(o, a.solver, in->file.g);
+    if (out_format == io::format::course_binary && o.type != dtype::int32) {
+      throw invalid_argument_error(
+          "under mpirun course-binary output holds int32 distances only (every rank writes its "
+          "blocks of the file as they are); write " +
+          std::string(to_string(o.type)) + " distances as .npy");
+    }
     if (o.narrow == narrow_mode::when_safe)
       o.narrow = narrow_mode::off; // ranks compute in plain int32
   });
   // Progress lines from the first rank; every rank stops on its own signals.
   o.progress =
       make_progress(s.rank() == 0 ? progress_wanted(a.quiet, a.progress) : progress_style::none);
+  d.commit_outputs = [] { return !interrupted(); };
   distributed::summary r;
   try {
     r = distributed::solve(s, in->file.g, o, d);
   } catch (const negative_cycle_error& e) {
-    rethrow_in_file_ids(e, *in);
+    rethrow_in_file_ids(with_cycle(e, in->file.g, s.rank() == 0), *in);
   } catch (const cancelled_error&) {
+    agree_on_signal(s);
     throw cancelled_error(interrupted_text() + " while solving " + in->path + " on " +
                           std::to_string(s.size()) + " ranks; no output was written" +
                           (o.checkpoint_dir.empty()

@@ -36,6 +36,9 @@ struct distributed_solve_args {
   std::string resume_dir;
 };
 
+/// Under mpirun with several ranks: throws invalid_argument_error (on every rank alike) for a
+/// command that has no distributed mode, which would otherwise run once per rank.
+void refuse_without_distributed_mode(const char* command);
 /// The solve on all ranks; returns the exit code (errors are thrown alike on every rank).
 int solve_distributed(const distributed_solve_args& a);
 /// `apsp info` on all ranks: the grid and the per-rank plan; exit 5 when it does not fit.

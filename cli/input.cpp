@@ -162,7 +162,7 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
 }
 
 void refuse_grid_outside_mpi(const solver_options& s) {
-  if (!s.grid.empty())
+  if (!s.grid.empty() && s.grid != "1x1") // one process is the 1 x 1 grid
     throw invalid_argument_error("--grid applies under mpirun (several MPI ranks) only");
 }
 

@@ -46,8 +46,8 @@ struct solver_options {
   std::string grid;       ///< --grid RxC: the MPI process grid (under mpirun); empty = choose
 };
 void add_solver_options(CLI::App& cmd, solver_options& s);
-/// Throws invalid_argument_error when `--grid` was given to a run that is not under mpirun
-/// (or to a command without a distributed mode), where it would mean nothing.
+/// Throws invalid_argument_error when `--grid` (other than 1x1, one process's grid) was given to
+/// a run that is not under mpirun, where it would mean nothing.
 void refuse_grid_outside_mpi(const solver_options& s);
 /// The library options for `s`. The CLI-only dtypes: `auto` = int32 with packed 16-bit
 /// arithmetic when provably exact (narrow_mode::when_safe), `int16` = int32 computed in packed

@@ -164,6 +164,11 @@ void test_pause_after_output(int k) {
     usleep(5000);
 }
 
+void adopt_signal(int sig) noexcept {
+  int none = 0;
+  signal_seen.compare_exchange_strong(none, sig);
+}
+
 int interrupt_signal() noexcept {
   return signal_seen.load(std::memory_order_relaxed);
 }

@@ -50,6 +50,9 @@ void test_pause_after_output(int k);
 /// The first of SIGINT, SIGTERM or SIGHUP that arrived since the current interrupt_scope began
 /// (it stays readable after the scope ends), or 0 when none did.
 [[nodiscard]] int interrupt_signal() noexcept;
+/// Takes `sig` as the signal that arrived when none did here: under mpirun a signal that
+/// reached another rank cancels this one too, and every rank then reports and exits alike.
+void adopt_signal(int sig) noexcept;
 /// Whether one of those signals arrived since the current interrupt_scope began.
 [[nodiscard]] bool interrupted() noexcept;
 /// "SIGINT", "SIGTERM" or "SIGHUP"; "a signal" for any other number.

@@ -13,6 +13,7 @@
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "output.hpp"
@@ -100,7 +101,8 @@ void print_path(const path_args& a, const loaded_graph& in, const any_matrix& di
 }
 
 int run(const path_args& a) {
-  refuse_grid_outside_mpi(a.solver); // `apsp path` has no distributed mode
+  refuse_without_distributed_mode("path");
+  refuse_grid_outside_mpi(a.solver);
   if (a.dist.empty() != a.via.empty()) {
     throw invalid_argument_error("--dist and --via go together");
   }

@@ -184,8 +184,13 @@ bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
 }
 
 int run(const solve_args& a) {
-  if (under_mpi())
+  if (under_mpi()) {
+    if (a.map_output) {
+      throw invalid_argument_error("--map-output does not apply under mpirun: the ranks write "
+                                   "their blocks of the outputs with MPI-IO");
+    }
     return solve_distributed(a);
+  }
   // Everything that can be refused without reading or solving is refused first.
   io::format out_format = io::format::npy;
   if (!a.out.empty()) {

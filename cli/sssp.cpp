@@ -1,6 +1,8 @@
 #include "sssp.hpp"
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <string>
 #include <utility>
@@ -112,8 +114,28 @@ void adjacency::bellman_ford(std::int64_t source, std::vector<T>& dist,
        y = parent[static_cast<std::size_t>(y)]) {
     cycle.push_back(y);
   }
-  throw negative_cycle_error("a negative cycle is reachable from vertex " + std::to_string(source),
-                             std::move(cycle));
+  std::vector<std::int64_t> on_cycle = cycle;
+  std::sort(on_cycle.begin(), on_cycle.end());
+  const std::string what = "a negative cycle is reachable from vertex " + std::to_string(source);
+  if (cycle.size() >= 64) // cut short: the vertices alone
+    throw negative_cycle_error(what, std::move(on_cycle));
+  // Parents lead backwards along the cycle: reversed, it follows its arcs. It starts at its
+  // smallest vertex, as the library's cycles do; its weight takes the lightest arc of each step.
+  std::reverse(cycle.begin(), cycle.end());
+  std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+  double weight = 0;
+  for (std::size_t k = 0; k < cycle.size(); ++k) {
+    const std::int64_t a = cycle[k];
+    const std::int64_t b = cycle[(k + 1) % cycle.size()];
+    double lightest = std::numeric_limits<double>::infinity();
+    for (auto e = offsets_[static_cast<std::size_t>(a)];
+         e < offsets_[static_cast<std::size_t>(a) + 1]; ++e) {
+      if (targets_[static_cast<std::size_t>(e)] == b)
+        lightest = std::min(lightest, weights_[static_cast<std::size_t>(e)]);
+    }
+    weight += lightest;
+  }
+  throw negative_cycle_error(what, std::move(on_cycle), std::move(cycle), weight);
 }
 
 template void adjacency::shortest_paths(std::int64_t, std::vector<std::int64_t>&,

@@ -15,6 +15,7 @@
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "exit_codes.hpp"
 #include "input.hpp"
 #include "solver.hpp"
@@ -142,6 +143,7 @@ int verify_rows(const verify_args& a, const loaded_graph& in, const any_matrix& 
 }
 
 int run(const verify_args& a) {
+  refuse_without_distributed_mode("verify");
   const loaded_graph in = read_input(a.in);
   any_matrix dist;
   try {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,6 +82,10 @@ struct options {
   std::filesystem::path distances_file;
   io::format distances_format = io::format::npy;
   std::filesystem::path paths_file;
+  /// Asked on every rank once the outputs are complete in their partial files, before they
+  /// replace their targets: false on any rank cancels (cancelled_error on every rank, the
+  /// partial files removed, no target touched). Unset: always commit.
+  std::function<bool()> commit_outputs;
 };
 
 /// The grid, tiles and memory of a distributed solve, per rank.

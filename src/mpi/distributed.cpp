@@ -358,11 +358,10 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
   p.device = "cpu (" + cpu + ") per rank";
   if (p.gpu) {
     p.gpu_device = gpu.device;
-    p.device = gpu.name + " per rank (device " + std::to_string(gpu.device) +
-               " here)";
+    p.device = gpu.name + " per rank (device " + std::to_string(gpu.device) + " here)";
     for (int r = 0; r < s.size(); ++r)
-      p.gpu_bytes =
-          std::max(p.gpu_bytes, cuda::rank_executor_bytes(layout_of(p, r), size_of(o.type), o.paths));
+      p.gpu_bytes = std::max(p.gpu_bytes,
+                             cuda::rank_executor_bytes(layout_of(p, r), size_of(o.type), o.paths));
     // Ranks of this node that share this rank's GPU.
     const int sharing = gpu_sharing(s, gpu.device);
     int fits_here = p.gpu_bytes * static_cast<std::uint64_t>(sharing) <= gpu.free_bytes ? 1 : 0;
@@ -385,15 +384,38 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
 
 namespace {
 
+/// Throws for a failed MPI-IO call on the output `target` (messages name it, not its partial
+/// file), as a one-process write would: a path that cannot be written (missing, no access,
+/// read-only) is invalid_argument_error, a full disk or quota io_error, anything else
+/// internal_error.
+void check_output(int code, const std::string& what, const std::filesystem::path& target) {
+  if (code == MPI_SUCCESS)
+    return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  const std::string message =
+      "cannot write " + target.string() + ": " + what + ": " + std::string(text, len);
+  int cls = 0;
+  MPI_Error_class(code, &cls);
+  if (cls == MPI_ERR_NO_SUCH_FILE || cls == MPI_ERR_ACCESS || cls == MPI_ERR_READ_ONLY ||
+      cls == MPI_ERR_BAD_FILE)
+    throw invalid_argument_error(message);
+  if (cls == MPI_ERR_NO_SPACE || cls == MPI_ERR_QUOTA || cls == MPI_ERR_IO)
+    throw io_error(message);
+  throw internal_error(message);
+}
+
 /// Writes a rank's tiles (local_rows x local_cols of `etype`) into `path` after `header`, each
-/// rank its own blocks (MPI_Type_create_darray describes them), collectively.
+/// rank its own blocks (MPI_Type_create_darray describes them), collectively. `target`: the
+/// output `path` will become, for messages.
 void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int rank,
                  const void* local, MPI_Datatype etype, const std::filesystem::path& path,
-                 const std::string& header) {
+                 const std::string& header, const std::filesystem::path& target) {
   MPI_File fh{};
-  check_mpi(
+  check_output(
       MPI_File_open(world, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
-      ("cannot create " + path.string()).c_str());
+      "cannot create it", target);
   struct closer {
     MPI_File* f;
     ~closer() {
@@ -401,11 +423,15 @@ void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int ra
         MPI_File_close(f);
     }
   } close_on_error{&fh};
-  check_mpi(MPI_File_set_size(fh, 0), ("cannot truncate " + path.string()).c_str());
+  check_output(MPI_File_set_size(fh, 0), "cannot truncate it", target);
   if (rank == 0 && !header.empty()) {
-    check_mpi(MPI_File_write_at(fh, 0, header.data(), static_cast<int>(header.size()), MPI_BYTE,
-                                MPI_STATUS_IGNORE),
-              ("cannot write " + path.string()).c_str());
+    check_output(MPI_File_write_at(fh, 0, header.data(), static_cast<int>(header.size()), MPI_BYTE,
+                                   MPI_STATUS_IGNORE),
+                 "cannot write its header", target);
+  }
+  if (L.n == 0) { // an empty matrix is its header alone (MPI cannot describe 0 x 0 blocks)
+    check_output(MPI_File_close(&fh), "cannot close it", target);
+    return;
   }
   const int gsizes[2] = {static_cast<int>(L.n), static_cast<int>(L.n)};
   const int distribs[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_CYCLIC};
@@ -430,8 +456,8 @@ void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int ra
   }
   MPI_Type_free(&row_type);
   MPI_Type_free(&filetype);
-  check_mpi(code, ("cannot write " + path.string()).c_str());
-  check_mpi(MPI_File_close(&fh), ("cannot close " + path.string()).c_str());
+  check_output(code, "cannot write the values", target);
+  check_output(MPI_File_close(&fh), "cannot close it", target);
 }
 
 /// GPU ranks on one node whose panels all travel GPU to GPU: look-ahead by default only below
@@ -521,9 +547,9 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
       s.agree([&] { out.exchange = comm.use_device(p.gpu_device); });
       comm.start_connect();
       s.agree([&] {
-        gpu = cuda::make_rank_gpu<T>(p.gpu_device, tiles,
-                                     facts.has_negative && std::is_integral_v<T>,
-                                     gpu_fill ? &g : nullptr);
+        gpu =
+            cuda::make_rank_gpu<T>(p.gpu_device, tiles, facts.has_negative && std::is_integral_v<T>,
+                                   gpu_fill ? &g : nullptr);
       });
       s.agree([&] { out.connect_seconds = comm.wait_device(); });
     }
@@ -596,7 +622,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
                              MPI_Datatype etype, const std::string& header) {
     const std::filesystem::path partial = final_path.string() + ".apsp-partial";
     partials.push_back(partial);
-    write_tiles(world, L, s.size(), s.rank(), data, etype, partial, header);
+    write_tiles(world, L, s.size(), s.rank(), data, etype, partial, header, final_path);
   };
   try {
     s.agree([&] {
@@ -609,6 +635,11 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
                   io::raw_matrix_header(io::format::npy, dtype::int32, p.n));
       }
     });
+    // A cancel that came during the writes (a signal) still leaves no output.
+    s.agree([&] {
+      if (d.commit_outputs && !d.commit_outputs())
+        throw cancelled_error("cancelled before the outputs replaced their targets");
+    });
     s.agree([&] {
       if (s.rank() != 0)
         return;
@@ -617,7 +648,8 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
         std::filesystem::rename(d.distances_file.string() + ".apsp-partial", d.distances_file, ec);
       if (!ec && !d.paths_file.empty())
         std::filesystem::rename(d.paths_file.string() + ".apsp-partial", d.paths_file, ec);
-      APSP_EXPECTS(!ec, internal_error, "cannot rename the output into place: " + ec.message());
+      APSP_EXPECTS(!ec, io_error,
+                   "cannot rename the finished output onto its target: " + ec.message());
     });
   } catch (...) {
     if (s.rank() == 0) {

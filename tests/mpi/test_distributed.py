@@ -343,3 +343,65 @@ def test_grid_must_match_the_ranks(graph301):
     assert any("--grid 3x1" in e for e in apsp_errors(r)), r.stderr
     one = run(["solve", "g.bin", "--grid", "2x2", "-q"], d)
     assert one.returncode == 2
+
+
+def test_what_one_process_refuses_is_refused_on_ranks_too(graph301, tmp_path):
+    d, _, _ = graph301
+    cases = [
+        (["solve", "g.bin", "-o", tmp_path / "s.npy", "--paths", tmp_path / "s.npy"], "same file"),
+        (["solve", "g.bin", "-o", tmp_path / "s.bin", "--dtype", "float32"], "int32 distances"),
+        (["solve", "g.bin", "--map-output"], "--map-output"),
+        (["path", "g.bin", "1", "3"], "no distributed mode"),
+        (["verify", "g.bin", tmp_path / "s.npy"], "no distributed mode"),
+        (["solve", "g.bin", "-o", "/proc/no/x.npy"], "/proc/no"),
+        (["solve", "g.bin", "-o", "/proc/x.npy"], "cannot write /proc/x.npy"),  # MPI-IO refuses
+    ]
+    for args, fragment in cases:
+        r = run(args, d, np_=2)
+        assert r.returncode == 2, (args, r.stderr)
+        errors = apsp_errors(r)
+        assert len(errors) == 1 and fragment in errors[0], (args, r.stderr)
+        assert "partial" not in errors[0], errors
+    assert list(tmp_path.iterdir()) == []
+    # --grid 1x1 is one process's grid.
+    assert run(["solve", "g.bin", "--grid", "1x1", "-q", "--backend", "cpu"], d).returncode == 0
+
+
+def test_an_empty_graph_writes_empty_outputs(tmp_path):
+    (tmp_path / "g0.gr").write_text("p sp 0 0\n")
+    one = run(["solve", "g0.gr", "-o", "one.npy", "--paths", "onev.npy", "--backend", "cpu",
+               "-q"], tmp_path)
+    assert one.returncode == 0, one.stderr
+    r = run(["solve", "g0.gr", "-o", "d.npy", "--paths", "v.npy", "-q"], tmp_path, np_=2)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "d.npy").read_bytes() == (tmp_path / "one.npy").read_bytes()
+    assert (tmp_path / "v.npy").read_bytes() == (tmp_path / "onev.npy").read_bytes()
+    assert np.load(tmp_path / "d.npy").shape == (0, 0)
+
+
+def test_negative_cycle_names_one_cycle_as_one_process_does(tmp_path):
+    write_dimacs(tmp_path / "g.gr", 5, [(0, 1, 1), (1, 2, -3), (2, 3, 1), (3, 1, 1), (4, 0, 2)])
+    one = run(["solve", "g.gr", "-o", "d.npy", "--algorithm", "fw", "--backend", "cpu"], tmp_path)
+    r = run(["solve", "g.gr", "-o", "d.npy"], tmp_path, np_=2)
+    assert r.returncode == 4 and one.returncode == 4
+    assert apsp_errors(r) == apsp_errors(one), (r.stderr, one.stderr)
+    assert "a cycle: 2 -> 3 -> 4 -> 2, total weight -1" in apsp_errors(r)[0]
+
+
+def test_sigterm_to_one_rank_is_reported_alike_by_all(tmp_path):
+    d = tmp_path
+    write_course(d / "g.bin", 3000, random_edges(3000, 300000, seed=9, high=1000))
+    proc = subprocess.Popen([MPIEXEC, "-np", "2", "--oversubscribe", CLI, "solve", "g.bin", "-o",
+                             "t.npy", "--block", "64", "--threads", "1", "--progress"], cwd=d,
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()  # the first progress line: the rounds run
+    assert "apsp: round" in line, line + proc.stderr.read()
+    ranks = subprocess.run(["pgrep", "-f", "-P", str(proc.pid), "solve g.bin"],
+                           capture_output=True, text=True).stdout.split()
+    assert len(ranks) == 2, ranks
+    os.kill(int(max(ranks, key=int)), signal.SIGTERM)  # one rank only
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    errors = [l for l in err.splitlines() if l.startswith("apsp: error: ")]
+    assert len(errors) == 1 and "interrupted (SIGTERM)" in errors[0], err
+    assert not list(d.glob("t.npy*"))
