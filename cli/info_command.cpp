@@ -78,8 +78,11 @@ void print_text(const nlohmann::ordered_json& j) {
                 integral ? "integral" : "not integral",
                 w["negative"].get<bool>() ? "has negative weights" : "no negative weights");
   }
-  std::printf("plans for        %s%s (auto picks %s", j["dtype"].get<std::string>().c_str(),
-              j["paths"].get<bool>() ? " with paths" : "", j["auto"].get<std::string>().c_str());
+  const std::string asked = j.value("backend", std::string("auto"));
+  std::printf("plans for        %s%s (%s %s", j["dtype"].get<std::string>().c_str(),
+              j["paths"].get<bool>() ? " with paths" : "",
+              asked == "auto" ? "auto picks" : ("--backend " + asked + ":").c_str(),
+              j["auto"].get<std::string>().c_str());
   if (j.contains("auto_algorithm")) {
     std::printf(", %s; %s", j["auto_algorithm"].get<std::string>().c_str(),
                 j["auto_reason"].get<std::string>().c_str());
@@ -125,6 +128,7 @@ int run(const info_args& a) {
   }
   solve_options base = to_solve_options(a.solver);
   base.paths = a.paths;
+  resolve_auto_dtype(base, a.solver, g); // --dtype auto: the type `solve` would take for g
 
   nlohmann::ordered_json j;
   j["file"] = in.path;
@@ -136,10 +140,9 @@ int run(const info_args& a) {
       {"min", w.min}, {"max", w.max}, {"integral", w.all_integral}, {"negative", w.has_negative}};
   j["dtype"] = to_string(base.type);
   j["paths"] = a.paths;
+  j["backend"] = to_string(base.backend);
   try {
-    solve_options chosen = base;
-    chosen.backend = backend_kind::automatic;
-    const plan p = make_plan(g, chosen);
+    const plan p = make_plan(g, base); // what `solve` with these options would run
     j["auto"] = to_string(p.backend);
     j["auto_algorithm"] = to_string(p.algorithm);
     j["auto_reason"] = p.algorithm_reason;

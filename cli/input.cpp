@@ -90,17 +90,22 @@ loaded_graph read_input(const input_options& in) {
   loaded_graph out;
   out.path = in.path;
   const stopwatch clock;
+  std::string start(16, '\0');
   {
     // The io readers report missing files too; checking here gives one consistent message.
     std::ifstream probe(in.path, std::ios::binary);
     if (!probe) {
       throw invalid_input_error(in.path + ": cannot open for reading: " + std::strerror(errno));
     }
+    probe.read(start.data(), static_cast<std::streamsize>(start.size()));
+    start.resize(static_cast<std::size_t>(probe.gcount()));
   }
+  // Without a telling suffix, the two unambiguous signatures the library knows still say it.
+  const bool signed_file = start.starts_with("\x93NUMPY") || start.starts_with("%%MatrixMarket");
   io::read_options ro;
   if (!in.format.empty()) {
     ro.fmt = io::parse_format(in.format);
-  } else if (!io::format_from_path(in.path)) {
+  } else if (!io::format_from_path(in.path) && !signed_file) {
     throw invalid_argument_error("cannot tell the format of '" + in.path +
                                  "' from its suffix; give --format");
   }

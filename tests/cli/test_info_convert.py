@@ -67,3 +67,32 @@ def test_convert_with_explicit_formats(apsp, tmp_path, source):
     assert apsp("info", "g.data").rc == 2  # unknown suffix and no --format
     j = info(apsp, "g.data", "--format", "course-binary")
     assert j["n"] == N and j["format"] == "course-binary"
+
+
+def test_an_unknown_suffix_is_read_by_the_files_signature(apsp, tmp_path):
+    (tmp_path / "g.mtx").write_text(
+        "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3 7\n")
+    (tmp_path / "g.dat").write_bytes((tmp_path / "g.mtx").read_bytes())
+    r = apsp("info", "g.dat")
+    assert r.rc == 0, r
+    assert apsp("info", "g.dat", "--json").out == apsp("info", "g.mtx", "--json").out.replace(
+        "g.mtx", "g.dat")
+    assert apsp("convert", "g.dat", "g.npy", "-q").rc == 0
+    (tmp_path / "n.xyz").write_bytes((tmp_path / "g.npy").read_bytes())
+    r = apsp("solve", "n.xyz", "-o", "d.npy", "-q")
+    assert r.rc == 0, r
+    (tmp_path / "plain.dat").write_text("1 2 5\n")
+    r = apsp("info", "plain.dat")
+    assert r.rc == 2 and "--format" in r.err, r
+
+
+def test_info_plans_with_the_backend_and_dtype_solve_would_take(apsp, tmp_path):
+    (tmp_path / "fr.gr").write_text("p sp 3 2\na 1 2 1.5\na 2 3 2\n")
+    j = json.loads(apsp("info", "fr.gr", "--json").out)
+    assert j["backend"] == "auto" and j["auto"] == "cpu"
+    j = json.loads(apsp("info", "fr.gr", "--json", "--backend", "reference").out)
+    assert j["backend"] == "reference" and j["auto"] == "reference", j
+    assert "--backend reference:" in apsp("info", "fr.gr", "--backend", "reference").out
+    j = json.loads(apsp("info", "fr.gr", "--json", "--dtype", "auto").out)
+    r = apsp("solve", "fr.gr", "-o", "d.npy", "--dtype", "auto", "--json")
+    assert j["dtype"] == json.loads(r.out)["dtype"] == "float32", (j, r)
