@@ -140,7 +140,8 @@ def test_edge_files_refuse_a_vertex_on_no_edge(apsp, tmp_path, out):
 @pytest.mark.parametrize("command", [["info", "g.gr"], ["path", "g.gr", "1", "3"]])
 def test_grid_outside_mpirun_is_refused_everywhere(apsp, tmp_path, command):
     (tmp_path / "g.gr").write_text(GR)
-    assert_error(apsp(*command, "--grid", "1x1"), 2, "--grid")
+    assert_error(apsp(*command, "--grid", "2x1"), 2, "--grid")
+    assert apsp(*command, "--grid", "1x1").rc == 0  # one process's grid
 
 
 def test_a_weight_below_the_smallest_double_reads_as_its_nearest_double(apsp, tmp_path):
