@@ -239,7 +239,13 @@ int solve_distributed(const distributed_solve_args& a) {
   // Progress lines from the first rank; every rank stops on its own signals.
   o.progress =
       make_progress(s.rank() == 0 ? progress_wanted(a.quiet, a.progress) : progress_style::none);
-  d.commit_outputs = [] { return !interrupted(); };
+  // Every output is complete in its partial file here; a signal that came during the writes
+  // still cancels (the test hook pauses here, as one process pauses after its last write).
+  const int outputs = (a.out.empty() ? 0 : 1) + (a.paths_out.empty() ? 0 : 1);
+  d.commit_outputs = [outputs] {
+    test_pause_after_output(outputs);
+    return !interrupted();
+  };
   distributed::summary r;
   try {
     r = distributed::solve(s, in->file.g, o, d);

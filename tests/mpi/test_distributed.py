@@ -405,3 +405,23 @@ def test_sigterm_to_one_rank_is_reported_alike_by_all(tmp_path):
     errors = [l for l in err.splitlines() if l.startswith("apsp: error: ")]
     assert len(errors) == 1 and "interrupted (SIGTERM)" in errors[0], err
     assert not list(d.glob("t.npy*"))
+
+
+def test_a_signal_during_the_writes_leaves_no_output(graph301, tmp_path):
+    d, _, _ = graph301
+    env = dict(ENV, APSP_TEST_PAUSE_IN_WRITE="2")  # both outputs are in their partial files
+    proc = subprocess.Popen([MPIEXEC, "-np", "2", "--oversubscribe", CLI, "solve", "g.bin", "-o",
+                             tmp_path / "w.npy", "--paths", tmp_path / "wv.npy", "-q"], cwd=d,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    assert "paused after output 2" in line, line + proc.stderr.read()
+    # To the ranks themselves (signalled, mpirun exits 1 whatever its ranks return).
+    ranks = subprocess.run(["pgrep", "-f", "-P", str(proc.pid), "solve g.bin"],
+                           capture_output=True, text=True).stdout.split()
+    assert len(ranks) == 2, ranks
+    for pid in ranks:
+        os.kill(int(pid), signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert any("interrupted (SIGTERM)" in l for l in err.splitlines()), err
+    assert list(tmp_path.iterdir()) == []
