@@ -11,7 +11,7 @@
 
 namespace apsp {
 
-/// Passed to the progress callback after each pivot round (and once at the end).
+/// Passed to the progress callback after each pivot round.
 struct progress_info {
   std::int64_t rounds_done = 0;
   std::int64_t rounds_total = 0;
@@ -20,8 +20,9 @@ struct progress_info {
   double updates_per_second = 0;
 };
 
-/// Called from the solving thread; return false to cancel the solve (it then throws
-/// cancelled_error). Keep it cheap: it runs once per round.
+/// Called from the solving thread; return false to cancel the solve: it stops at the end of the
+/// next round (where no later round's work has started, so a checkpoint saved there is exact),
+/// is not called again, and throws cancelled_error. Keep it cheap: it runs once per round.
 using progress_callback = std::function<bool(const progress_info&)>;
 
 /// 16-bit packed arithmetic (two lanes per 32-bit register), on back ends that have it (cuda).

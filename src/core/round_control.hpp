@@ -71,9 +71,14 @@ public:
   /// `current` makes this process's host tiles current before a save. False: stop.
   template <class Current>
   bool round_end(std::int64_t r, std::int64_t rounds, std::uint32_t decision, Current&& current) {
-    guarded([&] { ctx_.round_done(r + 1, rounds); });
-    // One process stops at once; several agree at the next check().
-    if (failure_ && !comm_.distributed())
+    if (!failure_) // once a cancel or failure is known, no more progress calls
+      guarded([&] { ctx_.round_done(r + 1, rounds); });
+    // A stop learnt here takes effect at the next check(), as it does among several processes:
+    // that round runs without look-ahead, so what is saved is exactly "rounds done". This round
+    // may have run ahead (round r + 1's pivot and panels are in the tiles already), and a
+    // checkpoint of that state would resume to other pivots in the path matrix. The last round
+    // never runs ahead: a stop there is taken at once.
+    if (failure_ && !comm_.distributed() && r + 1 >= rounds)
       decision |= stop_now | (hooks_.save ? save_now : go_on);
     if ((decision & save_now) != 0) {
       std::uint32_t saved = go_on;

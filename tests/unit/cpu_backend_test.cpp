@@ -4,9 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -334,6 +338,49 @@ TEST(CpuBackend, IsaOverrideIsCheckedAndReported) {
     apsp::solve_options o;
     o.backend = apsp::backend_kind::cpu;
     EXPECT_THROW((void)apsp::make_plan(10, o), apsp::backend_unavailable_error);
+  }
+}
+
+// A cancel saves a checkpoint; the resumed solve gives the bytes of an uninterrupted one, the
+// path matrix included, also when the cancelled round ran ahead (look-ahead, two threads: the
+// next round's pivot and panels were in the tiles already, so the stop is taken one round later
+// where nothing runs ahead). Only the cancel saves here (no periodic checkpoints).
+TEST(CpuCheckpoint, CancelAfterALookAheadRoundResumesByteIdentical) {
+  for (const bool negative : {false, true}) {
+    apsp::testing::random_graph_spec spec;
+    spec.n = 200;
+    spec.density = 0.06;
+    spec.negative_edges = negative;
+    const apsp::graph g = apsp::testing::make_random_graph(spec, negative ? 61 : 62);
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("apsp_cpu_checkpoint_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    apsp::solve_options o;
+    o.backend = apsp::backend_kind::cpu;
+    o.algorithm = apsp::algorithm_kind::floyd_warshall;
+    o.type = dtype::int32;
+    o.paths = true;
+    o.block = 32;
+    o.threads = 2;
+    const apsp::result once = apsp::solve(g, o);
+    apsp::solve_options cancelled = o;
+    cancelled.checkpoint_dir = dir;
+    cancelled.checkpoint_every_seconds = 3600;
+    int calls = 0;
+    cancelled.progress = [&](const apsp::progress_info&) { return ++calls < 3; };
+    EXPECT_THROW((void)apsp::solve(g, cancelled), apsp::cancelled_error);
+    EXPECT_EQ(calls, 3); // no progress call once the cancel is known
+    ASSERT_TRUE(std::filesystem::exists(dir / "manifest"));
+    apsp::solve_options resume = o;
+    resume.resume_dir = dir;
+    const apsp::result resumed = apsp::solve(g, resume);
+    std::filesystem::remove_all(dir);
+    const auto& a = std::get<apsp::dense_matrix<std::int32_t>>(resumed.distances());
+    const auto& b = std::get<apsp::dense_matrix<std::int32_t>>(once.distances());
+    EXPECT_TRUE(std::equal(a.data(), a.data() + a.size(), b.data())) << negative;
+    EXPECT_TRUE(std::equal(resumed.via().data(), resumed.via().data() + resumed.via().size(),
+                           once.via().data()))
+        << negative;
   }
 }
 
