@@ -25,6 +25,7 @@ public:
   /// Adds u -> v with weight w. Throws invalid_argument_error for an out-of-range vertex or a
   /// non-finite weight.
   void add_edge(std::int64_t u, std::int64_t v, double w);
+  /// Room for num_edges edges (invalid_argument_error when negative).
   void reserve(std::int64_t num_edges);
 
   /// Replaces all edges at once (the three arrays must have equal length; checked).

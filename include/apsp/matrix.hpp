@@ -19,8 +19,8 @@ public:
   using value_type = T;
 
   dense_matrix() = default;
-  /// Allocates n*n elements; throws out_of_memory_error (via std::bad_alloc translation in the
-  /// library) when the allocation fails.
+  /// Allocates n*n elements. Throws std::bad_alloc when the allocation fails (the library's
+  /// entry points turn that into out_of_memory_error) and std::bad_array_new_length for n < 0.
   explicit dense_matrix(std::int64_t n) : n_(n) {
     if (n < 0)
       throw std::bad_array_new_length();

@@ -59,12 +59,14 @@ struct solve_options {
   /// file of exactly that size is written over in place (its header bytes are left as they
   /// are, and its pages, if already in memory, are used as they are); any other is truncated
   /// first. The result's distances point into the mapping. The path matrix stays in RAM unless
-  /// paths_file is set.
+  /// paths_file is set. The file is the solve's working memory: after a failure or a cancel it
+  /// holds unfinished values (the CLI works in a temporary name and renames it at the end).
   std::filesystem::path distances_file;
   /// Bytes before the values (a multiple of the element size; 64 keeps vectors aligned).
   std::uint64_t distances_file_offset = 0;
-  /// The same for the path matrix (with `paths`): n*n int32 values after `paths_file_offset`
-  /// bytes, memory-mapped; the result's via() points into the mapping.
+  /// The same for the path matrix (with `paths`; without it, invalid_argument_error): n*n int32
+  /// values after `paths_file_offset` bytes, memory-mapped; the result's via() points into the
+  /// mapping. Another file than distances_file (the same one: invalid_argument_error).
   std::filesystem::path paths_file;
   /// Bytes before the path matrix's values (a multiple of 4).
   std::uint64_t paths_file_offset = 0;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -38,9 +40,11 @@ weight_facts analyze_weights(const graph& g, double enough) {
     max_abs = std::max(max_abs, std::fabs(w[static_cast<std::size_t>(e)]));
   }
   facts.has_negative = negative;
-  if (m == 0 || g.num_vertices() < 2)
+  if (m == 0)
     return facts;
-  const auto keep = std::min<std::int64_t>(g.num_vertices() - 1, m);
+  // One vertex has no paths, but its self-loops are still cast to the type: counting one
+  // weight refuses those the type cannot hold.
+  const auto keep = std::max<std::int64_t>(1, std::min<std::int64_t>(g.num_vertices() - 1, m));
   // (n-1) * max|w| is a valid bound and costs nothing more; the exact "n-1 largest" sum needs a
   // selection over all m weights, so it is only computed when the cheap bound is not enough.
   facts.distance_bound = max_abs * static_cast<double>(keep);
@@ -66,7 +70,9 @@ double bound_needed(dtype type, bool narrow_requested) {
     return static_cast<double>(weight_traits<std::int32_t>::infinity) / 3;
   if (type == dtype::int64)
     return static_cast<double>(weight_traits<std::int64_t>::infinity) / 3;
-  return HUGE_VAL; // float types never need the bound: the cheap one is always enough
+  if (type == dtype::float32)
+    return std::numeric_limits<float>::max();
+  return HUGE_VAL; // float64: weights of at most 2^53 never reach its largest value
 }
 
 weight_facts analyze_weights(const any_matrix& m) {
@@ -75,10 +81,30 @@ weight_facts analyze_weights(const any_matrix& m) {
         weight_facts facts;
         double max_abs = 0;
         const std::int64_t n = d.n();
+        using T = typename std::decay_t<decltype(d)>::value_type;
         for (std::int64_t i = 0; i < n; ++i) {
           const auto* row = d.row(i);
           for (std::int64_t j = 0; j < n; ++j) {
             const auto v = row[j];
+            // The matrix holds weights and "no edge" (+inf, or the integer no-path value):
+            // anything else would be read as some weight by one back end and another by the next.
+            bool bad = false;
+            if constexpr (std::is_floating_point_v<T>)
+              bad = std::isnan(v) || v == -std::numeric_limits<T>::infinity();
+            else
+              bad = v > weight_traits<T>::infinity;
+            if (bad) {
+              throw invalid_input_error(
+                  "matrix entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
+                  (std::is_floating_point_v<T>
+                       ? std::string(std::isnan(static_cast<double>(v)) ? "NaN" : "-inf")
+                       : std::to_string(static_cast<long long>(v))) +
+                  "; entries are weights or the no-path value (" +
+                  (std::is_floating_point_v<T>
+                       ? std::string("inf")
+                       : std::to_string(static_cast<long long>(weight_traits<T>::infinity))) +
+                  ") for no edge");
+            }
             if (!is_finite_entry(v))
               continue;
             if (v < 0)
@@ -110,6 +136,11 @@ std::int64_t count_arcs(const any_matrix& m) {
 }
 
 void check_representable(const weight_facts& facts, dtype type, bool all_integral) {
+  if (type == dtype::float32 && facts.distance_bound >= std::numeric_limits<float>::max()) {
+    throw overflow_risk_error("path lengths could reach " + std::to_string(facts.distance_bound) +
+                              ", beyond float32's largest value (they would read as no path); "
+                              "solve with --dtype float64");
+  }
   if (!is_integral(type))
     return;
   if (!all_integral) {

@@ -27,6 +27,8 @@ void graph::add_edge(std::int64_t u, std::int64_t v, double w) {
 }
 
 void graph::reserve(std::int64_t num_edges) {
+  APSP_EXPECTS(num_edges >= 0, invalid_argument_error,
+               "edge count must not be negative, got " + std::to_string(num_edges));
   const auto m = static_cast<std::size_t>(num_edges);
   src_.reserve(m);
   dst_.reserve(m);

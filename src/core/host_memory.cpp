@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <limits>
 
 #include "apsp/plan.hpp"
 
@@ -18,16 +19,28 @@ std::uint64_t physical_memory_bytes() noexcept {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
+std::uint64_t matrix_bytes(std::int64_t n, std::uint64_t elem) noexcept {
+  const auto cells = static_cast<unsigned __int128>(n) * static_cast<unsigned __int128>(n);
+  const unsigned __int128 bytes = cells * elem;
+  constexpr auto most = std::numeric_limits<std::uint64_t>::max();
+  return bytes > most ? most : static_cast<std::uint64_t>(bytes);
+}
+
+std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) noexcept {
+  constexpr auto most = std::numeric_limits<std::uint64_t>::max();
+  return a > most - b ? most : a + b;
+}
+
 std::uint64_t distances_ram_bytes(std::int64_t n, const solve_options& o) noexcept {
   if (!o.distances_file.empty())
     return 0;
-  return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * size_of(o.type);
+  return matrix_bytes(n, size_of(o.type));
 }
 
 std::uint64_t paths_ram_bytes(std::int64_t n, const solve_options& o) noexcept {
   if (!o.paths || !o.paths_file.empty())
     return 0;
-  return static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n) * sizeof(std::int32_t);
+  return matrix_bytes(n, sizeof(std::int32_t));
 }
 
 std::string gib(std::uint64_t bytes) {

@@ -12,6 +12,11 @@ namespace apsp::detail {
 /// Physical memory of this machine in bytes (0 when the system does not say).
 [[nodiscard]] std::uint64_t physical_memory_bytes() noexcept;
 
+/// n * n * elem bytes, saturating at the largest std::uint64_t, so that a plan for an absurd n
+/// still says it does not fit instead of wrapping round to a small number.
+[[nodiscard]] std::uint64_t matrix_bytes(std::int64_t n, std::uint64_t elem) noexcept;
+/// a + b, saturating likewise.
+[[nodiscard]] std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) noexcept;
 /// Bytes of an n x n distance matrix of `o.type` that live in RAM: none when it is kept in a
 /// memory-mapped file (solve_options::distances_file).
 [[nodiscard]] std::uint64_t distances_ram_bytes(std::int64_t n, const solve_options& o) noexcept;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/backend.hpp"
+#include "core/host_memory.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -47,8 +48,8 @@ public:
     p.block = 1;
     p.rounds = n;
     p.paths = o.paths;
-    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-    p.host_bytes = cells * size_of(o.type) + (o.paths ? cells * 4 : 0);
+    p.host_bytes = add_bytes(distances_ram_bytes(n, o), paths_ram_bytes(n, o));
+    check_host_fit(p, "the reference back end");
     return p;
   }
   void run(any_matrix& d, via_matrix* via, const plan&, run_context& ctx) override {

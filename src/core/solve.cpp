@@ -285,20 +285,50 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
   return result(std::move(d), std::move(via), std::move(p), t);
 }
 
+/// What no back end can take, refused alike whichever is chosen: negative sizes, a path file
+/// without paths, one file for both memory-mapped outputs.
+void check_options(const solve_options& o) {
+  APSP_EXPECTS(o.block >= 0, invalid_argument_error,
+               "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
+  APSP_EXPECTS(o.threads >= 0, invalid_argument_error,
+               "threads must be >= 0 (0 = all), got " + std::to_string(o.threads));
+  APSP_EXPECTS(o.checkpoint_every_seconds >= 0, invalid_argument_error,
+               "checkpoint_every_seconds must be >= 0, got " +
+                   std::to_string(o.checkpoint_every_seconds));
+  APSP_EXPECTS(o.paths_file.empty() || o.paths, invalid_argument_error,
+               "paths_file " + o.paths_file.string() + " is set without paths");
+  if (o.distances_file.empty() || o.paths_file.empty())
+    return;
+  namespace fs = std::filesystem;
+  std::error_code ec_d;
+  std::error_code ec_p;
+  std::error_code ec;
+  const fs::path d = fs::weakly_canonical(fs::absolute(o.distances_file), ec_d);
+  const fs::path p = fs::weakly_canonical(fs::absolute(o.paths_file), ec_p);
+  const bool same =
+      (!ec_d && !ec_p && d == p) || fs::equivalent(o.distances_file, o.paths_file, ec);
+  APSP_EXPECTS(!same, invalid_argument_error,
+               "distances_file and paths_file name the same file " + o.distances_file.string() +
+                   "; the two matrices need a file each");
+}
+
 } // namespace
 
 plan make_plan(std::int64_t n, const solve_options& options) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
+  check_options(options);
   return plan_with(choose_engine(n, -1, options), n, options);
 }
 
 plan make_plan(const graph& g, const solve_options& options) {
+  check_options(options);
   return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options, &g), g.num_vertices(),
                    options);
 }
 
 result solve(const graph& g, const solve_options& options) {
   const auto t0 = clock_type::now();
+  check_options(options);
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(
       g, detail::bound_needed(options.type, options.narrow != narrow_mode::off));
@@ -328,6 +358,7 @@ result solve(const graph& g, const solve_options& options) {
 
 result solve_dense(any_matrix initial, const solve_options& options) {
   const auto t0 = clock_type::now();
+  check_options(options);
   APSP_EXPECTS(options.distances_file.empty(), invalid_argument_error,
                "solve_dense works in the matrix it is given; distances_file applies to solve");
   APSP_EXPECTS(static_cast<dtype>(initial.index()) == options.type, invalid_argument_error,

@@ -243,6 +243,11 @@ void write_npy_graph(atomic_output& out, const graph& g) {
 
 void write_graph(const std::filesystem::path& p, const graph_file& gf, format f) {
   const vertex_labels labels = effective_labels(p, gf);
+  // What the readers refuse is not written (it could not be read back).
+  if (const double most = gf.g.summarize_weights().max_abs; most > detail::max_abs_weight) {
+    detail::fail_write(p, "a weight of magnitude " + std::to_string(most) +
+                              " is beyond 2^53, which the graph readers refuse");
+  }
   const bool text = f != format::course_binary && f != format::npy;
   atomic_output out(p, text && detail::wants_gzip(p));
   switch (f) {

@@ -373,4 +373,84 @@ TEST(Backends, ReleaseDevicesLeavesTheOtherBackEndsWorking) {
   EXPECT_FALSE(again.reachable(2, 0));
 }
 
+// What no back end can take is refused before any work, whichever back end is chosen.
+TEST(SolveOptions, RefusedAlikeOnEveryBackEnd) {
+  apsp::graph g(3);
+  g.add_edge(0, 1, 2);
+  g.add_edge(1, 2, 3);
+  for (const auto backend : {apsp::backend_kind::reference, apsp::backend_kind::cpu}) {
+    apsp::solve_options o;
+    o.backend = backend;
+    o.block = -1;
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::invalid_argument_error);
+    o.block = 0;
+    o.checkpoint_every_seconds = -1;
+    EXPECT_THROW((void)apsp::make_plan(3, o), apsp::invalid_argument_error);
+    o.checkpoint_every_seconds = 600;
+    o.paths_file = std::filesystem::temp_directory_path() / "apsp_never_written.bin";
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::invalid_argument_error); // without paths
+    EXPECT_FALSE(std::filesystem::exists(o.paths_file));
+    o.paths = true;
+    o.distances_file = o.paths_file.parent_path() / "." / o.paths_file.filename();
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::invalid_argument_error); // one file for both
+    EXPECT_FALSE(std::filesystem::exists(o.paths_file));
+  }
+}
+
+TEST(SolveDense, EntriesThatAreNeitherWeightsNorNoPathAreRefused) {
+  const auto refused = [](auto bad, dtype type) {
+    using T = decltype(bad);
+    apsp::dense_matrix<T> m(3);
+    for (auto& v : m.values())
+      v = apsp::weight_traits<T>::infinity;
+    m(0, 1) = bad;
+    apsp::solve_options o;
+    o.type = type;
+    o.backend = apsp::backend_kind::cpu;
+    EXPECT_THROW((void)apsp::solve_dense(std::move(m), o), apsp::invalid_input_error);
+  };
+  refused(std::numeric_limits<double>::quiet_NaN(), dtype::float64);
+  refused(-std::numeric_limits<float>::infinity(), dtype::float32);
+  refused(std::numeric_limits<std::int32_t>::max(), dtype::int32);
+  refused(std::numeric_limits<std::int64_t>::max(), dtype::int64);
+}
+
+TEST(Overflow, LargeWeightsAreRefusedNotWrapped) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  o.type = dtype::int32;
+  apsp::graph one(1); // no paths, but the self-loop is still cast to int32
+  one.add_edge(0, 0, 5e9);
+  EXPECT_THROW((void)apsp::solve(one, o), apsp::overflow_risk_error);
+  apsp::graph far(3); // float32 sums beyond its largest value would read as no path
+  far.add_edge(0, 1, 3e38);
+  far.add_edge(1, 2, 3e38);
+  o.type = dtype::float32;
+  EXPECT_THROW((void)apsp::solve(far, o), apsp::overflow_risk_error);
+  o.type = dtype::float64;
+  EXPECT_DOUBLE_EQ(apsp::solve(far, o).distance(0, 2), 6e38);
+}
+
+TEST(Plans, AbsurdSizesSaturateAndDoNotFit) {
+  for (const auto backend : {apsp::backend_kind::reference, apsp::backend_kind::cpu}) {
+    apsp::solve_options o;
+    o.backend = backend;
+    o.type = dtype::int64;
+    o.paths = true;
+    const apsp::plan p = apsp::make_plan(std::int64_t{2147483647}, o);
+    EXPECT_EQ(p.host_bytes, std::numeric_limits<std::uint64_t>::max());
+    EXPECT_FALSE(p.fits);
+  }
+}
+
+TEST(WriteGraph, WeightsTheReadersRefuseAreNotWritten) {
+  apsp::io::graph_file f;
+  f.g = apsp::graph(2);
+  f.g.add_edge(0, 1, 1e300);
+  const auto target = std::filesystem::temp_directory_path() / "apsp_big_weight.gr";
+  EXPECT_THROW(apsp::io::write_graph(target, f, apsp::io::format::dimacs),
+               apsp::invalid_argument_error);
+  EXPECT_FALSE(std::filesystem::exists(target));
+}
+
 } // namespace
