@@ -48,12 +48,29 @@ def log(message):
     print(f"apsp: {message}", flush=True)
 
 
+def require(module, what):
+    """Stops with one clear line when this Python lacks a module the build needs (another
+    python3 first on PATH, e.g. pyenv's, has none of Debian's packages and nothing can be
+    downloaded here)."""
+    try:
+        __import__(module)
+    except ImportError:
+        sys.exit(f"apsp: {sys.executable} cannot import {module} ({what}). Build with Debian's "
+                 f"Python: /usr/bin/python3 -m venv --system-site-packages .venv && "
+                 f".venv/bin/pip install --no-build-isolation . (docs/python.md)")
+
+
+if {"bdist_wheel", "dist_info"} & set(sys.argv):
+    require("wheel", "Debian's python3-wheel, for building the wheel")
+
+
 class CMakeBuild(build_ext):
     """Builds apsp._core and the apsp tool with CMake instead of setuptools' compiler calls."""
 
     def run(self):
         if shutil.which("cmake") is None:
             raise RuntimeError("apsp: cmake not found: install Debian's cmake (make deps does)")
+        require("numpy", "Debian's python3-numpy: the extension is built against it")
         given = os.environ.get("APSP_CMAKE_BUILD_DIR")
         build_dir = pathlib.Path(given or pathlib.Path(self.build_temp) / "cmake").resolve()
         if given and (build_dir / "CMakeCache.txt").is_file():

@@ -56,8 +56,14 @@ int device_count(std::string* why) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();
-    if (why != nullptr)
-      *why = std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+    if (why != nullptr) {
+      // The runtime says "driver version is insufficient" also when there is no driver at all.
+      *why = status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice
+                 ? std::string("no usable CUDA device: no NVIDIA driver found, or one older "
+                               "than this build's CUDA runtime needs (") +
+                       cudaGetErrorString(status) + ")"
+                 : std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+    }
     return 0;
   }
   if (count == 0 && why != nullptr)
