@@ -121,8 +121,13 @@ TEST(RankExecutor, CancelStopsAtARoundBoundary) {
 
 // The cuda back end with checkpoints runs these rounds as one process: a solve cancelled after a
 // saved round and resumed gives the bytes of an uninterrupted one (distances and paths), and
-// the distances of the in-core driver.
-TEST(CudaCheckpoint, CancelThenResumeIsByteIdentical) {
+// the distances of the in-core driver. Saving every round (no round runs ahead), and saving only
+// at the cancel (the cancelled round ran ahead: the stop is taken a round later, exactly).
+class CudaCheckpoint : public ::testing::TestWithParam<double> {};
+
+INSTANTIATE_TEST_SUITE_P(Every, CudaCheckpoint, ::testing::Values(0.0, 3600.0));
+
+TEST_P(CudaCheckpoint, CancelThenResumeIsByteIdentical) {
   const cuda::rank_device dev = cuda::pick_rank_device(0);
   if (!dev.available)
     GTEST_SKIP() << "no GPU: " << dev.name;
@@ -134,7 +139,7 @@ TEST(CudaCheckpoint, CancelThenResumeIsByteIdentical) {
   o.backend = backend_kind::cuda;
   o.paths = true;
   o.checkpoint_dir = dir;
-  o.checkpoint_every_seconds = 0;
+  o.checkpoint_every_seconds = GetParam();
   int calls = 0;
   o.progress = [&](const progress_info&) { return ++calls < 2; };
   EXPECT_THROW((void)solve(g, o), cancelled_error);
