@@ -10,6 +10,7 @@
 #include "apsp/solve.hpp"
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
+#include "json_text.hpp"
 #include "output.hpp"
 #include "solver.hpp"
 
@@ -174,7 +175,7 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
       j["dtype"] = to_string(o.type);
       j["paths"] = paths;
       j["distributed"] = plan_json(s, p);
-      std::printf("%s\n", j.dump(2).c_str());
+      std::printf("%s\n", json_text(j, 2).c_str());
     } else {
       std::printf("file             %s (%s)\n", in->path.c_str(),
                   std::string(io::to_string(in->file.source_format)).c_str());
@@ -211,6 +212,7 @@ int solve_distributed(const distributed_solve_args& a) {
       throw invalid_argument_error("--output-format needs -o OUT");
     }
     if (!a.paths_out.empty()) {
+      check_paths_output(a.paths_out);
       check_writable(a.paths_out);
       if (!a.out.empty())
         check_distinct_outputs(a.out, a.paths_out);
@@ -305,7 +307,7 @@ int solve_distributed(const distributed_solve_args& a) {
       return v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
     };
     j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j, 2).c_str());
     return 0;
   }
   std::printf("input            %s (%s)\n", a.in.path.c_str(),

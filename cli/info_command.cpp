@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "distributed.hpp"
 #include "input.hpp"
+#include "json_text.hpp"
 #include "solver.hpp"
 
 namespace apsp::cli {
@@ -154,7 +155,7 @@ int run(const info_args& a) {
     j["plans"].push_back(plan_json(status, g, base));
   }
   if (a.json) {
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j, 2).c_str());
   } else {
     print_text(j);
   }

@@ -62,6 +62,14 @@ void check_writable(const std::string& path) {
   }
 }
 
+void check_paths_output(const std::string& paths) {
+  if (io::format_from_path(paths) != io::format::npy) {
+    throw invalid_argument_error("--paths writes the path matrix as .npy, so its name must end "
+                                 "in .npy, not '" +
+                                 paths + "'");
+  }
+}
+
 void check_distinct_outputs(const std::string& distances, const std::string& paths) {
   namespace fs = std::filesystem;
   std::error_code ec_d;

@@ -26,6 +26,9 @@ namespace apsp::cli {
 /// Fails early (invalid_argument_error) when `path` cannot be created: its directory is missing
 /// or it names a directory. Run before a long solve, not after it.
 void check_writable(const std::string& path);
+/// The path matrix is written as .npy whatever the name says: a name with another suffix (which
+/// `apsp path --via` would then read as that format) is refused with invalid_argument_error.
+void check_paths_output(const std::string& paths);
 /// Throws invalid_argument_error when the two output paths name one file (the same path
 /// spelled two ways, or two links to one file).
 void check_distinct_outputs(const std::string& distances, const std::string& paths);

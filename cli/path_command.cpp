@@ -1,9 +1,13 @@
 // apsp path: one shortest path, from a fresh solve or from saved distance and via matrices.
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -16,6 +20,7 @@
 #include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
+#include "json_text.hpp"
 #include "output.hpp"
 #include "solver.hpp"
 
@@ -72,17 +77,74 @@ std::vector<std::int64_t> saved_path(const any_matrix& dist, const via_matrix& v
   }
 }
 
+/// Saved matrices may belong to another graph: the path they give must walk INPUT's edges (the
+/// lightest of parallel arcs) and add up to the saved distance (exactly for integers, within the
+/// rounding of its additions for floats). Throws invalid_input_error naming what does not fit.
+void check_saved_path(const loaded_graph& in, const any_matrix& dist, const std::string& files,
+                      const std::vector<std::int64_t>& path) {
+  if (path.size() < 2)
+    return;
+  std::unordered_map<std::uint64_t, double> lightest; // (u << 32 | v) of each step
+  const auto key = [](std::int64_t u, std::int64_t v) {
+    return (static_cast<std::uint64_t>(u) << 32) | static_cast<std::uint64_t>(v);
+  };
+  for (std::size_t k = 0; k + 1 < path.size(); ++k)
+    lightest.emplace(key(path[k], path[k + 1]), std::numeric_limits<double>::infinity());
+  const graph& g = in.file.g;
+  for (std::size_t e = 0; e < g.weights().size(); ++e) {
+    const auto it = lightest.find(key(g.sources()[e], g.targets()[e]));
+    if (it != lightest.end())
+      it->second = std::min(it->second, g.weights()[e]);
+  }
+  const auto& labels = in.file.labels;
+  double length = 0;
+  double magnitude = 0;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const double w = lightest.at(key(path[k], path[k + 1]));
+    if (!std::isfinite(w)) {
+      throw invalid_input_error(files + " do not describe " + in.path + ": their path uses " +
+                                labels.label(path[k]) + " -> " + labels.label(path[k + 1]) +
+                                ", which is not an edge of " + in.path);
+    }
+    length += w;
+    magnitude += std::fabs(w);
+  }
+  const std::int64_t s = path.front();
+  const std::int64_t t = path.back();
+  const double saved =
+      std::visit([&](const auto& m) { return static_cast<double>(m(s, t)); }, dist);
+  const bool exact = std::visit(
+      [](const auto& m) {
+        return std::is_integral_v<typename std::decay_t<decltype(m)>::value_type>;
+      },
+      dist);
+  const double eps = std::holds_alternative<dense_matrix<float>>(dist)
+                         ? std::numeric_limits<float>::epsilon()
+                         : std::numeric_limits<double>::epsilon();
+  const double slack = exact ? 0 : static_cast<double>(path.size()) * eps * (magnitude + 1);
+  if (!(std::fabs(length - saved) <= slack)) {
+    char walked[32];
+    std::snprintf(walked, sizeof walked, "%.17g", length);
+    throw invalid_input_error(files + " do not describe " + in.path + ": their path from " +
+                              labels.label(s) + " to " + labels.label(t) + " has length " + walked +
+                              " in " + in.path + ", but the distance file says " +
+                              distance_text(dist, s, t));
+  }
+}
+
 void print_path(const path_args& a, const loaded_graph& in, const any_matrix& dist, std::int64_t s,
                 std::int64_t t, const std::vector<std::int64_t>& path) {
   const auto& labels = in.file.labels;
   if (a.json) {
     // Key order and spacing are fixed by the documentation, so the object is written by hand.
-    const bool numeric = labels_are_integers(labels);
-    std::string text = "{\"source\": " + label_json(labels, s, numeric).dump() +
-                       ", \"target\": " + label_json(labels, t, numeric).dump() +
-                       ", \"length\": " + distance_json(dist, s, t).dump() + ", \"path\": [";
+    // A CSV's vertices are names, even those that look like numbers.
+    const bool numeric =
+        in.file.source_format != io::format::csv && labels_are_integers(labels);
+    std::string text = "{\"source\": " + json_text(label_json(labels, s, numeric)) +
+                       ", \"target\": " + json_text(label_json(labels, t, numeric)) +
+                       ", \"length\": " + json_text(distance_json(dist, s, t)) + ", \"path\": [";
     for (std::size_t k = 0; k < path.size(); ++k) {
-      text += (k ? ", " : "") + label_json(labels, path[k], numeric).dump();
+      text += (k ? ", " : "") + json_text(label_json(labels, path[k], numeric));
     }
     text += "]}";
     std::printf("%s\n", text.c_str());
@@ -119,7 +181,9 @@ int run(const path_args& a) {
     auto* via = std::get_if<via_matrix>(&via_any);
     if (via == nullptr)
       throw invalid_input_error(a.via + ": a path matrix must hold int32");
-    print_path(a, in, dist, s, t, saved_path(dist, *via, a.via, s, t));
+    const std::vector<std::int64_t> path = saved_path(dist, *via, a.via, s, t);
+    check_saved_path(in, dist, a.dist + " and " + a.via, path);
+    print_path(a, in, dist, s, t, path);
     return 0;
   }
   solve_options options = to_solve_options(a.solver);

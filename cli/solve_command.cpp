@@ -24,6 +24,7 @@
 #include "in_place.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
+#include "json_text.hpp"
 #include "output.hpp"
 #include "process_exit.hpp"
 #include "solver.hpp"
@@ -119,7 +120,7 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
     return p.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p);
   };
   j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
-  std::printf("%s\n", j.dump(2).c_str());
+  std::printf("%s\n", json_text(j, 2).c_str());
 }
 
 void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
@@ -200,6 +201,7 @@ int run(const solve_args& a) {
     throw invalid_argument_error("--output-format needs -o OUT");
   }
   if (!a.paths_out.empty()) {
+    check_paths_output(a.paths_out);
     check_writable(a.paths_out);
     if (!a.out.empty())
       check_distinct_outputs(a.out, a.paths_out);

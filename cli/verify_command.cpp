@@ -1,6 +1,7 @@
 // apsp verify: check sampled rows of a distance matrix against an independent single-source
 // shortest-path computation.
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -30,7 +31,7 @@ struct verify_args {
   std::string matrix_format;
   std::int64_t sources = 16;
   std::uint64_t seed = 1;
-  double tolerance = 1e-6;
+  double tolerance = -1; ///< unset: default_tolerance()
 };
 
 /// splitmix64: a tiny generator whose sequence is the same on every platform (std::
@@ -59,6 +60,17 @@ std::vector<std::int64_t> sample_sources(std::int64_t n, std::int64_t k, std::ui
   return all;
 }
 
+/// Unset --tolerance: 1e-6, or for a float32 matrix the rounding of n - 1 float32 additions
+/// (each within 2^-24 of its exact sum), when that is larger: a path of 1,000 hops in float32
+/// carries about 1e-6 of relative error already.
+double default_tolerance(const any_matrix& dist) {
+  const bool single = std::holds_alternative<dense_matrix<float>>(dist);
+  const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, dist);
+  return single ? std::max(1e-6, static_cast<double>(std::max<std::int64_t>(n - 1, 0)) *
+                                     std::ldexp(1.0, -24))
+                : 1e-6;
+}
+
 struct mismatch {
   std::int64_t row = -1;
   std::int64_t col = -1;
@@ -70,6 +82,10 @@ template <class T> std::string value_text(T v) {
   if constexpr (std::is_integral_v<T>) {
     return std::to_string(v);
   } else {
+    if (std::isnan(v))
+      return "nan";
+    if (std::isinf(v))
+      return v > 0 ? "inf" : "-inf";
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(v));
     return buf;
@@ -83,11 +99,14 @@ bool row_matches(const dense_matrix<T>& m, std::int64_t s, const std::vector<R>&
   const T* row = m.row(s);
   for (std::int64_t j = 0; j < m.n(); ++j) {
     const T v = row[j];
+    // Unreachable is exactly the no-path value (int32 2^30-1, int64 2^62-1, float +inf);
+    // anything above it, -inf or NaN is a wrong entry, not "no path".
+    const bool unreachable = v == weight_traits<T>::infinity;
     const bool finite = std::is_integral_v<T> ? v < weight_traits<T>::infinity : std::isfinite(v);
     const auto jj = static_cast<std::size_t>(j);
     bool ok = false;
     if (!reached[jj] || !finite) {
-      ok = !reached[jj] && !finite && !std::isnan(static_cast<double>(v));
+      ok = !reached[jj] && unreachable;
     } else if constexpr (std::is_integral_v<T> && std::is_integral_v<R>) {
       ok = static_cast<std::int64_t>(v) == ref[jj];
     } else {
@@ -96,7 +115,7 @@ bool row_matches(const dense_matrix<T>& m, std::int64_t s, const std::vector<R>&
       ok = std::fabs(a - b) <= tolerance * std::fmax(std::fmax(std::fabs(a), std::fabs(b)), scale);
     }
     if (!ok) {
-      bad = {s, j, finite ? value_text(v) : "unreachable",
+      bad = {s, j, unreachable ? "unreachable" : value_text(v),
              reached[jj] ? value_text(ref[jj]) : "unreachable"};
       return false;
     }
@@ -109,6 +128,7 @@ int verify_rows(const verify_args& a, const loaded_graph& in, const any_matrix& 
                 const std::vector<std::int64_t>& sources) {
   const adjacency adj(in.file.g);
   const auto summary = in.file.g.summarize_weights();
+  const double tolerance = a.tolerance >= 0 ? a.tolerance : default_tolerance(dist);
   // Float results are compared relative to the larger value, but never to less than the largest
   // weight: near-zero sums of mixed-sign weights carry that much rounding.
   const double scale = summary.max_abs;
@@ -122,7 +142,7 @@ int verify_rows(const verify_args& a, const loaded_graph& in, const any_matrix& 
       rethrow_in_file_ids(e, in);
     }
     const bool ok = std::visit(
-        [&](const auto& m) { return row_matches(m, s, ref, reached, a.tolerance, scale, bad); },
+        [&](const auto& m) { return row_matches(m, s, ref, reached, tolerance, scale, bad); },
         dist);
     if (!ok) {
       const auto& labels = in.file.labels;
@@ -138,7 +158,7 @@ int verify_rows(const verify_args& a, const loaded_graph& in, const any_matrix& 
   std::printf("OK: %zu of %lld rows of %s match %s (%s)\n", sources.size(),
               static_cast<long long>(in.file.g.num_vertices()), a.dist.c_str(),
               adj.has_negative() ? "Bellman-Ford" : "Dijkstra",
-              exact ? "exact" : ("relative tolerance " + value_text(a.tolerance)).c_str());
+              exact ? "exact" : ("relative tolerance " + value_text(tolerance)).c_str());
   return 0;
 }
 
@@ -200,9 +220,17 @@ void add_verify_command(CLI::App& app, command_action& action) {
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "seed of the sample")->capture_default_str();
   cmd->add_option("--tolerance", args->tolerance,
-                  "relative tolerance for float matrices (integer matrices compare exactly)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+                  "relative tolerance for float matrices (default 1e-6; for float32 matrices "
+                  "(n-1) * 2^-24 when larger; integer matrices compare exactly)")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            double x = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+            return ec == std::errc() && end == v.data() + v.size() && std::isfinite(x) && x >= 0
+                       ? std::string()
+                       : "'" + v + "' is not a finite number >= 0";
+          },
+          "R"));
   cmd->footer(
       "Each sampled row is recomputed by Dijkstra (binary heap) when all weights are >= 0, by\n"
       "Bellman-Ford otherwise, in int64 for integral weights. Prints OK and exits 0, or names\n"

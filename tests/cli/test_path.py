@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from conftest import assert_error
@@ -87,3 +88,36 @@ def test_path_rejects_mismatched_or_corrupt_saved_matrices(apsp, files):
     np.save(files / "loop_via.npy", loop)
     assert_error(apsp("path", "g.gr", "1", "5", "--dist", "d.npy", "--via", "loop_via.npy"), 3,
                  "loop_via.npy")
+
+
+def test_saved_matrices_of_another_graph_are_refused(apsp, tmp_path):
+    write_gr(tmp_path / "h.gr", 6, [(1, 6, 2), (6, 5, 2), (5, 4, 1)])
+    write_gr(tmp_path / "g.gr", 6, [(1, 2, 3), (2, 3, 0), (3, 4, 2), (1, 4, 9)])
+    assert apsp("solve", "h.gr", "-o", "hd.npy", "--paths", "hv.npy", "-q").rc == 0
+    r = apsp("path", "g.gr", "1", "4", "--dist", "hd.npy", "--via", "hv.npy")
+    assert_error(r, 3, "do not describe g.gr", "6")
+    # The same lengths over other edges: refused by the edges, not the length.
+    assert apsp("solve", "g.gr", "-o", "gd.npy", "--paths", "gv.npy", "-q").rc == 0
+    r = apsp("path", "g.gr", "1", "4", "--dist", "gd.npy", "--via", "gv.npy")
+    assert r.rc == 0 and r.out.splitlines()[-1] == "1 -> 2 -> 3 -> 4", r
+    d = np.load(tmp_path / "gd.npy")
+    d[0, 3] = 4  # a length the path does not have
+    np.save(tmp_path / "gd.npy", d)
+    r = apsp("path", "g.gr", "1", "4", "--dist", "gd.npy", "--via", "gv.npy")
+    assert_error(r, 3, "has length 5", "says 4")
+
+
+def test_the_path_matrix_must_be_named_npy(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 4), (2, 3, 1)])
+    assert_error(apsp("solve", "g.gr", "-o", "d.bin", "--paths", "v.bin"), 2, ".npy", "v.bin")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.gr"]
+
+
+def test_json_ids_of_csv_are_strings_and_bad_utf8_is_replaced(apsp, tmp_path):
+    (tmp_path / "n.csv").write_text("source,target,weight\n1,2,3\n2,10,4\n")
+    j = json.loads(apsp("path", "n.csv", "1", "10", "--json").out)
+    assert j["source"] == "1" and j["path"] == ["1", "2", "10"], j
+    (tmp_path / "u.csv").write_bytes(b"source,target,weight\nA,bad\xff,1\n")
+    r = apsp("path", "u.csv", "A", "bad\udcff", "--json")
+    assert r.rc == 0, r
+    assert json.loads(r.out)["target"] == "bad\ufffd"

@@ -83,3 +83,35 @@ def test_verify_sample_is_deterministic_and_seeded(apsp, solved):
     a = apsp("verify", "g.gr", "row0.npy", "--sources", "2", "--seed", "5")
     b = apsp("verify", "g.gr", "row0.npy", "--sources", "2", "--seed", "5")
     assert a.rc == b.rc == 7 and a.err == b.err, (a, b)
+
+
+def test_float32_rounding_of_long_paths_is_within_the_default_tolerance(apsp, tmp_path):
+    n = 1200  # a two-way path graph: shortest paths of up to n - 1 float32 additions
+    rng = np.random.default_rng(3)
+    w = np.round(rng.uniform(0.1, 1.0, n - 1), 3)
+    edges = [(i + 1, i + 2, w[i]) for i in range(n - 1)] + [(i + 2, i + 1, w[i])
+                                                             for i in range(n - 1)]
+    write_gr(tmp_path / "p.gr", n, edges)
+    assert apsp("solve", "p.gr", "--dtype", "float32", "--algorithm", "fw", "--backend", "cpu",
+                "-o", "f.npy", "-q").rc == 0
+    r = apsp("verify", "p.gr", "f.npy", "--sources", "64")
+    assert r.rc == 0, r
+    assert f"relative tolerance {(n - 1) * 2.0**-24:.17g}"[:24] in r.out, r
+
+
+@pytest.mark.parametrize("dtype, bad", [("float64", -np.inf), ("float32", np.nan),
+                                        ("int32", 2**31 - 1), ("int64", 2**62)])
+def test_unreachable_must_be_exactly_the_no_path_value(apsp, tmp_path, dtype, bad):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 4), (2, 3, 1)])
+    assert apsp("solve", "g.gr", "-o", "d.npy", "--dtype", dtype, "-q").rc == 0
+    d = np.load(tmp_path / "d.npy")
+    d[2, 0] = bad  # 3 -> 1 has no path
+    np.save(tmp_path / "d.npy", d)
+    r = apsp("verify", "g.gr", "d.npy", "--sources", "3")
+    assert_error(r, 7, "d[3][1]", "has length unreachable")
+    assert "= unreachable" not in r.err, r
+
+
+def test_tolerance_must_be_a_finite_number(apsp, solved):
+    for bad in ("nan", "inf", "-1"):
+        assert_error(apsp("verify", "g.gr", "d.npy", "--tolerance", bad), 2, "--tolerance")
