@@ -222,3 +222,25 @@ def test_shortest_path_auto_overwrites_only_where_floyd_warshall_ran():
     got = apsp.shortest_path(b, overwrite=True, backend="cpu")
     assert got is not b and np.array_equal(b, sparse)
     np.testing.assert_array_equal(got, csgraph.dijkstra(sparse))
+
+
+def test_auto_with_paths_keeps_paths_simple_when_weights_can_be_zero():
+    side = 24  # a grid with weights 0-2: zero-weight cycles, and small separators
+    rng = np.random.default_rng(67)
+    idx = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([idx[:, :-1].ravel(), idx[:-1, :].ravel()])
+    dst = np.concatenate([idx[:, 1:].ravel(), idx[1:, :].ravel()])
+    g = apsp.Graph(side * side, src, dst, rng.integers(0, 3, src.size).astype(float))
+    r = apsp.solve(g, directed=False, backend="cpu")
+    assert r.algorithm != "supernodal", r.algorithm_reason
+    dense = sp.coo_matrix((g.edges[2], (g.edges[0], g.edges[1])), shape=(side * side,) * 2)
+    np.testing.assert_array_equal(r.distances, csgraph.dijkstra(dense, directed=False))
+    pred = r.predecessors
+    for i, j in rng.integers(0, side * side, size=(200, 2)):
+        p = apsp.path(pred, i, j)
+        assert len(p) == len(set(p)), (i, j, p)  # a simple path
+        q = r.path(i, j)
+        assert len(q) == len(set(q)), (i, j, q)
+    # Without paths the cost model may still take the supernodal solver: the distances agree.
+    d = apsp.solve(g, directed=False, backend="cpu", paths=False)
+    np.testing.assert_array_equal(d.distances, r.distances)

@@ -165,7 +165,12 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   if (fw->kind() == backend_kind::cuda)
     shape.gpus = std::max(1, fw->make_plan(n, o).devices);
   std::shared_ptr<const cpu::elimination_plan> analysis;
-  if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n) {
+  // The supernodal path matrix is exact only without zero-weight cycles (with them it may name
+  // pivots whose expansion revisits vertices): with paths, auto takes it only when every weight
+  // is positive, where no such cycle can exist.
+  const bool supernodal_paths_safe = !o.paths || (g != nullptr && g->summarize_weights().min > 0);
+  if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n &&
+      supernodal_paths_safe) {
     analysis = std::make_shared<const cpu::elimination_plan>(
         cpu::plan_elimination(n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
     shape.supernodal_updates = analysis->updates;
