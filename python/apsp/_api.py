@@ -122,7 +122,7 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     """All-pairs shortest paths with everything apsp knows about the run.
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
-    ``return_predecessors`` and defaults to True; ``threads`` caps CPU threads, 0 = all) and
+    ``return_predecessors`` and defaults to True; ``threads`` sets the number of CPU threads, 0 = all) and
     returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
     ``.seconds``, ``.timings``, ``.algorithm`` and ``.algorithm_reason``.

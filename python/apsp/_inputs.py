@@ -66,6 +66,19 @@ def _as_int(value):
         return None
 
 
+def normalize_threads(threads):
+    """None or 0 -> 0 (all threads); a whole number >= 0 -> itself."""
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or _as_int(threads) is None:
+        raise TypeError(f"threads must be a whole number (0 = all), not "
+                        f"{type(threads).__name__} {threads!r}")
+    value = _as_int(threads)
+    if not 0 <= value < 2**31:
+        raise ValueError(f"threads must lie in 0..2**31-1 (0 = all), not {value}")
+    return value
+
+
 def normalize_devices(devices):
     """None -> [] (the back end's default, device 0); 'all' -> [-1] (every device); an
     iterable of distinct non-negative ints -> that list."""
@@ -79,6 +92,9 @@ def normalize_devices(devices):
     if _as_int(devices) is not None:
         raise TypeError(f"devices must be None, 'all' or a sequence of CUDA device indices, not "
                         f"a single int: use devices=[{_as_int(devices)}]")
+    if isinstance(devices, (bytes, bytearray, dict, set, frozenset)):
+        raise TypeError("devices must be None, 'all' or a sequence (list, tuple, array) of CUDA "
+                        f"device indices, not {type(devices).__name__}")
     try:
         items = list(devices)
     except TypeError:
@@ -176,7 +192,7 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
         backend=normalize_backend(backend),
         paths=bool(paths),
         progress=progress,
-        threads=int(threads or 0),
+        threads=normalize_threads(threads),
         devices=normalize_devices(devices),
         gpu_memory=normalize_gpu_memory(gpu_memory),
         algorithm=normalize_algorithm(algorithm),

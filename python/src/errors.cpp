@@ -21,9 +21,12 @@ py::object* unavailable_class = nullptr;
 /// The library's messages give CLI advice ("--dtype int64"); Python users pass dtype=.
 std::string python_message(const char* what) {
   std::string s(what);
-  const std::string flag = "--dtype ";
-  for (auto pos = s.find(flag); pos != std::string::npos; pos = s.find(flag, pos)) {
-    s.replace(pos, flag.size(), "dtype=");
+  // The library's advice names the command line's options; here they are keywords.
+  for (const char* name : {"dtype", "backend", "algorithm", "devices", "threads", "block"}) {
+    const std::string flag = std::string("--") + name + " ";
+    const std::string keyword = std::string(name) + "=";
+    for (auto pos = s.find(flag); pos != std::string::npos; pos = s.find(flag, pos))
+      s.replace(pos, flag.size(), keyword);
   }
   return s;
 }

@@ -26,8 +26,28 @@ template <class T> py::array vector_view(const std::vector<T>& v, const py::obje
   return a;
 }
 
-py_graph make_graph(std::int64_t n, const int_array& src, const int_array& dst,
+/// Vertex ids as int64: integer arrays as they are, float arrays only when every value is a
+/// whole number (a cast would truncate 0.7 to vertex 0 without a word), nothing else.
+int_array vertex_ids(const py::object& ids, const char* what) {
+  const py::array a = py::array::ensure(ids);
+  if (!a)
+    throw py::type_error(std::string(what) + " must be an array of vertex ids");
+  const char kind = a.dtype().kind();
+  if (kind == 'f') {
+    const py::object np = py::module_::import("numpy");
+    if (!np.attr("all")(np.attr("equal")(np.attr("trunc")(a), a)).cast<bool>())
+      throw py::value_error(std::string(what) + " holds vertex ids that are not whole numbers");
+  } else if (kind != 'i' && kind != 'u') {
+    throw py::type_error(std::string(what) + " must hold integer vertex ids, not " +
+                         py::str(a.dtype()).cast<std::string>());
+  }
+  return int_array::ensure(a);
+}
+
+py_graph make_graph(std::int64_t n, const py::object& src_ids, const py::object& dst_ids,
                     const std::optional<double_array>& weight) {
+  const int_array src = vertex_ids(src_ids, "src");
+  const int_array dst = vertex_ids(dst_ids, "dst");
   if (src.ndim() != 1 || dst.ndim() != 1 || (weight && weight->ndim() != 1)) {
     throw py::value_error("src, dst and weight must be 1-D");
   }

@@ -52,9 +52,13 @@ private:
                               static_cast<long long>(info.rounds_total), info.updates_per_second);
     if (r == nullptr)
       return stash();
-    const bool go_on = r != Py_False;
+    // None (a callback that returns nothing) goes on; any false value cancels (False,
+    // numpy.False_, 0).
+    const int truth = r == Py_None ? 1 : PyObject_IsTrue(r);
     Py_DECREF(r);
-    return go_on;
+    if (truth < 0)
+      return stash();
+    return truth != 0;
   }
   bool stash() {
     PyErr_Fetch(&type_, &value_, &traceback_);

@@ -139,3 +139,42 @@ def test_read_graph_errors(tmp_path):
         apsp.read_graph(bad)
     with pytest.raises(ValueError):
         apsp.read_graph(bad, format="no-such-format")
+
+
+def test_arguments_are_whole_numbers_where_whole_numbers_are_meant():
+    with pytest.raises(ValueError, match="whole numbers"):
+        apsp.Graph(3, [0.7], [1.9], [5.0])
+    with pytest.raises(TypeError, match="integer vertex ids"):
+        apsp.Graph(3, [True], [1], [5.0])
+    assert apsp.Graph(3, [0.0], [2.0], [5.0]).edges[1].tolist() == [2]
+    pred = apsp.floyd_warshall(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]], float),
+                               return_predecessors=True)[1]
+    assert apsp.path(pred, np.int64(0), 2) == [0, 1, 2]
+    for bad in (0.9, "0"):
+        with pytest.raises(TypeError, match="integers"):
+            apsp.path(pred, bad, 2)
+    with pytest.raises(ValueError, match="integers"):
+        apsp.path(pred.astype(float), 0, 2)
+    g = np.array([[0, 1.0], [1.0, 0]])
+    for bad in (1.5, "2", True):
+        with pytest.raises(TypeError, match="threads"):
+            apsp.solve(g, threads=bad)
+    with pytest.raises(ValueError, match="threads"):
+        apsp.solve(g, threads=-1)
+    for bad in (b"ab", {0: 1}, {0}):
+        with pytest.raises(TypeError, match="devices"):
+            apsp.solve(g, devices=bad)
+
+
+def test_any_false_value_but_none_cancels():
+    a = np.ones((300, 300)) - np.eye(300)
+    for stop in (np.False_, 0):
+        with pytest.raises(apsp.Cancelled):
+            apsp.solve(a, backend="cpu", dtype="int32", progress=lambda d, t, r: stop)
+    assert apsp.solve(a, backend="cpu", dtype="int32", progress=lambda d, t, r: None).seconds >= 0
+
+
+def test_messages_name_python_keywords_not_command_line_flags():
+    with pytest.raises(apsp.BackendUnavailable) as info:
+        apsp.solve(np.ones((3, 3)), backend="reference", algorithm="johnson")
+    assert "--" not in str(info.value), info.value
