@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -147,18 +148,23 @@ void check_representable(const weight_facts& facts, dtype type, bool all_integra
     throw invalid_input_error("the graph has non-integer weights; solve with --dtype float32 or "
                               "float64");
   }
-  const double inf = type == dtype::int32
-                         ? static_cast<double>(weight_traits<std::int32_t>::infinity)
-                         : static_cast<double>(weight_traits<std::int64_t>::infinity);
+  const long long no_path = type == dtype::int32 ? weight_traits<std::int32_t>::infinity
+                                                 : weight_traits<std::int64_t>::infinity;
+  const auto inf = static_cast<double>(no_path);
   // Without negative weights a distance only has to stay below infinity. With them, sums with
   // infinity drift down by up to 2 * bound, and must still be told apart from real distances.
   const double limit = facts.has_negative ? inf / 3.0 : inf;
   if (facts.distance_bound >= limit) {
-    throw overflow_risk_error("path lengths could reach " +
-                              std::to_string(static_cast<long long>(facts.distance_bound)) +
-                              ", too close to " + std::string(to_string(type)) +
-                              "'s no-path value " + std::to_string(static_cast<long long>(inf)) +
-                              "; solve with --dtype int64 or float64 (or float32)");
+    char reach[32];
+    if (facts.distance_bound < 9e18)
+      std::snprintf(reach, sizeof reach, "%lld", static_cast<long long>(facts.distance_bound));
+    else
+      std::snprintf(reach, sizeof reach, "%.17g", facts.distance_bound);
+    throw overflow_risk_error(
+        std::string("path lengths could reach ") + reach + ", too close to " +
+        std::string(to_string(type)) + "'s no-path value " + std::to_string(no_path) +
+        "; solve with " +
+        (type == dtype::int32 ? "--dtype int64 or float64 (or float32)" : "--dtype float64"));
   }
 }
 

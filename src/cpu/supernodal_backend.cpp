@@ -42,7 +42,8 @@ void arcs_of(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
   }
   APSP_EXPECTS(count <= 2 * supernodal_fill_limit(d.n()), invalid_argument_error,
                "the supernodal Floyd-Warshall needs a graph with small separators; this matrix "
-               "has " + std::to_string(count) + " arcs: use --algorithm fw or johnson");
+               "has " +
+                   std::to_string(count) + " arcs: use --algorithm fw or johnson");
   heads.reserve(static_cast<std::size_t>(count));
   tails.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < d.n(); ++i) {
@@ -149,8 +150,8 @@ public:
     const std::uint64_t analysis =
         static_cast<std::uint64_t>(n) * 64 +
         (plan_ && plan_->n == n ? plan_->ancestors.size() * sizeof(std::int32_t) : 0);
-    p.host_bytes = distances_ram_bytes(n, o) + paths_ram_bytes(n, o) +
-                   static_cast<std::uint64_t>(2 * threads + 2) * row_bytes + analysis;
+    p.host_bytes = add_bytes(add_bytes(distances_ram_bytes(n, o), paths_ram_bytes(n, o)),
+                             static_cast<std::uint64_t>(2 * threads + 2) * row_bytes + analysis);
     check_host_fit(p, "the supernodal Floyd-Warshall on the cpu");
     return p;
   }
@@ -170,8 +171,8 @@ private:
 void expect_supernodal_pays(const cpu::elimination_plan& ep) {
   APSP_EXPECTS(!ep.steps.empty() || ep.n == 0, invalid_argument_error,
                "the supernodal Floyd-Warshall needs a graph with small separators (a road "
-               "network, a mesh); this one has none (" + ep.order_name +
-                   "): use --algorithm fw or johnson");
+               "network, a mesh); this one has none (" +
+                   ep.order_name + "): use --algorithm fw or johnson");
 }
 
 std::int64_t supernodal_fill_limit(std::int64_t n) {
