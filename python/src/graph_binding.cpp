@@ -44,6 +44,25 @@ int_array vertex_ids(const py::object& ids, const char* what) {
   return int_array::ensure(a);
 }
 
+/// A file's id as str: bytes that are not UTF-8 become lone surrogates (as os.fsdecode makes
+/// them), so every id has a str and turns back into the same bytes in index().
+py::str id_text(const std::string& id) {
+  PyObject* s =
+      PyUnicode_DecodeUTF8(id.data(), static_cast<Py_ssize_t>(id.size()), "surrogateescape");
+  if (s == nullptr)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+/// The inverse of id_text.
+std::string id_bytes(const py::str& id) {
+  const py::bytes b = py::reinterpret_steal<py::bytes>(
+      PyUnicode_AsEncodedString(id.ptr(), "utf-8", "surrogateescape"));
+  if (!b)
+    throw py::error_already_set();
+  return b.cast<std::string>();
+}
+
 py_graph make_graph(std::int64_t n, const py::object& src_ids, const py::object& dst_ids,
                     const std::optional<double_array>& weight) {
   const int_array src = vertex_ids(src_ids, "src");
@@ -109,7 +128,7 @@ void bind_graph(py::module_& m) {
             const auto& labels = g.file->labels;
             py::list out;
             for (std::int64_t i = 0; i < g.file->g.num_vertices(); ++i) {
-              out.append(labels.size() > i ? labels.label(i) : std::to_string(i));
+              out.append(id_text(labels.size() > i ? labels.label(i) : std::to_string(i)));
             }
             return out;
           },
@@ -119,15 +138,16 @@ void bind_graph(py::module_& m) {
           [](const py_graph& g, std::int64_t i) {
             if (i < 0 || i >= g.file->g.num_vertices())
               throw py::index_error("no such vertex");
-            return g.file->labels.size() > i ? g.file->labels.label(i) : std::to_string(i);
+            return id_text(g.file->labels.size() > i ? g.file->labels.label(i) : std::to_string(i));
           },
           py::arg("i"), "The file's id of vertex i.")
       .def(
           "index",
-          [](const py_graph& g, const std::string& id) {
+          [](const py_graph& g, const py::str& text) {
+            const std::string id = id_bytes(text);
             auto i = g.file->labels.find(id);
             if (!i)
-              throw py::key_error("no vertex with id '" + id + "'");
+              throw py::key_error("no vertex with id " + py::repr(text).cast<std::string>());
             return *i;
           },
           py::arg("id"), "The 0-based vertex of the file id `id` (KeyError if none).")

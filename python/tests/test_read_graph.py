@@ -106,3 +106,12 @@ def test_npy_graph_uses_the_file_rule_not_scipys(tmp_path):
     from_file = apsp.floyd_warshall(g)
     assert from_file[0, 1] == 0 and from_file[0, 2] == 2
     assert np.isinf(apsp.floyd_warshall(m)[0, 1])
+
+
+def test_ids_that_are_not_utf8_round_trip_through_labels_and_index(tmp_path):
+    f = tmp_path / "latin1.csv"
+    f.write_bytes(b"source,target,weight\n\xe9t\xe9,b,1\nb,c,2\n")
+    g = apsp.read_graph(f)
+    assert "\udce9t\udce9" in g.labels  # the undecodable bytes as surrogates, as os.fsdecode does
+    for k, label in enumerate(g.labels):
+        assert g.index(label) == k and g.label(k) == label
