@@ -101,7 +101,7 @@ loaded_graph read_input(const input_options& in) {
     start.resize(static_cast<std::size_t>(probe.gcount()));
   }
   // Without a telling suffix, the two unambiguous signatures the library knows still say it.
-  const bool signed_file = start.starts_with("\x93NUMPY") || start.starts_with("%%MatrixMarket");
+  const bool signed_file = io::format_from_signature(start).has_value();
   io::read_options ro;
   if (!in.format.empty()) {
     ro.fmt = io::parse_format(in.format);

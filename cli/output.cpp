@@ -71,15 +71,7 @@ void check_paths_output(const std::string& paths) {
 }
 
 void check_distinct_outputs(const std::string& distances, const std::string& paths) {
-  namespace fs = std::filesystem;
-  std::error_code ec_d;
-  std::error_code ec_p;
-  // Absolute first: a relative path with no existing part comes back as it was spelled.
-  const fs::path d = fs::weakly_canonical(fs::absolute(distances), ec_d);
-  const fs::path p = fs::weakly_canonical(fs::absolute(paths), ec_p);
-  std::error_code ec;
-  const bool same = (!ec_d && !ec_p && d == p) || fs::equivalent(distances, paths, ec);
-  if (same) {
+  if (io::same_file(distances, paths)) {
     throw invalid_argument_error("-o '" + distances + "' and --paths '" + paths +
                                  "' name the same file; give the path matrix a file of its own");
   }
@@ -129,20 +121,20 @@ void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
   ::munmap(base, bytes);
 }
 
-void rethrow_naming(
-    const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& renames) {
-  const auto renamed = [&](const char* what) {
-    std::string text = what;
-    for (const auto& [partial, target] : renames) {
-      const std::string to = target.string();
-      for (const std::string& from : {partial.string(), partial.filename().string()}) {
-        for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos;
-             at = text.find(from, at + to.size()))
-          text.replace(at, from.size(), to);
-      }
+std::string with_targets(std::string text, const output_renames& renames) {
+  for (const auto& [partial, target] : renames) {
+    const std::string to = target.string();
+    for (const std::string& from : {partial.string(), partial.filename().string()}) {
+      for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos;
+           at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
     }
-    return text;
-  };
+  }
+  return text;
+}
+
+void rethrow_naming(const output_renames& renames) {
+  const auto renamed = [&](const char* what) { return with_targets(what, renames); };
   try {
     throw;
   } catch (const io_error& e) {

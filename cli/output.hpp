@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,17 +34,19 @@ void check_paths_output(const std::string& paths);
 /// spelled two ways, or two links to one file).
 void check_distinct_outputs(const std::string& distances, const std::string& paths);
 
+/// Partial files (first) and the targets they become (second).
+using output_renames = std::vector<std::pair<std::filesystem::path, std::filesystem::path>>;
+/// `text` with each partial file's name (path or file name) replaced by its target's.
+[[nodiscard]] std::string with_targets(std::string text, const output_renames& renames);
+/// Rethrows the apsp error being handled with with_targets() applied to its message, so that a
+/// user reads the file they named; other exceptions go on unchanged.
+[[noreturn]] void rethrow_naming(const output_renames& renames);
+
 /// The outputs of one command. Each is written to a partial file beside its target, never over
 /// it; commit() then refuses (cancelled_error) if a signal arrived, and otherwise renames every
 /// partial file onto its target with the signals held off. So until commit() every target is as
 /// it was before the command (a failure or a signal removes the partial files: the destructor),
 /// and after it every target is new.
-/// Rethrows the apsp error being handled with each partial file's name (first) replaced by its
-/// target's (second) in the message, so that a user reads the file they named; other
-/// exceptions go on unchanged.
-[[noreturn]] void
-rethrow_naming(const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& renames);
-
 class output_files {
 public:
   output_files() = default;

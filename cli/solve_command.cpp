@@ -340,32 +340,29 @@ int run(const solve_args& a) {
       options.paths_file_offset = paths_file->header.size();
     }
   }
+  // The errors of a solve in place name the hidden files it worked in.
+  const auto in_place_renames = [&] {
+    output_renames renames{{distances_file->partial, distances_file->out}};
+    if (paths_file)
+      renames.emplace_back(paths_file->partial, paths_file->out);
+    return renames;
+  };
   const result r = [&] {
     try {
       return solve_input(in, options, progress_wanted(a.quiet, a.progress));
+    } catch (const out_of_memory_error& e) {
+      if (!in_place)
+        throw;
+      throw out_of_memory_error(with_targets(a.in.path + ": the " + std::to_string(n) + " x " +
+                                                 std::to_string(n) +
+                                                 " distance matrix was to live in the output file "
+                                                 "instead of memory, which failed: " +
+                                                 e.what(),
+                                             in_place_renames()));
     } catch (...) {
       if (!in_place)
         throw;
-      // The errors name the hidden files the solve worked in; the user named OUT (and PATHS).
-      std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames{
-          {distances_file->partial, distances_file->out}};
-      if (paths_file)
-        renames.emplace_back(paths_file->partial, paths_file->out);
-      try {
-        throw;
-      } catch (const out_of_memory_error& e) {
-        try {
-          throw out_of_memory_error(a.in.path + ": the " + std::to_string(n) + " x " +
-                                    std::to_string(n) +
-                                    " distance matrix was to live in the output file instead of "
-                                    "memory, which failed: " +
-                                    e.what());
-        } catch (...) {
-          rethrow_naming(renames);
-        }
-      } catch (...) {
-        rethrow_naming(renames);
-      }
+      rethrow_naming(in_place_renames()); // the user named OUT (and PATHS), not the partials
     }
   }();
   trace("solve: solved");

@@ -28,6 +28,12 @@ enum class format { dimacs, mtx, edgelist, csv, course_binary, npy };
 /// .bin/.course -> course_binary, .npy -> npy; nullopt when unknown. A trailing .gz on a text
 /// format (.gr.gz, .mtx.gz, .txt.gz, ...) names the same format, gzip-compressed. Case-insensitive.
 [[nodiscard]] std::optional<format> format_from_path(const std::filesystem::path& p);
+/// The format a file's first bytes prove, whatever its name: the .npy magic or a Matrix Market
+/// banner (the only signatures no other format can start with); nullopt otherwise.
+[[nodiscard]] std::optional<format> format_from_signature(std::string_view first_bytes);
+/// Whether two paths name one file: the same path spelled two ways (relative, "./", "..") or two
+/// links to one file. Neither has to exist.
+[[nodiscard]] bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
 /// Maps internal vertex indices 0..n-1 to the ids the file used, and back.
 /// Numeric files (.gr, .mtx: 1-based; course binary, .npy: 0-based) keep `names` empty and use

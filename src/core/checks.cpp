@@ -27,6 +27,30 @@ template <class T> bool is_finite_entry(T v) {
   }
 }
 
+/// The matrix holds weights and "no edge" (+inf, or the integer no-path value): NaN, -inf or an
+/// integer above the no-path value would be read as some weight by one back end and another by
+/// the next.
+template <class T> bool is_weight_or_no_path(T v) {
+  if constexpr (std::is_floating_point_v<T>)
+    return !std::isnan(v) && v != -std::numeric_limits<T>::infinity();
+  else
+    return v <= weight_traits<T>::infinity;
+}
+
+template <class T> [[noreturn]] void fail_entry(std::int64_t i, std::int64_t j, T v) {
+  std::string what;
+  std::string no_path = "inf";
+  if constexpr (std::is_floating_point_v<T>) {
+    what = std::isnan(v) ? "NaN" : "-inf";
+  } else {
+    what = std::to_string(v);
+    no_path = std::to_string(weight_traits<T>::infinity);
+  }
+  throw invalid_input_error("matrix entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                            ") is " + what + "; entries are weights or the no-path value (" +
+                            no_path + ") for no edge");
+}
+
 } // namespace
 
 weight_facts analyze_weights(const graph& g, double enough) {
@@ -87,25 +111,8 @@ weight_facts analyze_weights(const any_matrix& m) {
           const auto* row = d.row(i);
           for (std::int64_t j = 0; j < n; ++j) {
             const auto v = row[j];
-            // The matrix holds weights and "no edge" (+inf, or the integer no-path value):
-            // anything else would be read as some weight by one back end and another by the next.
-            bool bad = false;
-            if constexpr (std::is_floating_point_v<T>)
-              bad = std::isnan(v) || v == -std::numeric_limits<T>::infinity();
-            else
-              bad = v > weight_traits<T>::infinity;
-            if (bad) {
-              throw invalid_input_error(
-                  "matrix entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
-                  (std::is_floating_point_v<T>
-                       ? std::string(std::isnan(static_cast<double>(v)) ? "NaN" : "-inf")
-                       : std::to_string(static_cast<long long>(v))) +
-                  "; entries are weights or the no-path value (" +
-                  (std::is_floating_point_v<T>
-                       ? std::string("inf")
-                       : std::to_string(static_cast<long long>(weight_traits<T>::infinity))) +
-                  ") for no edge");
-            }
+            if (!is_weight_or_no_path(v))
+              fail_entry(i, j, v);
             if (!is_finite_entry(v))
               continue;
             if (v < 0)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "apsp/io.hpp"
 #include <omp.h>
 
 #include "core/algorithm_choice.hpp"
@@ -302,17 +303,9 @@ void check_options(const solve_options& o) {
                    std::to_string(o.checkpoint_every_seconds));
   APSP_EXPECTS(o.paths_file.empty() || o.paths, invalid_argument_error,
                "paths_file " + o.paths_file.string() + " is set without paths");
-  if (o.distances_file.empty() || o.paths_file.empty())
-    return;
-  namespace fs = std::filesystem;
-  std::error_code ec_d;
-  std::error_code ec_p;
-  std::error_code ec;
-  const fs::path d = fs::weakly_canonical(fs::absolute(o.distances_file), ec_d);
-  const fs::path p = fs::weakly_canonical(fs::absolute(o.paths_file), ec_p);
-  const bool same =
-      (!ec_d && !ec_p && d == p) || fs::equivalent(o.distances_file, o.paths_file, ec);
-  APSP_EXPECTS(!same, invalid_argument_error,
+  APSP_EXPECTS(o.distances_file.empty() || o.paths_file.empty() ||
+                   !io::same_file(o.distances_file, o.paths_file),
+               invalid_argument_error,
                "distances_file and paths_file name the same file " + o.distances_file.string() +
                    "; the two matrices need a file each");
 }

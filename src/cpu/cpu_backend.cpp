@@ -55,8 +55,6 @@ public:
   }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {
-    APSP_EXPECTS(o.block >= 0, invalid_argument_error,
-                 "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
     APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                  "the cpu back end handles at most 2^31 - 1 vertices");
     const int threads = thread_count(o);

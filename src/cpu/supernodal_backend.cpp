@@ -125,8 +125,6 @@ public:
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                  "the cpu back end handles at most 2^31 - 1 vertices");
-    APSP_EXPECTS(o.block >= 0, invalid_argument_error,
-                 "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
     const int threads = apsp::cpu::thread_count(o);
     plan p;
     p.backend = backend_kind::cpu;

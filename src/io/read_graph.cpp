@@ -11,10 +11,9 @@
 #include "io/readers.hpp"
 
 namespace apsp::io {
-namespace {
 
 // Only signatures that cannot be mistaken: a text file could start with anything else.
-std::optional<format> sniff(std::string_view bytes) {
+std::optional<format> format_from_signature(std::string_view bytes) {
   if (detail::is_npy(bytes))
     return format::npy;
   if (bytes.substr(0, 14) == "%%MatrixMarket")
@@ -22,7 +21,16 @@ std::optional<format> sniff(std::string_view bytes) {
   return std::nullopt;
 }
 
-} // namespace
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec_a;
+  std::error_code ec_b;
+  std::error_code ec;
+  // Absolute first: a relative path with no existing part comes back as it was spelled.
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a), ec_a);
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b), ec_b);
+  return (!ec_a && !ec_b && ca == cb) || fs::equivalent(a, b, ec);
+}
 
 namespace detail {
 
@@ -62,7 +70,7 @@ graph_file read_graph(const std::filesystem::path& p, const read_options& o) {
   std::optional<format> f = o.fmt ? o.fmt : format_from_path(p);
   const detail::byte_buffer bytes = detail::read_file(p);
   if (!f)
-    f = sniff(bytes.view());
+    f = format_from_signature(bytes.view());
   if (!f)
     detail::fail_unknown_format(p);
   return detail::read_graph_bytes(p, bytes.view(), *f, o);
