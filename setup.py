@@ -131,6 +131,7 @@ setup(
     version=project_version(),
     package_dir={"": "python"},
     packages=["apsp"],
+    py_modules=["apsp_cli"],  # the console script's module: finds the tool, imports no NumPy
     ext_modules=[Extension("apsp._core", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": "build/pip"}},

@@ -205,7 +205,9 @@ void add_path_command(CLI::App& app, command_action& action) {
                   "and .npy, the original id or name for edge lists and CSV)")
       ->required();
   cmd->add_option("DST", args->target, "target vertex, same convention")->required();
-  cmd->add_option("--dist", args->dist, "read distances from this saved matrix instead of solving");
+  cmd->add_option("--dist", args->dist,
+                  "read distances from this saved matrix instead of solving (with --via; the "
+                  "path must walk INPUT's edges and add up to its entry, else exit 3)");
   cmd->add_option("--via", args->via, "the path matrix saved with it (apsp solve --paths)");
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json,

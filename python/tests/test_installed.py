@@ -28,6 +28,7 @@ def test_wheel_holds_every_module_and_the_tool():
     for name in ("__init__.py", "__main__.py", "_api.py", "_errors.py", "_inputs.py",
                  "_path.py", "_progress.py", "bin/apsp"):
         assert f"apsp/{name}" in files, name
+    assert "apsp_cli.py" in files
     assert any(f.startswith("apsp/_core.") and f.endswith(".so") for f in files)
     package = pathlib.Path(apsp.__file__).parent
     assert os.access(package / "bin" / "apsp", os.X_OK)
@@ -47,3 +48,17 @@ def test_console_script_runs_the_tool(tmp_path):
     out = subprocess.run([str(script), "info", str(tmp_path / "none.gr")], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 3 and out.stdout == ""
+
+
+def test_console_script_imports_neither_the_package_nor_numpy():
+    # The script's module finds the tool without importing apsp (NumPy and SciPy cost about
+    # 0.2 s of every command).
+    probe = ("import sys, apsp_cli; tool = apsp_cli.executable(); "
+             "print(tool, 'apsp' in sys.modules, 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    tool, package, numpy = out.stdout.split()
+    assert (package, numpy) == ("False", "False")
+    assert pathlib.Path(tool).resolve() == (pathlib.Path(apsp.__file__).parent / "bin" /
+                                            "apsp").resolve()

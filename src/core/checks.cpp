@@ -4,7 +4,11 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <limits>
+#include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -53,7 +57,123 @@ template <class T> [[noreturn]] void fail_entry(std::int64_t i, std::int64_t j, 
 
 } // namespace
 
-weight_facts analyze_weights(const graph& g, double enough) {
+namespace {
+
+/// Sum of the `keep` largest of `values`.
+double sum_of_largest(std::vector<double> values, std::int64_t keep) {
+  keep = std::min<std::int64_t>(keep, static_cast<std::int64_t>(values.size()));
+  if (keep <= 0)
+    return 0;
+  std::nth_element(values.begin(), values.begin() + (keep - 1), values.end(), std::greater<>());
+  double sum = 0;
+  for (std::int64_t v = 0; v < keep; ++v)
+    sum += values[static_cast<std::size_t>(v)];
+  return sum;
+}
+
+/// Whether edge e can lie on a shortest path's bound: every edge but a positive self-loop (a
+/// negative one is a negative cycle, and is counted so that its weight is still checked).
+bool counts(const std::vector<std::int32_t>& src, const std::vector<std::int32_t>& dst,
+            const std::vector<double>& w, std::size_t e) {
+  return src[e] != dst[e] || w[e] < 0;
+}
+
+/// Per vertex, the largest |w| over its counted out-edges; and the vertices whose largest the
+/// lightest of parallel edges could make smaller: those with an edge lighter than their
+/// heaviest positive one, to the same target (one of them where several tie).
+struct out_weights {
+  std::vector<double> largest;
+  std::vector<std::int32_t> twinned;
+};
+
+out_weights largest_out_weights(const graph& g) {
+  const auto& src = g.sources();
+  const auto& dst = g.targets();
+  const auto& w = g.weights();
+  const auto m = static_cast<std::int64_t>(w.size());
+  const auto n = static_cast<std::size_t>(g.num_vertices());
+  // The bit patterns of non-negative doubles order as the doubles do.
+  const auto bits_of = [](double a) {
+    std::uint64_t b = 0;
+    std::memcpy(&b, &a, sizeof b);
+    return b;
+  };
+  std::vector<std::uint64_t> bits(n, 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    if (!counts(src, dst, w, k))
+      continue;
+    const std::uint64_t b = bits_of(std::fabs(w[k]));
+    std::atomic_ref<std::uint64_t> slot(bits[static_cast<std::size_t>(src[k])]);
+    std::uint64_t seen = slot.load(std::memory_order_relaxed);
+    while (seen < b && !slot.compare_exchange_weak(seen, b, std::memory_order_relaxed)) {
+    }
+  }
+  out_weights out;
+  out.largest.resize(n);
+  for (std::size_t v = 0; v < n; ++v)
+    std::memcpy(&out.largest[v], &bits[v], sizeof(double));
+  std::vector<std::int32_t> heaviest_to(n, -1);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    const auto u = static_cast<std::size_t>(src[k]);
+    if (counts(src, dst, w, k) && w[k] == out.largest[u])
+      std::atomic_ref<std::int32_t>(heaviest_to[u]).store(dst[k], std::memory_order_relaxed);
+  }
+  std::vector<char> twinned(n, 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    const auto u = static_cast<std::size_t>(src[k]);
+    if (dst[k] == heaviest_to[u] && w[k] < out.largest[u])
+      std::atomic_ref<char>(twinned[u]).store(1, std::memory_order_relaxed);
+  }
+  for (std::size_t v = 0; v < n; ++v) {
+    if (twinned[v] != 0)
+      out.twinned.push_back(static_cast<std::int32_t>(v));
+  }
+  return out;
+}
+
+/// Corrects out.largest of the twinned vertices to the largest |w| over the lightest of each
+/// set of parallel edges: their edges gathered and sorted by (source, target).
+void lightest_of_parallel(const graph& g, out_weights& out) {
+  const auto& src = g.sources();
+  const auto& dst = g.targets();
+  const auto& w = g.weights();
+  std::vector<char> twinned(out.largest.size(), 0);
+  for (const auto v : out.twinned)
+    twinned[static_cast<std::size_t>(v)] = 1;
+  std::vector<std::size_t> edges;
+  for (std::size_t e = 0; e < w.size(); ++e) {
+    if (twinned[static_cast<std::size_t>(src[e])] != 0)
+      edges.push_back(e);
+  }
+  std::sort(edges.begin(), edges.end(), [&](std::size_t a, std::size_t b) {
+    return src[a] != src[b] ? src[a] < src[b] : dst[a] < dst[b];
+  });
+  for (const auto v : out.twinned)
+    out.largest[static_cast<std::size_t>(v)] = 0;
+  for (std::size_t a = 0; a < edges.size();) {
+    const auto u = src[edges[a]];
+    const auto v = dst[edges[a]];
+    double lightest = w[edges[a]];
+    std::size_t b = a;
+    for (; b < edges.size() && src[edges[b]] == u && dst[edges[b]] == v; ++b)
+      lightest = std::min(lightest, w[edges[b]]);
+    if (u != v || lightest < 0) {
+      double& largest = out.largest[static_cast<std::size_t>(u)];
+      largest = std::max(largest, std::fabs(lightest));
+    }
+    a = b;
+  }
+}
+
+} // namespace
+
+weight_facts analyze_weights(const graph& g, dtype type, bool narrow_requested) {
   weight_facts facts;
   const auto& w = g.weights();
   const auto m = static_cast<std::int64_t>(w.size());
@@ -67,25 +187,91 @@ weight_facts analyze_weights(const graph& g, double enough) {
   facts.has_negative = negative;
   if (m == 0)
     return facts;
-  // One vertex has no paths, but its self-loops are still cast to the type: counting one
-  // weight refuses those the type cannot hold.
-  const auto keep = std::max<std::int64_t>(1, std::min<std::int64_t>(g.num_vertices() - 1, m));
-  // (n-1) * max|w| is a valid bound and costs nothing more; the exact "n-1 largest" sum needs a
-  // selection over all m weights, so it is only computed when the cheap bound is not enough.
-  facts.distance_bound = max_abs * static_cast<double>(keep);
-  if (facts.distance_bound < enough)
+  // A shortest path leaves each of at most n - 1 vertices once, never by a positive self-loop,
+  // and takes the lightest of parallel edges. Three bounds, each tighter and dearer than the
+  // one before: (n-1) * max|w|; the sum of the n-1 largest per-vertex maxima of |w| over
+  // out-edges (O(m)), when the first is not enough for every check; the same over the lightest
+  // of each set of parallel edges, only when the solve would be refused otherwise, for the
+  // vertices whose heaviest edge has a lighter parallel one (their edges sorted). One vertex has no
+  // paths, but a negative self-loop still has to fit the type: at least one weight is counted.
+  const auto keep = std::max<std::int64_t>(1, g.num_vertices() - 1);
+  facts.distance_bound = max_abs * static_cast<double>(std::min(keep, m));
+  if (facts.distance_bound < bound_needed(type, narrow_requested))
     return facts;
-  std::vector<double> mags(w.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t e = 0; e < m; ++e) {
-    mags[static_cast<std::size_t>(e)] = std::fabs(w[static_cast<std::size_t>(e)]);
+  auto out = largest_out_weights(g);
+  facts.distance_bound = sum_of_largest(out.largest, keep);
+  if (facts.distance_bound < refused_from(type, negative) || out.twinned.empty())
+    return facts;
+  try {
+    lightest_of_parallel(g, out);
+    facts.distance_bound = std::min(facts.distance_bound, sum_of_largest(out.largest, keep));
+  } catch (const std::bad_alloc&) {
+    // the bound above stands
   }
-  std::nth_element(mags.begin(), mags.begin() + (keep - 1), mags.end(), std::greater<>());
-  double sum = 0;
-  for (std::int64_t e = 0; e < keep; ++e)
-    sum += mags[static_cast<std::size_t>(e)];
-  facts.distance_bound = sum;
   return facts;
+}
+
+namespace {
+
+/// Weights at or above which an edge of `type` cannot be held (or means no edge).
+double unusable_weight(dtype type) {
+  switch (type) {
+  case dtype::int32:
+    return static_cast<double>(weight_traits<std::int32_t>::infinity);
+  case dtype::int64:
+    return static_cast<double>(weight_traits<std::int64_t>::infinity);
+  case dtype::float32:
+    return std::nextafter(static_cast<double>(std::numeric_limits<float>::max()), HUGE_VAL);
+  default:
+    return HUGE_VAL;
+  }
+}
+
+} // namespace
+
+std::optional<graph> usable_edges(const graph& g, dtype type) {
+  const double limit = unusable_weight(type);
+  const auto& w = g.weights();
+  const auto m = static_cast<std::int64_t>(w.size());
+  std::int64_t dropped = 0;
+#pragma omp parallel for reduction(+ : dropped) schedule(static)
+  for (std::int64_t e = 0; e < m; ++e)
+    dropped += w[static_cast<std::size_t>(e)] >= limit ? 1 : 0;
+  if (dropped == 0)
+    return std::nullopt;
+  const auto& src = g.sources();
+  const auto& dst = g.targets();
+  std::vector<std::int32_t> s;
+  std::vector<std::int32_t> d;
+  std::vector<double> kept;
+  s.reserve(static_cast<std::size_t>(m - dropped));
+  d.reserve(s.capacity());
+  kept.reserve(s.capacity());
+  for (std::size_t e = 0; e < w.size(); ++e) {
+    if (w[e] >= limit)
+      continue;
+    s.push_back(src[e]);
+    d.push_back(dst[e]);
+    kept.push_back(w[e]);
+  }
+  graph out(g.num_vertices());
+  out.assign(std::move(s), std::move(d), std::move(kept));
+  return out;
+}
+
+double refused_from(dtype type, bool has_negative) {
+  double inf = HUGE_VAL;
+  if (type == dtype::int32)
+    inf = static_cast<double>(weight_traits<std::int32_t>::infinity);
+  else if (type == dtype::int64)
+    inf = static_cast<double>(weight_traits<std::int64_t>::infinity);
+  else if (type == dtype::float32)
+    return std::numeric_limits<float>::max();
+  else
+    return HUGE_VAL;
+  // Without negative weights a distance only has to stay below infinity. With them, sums with
+  // infinity drift down by up to 2 * bound, and must still be told apart from real distances.
+  return has_negative ? inf / 3.0 : inf;
 }
 
 double bound_needed(dtype type, bool narrow_requested) {
@@ -144,7 +330,7 @@ std::int64_t count_arcs(const any_matrix& m) {
 }
 
 void check_representable(const weight_facts& facts, dtype type, bool all_integral) {
-  if (type == dtype::float32 && facts.distance_bound >= std::numeric_limits<float>::max()) {
+  if (type == dtype::float32 && facts.distance_bound >= refused_from(type, facts.has_negative)) {
     throw overflow_risk_error("path lengths could reach " + std::to_string(facts.distance_bound) +
                               ", beyond float32's largest value (they would read as no path); "
                               "solve with --dtype float64");
@@ -157,11 +343,7 @@ void check_representable(const weight_facts& facts, dtype type, bool all_integra
   }
   const long long no_path = type == dtype::int32 ? weight_traits<std::int32_t>::infinity
                                                  : weight_traits<std::int64_t>::infinity;
-  const auto inf = static_cast<double>(no_path);
-  // Without negative weights a distance only has to stay below infinity. With them, sums with
-  // infinity drift down by up to 2 * bound, and must still be told apart from real distances.
-  const double limit = facts.has_negative ? inf / 3.0 : inf;
-  if (facts.distance_bound >= limit) {
+  if (facts.distance_bound >= refused_from(type, facts.has_negative)) {
     char reach[32];
     if (facts.distance_bound < 9e18)
       std::snprintf(reach, sizeof reach, "%lld", static_cast<long long>(facts.distance_bound));

@@ -2,6 +2,7 @@
 // Input checks and result post-processing shared by every back end.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -19,9 +20,19 @@ struct weight_facts {
   double distance_bound = 0;
 };
 
-/// Bound: (n-1) * max|w| when that is below `enough`, else the tighter sum of the n-1 largest |w|
-/// (a shortest path has at most n-1 edges). Parallel, O(m).
-[[nodiscard]] weight_facts analyze_weights(const graph& g, double enough);
+/// Bound on |length| of every shortest path, as tight as the checks for `type` need (packed
+/// 16-bit arithmetic too with narrow_requested): (n-1) * max|w|; else the sum of the n-1 largest
+/// per-vertex maxima of |w| over out-edges (positive self-loops left out); else, only where the
+/// solve would be refused otherwise, the same with parallel edges taken as the lightest of
+/// them. O(m), parallel, plus a sort of the edges of the vertices that have parallel edges.
+[[nodiscard]] weight_facts analyze_weights(const graph& g, dtype type, bool narrow_requested);
+/// `g` without the edges whose weight `type` cannot hold or reads as no edge (int32 and int64
+/// from their no-path values on, float32 beyond its largest value): once check_representable
+/// has passed on analyze_weights' bound, each of them is a positive self-loop or has a lighter
+/// parallel edge, so no distance or path changes. nullopt when there is none (the usual case).
+[[nodiscard]] std::optional<graph> usable_edges(const graph& g, dtype type);
+/// The bound from which check_representable refuses `type`.
+[[nodiscard]] double refused_from(dtype type, bool has_negative);
 /// The smallest bound below which no check can fail for `type` (see check_representable and the
 /// packed 16-bit test), so analyze_weights can stop at the cheap bound.
 [[nodiscard]] double bound_needed(dtype type, bool narrow_requested);

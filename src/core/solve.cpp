@@ -328,11 +328,14 @@ result solve(const graph& g, const solve_options& options) {
   const auto t0 = clock_type::now();
   check_options(options);
   const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(
-      g, detail::bound_needed(options.type, options.narrow != narrow_mode::off));
+  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
   detail::check_representable(facts, options.type, summary.all_integral);
+  // Edges the type cannot hold are dropped here (they change nothing), before any back end
+  // casts them.
+  const auto usable = detail::usable_edges(g, options.type);
+  const graph& edges = usable ? *usable : g;
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
-  planned chosen = plan_solve(g.num_vertices(), g.num_edges(), options, &g);
+  planned chosen = plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
@@ -342,11 +345,11 @@ result solve(const graph& g, const solve_options& options) {
   const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
   // A resumed solve's back end loads the checkpoint's matrix instead.
   if (!on_backend && options.resume_dir.empty())
-    detail::fill_initial(g, d);
+    detail::fill_initial(edges, d);
   const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   try {
     return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
-                     on_backend ? &g : nullptr);
+                     on_backend ? &edges : nullptr);
   } catch (const negative_cycle_error& e) {
     if (!e.cycle().empty())
       throw;

@@ -667,6 +667,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
 
 summary solve(const session& s, const graph& g, const solve_options& o, const options& d) {
   detail::weight_facts facts;
+  std::optional<graph> usable;
   s.agree([&] {
     APSP_EXPECTS(o.narrow != narrow_mode::required, backend_unavailable_error,
                  "packed 16-bit arithmetic runs on the cuda back end only; the distributed "
@@ -679,11 +680,14 @@ summary solve(const session& s, const graph& g, const solve_options& o, const op
     if (!d.distances_file.empty())
       (void)io::raw_matrix_header(d.distances_format, o.type, 1); // refuses what cannot be written
     const auto ws = g.summarize_weights();
-    facts = detail::analyze_weights(g, detail::bound_needed(o.type, false));
+    facts = detail::analyze_weights(g, o.type, false);
     detail::check_representable(facts, o.type, ws.all_integral);
+    // Edges the type cannot hold change nothing once the bound passed: dropped before the fill.
+    usable = detail::usable_edges(g, o.type);
   });
+  const graph& edges = usable ? *usable : g;
   return visit_dtype(o.type,
-                     [&](auto zero) { return solve_typed<decltype(zero)>(s, g, o, d, facts); });
+                     [&](auto zero) { return solve_typed<decltype(zero)>(s, edges, o, d, facts); });
 }
 
 } // namespace apsp::distributed

@@ -165,6 +165,19 @@ def test_overflowing_int32_is_exit_3_and_int64_works(apsp, tmp_path):
     assert r.out.strip() == '{"source": 1, "target": 3, "length": 2000000000, "path": [1, 2, 3]}'
 
 
+def test_weights_no_path_takes_do_not_refuse_int32(apsp, tmp_path):
+    # A positive self-loop and the heavier of two parallel arcs lie on no shortest path: their
+    # weights (beyond int32) are not counted, and the answer is that of the graph without them.
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 1), (1, 2, 5_000_000_000), (2, 3, 2),
+                                    (3, 3, 9_000_000_000)])
+    r = apsp("solve", "g.gr", "-o", "d.csv", "-q")
+    assert r.rc == 0, r
+    assert (tmp_path / "d.csv").read_text().split() == ["0,1,3", "inf,0,2", "inf,inf,0"]
+    # ... while a heavy arc that a path takes is still refused
+    write_gr(tmp_path / "h.gr", 3, [(1, 2, 1), (2, 3, 5_000_000_000), (3, 3, 1)])
+    assert_error(apsp("solve", "h.gr", "-o", "h.csv"), 3, "h.gr", "5000000001")
+
+
 def test_fractional_weights_need_a_float_dtype(apsp, tmp_path):
     (tmp_path / "f.csv").write_text("source,target,weight\na,b,0.5\n")
     assert_error(apsp("solve", "f.csv"), 3, "f.csv", "float")

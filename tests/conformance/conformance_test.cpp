@@ -200,6 +200,43 @@ TEST(Conformance, PathsAreShortestWalks) {
   }
 }
 
+// Positive self-loops and the heavier of parallel edges lie on no shortest path: weights there
+// beyond what the type holds (5e9 for int32, 1e300 for every type) are neither refused nor cast.
+// The expected answer is the same graph without them: distances from the oracle, and the path
+// matrix of the same solve, bit for bit.
+TEST(Conformance, EdgesNoPathUsesMayLieBeyondTheType) {
+  SKIP_UNLESS_AVAILABLE();
+  const std::uint64_t seed = 3101;
+  SCOPED_TRACE("seed=" + std::to_string(seed));
+  apsp::testing::random_graph_spec spec;
+  spec.n = 70;
+  spec.density = 0.1;
+  spec.max_weight = 50;
+  const auto light = apsp::testing::make_random_graph(spec, seed);
+  apsp::graph heavy = light;
+  std::mt19937_64 rng(seed);
+  for (std::int64_t e = 0; e < light.num_edges(); e += 3) {
+    const auto k = static_cast<std::size_t>(e);
+    heavy.add_edge(light.sources()[k], light.targets()[k], (rng() % 2) != 0 ? 5e9 : 1e300);
+  }
+  for (std::int64_t v = 0; v < spec.n; v += 4)
+    heavy.add_edge(v, v, (rng() % 2) != 0 ? 5e9 : 1e300);
+  const auto want = oracle(light);
+  for (dtype t : supported_types()) {
+    SCOPED_TRACE("dtype=" + std::string(apsp::to_string(t)));
+    for (std::int64_t block : {std::int64_t{16}, std::int64_t{0}}) {
+      const auto r = apsp::solve(heavy, options_for(t, true, block));
+      expect_same_distances(r, want);
+      const auto expected = apsp::solve(light, options_for(t, true, block));
+      ASSERT_TRUE(r.has_paths() && expected.has_paths());
+      const auto got = r.via().values();
+      const auto same = expected.via().values();
+      EXPECT_TRUE(std::equal(got.begin(), got.end(), same.begin(), same.end()))
+          << "block=" << block;
+    }
+  }
+}
+
 TEST(Conformance, FractionalWeightsWithinRounding) {
   SKIP_UNLESS_AVAILABLE();
   const std::uint64_t seed = 3001;

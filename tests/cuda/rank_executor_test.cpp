@@ -27,7 +27,7 @@ result solve_on_engine(const graph& g, int device, std::int64_t block, bool devi
   solve_options o;
   o.type = weight_traits<T>::type;
   o.paths = true;
-  const auto facts = detail::analyze_weights(g, detail::bound_needed(o.type, false));
+  const auto facts = detail::analyze_weights(g, o.type, false);
   detail::grid_layout L;
   L.n = g.num_vertices();
   L.b = block;

@@ -179,6 +179,26 @@ def test_negative_weights_every_dtype(tmp_path, dtype):
     assert np.allclose(np.where(unreachable, np.inf, dist), ref, rtol=1e-5)
 
 
+def test_weights_no_path_takes_may_lie_beyond_int32(tmp_path):
+    """Heavy positive self-loops and heavier parallel edges (beyond int32) are dropped, not
+    refused or cast: the ranks' outputs are the one process's, and those of the graph without
+    them."""
+    n = 120
+    light = random_edges(n, 900, seed=11)
+    heavy = light + [(u, v, 5_000_000_000) for u, v, _ in light[::4]]
+    heavy += [(v, v, 9_000_000_000) for v in range(0, n, 5)]
+    write_dimacs(tmp_path / "light.gr", n, light)
+    write_dimacs(tmp_path / "heavy.gr", n, heavy)
+    want = run(["solve", "light.gr", "-o", "want.npy", "--paths", "want_via.npy", "--backend",
+                "cpu", "--block", "32", "--no-map-output", "-q"], tmp_path)
+    assert want.returncode == 0, want.stderr
+    r = run(["solve", "heavy.gr", "-o", "d.npy", "--paths", "via.npy", "--block", "32", "-q"],
+            tmp_path, np_=4)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "d.npy").read_bytes() == (tmp_path / "want.npy").read_bytes()
+    assert (tmp_path / "via.npy").read_bytes() == (tmp_path / "want_via.npy").read_bytes()
+
+
 def test_negative_cycle_reported_once_no_output(tmp_path):
     edges = [(0, 1, 2), (1, 2, -5), (2, 0, 1), (3, 4, 1)]
     write_dimacs(tmp_path / "g.gr", 5, edges)

@@ -14,6 +14,7 @@
 
 #include "apsp/apsp.hpp"
 #include "common/test_graphs.hpp"
+#include "core/checks.hpp"
 
 namespace {
 
@@ -419,9 +420,14 @@ TEST(Overflow, LargeWeightsAreRefusedNotWrapped) {
   apsp::solve_options o;
   o.backend = apsp::backend_kind::cpu;
   o.type = dtype::int32;
-  apsp::graph one(1); // no paths, but the self-loop is still cast to int32
-  one.add_edge(0, 0, 5e9);
+  apsp::graph one(1); // no paths, but a negative self-loop's weight is still cast to int32
+  one.add_edge(0, 0, -5e9);
   EXPECT_THROW((void)apsp::solve(one, o), apsp::overflow_risk_error);
+  apsp::graph heavy(2); // the heaviest parallel edge is the one a path takes: refused
+  heavy.add_edge(0, 1, 1);
+  heavy.add_edge(1, 0, 2e9);
+  heavy.add_edge(1, 0, 3e9);
+  EXPECT_THROW((void)apsp::solve(heavy, o), apsp::overflow_risk_error);
   apsp::graph far(3); // float32 sums beyond its largest value would read as no path
   far.add_edge(0, 1, 3e38);
   far.add_edge(1, 2, 3e38);
@@ -429,6 +435,35 @@ TEST(Overflow, LargeWeightsAreRefusedNotWrapped) {
   EXPECT_THROW((void)apsp::solve(far, o), apsp::overflow_risk_error);
   o.type = dtype::float64;
   EXPECT_DOUBLE_EQ(apsp::solve(far, o).distance(0, 2), 6e38);
+}
+
+TEST(Overflow, WeightsNoPathTakesAreNotCounted) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  o.type = dtype::int32;
+  apsp::graph one(1); // a positive self-loop leaves d[0][0] = 0, whatever its weight
+  one.add_edge(0, 0, 5e9);
+  EXPECT_EQ(apsp::solve(one, o).distance(0, 0), 0);
+  // The bound takes each vertex's heaviest out-edge once, the lightest of parallel edges, and
+  // no positive self-loop: here 3 * 3.5e8 = 1.05e9, just below int32's no-path value 1073741823,
+  // where any parallel or self-loop weight counted would add 1e12.
+  apsp::graph g(4);
+  for (int v = 0; v < 3; ++v) {
+    g.add_edge(v, v + 1, 3.5e8);
+    g.add_edge(v, v + 1, 1e12);
+    g.add_edge(v + 1, v, 3.5e8 - 1);
+    g.add_edge(v + 1, v + 1, 1e12);
+  }
+  const auto facts = apsp::detail::analyze_weights(g, dtype::int32, false);
+  EXPECT_EQ(facts.distance_bound, 10.5e8);
+  const auto r = apsp::solve(g, o);
+  EXPECT_EQ(r.distance(0, 3), 10.5e8);
+  EXPECT_EQ(r.distance(3, 0), 10.5e8 - 3);
+  EXPECT_EQ(r.distance(2, 2), 0);
+  const auto usable = apsp::detail::usable_edges(g, dtype::int32);
+  ASSERT_TRUE(usable.has_value());
+  EXPECT_EQ(usable->num_edges(), 6);
+  EXPECT_FALSE(apsp::detail::usable_edges(g, dtype::float64).has_value());
 }
 
 TEST(Plans, AbsurdSizesSaturateAndDoNotFit) {

@@ -83,7 +83,7 @@ solved run_backend(apsp::detail::backend& b, const apsp::graph& g, dtype t, bool
     for (auto& v : s.via->values())
       v = 12345;
   }
-  const auto facts = apsp::detail::analyze_weights(g, apsp::detail::bound_needed(o.type, false));
+  const auto facts = apsp::detail::analyze_weights(g, o.type, false);
   const apsp::plan p = b.make_plan(n, o);
   apsp::detail::run_context ctx(o, n, facts.has_negative);
   b.run(s.d, s.via ? &*s.via : nullptr, p, ctx);
