@@ -290,24 +290,37 @@ weight_facts analyze_weights(const any_matrix& m) {
   return std::visit(
       [](const auto& d) {
         weight_facts facts;
-        double max_abs = 0;
         const std::int64_t n = d.n();
-        using T = typename std::decay_t<decltype(d)>::value_type;
+        // Per row: the largest |off-diagonal weight| (a shortest path leaves each vertex once)
+        // and the first entry that is neither a weight nor the no-path value.
+        std::vector<double> largest(static_cast<std::size_t>(n), 0.0);
+        std::vector<std::int64_t> bad(static_cast<std::size_t>(n), -1);
+        bool negative = false;
+#pragma omp parallel for reduction(|| : negative) schedule(static)
         for (std::int64_t i = 0; i < n; ++i) {
           const auto* row = d.row(i);
+          double row_largest = 0;
           for (std::int64_t j = 0; j < n; ++j) {
             const auto v = row[j];
-            if (!is_weight_or_no_path(v))
-              fail_entry(i, j, v);
+            if (!is_weight_or_no_path(v)) {
+              bad[static_cast<std::size_t>(i)] = j;
+              break;
+            }
             if (!is_finite_entry(v))
               continue;
-            if (v < 0)
-              facts.has_negative = true;
+            negative = negative || v < 0;
             if (i != j)
-              max_abs = std::max(max_abs, std::fabs(static_cast<double>(v)));
+              row_largest = std::max(row_largest, std::fabs(static_cast<double>(v)));
           }
+          largest[static_cast<std::size_t>(i)] = row_largest;
         }
-        facts.distance_bound = n > 1 ? max_abs * static_cast<double>(n - 1) : 0.0;
+        for (std::int64_t i = 0; i < n; ++i) {
+          if (bad[static_cast<std::size_t>(i)] >= 0)
+            fail_entry(i, bad[static_cast<std::size_t>(i)],
+                       d.row(i)[bad[static_cast<std::size_t>(i)]]);
+        }
+        facts.has_negative = negative;
+        facts.distance_bound = n > 1 ? sum_of_largest(std::move(largest), n - 1) : 0.0;
         return facts;
       },
       m);

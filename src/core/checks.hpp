@@ -36,7 +36,9 @@ struct weight_facts {
 /// The smallest bound below which no check can fail for `type` (see check_representable and the
 /// packed 16-bit test), so analyze_weights can stop at the cheap bound.
 [[nodiscard]] double bound_needed(dtype type, bool narrow_requested);
-/// Same for a dense initial matrix: (n-1) * max |finite off-diagonal entry|.
+/// Same for a dense initial matrix: the sum of the n-1 largest per-row maxima of |finite
+/// off-diagonal entry|. Parallel over rows; refuses entries that are neither weights nor the
+/// no-path value (invalid_input_error naming the first).
 [[nodiscard]] weight_facts analyze_weights(const any_matrix& m);
 
 /// Finite off-diagonal entries of a dense initial matrix: its arcs, for the algorithm choice.

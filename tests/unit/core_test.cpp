@@ -466,6 +466,28 @@ TEST(Overflow, WeightsNoPathTakesAreNotCounted) {
   EXPECT_FALSE(apsp::detail::usable_edges(g, dtype::float64).has_value());
 }
 
+TEST(Overflow, DenseMatricesBoundEachRowOnce) {
+  // Row 0 holds 1e9 - 20 (a path leaves vertex 0 once), the other rows 1: the bound is
+  // 1e9 - 20 + 18, below int32's no-path value, where (n - 1) * max|w| would be 1.9e10. A
+  // second row of 1e8 makes it 1.08e9 and more: refused.
+  const std::int64_t n = 20;
+  const auto matrix = [n](bool second_heavy_row) {
+    apsp::dense_matrix<std::int32_t> m(n);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        m(i, j) =
+            i == j ? 0
+                   : (i == 0 ? 1'000'000'000 - 20 : (i == 1 && second_heavy_row ? 100'000'000 : 1));
+    return m;
+  };
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  const auto r = apsp::solve_dense(matrix(false), o);
+  EXPECT_EQ(r.distance(0, 5), 1'000'000'000 - 20);
+  EXPECT_EQ(r.distance(5, 0), 1);
+  EXPECT_THROW((void)apsp::solve_dense(matrix(true), o), apsp::overflow_risk_error);
+}
+
 TEST(Plans, AbsurdSizesSaturateAndDoNotFit) {
   for (const auto backend : {apsp::backend_kind::reference, apsp::backend_kind::cpu}) {
     apsp::solve_options o;
