@@ -181,6 +181,8 @@ std::string distance_text(const any_matrix& d, std::int64_t i, std::int64_t j) {
         } else {
           if (!std::isfinite(v))
             return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
+          if (std::trunc(v) == v && std::fabs(static_cast<double>(v)) <= 9007199254740992.0)
+            return std::to_string(static_cast<std::int64_t>(v)); // "100000", not "1e+05"
           char buf[64];
           const auto r = std::to_chars(buf, buf + sizeof buf, v);
           return {buf, r.ptr};

@@ -216,6 +216,9 @@ int run(const solve_args& a) {
   trace("solve: arguments checked");
   solve_options options = to_solve_options(a.solver);
   options.paths = !a.paths_out.empty();
+  // A type that the output cannot hold in place is known before the read (auto only after it).
+  if (a.map_output && out_format == io::format::course_binary && options.type != dtype::int32)
+    (void)io::raw_matrix_header(out_format, options.type, 1);
   refuse_grid_outside_mpi(a.solver);
   // --resume DIR keeps saving into DIR unless --checkpoint names another directory.
   options.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;

@@ -45,8 +45,10 @@ public:
   /// Ids base, base+1, ..., base+n-1.
   static vertex_labels numeric(std::int64_t n, std::int64_t base);
   /// names[i] is the id of internal vertex i. Any order is accepted (readers pass them sorted);
-  /// throws invalid_argument_error on a duplicate name.
-  static vertex_labels named(std::vector<std::string> names);
+  /// throws invalid_argument_error on a duplicate name. integer_ids: the names are integers in
+  /// canonical form (an edge list's ids), and find() also takes other spellings of them ("007",
+  /// "+7" for "7"); otherwise (CSV) names are plain strings, found only as written.
+  static vertex_labels named(std::vector<std::string> names, bool integer_ids = false);
 
   [[nodiscard]] std::int64_t size() const noexcept { return n_; }
   [[nodiscard]] bool is_numeric() const noexcept { return names_.empty(); }
@@ -60,6 +62,7 @@ private:
   std::int64_t n_ = 0;
   std::int64_t base_ = 0;
   std::vector<std::string> names_; // index = internal id; file order (see above) when non-empty
+  bool integer_ids_ = false;
   // Indices into names_ in byte-string order, for find(); empty when names_ already is.
   std::vector<std::int32_t> by_bytes_;
 };

@@ -29,8 +29,10 @@ std::atomic<unsigned> temp_counter{0};
 } // namespace
 
 bool wants_gzip(const std::filesystem::path& p) {
+  // Any case, as the readers take the suffix (format_from_path).
   const std::string name = p.filename().string();
-  return name.size() > 3 && (name.ends_with(".gz") || name.ends_with(".GZ"));
+  return name.size() > 3 && name[name.size() - 3] == '.' && (name[name.size() - 2] | 0x20) == 'g' &&
+         (name[name.size() - 1] | 0x20) == 'z';
 }
 
 atomic_output::atomic_output(const std::filesystem::path& target, bool gzip) : target_(target) {

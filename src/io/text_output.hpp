@@ -5,8 +5,10 @@
 #include <omp.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "io/atomic_output.hpp"
@@ -19,8 +21,15 @@ inline void append_int(std::string& out, std::int64_t v) {
   out.append(buf, end);
 }
 
-/// Shortest text that reads back to the same double ("3" for 3.0).
-inline void append_double(std::string& out, double v) {
+/// Shortest text that reads back to the same value ("0.1" for 0.1f, not the double's
+/// "0.10000000149011612"), and integral values up to 2^53 as plain integers ("100000", never
+/// "1e+05": integer parsers, and the formats that declare integer weights, read them as written).
+template <class F> void append_real(std::string& out, F v) {
+  static_assert(std::is_floating_point_v<F>);
+  if (std::trunc(v) == v && std::fabs(static_cast<double>(v)) <= 9007199254740992.0) {
+    append_int(out, static_cast<std::int64_t>(v));
+    return;
+  }
   char buf[32];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, end);

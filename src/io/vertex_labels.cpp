@@ -22,8 +22,9 @@ vertex_labels vertex_labels::numeric(std::int64_t n, std::int64_t base) {
   return l;
 }
 
-vertex_labels vertex_labels::named(std::vector<std::string> names) {
+vertex_labels vertex_labels::named(std::vector<std::string> names, bool integer_ids) {
   vertex_labels l;
+  l.integer_ids_ = integer_ids;
   l.n_ = static_cast<std::int64_t>(names.size());
   APSP_EXPECTS(l.n_ <= std::numeric_limits<std::int32_t>::max(), invalid_argument_error,
                "too many vertex names");
@@ -84,9 +85,10 @@ std::optional<std::int64_t> vertex_labels::find(std::string_view id) const {
   };
   if (auto hit = lookup(id))
     return hit;
-  // Numeric edge-list ids are stored canonically ("7"); accept "+7" or "007" for them too.
+  // Numeric edge-list ids are stored canonically ("7"); accept "+7" or "007" for them too (not
+  // for CSV names, where "007" and "7" are different strings).
   std::int64_t v = 0;
-  if (detail::parse_int(id, v)) {
+  if (integer_ids_ && detail::parse_int(id, v)) {
     const std::string canonical = std::to_string(v);
     if (canonical != id)
       return lookup(canonical);

@@ -20,8 +20,8 @@
 namespace apsp::io {
 namespace {
 
-using detail::append_double;
 using detail::append_int;
+using detail::append_real;
 using detail::atomic_output;
 
 constexpr std::int64_t edges_per_chunk = 1 << 16;
@@ -53,7 +53,7 @@ void write_edge_lines(atomic_output& out, const graph& g, const char* prefix,
           text += ' ';
           append_id(text, t[k]);
           text += ' ';
-          append_double(text, w[k]);
+          append_real(text, w[k]);
           text += '\n';
         }
       });
@@ -90,9 +90,15 @@ void write_mtx(atomic_output& out, const graph& g) {
 }
 
 // Edge lists and CSV name vertices only in their edges: a vertex on no edge would be lost (and
-// the others renumbered when the file is read back), so such a graph is refused.
+// the others renumbered when the file is read back), so such a graph is refused; and so is a graph
+// without edges, whose file their readers refuse.
 void require_every_vertex_on_an_edge(const std::filesystem::path& p, const graph& g,
                                      const vertex_labels& labels, const char* what) {
+  if (g.num_edges() == 0) {
+    detail::fail_write(p, std::string("the graph has no edges, and ") + what +
+                              " without edges are refused when read; use dimacs (.gr), mtx, "
+                              "course binary (.bin) or npy");
+  }
   std::vector<char> on_edge(static_cast<std::size_t>(g.num_vertices()), 0);
   for (const auto* ends : {&g.sources(), &g.targets()}) {
     for (const std::int32_t v : *ends)
@@ -109,7 +115,8 @@ void require_every_vertex_on_an_edge(const std::filesystem::path& p, const graph
                             "(.gr), mtx, course binary (.bin) or npy");
 }
 
-// Edge lists need integer ids: numeric labels, or names that are integers.
+// Edge lists need integer ids: numeric labels, or names that are integers as an edge list writes
+// them ("007" or "+7" would read back as 7, and two such CSV names as one vertex).
 void write_edgelist(atomic_output& out, const std::filesystem::path& p, const graph_file& gf,
                     const vertex_labels& labels) {
   const graph& g = gf.g;
@@ -121,6 +128,12 @@ void write_edgelist(atomic_output& out, const std::filesystem::path& p, const gr
     if (!detail::parse_int(id, v)) {
       detail::fail_write(p, "vertex id " + detail::quote_token(id) +
                                 " is not an integer; edge lists need integer ids (use csv)");
+    }
+    if (std::to_string(v) != id) {
+      detail::fail_write(p, "vertex id " + detail::quote_token(id) +
+                                " would read back from an edge list as " + std::to_string(v) +
+                                ", another id; edge lists need integers written plainly (use "
+                                "csv)");
     }
     ids[static_cast<std::size_t>(i)] = std::move(id);
   }
@@ -169,7 +182,7 @@ void write_csv(atomic_output& out, const std::filesystem::path& p, const graph_f
           text += ',';
           text += ids[static_cast<std::size_t>(t[k])];
           text += ',';
-          append_double(text, w[k]);
+          append_real(text, w[k]);
           text += '\n';
         }
       });
@@ -183,7 +196,9 @@ void write_course_graph(atomic_output& out, const std::filesystem::path& p, cons
   }
   for (double w : g.weights()) {
     if (std::trunc(w) != w || w < int32_min || w > int32_max) {
-      detail::fail_write(p, "weight " + std::to_string(w) +
+      std::string value;
+      append_real(value, w);
+      detail::fail_write(p, "weight " + value +
                                 " is not an int32 integer (the course format stores int32)");
     }
   }

@@ -65,11 +65,13 @@ void write_course(atomic_output& out, const std::filesystem::path& p, const dens
       if (first_bad < rows * n) {
         const std::int64_t i = r0 + first_bad / n;
         const std::int64_t j = first_bad % n;
-        throw invalid_argument_error(
-            "cannot write " + detail::display_name(p) + " in course-binary format: d[" +
-            std::to_string(i) + "][" + std::to_string(j) +
-            "] = " + std::to_string(static_cast<double>(d(i, j))) +
-            " is not an integer below 2^30-1 in magnitude (write npy instead)");
+        std::string value;
+        detail::append_real(value, static_cast<double>(d(i, j)));
+        throw invalid_argument_error("cannot write " + detail::display_name(p) +
+                                     " in course-binary format: d[" + std::to_string(i) + "][" +
+                                     std::to_string(j) + "] (rows and columns from 0) = " + value +
+                                     " is not an integer below 2^30-1 in magnitude (write npy "
+                                     "instead)");
       }
       out.write(buf.data(), static_cast<std::size_t>(rows * n) * sizeof(std::int32_t));
     }
@@ -100,7 +102,7 @@ template <class T> void write_csv(atomic_output& out, const dense_matrix<T>& d) 
           if (std::isnan(v)) {
             text += "nan";
           } else {
-            detail::append_double(text, static_cast<double>(v));
+            detail::append_real(text, v);
           }
         } else {
           detail::append_int(text, v);
@@ -145,7 +147,7 @@ std::string raw_matrix_header(format f, dtype type, std::int64_t n) {
     return detail::make_npy_header(type, n, n);
   if (f == format::course_binary && type == dtype::int32)
     return {}; // the course distance file is the raw int32 matrix, unreachable = 2^30 - 1
-  throw invalid_argument_error("cannot write an " + std::string(to_string(type)) +
+  throw invalid_argument_error("cannot write a " + std::string(to_string(type)) +
                                " distance matrix in place as " + std::string(to_string(f)) +
                                " (use .npy, or course-binary with int32)");
 }

@@ -96,3 +96,54 @@ def test_info_plans_with_the_backend_and_dtype_solve_would_take(apsp, tmp_path):
     j = json.loads(apsp("info", "fr.gr", "--json", "--dtype", "auto").out)
     r = apsp("solve", "fr.gr", "-o", "d.npy", "--dtype", "auto", "--json")
     assert j["dtype"] == json.loads(r.out)["dtype"] == "float32", (j, r)
+
+
+def test_integral_weights_are_written_as_integers(apsp, tmp_path):
+    # The shortest text of 100000.0 is "1e+05": integer readers (sscanf "%ld", SciPy's mmread of
+    # an `integer` Matrix Market file) would read 1 or refuse it.
+    import gzip
+    import scipy.io
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 100000), (2, 3, 2000000), (1, 3, 300000000)])
+    for name in ("o.gr", "o.mtx", "o.txt", "o.csv"):
+        assert apsp("convert", "g.gr", name, "-q").rc == 0
+        text = (tmp_path / name).read_text()
+        assert "e+" not in text, (name, text)
+        for w in ("100000", "2000000", "300000000"):
+            assert w in text, (name, text)
+    m = scipy.io.mmread(str(tmp_path / "o.mtx")).toarray()
+    assert (m[0, 1], m[1, 2], m[0, 2]) == (100000, 2000000, 300000000)
+    assert apsp("solve", "g.gr", "-o", "d.csv", "--dtype", "float64", "-q").rc == 0
+    assert (tmp_path / "d.csv").read_text().split()[0] == "0,100000,2100000"
+    r = apsp("path", "g.gr", "1", "3", "--dtype", "float64")
+    assert r.rc == 0 and r.out.startswith("length 2100000,"), r
+    # float32 distances print as float32 values ("0.1", not the double "0.10000000149011612"),
+    # and a .Gz name (any case) is compressed, as its reader expects
+    (tmp_path / "f.csv").write_text("source,target,weight\na,b,0.1\nb,c,0.2\n")
+    assert apsp("solve", "f.csv", "--dtype", "float32", "-o", "f_d.csv.Gz", "-q").rc == 0
+    rows = gzip.decompress((tmp_path / "f_d.csv.Gz").read_bytes()).decode().split()
+    assert rows[0] == "0,0.1,0.3", rows
+
+
+def test_ids_an_edge_list_would_change_are_refused(apsp, tmp_path):
+    # CSV ids are strings: "007" and "+7" are not "7"; an edge list would merge them.
+    from conftest import assert_error
+    (tmp_path / "g.csv").write_text("source,target,weight\n7,1,1\n007,2,5\n1,2,1\n")
+    assert_error(apsp("convert", "g.csv", "g.txt"), 2, "'007'", "read back", "csv")
+    assert not (tmp_path / "g.txt").exists()
+    assert_error(apsp("path", "g.csv", "0007", "2"), 2, "'0007'")
+    r = apsp("path", "g.csv", "007", "2", "--json")
+    assert r.rc == 0 and json.loads(r.out)["length"] == 5, r
+    # ... while an edge list's own ids are integers, found under any spelling
+    (tmp_path / "e.txt").write_text("7 1 1\n1 2 2\n")
+    r = apsp("path", "e.txt", "+007", "2", "--json")
+    assert r.rc == 0 and json.loads(r.out)["length"] == 3, r
+
+
+def test_a_graph_without_edges_is_not_written_where_it_could_not_be_read(apsp, tmp_path):
+    from conftest import assert_error
+    (tmp_path / "e.gr").write_text("p sp 0 0\n")
+    for name in ("e.txt", "e.csv"):
+        assert_error(apsp("convert", "e.gr", name), 2, "no edges")
+        assert not (tmp_path / name).exists()
+    assert apsp("convert", "e.gr", "e.mtx", "-q").rc == 0
+    assert info(apsp, "e.mtx")["n"] == 0

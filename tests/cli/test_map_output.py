@@ -52,6 +52,14 @@ def test_map_output_refuses_csv_and_leaves_nothing(apsp, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.gr"]
 
 
+def test_map_output_refuses_a_course_binary_of_another_dtype_before_reading(apsp, tmp_path):
+    # Known from the arguments: refused (exit 2) before the input is read, so a malformed or
+    # missing input does not hide it.
+    r = apsp("solve", "missing.gr", "-o", "d.bin", "--dtype", "float64", "--map-output")
+    assert_error(r, 2, "a float64 distance matrix in place as course-binary")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_map_output_negative_cycle_leaves_nothing(apsp, tmp_path):
     write_gr(tmp_path / "g.gr", 3, [(1, 2, 1), (2, 3, -3), (3, 1, 1)])
     r = apsp("solve", "g.gr", "-o", "d.npy", "--map-output")

@@ -66,7 +66,7 @@ TEST(VertexLabels, SortedNamesUseBinarySearch) {
 
 TEST(VertexLabels, NumericOrderNamesAndCanonicalIds) {
   // Edge-list ids are kept in numeric order, which is not byte order.
-  const auto l = vertex_labels::named({"-5", "7", "100", "1000000000000"});
+  const auto l = vertex_labels::named({"-5", "7", "100", "1000000000000"}, true);
   EXPECT_EQ(l.find("-5"), 0);
   EXPECT_EQ(l.find("7"), 1);
   EXPECT_EQ(l.find("100"), 2);
@@ -74,6 +74,15 @@ TEST(VertexLabels, NumericOrderNamesAndCanonicalIds) {
   EXPECT_EQ(l.find("007"), 1);
   EXPECT_EQ(l.find("+100"), 2);
   EXPECT_EQ(l.find("8"), std::nullopt);
+}
+
+TEST(VertexLabels, CsvNamesAreFoundOnlyAsWritten) {
+  // CSV ids are strings: "02139" is not the vertex "2139", nor "+7" the vertex "7".
+  const auto l = vertex_labels::named({"2139", "7", "99"});
+  EXPECT_EQ(l.find("2139"), 0);
+  EXPECT_EQ(l.find("02139"), std::nullopt);
+  EXPECT_EQ(l.find("+7"), std::nullopt);
+  EXPECT_EQ(l.find("007"), std::nullopt);
 }
 
 TEST(VertexLabels, DuplicateNamesAreRejected) {
