@@ -5,6 +5,7 @@
 #include <limits>
 #include <queue>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "apsp/error.hpp"
@@ -82,8 +83,21 @@ void adjacency::bellman_ford(std::int64_t source, std::vector<T>& dist,
   std::vector<std::int64_t> parent(static_cast<std::size_t>(n_), -1);
   dist[static_cast<std::size_t>(source)] = T{0};
   reached[static_cast<std::size_t>(source)] = 1;
+  // A simple path weighs at least -reach (each vertex left once, by at worst its most negative
+  // edge); a distance below that (twice that for doubles, against rounding) proves a cycle
+  // among its parents, so the rounds stop before the sums can overflow.
+  double reach = 0;
+  for (std::int64_t u = 0; u < n_; ++u) {
+    double lightest = 0;
+    for (auto e = offsets_[static_cast<std::size_t>(u)];
+         e < offsets_[static_cast<std::size_t>(u) + 1]; ++e)
+      lightest = std::min(lightest, weights_[static_cast<std::size_t>(e)]);
+    reach -= lightest;
+  }
+  const double floor = std::is_integral_v<T> ? -reach : -2 * reach;
   std::int64_t last_changed = -1;
-  for (std::int64_t round = 0; round < n_; ++round) {
+  bool fell = false;
+  for (std::int64_t round = 0; round < n_ && !fell; ++round) {
     last_changed = -1;
     for (std::int64_t u = 0; u < n_; ++u) {
       const auto uu = static_cast<std::size_t>(u);
@@ -97,14 +111,20 @@ void adjacency::bellman_ford(std::int64_t source, std::vector<T>& dist,
           dist[v] = candidate;
           parent[v] = u;
           last_changed = static_cast<std::int64_t>(v);
+          if (static_cast<double>(candidate) < floor) {
+            fell = true;
+            break;
+          }
         }
       }
+      if (fell)
+        break;
     }
     if (last_changed < 0)
       return;
   }
-  // Still improving after n rounds: walking n parents back from the last change lands on a
-  // negative cycle; collect it.
+  // Still improving after n rounds, or fallen below -reach: walking n parents back from the last
+  // change lands on a negative cycle; collect it.
   std::int64_t x = last_changed;
   for (std::int64_t k = 0; k < n_ && parent[static_cast<std::size_t>(x)] >= 0; ++k) {
     x = parent[static_cast<std::size_t>(x)];

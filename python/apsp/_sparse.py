@@ -89,17 +89,34 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     """
     if not limit >= 0:
         raise ValueError("limit must be >= 0")
+    limited = bool(np.isfinite(limit))
     dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
-                            return_predecessors=return_predecessors or min_only,
+                            return_predecessors=return_predecessors or min_only or limited,
                             unweighted=unweighted, dtype=dtype, threads=threads)
-    if np.isfinite(limit):
-        beyond = dist > limit
-        dist[beyond] = np.inf if dist.dtype.kind == "f" else _no_path(dist.dtype)
-        if pred is not None:
-            pred[beyond] = NO_PREDECESSOR
+    if limited:
+        _cut_beyond(dist, pred, limit)
+        if not (return_predecessors or min_only):
+            pred = None
     if min_only:
         return _nearest_source(dist, pred, indices, return_predecessors)
     return (dist, pred) if return_predecessors else dist
+
+
+def _cut_beyond(dist, pred, limit):
+    """What a search that stops at `limit` finds: pairs farther than `limit` become unreachable,
+    and so (with negative weights) does every vertex whose shortest path runs through one of
+    them, so that each kept predecessor chain leads back to its source."""
+    d2 = dist.reshape(-1, dist.shape[-1])
+    p2 = pred.reshape(-1, pred.shape[-1])
+    cut = d2 > limit
+    while True:
+        through = (p2 >= 0) & ~cut
+        through[through] = cut[np.nonzero(through)[0], p2[through]]
+        if not through.any():
+            break
+        cut |= through
+    d2[cut] = np.inf if d2.dtype.kind == "f" else _no_path(d2.dtype)
+    p2[cut] = NO_PREDECESSOR
 
 
 def _no_path(dtype):

@@ -224,6 +224,22 @@ def test_shortest_path_auto_overwrites_only_where_floyd_warshall_ran():
     np.testing.assert_array_equal(got, csgraph.dijkstra(sparse))
 
 
+def test_dijkstra_limit_with_negative_weights_cuts_whole_subtrees():
+    # 0 -> 1 (10) -> 2 (-8): d(0, 2) = 2 <= limit, but its path runs through 1 (10 > limit). A
+    # search that stops at the limit never reaches 2; the predecessors stay valid paths.
+    a = sp.csr_matrix((np.array([10.0, -8.0, 1.0]), (np.array([0, 1, 0]), np.array([1, 2, 3]))),
+                      shape=(4, 4))
+    dist, pred = apsp.dijkstra(a, limit=5, return_predecessors=True)
+    np.testing.assert_array_equal(dist[0], [0, np.inf, np.inf, 1])
+    np.testing.assert_array_equal(pred[0], [-9999, -9999, -9999, 0])
+    np.testing.assert_array_equal(apsp.dijkstra(a, limit=5, indices=0), dist[0])
+    np.testing.assert_array_equal(apsp.dijkstra(a, limit=5, indices=1), [np.inf, 0, -8, np.inf])
+    for i in range(4):
+        for j in range(4):
+            if np.isfinite(dist[i, j]):
+                assert apsp.path(pred, i, j)[0] == i
+
+
 def test_auto_with_paths_keeps_paths_simple_when_weights_can_be_zero():
     side = 24  # a grid with weights 0-2: zero-weight cycles, and small separators
     rng = np.random.default_rng(67)
@@ -244,3 +260,10 @@ def test_auto_with_paths_keeps_paths_simple_when_weights_can_be_zero():
     # Without paths the cost model may still take the supernodal solver: the distances agree.
     d = apsp.solve(g, directed=False, backend="cpu", paths=False)
     np.testing.assert_array_equal(d.distances, r.distances)
+    # Weights positive as doubles but 0 in float32 (1e-50) are zero weights to the solve.
+    tiny = apsp.Graph(side * side, src, dst, np.full(src.size, 1e-50))
+    r = apsp.solve(tiny, directed=False, backend="cpu", dtype="float32")
+    assert r.algorithm != "supernodal", r.algorithm_reason
+    for i, j in rng.integers(0, side * side, size=(100, 2)):
+        q = r.path(i, j)
+        assert len(q) == len(set(q)) and q[0] == i and q[-1] == j, (i, j, q)

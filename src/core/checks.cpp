@@ -268,7 +268,8 @@ double refused_from(dtype type, bool has_negative) {
   else if (type == dtype::float32)
     return std::numeric_limits<float>::max();
   else
-    return HUGE_VAL;
+    // Johnson adds potentials to weights and distances (up to 3 bounds) in double.
+    return std::numeric_limits<double>::max() / 4;
   // Without negative weights a distance only has to stay below infinity. With them, sums with
   // infinity drift down by up to 2 * bound, and must still be told apart from real distances.
   return has_negative ? inf / 3.0 : inf;
@@ -283,7 +284,7 @@ double bound_needed(dtype type, bool narrow_requested) {
     return static_cast<double>(weight_traits<std::int64_t>::infinity) / 3;
   if (type == dtype::float32)
     return std::numeric_limits<float>::max();
-  return HUGE_VAL; // float64: weights of at most 2^53 never reach its largest value
+  return refused_from(type, true); // float64
 }
 
 weight_facts analyze_weights(const any_matrix& m) {
@@ -343,10 +344,13 @@ std::int64_t count_arcs(const any_matrix& m) {
 }
 
 void check_representable(const weight_facts& facts, dtype type, bool all_integral) {
-  if (type == dtype::float32 && facts.distance_bound >= refused_from(type, facts.has_negative)) {
-    throw overflow_risk_error("path lengths could reach " + std::to_string(facts.distance_bound) +
-                              ", beyond float32's largest value (they would read as no path); "
-                              "solve with --dtype float64");
+  if (!is_integral(type) && facts.distance_bound >= refused_from(type, facts.has_negative)) {
+    char reach[32];
+    std::snprintf(reach, sizeof reach, "%.9g", facts.distance_bound);
+    throw overflow_risk_error(
+        std::string("path lengths could reach ") + reach + ", near or beyond " +
+        std::string(to_string(type)) + "'s largest value (sums would overflow to infinity); " +
+        (type == dtype::float32 ? "solve with --dtype float64" : "scale the weights down"));
   }
   if (!is_integral(type))
     return;

@@ -64,6 +64,10 @@ bool cpu_sooner_at_small_n(std::int64_t n, const solve_options& o, std::string* 
   const bool started = detail::gpu_started();
   if (!detail::cpu_beats_gpu_start(shape, started))
     return false;
+  if (size_of(o.type) != 4) {
+    *why = "auto: the GPU solves int32 and float32 only";
+    return true;
+  }
   char buf[160];
   std::snprintf(buf, sizeof buf,
                 "auto: cpu (~%.2g s) sooner than a GPU that has to start (~%.2g s)",
@@ -168,8 +172,13 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   std::shared_ptr<const cpu::elimination_plan> analysis;
   // The supernodal path matrix is exact only without zero-weight cycles (with them it may name
   // pivots whose expansion revisits vertices): with paths, auto takes it only when every weight
-  // is positive, where no such cycle can exist.
-  const bool supernodal_paths_safe = !o.paths || (g != nullptr && g->summarize_weights().min > 0);
+  // is positive, where no such cycle can exist -- positive as the solve's type holds it (1e-50
+  // is 0 in float32).
+  const auto positive = [&o](double w) {
+    return w > 0 && (o.type != dtype::float32 || static_cast<float>(w) > 0);
+  };
+  const bool supernodal_paths_safe =
+      !o.paths || (g != nullptr && positive(g->summarize_weights().min));
   if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n &&
       supernodal_paths_safe) {
     analysis = std::make_shared<const cpu::elimination_plan>(

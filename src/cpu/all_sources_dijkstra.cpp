@@ -26,13 +26,15 @@ template <class T> using queue_for = typename queue_select<T>::type;
 template <class T> struct workspace {
   using W = johnson_key_t<T>;
   static constexpr W unreached = std::numeric_limits<W>::max();
-  explicit workspace(std::int64_t n)
-      : dist(static_cast<std::size_t>(n), unreached), pred(static_cast<std::size_t>(n), -1) {
+  workspace(std::int64_t n, bool real_lengths)
+      : dist(static_cast<std::size_t>(n), unreached), pred(static_cast<std::size_t>(n), -1),
+        real(real_lengths ? static_cast<std::size_t>(n) : 0) {
     if constexpr (!std::is_integral_v<T>)
       queue = queue_for<T>(n);
   }
   std::vector<W> dist;
   std::vector<std::int32_t> pred;
+  std::vector<W> real; // with original_weights: the real weight of the path to each vertex
   queue_for<T> queue;
 };
 
@@ -44,8 +46,12 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
   auto& dist = ws.dist;
   auto& pred = ws.pred;
   auto& queue = ws.queue;
+  W* real = ws.real.empty() ? nullptr : ws.real.data();
+  const W* original = g.original_weights.empty() ? nullptr : g.original_weights.data();
   queue.clear();
   dist[static_cast<std::size_t>(s)] = W{0};
+  if (real != nullptr)
+    real[s] = W{0};
   pred[static_cast<std::size_t>(s)] = s;
   queue.push(key_type{0}, s);
   const std::int64_t* offsets = g.offsets.data();
@@ -62,6 +68,8 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
       if (candidate < dist[v]) {
         dist[v] = candidate;
         pred[v] = top.vertex;
+        if (real != nullptr)
+          real[v] = real[u] + original[a];
         queue.push(static_cast<key_type>(candidate), arcs[a].target);
       }
     }
@@ -79,7 +87,10 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
         via_out[t] = no_via;
       continue;
     }
-    out[t] = h.empty() ? static_cast<T>(dt) : static_cast<T>(dt - hs + h[k]);
+    if (real != nullptr)
+      out[t] = static_cast<T>(real[k]);
+    else
+      out[t] = h.empty() ? static_cast<T>(dt) : static_cast<T>(dt + (h[k] - hs));
     if (via_out != nullptr)
       via_out[t] = pred[k] == s ? no_via : pred[k];
     dist[k] = workspace<T>::unreached;
@@ -113,7 +124,7 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
 #pragma omp parallel num_threads(threads)
   {
     // Each thread allocates (and so first touches) its own scratch space.
-    workspace<T> ws(n);
+    workspace<T> ws(n, !g.original_weights.empty());
     const bool reporter = omp_get_thread_num() == 0;
     for (;;) {
       const std::int64_t s = next.fetch_add(1, std::memory_order_relaxed);

@@ -39,6 +39,10 @@ template <class W> struct csr_graph {
   /// weight.
   std::int32_t negative_loop = -1;
   W negative_loop_weight = 0;
+  /// Float weights once reweighted (reweight): each arc's weight as given, in arc order, so that
+  /// Dijkstra adds up the real weights of the paths it picks instead of subtracting potentials
+  /// (which keep only their own precision). Empty otherwise.
+  std::vector<W> original_weights;
 
   [[nodiscard]] std::int64_t num_arcs() const noexcept {
     return static_cast<std::int64_t>(arcs.size());

@@ -58,7 +58,7 @@ public:
     p.type = o.type;
     p.n = n;
     p.block = o.block > 0 ? o.block : default_sources_per_round(n, threads);
-    p.rounds = n == 0 ? 0 : (n + p.block - 1) / p.block;
+    p.rounds = n == 0 ? 0 : 1 + (n - 1) / p.block;
     p.paths = o.paths;
     // Per thread: distances (8 bytes), predecessors (4) and a queue of about n entries (16).
     const auto scratch = static_cast<std::uint64_t>(n) * 28 * static_cast<std::uint64_t>(threads);

@@ -37,6 +37,21 @@ std::optional<std::vector<std::int64_t>> find_pred_cycle(const std::vector<std::
   return std::nullopt;
 }
 
+/// The most a simple path's weight can lie below 0: the sum over vertices of their most negative
+/// out-arc (a path leaves each vertex once; the CSR holds no self-loops).
+double negative_reach(const auto& g) {
+  double reach = 0;
+  for (std::int64_t u = 0; u < g.n; ++u) {
+    double lightest = 0;
+    for (auto a = g.offsets[static_cast<std::size_t>(u)];
+         a < g.offsets[static_cast<std::size_t>(u) + 1]; ++a)
+      lightest =
+          std::min(lightest, static_cast<double>(g.arcs[static_cast<std::size_t>(a)].weight));
+    reach -= lightest;
+  }
+  return reach;
+}
+
 } // namespace
 
 template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
@@ -55,6 +70,20 @@ template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
   std::deque<std::int32_t> queue;
   for (std::int64_t v = 0; v < n; ++v)
     queue.push_back(static_cast<std::int32_t>(v));
+  // Every label is at least the weight of the path its predecessors lead back along; while that
+  // path is simple it is >= -reach. A label below that (below twice that for doubles, against
+  // rounding) proves a cycle among its predecessors, found at once: so labels stay far from what
+  // the type holds, however fast they fall around a cycle of heavy arcs between the searches.
+  const double reach = negative_reach(g);
+  const double floor = std::is_integral_v<W> ? -reach : -2 * reach;
+  const auto throw_cycle = [&](std::vector<std::int64_t> cycle) {
+    double weight = 0;
+    for (const std::int64_t x : cycle) {
+      weight += static_cast<double>(
+          g.arcs[static_cast<std::size_t>(pred_arc[static_cast<std::size_t>(x)])].weight);
+    }
+    detail::throw_negative_cycle_found(std::move(cycle), weight);
+  };
   std::int64_t relaxations = 0;
   while (!queue.empty()) {
     const std::int32_t u = queue.front();
@@ -75,16 +104,11 @@ template <class W> std::vector<W> johnson_potentials(const csr_graph<W>& g) {
         queued[v] = 1;
         queue.push_back(static_cast<std::int32_t>(v));
       }
-      if (++relaxations % std::max<std::int64_t>(n, 1) != 0)
+      const bool below = static_cast<double>(candidate) < floor;
+      if (++relaxations % std::max<std::int64_t>(n, 1) != 0 && !below)
         continue;
-      if (auto cycle = find_pred_cycle(pred)) {
-        double weight = 0;
-        for (const std::int64_t x : *cycle) {
-          weight += static_cast<double>(
-              g.arcs[static_cast<std::size_t>(pred_arc[static_cast<std::size_t>(x)])].weight);
-        }
-        detail::throw_negative_cycle_found(std::move(*cycle), weight);
-      }
+      if (auto cycle = find_pred_cycle(pred))
+        throw_cycle(std::move(*cycle));
     }
   }
   return std::vector<W>(h.begin(), h.end());
@@ -105,13 +129,21 @@ void rethrow_with_cycle(const graph& g, const negative_cycle_error& found) {
 
 template <class W> void reweight(csr_graph<W>& g, const std::vector<W>& h) {
   const std::int64_t n = g.n;
+  if constexpr (std::is_floating_point_v<W>) {
+    g.original_weights.resize(g.arcs.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t a = 0; a < g.num_arcs(); ++a)
+      g.original_weights[static_cast<std::size_t>(a)] = g.arcs[static_cast<std::size_t>(a)].weight;
+  }
 #pragma omp parallel for schedule(static)
   for (std::int64_t u = 0; u < n; ++u) {
     const W hu = h[static_cast<std::size_t>(u)];
     for (auto a = g.offsets[static_cast<std::size_t>(u)];
          a < g.offsets[static_cast<std::size_t>(u) + 1]; ++a) {
       auto& arc = g.arcs[static_cast<std::size_t>(a)];
-      arc.weight = std::max(W{0}, arc.weight + hu - h[static_cast<std::size_t>(arc.target)]);
+      // The potentials' difference first: w + (h(u) - h(v)) keeps a small weight between two
+      // large potentials, where (w + h(u)) - h(v) would round it away.
+      arc.weight = std::max(W{0}, arc.weight + (hu - h[static_cast<std::size_t>(arc.target)]));
     }
   }
 }

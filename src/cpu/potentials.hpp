@@ -12,9 +12,11 @@
 namespace apsp::cpu {
 
 /// Shortest distances from a virtual source joined to every vertex by a 0-weight arc, by a
-/// FIFO label-correcting Bellman-Ford (SPFA). Every n relaxations the predecessor graph is
-/// searched for a cycle: one exists there only on a negative cycle, and a negative cycle puts one
-/// there eventually, so the search both stops the run and names the cycle. Throws
+/// FIFO label-correcting Bellman-Ford (SPFA). Every n relaxations, and at once when a label
+/// falls below what a simple path can weigh, the predecessor graph is searched for a cycle: one
+/// exists there only on a negative cycle, and a negative cycle puts one there eventually, so the
+/// search both stops the run and names the cycle. Labels stay within a few times the distance
+/// bound, so they cannot overflow however heavy the cycle's arcs. Throws
 /// negative_cycle_error with the cycle's vertices in order (also for a negative self-loop).
 template <class W> [[nodiscard]] std::vector<W> johnson_potentials(const csr_graph<W>& g);
 
@@ -24,7 +26,8 @@ template <class W> [[nodiscard]] std::vector<W> johnson_potentials(const csr_gra
 /// rounding). So every back end reports a negative cycle the same way.
 [[noreturn]] void rethrow_with_cycle(const graph& g, const negative_cycle_error& found);
 
-/// Rewrites the weights as w(u,v) + h(u) - h(v), clamped at 0 (float rounding can leave -1e-17).
+/// Rewrites the weights as w(u,v) + (h(u) - h(v)), clamped at 0 (float rounding can leave
+/// -1e-17).
 template <class W> void reweight(csr_graph<W>& g, const std::vector<W>& h);
 
 } // namespace apsp::cpu

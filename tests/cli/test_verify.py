@@ -115,3 +115,16 @@ def test_unreachable_must_be_exactly_the_no_path_value(apsp, tmp_path, dtype, ba
 def test_tolerance_must_be_a_finite_number(apsp, solved):
     for bad in ("nan", "inf", "-1"):
         assert_error(apsp("verify", "g.gr", "d.npy", "--tolerance", bad), 2, "--tolerance")
+
+
+def test_a_heavy_negative_cycle_is_reported_not_overflowed(apsp, tmp_path):
+    # 99 arcs of -2^53 and one of +2^53 on a 100-cycle among 1,500 vertices: Bellman-Ford's
+    # rounds would take the int64 sums past their range before the n-th; the check stops at the
+    # first distance no simple path can have, and reports the cycle (exit 4).
+    heavy = 2**53
+    edges = [(v + 1, (v + 1) % 100 + 1, heavy if v == 99 else -heavy) for v in range(100)]
+    write_gr(tmp_path / "g.gr", 1500, edges)
+    np.save(tmp_path / "d.npy", np.zeros((1500, 1500), dtype=np.int64))
+    assert_error(apsp("verify", "g.gr", "d.npy", "--sources", "3"), 4, "negative cycle")
+    r = apsp("solve", "g.gr", "-o", "e.npy", "--dtype", "int64", "--algorithm", "johnson")
+    assert_error(r, 4, "negative cycle")

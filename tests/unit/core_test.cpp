@@ -435,6 +435,10 @@ TEST(Overflow, LargeWeightsAreRefusedNotWrapped) {
   EXPECT_THROW((void)apsp::solve(far, o), apsp::overflow_risk_error);
   o.type = dtype::float64;
   EXPECT_DOUBLE_EQ(apsp::solve(far, o).distance(0, 2), 6e38);
+  apsp::graph huge(3); // float64 sums past its largest value would read as no path, or NaN
+  huge.add_edge(0, 1, 1e308);
+  huge.add_edge(1, 2, 1e308);
+  EXPECT_THROW((void)apsp::solve(huge, o), apsp::overflow_risk_error);
 }
 
 TEST(Overflow, WeightsNoPathTakesAreNotCounted) {

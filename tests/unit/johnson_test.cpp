@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <set>
 #include <utility>
@@ -161,6 +162,51 @@ TEST(Potentials, NameANegativeCycleFarFromTheStartInOrder) {
   }
 }
 
+TEST(Potentials, FindAHeavyNegativeCycleBeforeTheLabelsOverflow) {
+  // 99 arcs of -2^53 and one of +2^53 on the cycle 0 -> 1 -> ... -> 99 -> 0, among 1,500
+  // vertices: between two searches every n relaxations the labels would fall past int64's
+  // range (they wrapped, and the solve returned made-up distances).
+  const std::int64_t n = 1500;
+  const double heavy = 9007199254740992.0; // 2^53
+  apsp::graph g(n);
+  for (std::int64_t v = 0; v < 100; ++v)
+    g.add_edge(v, (v + 1) % 100, v == 99 ? heavy : -heavy);
+  for (const auto type : {apsp::dtype::int64, apsp::dtype::float64}) {
+    apsp::solve_options o;
+    o.backend = apsp::backend_kind::cpu;
+    o.algorithm = apsp::algorithm_kind::johnson;
+    o.type = type;
+    try {
+      (void)apsp::solve(g, o);
+      FAIL() << "no negative_cycle_error for " << apsp::to_string(type);
+    } catch (const apsp::negative_cycle_error& e) {
+      EXPECT_EQ(e.cycle().size(), 100u) << e.what();
+      EXPECT_EQ(e.cycle_weight(), -98 * heavy) << e.what();
+    }
+  }
+}
+
+TEST(Johnson, FloatDistancesAreTheWeightsOfTheirPathsNotOfThePotentials) {
+  // Potentials near -1e15 keep nothing of 0.001: reweighting as (w + h(u)) - h(v), and the
+  // distance as d' - h(s) + h(t), gave 0 for 2 -> 4 and took the direct arc (0.0031).
+  apsp::graph g(4);
+  g.add_edge(0, 1, -1e15);
+  g.add_edge(1, 2, 0.001);
+  g.add_edge(2, 3, 0.002);
+  g.add_edge(1, 3, 0.0031);
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  o.algorithm = apsp::algorithm_kind::johnson;
+  o.type = apsp::dtype::float64;
+  o.paths = true;
+  const auto r = apsp::solve(g, o);
+  EXPECT_EQ(r.distance(1, 2), 0.001);
+  EXPECT_EQ(r.distance(1, 3), 0.001 + 0.002);
+  EXPECT_EQ(r.path(1, 3), (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_EQ(r.distance(0, 3), -1e15 + 0.001 + 0.002);
+  apsp::testing::expect_paths_valid(g, r, 1e-9);
+}
+
 TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
   using apsp::detail::choose_algorithm;
   apsp::detail::problem_shape rome{3353, 8870, apsp::dtype::int32, 2};
@@ -220,6 +266,17 @@ TEST(AlgorithmChoice, SmallProblemsRunOnTheCpuBeforeAGpuStarts) {
   }
   o.devices = {0};
   EXPECT_EQ(apsp::make_plan(500, o).algorithm_reason.find("sooner than a GPU"), std::string::npos);
+  // No GPU solves 8-byte types: the reason says so rather than comparing made-up times.
+  o.devices = {};
+  o.type = apsp::dtype::float64;
+  const auto wide = apsp::make_plan(5000, o);
+  EXPECT_EQ(wide.backend, apsp::backend_kind::cpu);
+  EXPECT_NE(wide.algorithm_reason.find("int32 and float32 only"), std::string::npos)
+      << wide.algorithm_reason;
+  // A huge block is one round (n + block - 1 overflowed to "0 rounds").
+  o.algorithm = apsp::algorithm_kind::johnson;
+  o.block = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(apsp::make_plan(500, o).rounds, 1);
 }
 
 TEST(AlgorithmChoice, PlansSayWhichAndWhy) {
