@@ -25,6 +25,9 @@ struct info_args {
   bool json = false;
 };
 
+constexpr const char* int16_needs_cuda =
+    "--dtype int16 (packed 16-bit arithmetic) runs on the cuda back end only";
+
 nlohmann::ordered_json plan_json(const backend_status& status, const graph& g,
                                  const solve_options& base) {
   nlohmann::ordered_json j;
@@ -35,6 +38,11 @@ nlohmann::ordered_json plan_json(const backend_status& status, const graph& g,
     return j;
   solve_options o = base;
   o.backend = status.kind;
+  if (base.narrow == narrow_mode::required && status.kind != backend_kind::cuda) {
+    j["fits"] = false; // as `solve --dtype int16` refuses it (exit 6)
+    j["reason"] = std::string(int16_needs_cuda);
+    return j;
+  }
   try {
     const plan p = make_plan(g, o);
     const std::string why = why_not_fitting(p);
@@ -144,6 +152,8 @@ int run(const info_args& a) {
   j["backend"] = to_string(base.backend);
   try {
     const plan p = make_plan(g, base); // what `solve` with these options would run
+    if (base.narrow == narrow_mode::required && p.backend != backend_kind::cuda)
+      throw backend_unavailable_error(int16_needs_cuda);
     j["auto"] = to_string(p.backend);
     j["auto_algorithm"] = to_string(p.algorithm);
     j["auto_reason"] = p.algorithm_reason;

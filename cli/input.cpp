@@ -86,26 +86,30 @@ std::string with_file(const std::string& message, const std::string& file) {
   return file + ": " + message;
 }
 
-loaded_graph read_input(const input_options& in) {
-  loaded_graph out;
-  out.path = in.path;
-  const stopwatch clock;
+bool format_is_evident(const std::string& path) {
   std::string start(16, '\0');
   {
     // The io readers report missing files too; checking here gives one consistent message.
-    std::ifstream probe(in.path, std::ios::binary);
+    std::ifstream probe(path, std::ios::binary);
     if (!probe) {
-      throw invalid_input_error(in.path + ": cannot open for reading: " + std::strerror(errno));
+      throw invalid_input_error(path + ": cannot open for reading: " + std::strerror(errno));
     }
     probe.read(start.data(), static_cast<std::streamsize>(start.size()));
     start.resize(static_cast<std::size_t>(probe.gcount()));
   }
   // Without a telling suffix, the two unambiguous signatures the library knows still say it.
-  const bool signed_file = io::format_from_signature(start).has_value();
+  return io::format_from_path(path).has_value() || io::format_from_signature(start).has_value();
+}
+
+loaded_graph read_input(const input_options& in) {
+  loaded_graph out;
+  out.path = in.path;
+  const stopwatch clock;
+  const bool evident = format_is_evident(in.path);
   io::read_options ro;
   if (!in.format.empty()) {
     ro.fmt = io::parse_format(in.format);
-  } else if (!io::format_from_path(in.path) && !signed_file) {
+  } else if (!evident) {
     throw invalid_argument_error("cannot tell the format of '" + in.path +
                                  "' from its suffix; give --format");
   }

@@ -32,6 +32,9 @@ struct loaded_graph {
 
 /// Reads INPUT. Every failure to read (missing file, malformed data) becomes an
 /// invalid_input_error whose one-line message names the file.
+/// Whether the suffix of `path` or its first bytes (the .npy and Matrix Market signatures) name
+/// its format; invalid_input_error ("cannot open for reading") when it cannot be opened.
+[[nodiscard]] bool format_is_evident(const std::string& path);
 [[nodiscard]] loaded_graph read_input(const input_options& in);
 
 /// --backend, --algorithm, --dtype, --block, --threads.

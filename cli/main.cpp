@@ -1,5 +1,6 @@
 // The `apsp` command-line tool: parse, run one subcommand, map errors to exit codes.
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -84,6 +85,10 @@ int run_action(const command_action& action) {
 int main(int argc, char** argv) {
   using namespace apsp::cli;
   trace("main: entered");
+  // A file-size limit (ulimit -f, a scheduler's RLIMIT_FSIZE) would otherwise kill the process
+  // with SIGXFSZ mid-write, leaving partial files; ignored, the write fails with EFBIG and the
+  // command cleans up and exits 1 (or 5 for an output it was to solve in).
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app("apsp: all-pairs shortest paths by blocked Floyd-Warshall on CPUs and GPUs.");
   app.name("apsp");
   app.set_version_flag("--version", std::string("apsp ") + apsp::version());

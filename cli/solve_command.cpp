@@ -58,6 +58,14 @@ constexpr std::int64_t one_queue_max_n = 10000;
 /// which the kernels' few hundredths of a second make up for up to n = 10,000: whole runs with
 /// 1 against 2 queues, alternating, took 0.197 / 0.315 / 0.523 s against 0.211 / 0.320 / 0.526
 /// s at n = 5,000 / 10,000 / 15,000, and 0.346 against 0.363 s at 10,000 with paths.
+/// CSV distance matrices are for small graphs (a text row per vertex); refused with exit 2.
+void refuse_csv_above_limit(io::format out_format, const std::string& input, std::int64_t n) {
+  if (out_format == io::format::csv && n > 10000) {
+    throw invalid_argument_error("CSV output is limited to 10000 vertices (" + input + " has " +
+                                 std::to_string(n) + "); use .npy or .bin");
+  }
+}
+
 void narrow_cuda_queues(std::int64_t declared, const solve_options& o) {
   if (std::getenv("CUDA_DEVICE_MAX_CONNECTIONS") != nullptr || declared > few_queues_max_n ||
       o.devices.size() > 1 || o.device_memory_limit != 0 || o.backend == backend_kind::cpu)
@@ -228,7 +236,10 @@ int run(const solve_args& a) {
   io::read_options peek;
   if (!a.in.format.empty())
     peek.fmt = io::parse_format(a.in.format);
-  const std::int64_t declared = io::peek_vertex_count(a.in.path, peek).value_or(unknown_n);
+  const std::optional<std::int64_t> header_n = io::peek_vertex_count(a.in.path, peek);
+  const std::int64_t declared = header_n.value_or(unknown_n);
+  if (header_n)
+    refuse_csv_above_limit(out_format, a.in.path, *header_n); // before a long read
   narrow_cuda_queues(declared, options);
   // A named cuda back end that cannot run is refused before a long read (a cheap query) ...
   // The host back ends are always there, and asking about the back ends starts CUDA's driver
@@ -277,10 +288,7 @@ int run(const solve_args& a) {
   t.read = in.read_seconds;
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
-  if (out_format == io::format::csv && in.file.g.num_vertices() > 10000) {
-    throw invalid_argument_error("CSV output is limited to 10000 vertices (" + a.in.path + " has " +
-                                 std::to_string(in.file.g.num_vertices()) + "); use .npy or .bin");
-  }
+  refuse_csv_above_limit(out_format, a.in.path, in.file.g.num_vertices());
   // Where the solve works, in RAM or in its output files: in_place.hpp.
   const std::int64_t n = in.file.g.num_vertices();
   const bool raw_output = out_format == io::format::npy ||

@@ -165,6 +165,11 @@ int verify_rows(const verify_args& a, const loaded_graph& in, const any_matrix& 
 int run(const verify_args& a) {
   refuse_without_distributed_mode("verify");
   const loaded_graph in = read_input(a.in);
+  if (a.matrix_format.empty() && !format_is_evident(a.dist)) {
+    throw invalid_argument_error("cannot tell the format of '" + a.dist +
+                                 "' from its suffix; give --matrix-format (npy, course-binary or "
+                                 "csv)");
+  }
   any_matrix dist;
   try {
     dist = io::read_matrix(a.dist, a.matrix_format.empty()

@@ -12,9 +12,10 @@ class NegativeCycleError(_NegativeCycleBase):
     A subclass of ``scipy.sparse.csgraph.NegativeCycleError`` when SciPy is installed (so code
     written for SciPy catches it), else of ``ValueError``. ``vertices`` lists 0-based vertices
     lying on negative cycles (at most 64). ``cycle`` is one negative cycle in order (an edge
-    from each vertex to the next and from the last to the first; Johnson's algorithm finds
-    one, Floyd-Warshall leaves it empty) and ``cycle_weight`` its total weight (None when
-    ``cycle`` is empty), as NetworkX's ``find_negative_cycle`` would report it.
+    from each vertex to the next and from the last to the first; every algorithm names one for
+    sparse and Graph input, none for dense input, where it is empty) and ``cycle_weight`` its
+    total weight (None when ``cycle`` is empty), as NetworkX's ``find_negative_cycle`` would
+    report it.
     """
 
     def __init__(self, message="", vertices=(), cycle=(), cycle_weight=None):

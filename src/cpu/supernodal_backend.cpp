@@ -140,7 +140,10 @@ public:
     p.device += ")";
     p.type = o.type;
     p.n = n;
+    // Progress steps: one per elimination step, at most progress_steps of them.
     p.rounds = n == 0 ? 0 : progress_steps;
+    if (plan_ && plan_->n == n)
+      p.rounds = std::min<std::int64_t>(p.rounds, static_cast<std::int64_t>(plan_->steps.size()));
     p.paths = o.paths;
     // Besides the matrices: the analysis (the factor's column structures, 4 bytes an entry,
     // and a few arrays of n), and the relabelling's row buffers.

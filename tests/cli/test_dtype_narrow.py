@@ -88,3 +88,16 @@ def test_help_documents_auto_and_int16(apsp):
     r = apsp("solve", "--help")
     assert r.rc == 0, r
     assert "auto" in r.out and "int16" in r.out and "packed 16-bit" in r.out, r
+
+
+def test_info_with_int16_shows_what_solve_refuses(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 3, [(1, 2, 4), (2, 3, 1)])
+    j = json.loads(apsp("info", "g.gr", "--dtype", "int16", "--json").out)
+    plans = {p["backend"]: p for p in j["plans"]}
+    for name in ("cpu", "reference"):
+        assert plans[name]["fits"] is False and "cuda back end only" in plans[name]["reason"], j
+    if plans["cuda"]["available"]:
+        assert j["auto"] == "cuda", j
+    else:
+        assert j["auto"].startswith("none (") and "cuda back end only" in j["auto"], j
+        assert apsp("solve", "g.gr", "--dtype", "int16").rc == 6

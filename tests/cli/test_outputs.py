@@ -45,10 +45,23 @@ def test_map_output_refusals_come_before_the_read(apsp, tmp_path):
     assert leftover(tmp_path, set()) == []
 
 
+def test_csv_output_above_its_limit_is_refused_before_the_read(apsp, tmp_path):
+    # The header declares 10,001 vertices; the arcs after it are malformed, so a refusal that
+    # came after the read would be exit 3 for them.
+    (tmp_path / "g.gr").write_text("p sp 10001 2\na 1 2 1\na 1 99999 1\n")
+    assert_error(apsp("solve", "g.gr", "-o", "d.csv"), 2, "CSV output is limited to 10000")
+    assert leftover(tmp_path, {"g.gr"}) == []
+    # Without a declared count (an edge list) it still comes, after the read
+    (tmp_path / "e.txt").write_text("".join(f"{i} {i + 1} 1\n" for i in range(10001)))
+    assert_error(apsp("solve", "e.txt", "-o", "e.csv"), 2, "CSV output is limited to 10000")
+
+
 def small_file_limit():
-    """Run the child with files capped at 4 KiB and SIGXFSZ ignored: writes fail with EFBIG."""
+    """Run the child with files capped at 4 KiB, as `ulimit -f 4` does: SIGXFSZ at its default
+    action (the process exec'd restores it), which would kill apsp mid-write unless it ignores
+    the signal itself, so that writes fail with EFBIG."""
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
 
 
 # A write that fails is exit 1; an output file that cannot be reserved to solve in is exit 5,

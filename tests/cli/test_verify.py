@@ -128,3 +128,10 @@ def test_a_heavy_negative_cycle_is_reported_not_overflowed(apsp, tmp_path):
     assert_error(apsp("verify", "g.gr", "d.npy", "--sources", "3"), 4, "negative cycle")
     r = apsp("solve", "g.gr", "-o", "e.npy", "--dtype", "int64", "--algorithm", "johnson")
     assert_error(r, 4, "negative cycle")
+
+
+def test_a_matrix_of_unknown_format_is_a_usage_error_naming_the_option(apsp, tmp_path):
+    write_gr(tmp_path / "g.gr", 2, [(1, 2, 1)])
+    (tmp_path / "d.dat").write_bytes(b"\x00" * 16)
+    assert_error(apsp("verify", "g.gr", "d.dat"), 2, "'d.dat'", "--matrix-format")
+    assert_error(apsp("verify", "g.gr", "missing.npy"), 3, "missing.npy", "cannot open")
