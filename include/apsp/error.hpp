@@ -40,8 +40,9 @@ public:
                        std::vector<std::int64_t> cycle = {}, double cycle_weight = 0)
       : error(what), vertices_(std::move(vertices)), cycle_(std::move(cycle)),
         cycle_weight_(cycle_weight) {}
-  /// Vertices on negative cycles, 0-based: Floyd-Warshall's v with d[v][v] < 0 after solving
-  /// (at most the first 64 found); Johnson's, the vertices of cycle().
+  /// 0-based: Floyd-Warshall's v with d[v][v] < 0 after solving, which lie on a negative cycle
+  /// or on a closed walk through one (at most the first 64 found); Johnson's, the vertices of
+  /// cycle().
   [[nodiscard]] const std::vector<std::int64_t>& vertices() const noexcept { return vertices_; }
   /// One negative cycle in order (an arc from each vertex to the next, and from the last to the
   /// first), starting at its smallest vertex, found by a Bellman-Ford search on the edges

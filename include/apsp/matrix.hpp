@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <span>
+#include <utility>
 #include <variant>
 
 namespace apsp {
@@ -24,26 +25,38 @@ public:
   explicit dense_matrix(std::int64_t n) : n_(n) {
     if (n < 0)
       throw std::bad_array_new_length();
-    const std::size_t count = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-    if (count == 0)
+    if (n == 0)
       return;
-    if (count > (~std::size_t{0}) / sizeof(T) - 64)
-      throw std::bad_array_new_length();
+    const auto side = static_cast<std::size_t>(n);
+    if (side > (~std::size_t{0}) / side || side * side > (~std::size_t{0}) / sizeof(T) - 64)
+      throw std::bad_array_new_length(); // n * n elements would not fit in size_t bytes
+    const std::size_t count = side * side;
     std::size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
     void* p = std::aligned_alloc(64, bytes);
     if (p == nullptr)
       throw std::bad_alloc();
-    data_.reset(static_cast<T*>(p));
+    data_ = std::unique_ptr<T[], storage_deleter>(static_cast<T*>(p), storage_deleter{{}, true});
   }
 
   /// An n x n matrix over storage that `owner` keeps alive (for example a memory-mapped file);
-  /// `data` must hold n*n elements. The storage is released when the last owner goes.
+  /// `data` must hold n*n elements. The storage is released when the last owner goes; with an
+  /// empty `owner` the caller keeps it alive for the matrix's lifetime (never freed here).
   static dense_matrix adopt(std::int64_t n, T* data, std::shared_ptr<void> owner) {
     dense_matrix m;
     m.n_ = n;
-    m.data_ = std::unique_ptr<T[], storage_deleter>(data, storage_deleter{std::move(owner)});
+    m.data_ = std::unique_ptr<T[], storage_deleter>(data, storage_deleter{std::move(owner), false});
     return m;
   }
+
+  /// Moves leave the source empty (n() == 0), never a size without storage.
+  dense_matrix(dense_matrix&& other) noexcept
+      : n_(std::exchange(other.n_, 0)), data_(std::move(other.data_)) {}
+  dense_matrix& operator=(dense_matrix&& other) noexcept {
+    n_ = std::exchange(other.n_, 0);
+    data_ = std::move(other.data_);
+    return *this;
+  }
+  ~dense_matrix() = default;
 
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
   [[nodiscard]] std::size_t size() const noexcept {
@@ -64,9 +77,10 @@ public:
 
 private:
   struct storage_deleter {
-    std::shared_ptr<void> owner; // external storage; empty: the memory came from aligned_alloc
+    std::shared_ptr<void> owner; // external storage (adopt), kept alive while the matrix is
+    bool aligned = false;        // the memory came from aligned_alloc
     void operator()(T* p) const noexcept {
-      if (!owner)
+      if (aligned)
         std::free(p);
     }
   };

@@ -45,7 +45,8 @@ struct solve_options {
   /// Also compute the path matrix.
   bool paths = false;
   progress_callback progress;
-  /// CPU threads; 0 = all hardware threads.
+  /// CPU threads of the whole solve (input checks and fills included); 0 = all hardware threads.
+  /// (result::predecessors() and other calls after the solve use OpenMP's default.)
   int threads = 0;
   /// CUDA devices to use; empty = the back end's default (device 0).
   std::vector<int> devices;

@@ -1,6 +1,7 @@
 #pragma once
 /// @file plan.hpp
-/// What a solve will do and need, computed without allocating anything.
+/// What a solve will do and need, computed without allocating the matrices (planning a graph
+/// may run the supernodal solver's analysis, see make_plan).
 
 #include <cstdint>
 #include <string>

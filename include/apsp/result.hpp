@@ -25,8 +25,8 @@ struct solve_timings {
 class result {
 public:
   result() = default;
-  result(any_matrix distances, std::optional<via_matrix> via, plan p, solve_timings t = {})
-      : distances_(std::move(distances)), via_(std::move(via)), plan_(std::move(p)), timings_(t) {}
+  /// Throws invalid_argument_error when `via` is not the distances' size.
+  result(any_matrix distances, std::optional<via_matrix> via, plan p, solve_timings t = {});
 
   [[nodiscard]] std::int64_t n() const noexcept;
   [[nodiscard]] dtype type() const noexcept { return static_cast<dtype>(distances_.index()); }

@@ -22,7 +22,9 @@ namespace apsp {
 
 /// Plans a solve of `g`: as above, and also resolves `algorithm_kind::automatic` from the
 /// graph's size, edge count and weights (the cost model of docs/sparse.md); the plan says
-/// which algorithm and why.
+/// which algorithm and why. Where auto weighs the supernodal solver (a sparse graph, a cpu
+/// back end, METIS present) this runs its analysis, the nested-dissection order and the fill,
+/// which takes time and memory of the order of the graph's (2 s and 0.2 GB for n = 490,000).
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options = {});
 
 /// All-pairs shortest paths of `g`.

@@ -458,9 +458,14 @@ void throw_negative_cycle(const negative_diagonal& found) {
   }
   if (found.count > 10)
     list += ", ...";
+  // d[v][v] < 0: v lies on a negative cycle, or on a closed walk through one (out to it and
+  // back), which is not a cycle of its own.
   const std::string lie = found.count == 1 ? " vertex lies" : " vertices lie";
   throw negative_cycle_error("the graph has a negative cycle: " + std::to_string(found.count) +
-                                 lie + " on negative cycles (0-based: " + list + ")",
+                                 lie +
+                                 " on negative cycles or on closed walks through them "
+                                 "(0-based: " +
+                                 list + ")",
                              found.first);
 }
 

@@ -59,6 +59,14 @@ bool result::reachable(std::int64_t i, std::int64_t j) const {
   return std::isfinite(distance(i, j));
 }
 
+result::result(any_matrix distances, std::optional<via_matrix> via, plan p, solve_timings t)
+    : distances_(std::move(distances)), via_(std::move(via)), plan_(std::move(p)), timings_(t) {
+  APSP_EXPECTS(!via_ || via_->n() == n(), invalid_argument_error,
+               "the path matrix is " + std::to_string(via_ ? via_->n() : 0) + " x " +
+                   std::to_string(via_ ? via_->n() : 0) + ", the distances " + std::to_string(n()) +
+                   " x " + std::to_string(n()));
+}
+
 std::vector<std::int64_t> expand_via_path(const via_matrix& via, std::int64_t i, std::int64_t j) {
   const std::int64_t n = via.n();
   check_pair(n, i, j);
@@ -110,8 +118,9 @@ dense_matrix<std::int32_t> result::predecessors() const {
   for (auto& p : pred.values())
     p = unknown;
   bool looped = false;
+  bool outside = false;
   // pred(i, j) = i for a direct edge, else pred(via(i, j), j): memoised walk per column.
-#pragma omp parallel for schedule(dynamic, 16) reduction(|| : looped)
+#pragma omp parallel for schedule(dynamic, 16) reduction(|| : looped, outside)
   for (std::int64_t j = 0; j < n; ++j) {
     std::vector<std::int64_t> chain;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -136,6 +145,11 @@ dense_matrix<std::int32_t> result::predecessors() const {
           answer = static_cast<std::int32_t>(x);
           break;
         }
+        if (k < 0 || k >= n) {
+          outside = true;
+          answer = no_predecessor;
+          break;
+        }
         if (pred(k, j) != unknown) {
           answer = pred(k, j);
           break;
@@ -146,6 +160,7 @@ dense_matrix<std::int32_t> result::predecessors() const {
         pred(y, j) = answer;
     }
   }
+  APSP_EXPECTS(!outside, internal_error, "the path matrix has an entry outside 0..n-1");
   APSP_EXPECTS(!looped, internal_error, "the path matrix has a cycle");
   return pred;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <string>
 
 #include "apsp/error.hpp"
 #include "core/backend.hpp"
@@ -102,6 +103,8 @@ public:
       }
       decision |= all_saved | comm_.all_or(committed);
     }
+    if ((decision & stop_now) != 0)
+      note_stop(r + 1, rounds);
     return (decision & stop_now) == 0;
   }
 
@@ -116,6 +119,21 @@ public:
   }
 
 private:
+  /// A cancel took effect after `done` rounds (one more than when the callback said stop, when
+  /// that round was under way): its message says so, as the checkpoint holds `done` rounds.
+  void note_stop(std::int64_t done, std::int64_t rounds) {
+    if (!failure_)
+      return;
+    try {
+      std::rethrow_exception(failure_);
+    } catch (const cancelled_error& e) {
+      failure_ = std::make_exception_ptr(
+          cancelled_error(std::string(e.what()) + "; the solve stopped after round " +
+                          std::to_string(done) + " of " + std::to_string(rounds)));
+    } catch (...) {
+    }
+  }
+
   grid_comm& comm_;
   run_context& ctx_;
   const round_hooks& hooks_;

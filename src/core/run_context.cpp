@@ -18,9 +18,9 @@ void run_context::round_done(std::int64_t rounds_done, std::int64_t rounds_total
                               static_cast<double>(rounds_total) / info.elapsed_seconds;
   }
   if (!options_.progress(info)) {
-    throw cancelled_error("cancelled by the progress callback after " +
+    throw cancelled_error("cancelled by the progress callback (called after round " +
                           std::to_string(rounds_done) + " of " + std::to_string(rounds_total) +
-                          " rounds");
+                          ")");
   }
 }
 

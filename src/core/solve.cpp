@@ -199,11 +199,14 @@ plan plan_with(const engine& e, std::int64_t n, const solve_options& o) {
   plan p = e.backend->make_plan(n, o);
   p.algorithm_reason = e.reason;
 
-  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  // Saturating: an absurd n plans as "does not fit", never as a small wrapped size.
   if (!o.distances_file.empty())
-    p.file_bytes = o.distances_file_offset + cells * size_of(o.type);
+    p.file_bytes =
+        detail::add_bytes(o.distances_file_offset, detail::matrix_bytes(n, size_of(o.type)));
   if (o.paths && !o.paths_file.empty())
-    p.file_bytes += o.paths_file_offset + cells * sizeof(std::int32_t);
+    p.file_bytes = detail::add_bytes(
+        p.file_bytes,
+        detail::add_bytes(o.paths_file_offset, detail::matrix_bytes(n, sizeof(std::int32_t))));
   return p;
 }
 
@@ -262,13 +265,29 @@ planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o,
   return out;
 }
 
-result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& facts, bool narrow,
-                 const solve_options& o, clock_type::time_point t0, std::uint64_t input_hash,
-                 const graph* initial_edges = nullptr) {
-  const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
-  auto& chosen = chosen_plan.backend;
-  plan& p = chosen_plan.p;
+/// Caps the calling thread's OpenMP regions at `threads` (when > 0) for a whole solve: the input
+/// checks, the fill and the post-processing as well as the back end (which sizes its own teams).
+class omp_thread_cap {
+public:
+  explicit omp_thread_cap(int threads) : previous_(omp_get_max_threads()), set_(threads > 0) {
+    if (set_)
+      omp_set_num_threads(threads);
+  }
+  ~omp_thread_cap() {
+    if (set_)
+      omp_set_num_threads(previous_);
+  }
+  omp_thread_cap(const omp_thread_cap&) = delete;
+  omp_thread_cap& operator=(const omp_thread_cap&) = delete;
 
+private:
+  int previous_;
+  bool set_;
+};
+
+/// The path matrix a solve with paths writes: in paths_file (mapped) or in memory. Made before
+/// the distances' file is mapped, so that a path file that cannot be made leaves that one alone.
+std::optional<via_matrix> make_via(std::int64_t n, const solve_options& o) {
   std::optional<via_matrix> via;
   if (o.paths && !o.paths_file.empty()) {
     via.emplace(std::get<via_matrix>(
@@ -281,6 +300,16 @@ result run_solve(any_matrix d, planned chosen_plan, const detail::weight_facts& 
       throw out_of_memory_error("cannot allocate the path matrix in host memory");
     }
   }
+  return via;
+}
+
+result run_solve(any_matrix d, std::optional<via_matrix> via, planned chosen_plan,
+                 const detail::weight_facts& facts, bool narrow, const solve_options& o,
+                 clock_type::time_point t0, std::uint64_t input_hash,
+                 const graph* initial_edges = nullptr) {
+  const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
+  auto& chosen = chosen_plan.backend;
+  plan& p = chosen_plan.p;
   solve_timings t;
   t.setup_seconds = seconds_since(t0);
   auto t1 = clock_type::now();
@@ -312,6 +341,13 @@ void check_options(const solve_options& o) {
                    std::to_string(o.checkpoint_every_seconds));
   APSP_EXPECTS(o.paths_file.empty() || o.paths, invalid_argument_error,
                "paths_file " + o.paths_file.string() + " is set without paths");
+  // Checked before any file is touched (the mapping checks them again).
+  APSP_EXPECTS(o.distances_file_offset % size_of(o.type) == 0, invalid_argument_error,
+               "distances_file_offset " + std::to_string(o.distances_file_offset) +
+                   " is not a multiple of the element size " + std::to_string(size_of(o.type)));
+  APSP_EXPECTS(o.paths_file_offset % sizeof(std::int32_t) == 0, invalid_argument_error,
+               "paths_file_offset " + std::to_string(o.paths_file_offset) +
+                   " is not a multiple of the element size 4");
   APSP_EXPECTS(o.distances_file.empty() || o.paths_file.empty() ||
                    !io::same_file(o.distances_file, o.paths_file),
                invalid_argument_error,
@@ -329,13 +365,17 @@ plan make_plan(std::int64_t n, const solve_options& options) {
 
 plan make_plan(const graph& g, const solve_options& options) {
   check_options(options);
-  return plan_with(choose_engine(g.num_vertices(), g.num_edges(), options, &g), g.num_vertices(),
-                   options);
+  // The edges solve() would keep, so that the algorithm chosen is the one it runs.
+  const auto usable = detail::usable_edges(g, options.type);
+  const graph& edges = usable ? *usable : g;
+  return plan_with(choose_engine(edges.num_vertices(), edges.num_edges(), options, &edges),
+                   edges.num_vertices(), options);
 }
 
 result solve(const graph& g, const solve_options& options) {
   const auto t0 = clock_type::now();
   check_options(options);
+  const omp_thread_cap cap(options.threads);
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
   detail::check_representable(facts, options.type, summary.all_integral);
@@ -346,6 +386,7 @@ result solve(const graph& g, const solve_options& options) {
   // Plan before allocating, so an impossible request fails fast and allocates nothing.
   planned chosen = plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
+  std::optional<via_matrix> via = make_via(g.num_vertices(), options);
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
                      : detail::map_matrix(options.type, g.num_vertices(), options.distances_file,
@@ -357,8 +398,8 @@ result solve(const graph& g, const solve_options& options) {
     detail::fill_initial(edges, d);
   const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   try {
-    return run_solve(std::move(d), std::move(chosen), facts, narrow, options, t0, input_hash,
-                     on_backend ? &edges : nullptr);
+    return run_solve(std::move(d), std::move(via), std::move(chosen), facts, narrow, options, t0,
+                     input_hash, on_backend ? &edges : nullptr);
   } catch (const negative_cycle_error& e) {
     if (!e.cycle().empty())
       throw;
@@ -369,6 +410,7 @@ result solve(const graph& g, const solve_options& options) {
 result solve_dense(any_matrix initial, const solve_options& options) {
   const auto t0 = clock_type::now();
   check_options(options);
+  const omp_thread_cap cap(options.threads);
   APSP_EXPECTS(options.distances_file.empty(), invalid_argument_error,
                "solve_dense works in the matrix it is given; distances_file applies to solve");
   APSP_EXPECTS(static_cast<dtype>(initial.index()) == options.type, invalid_argument_error,
@@ -384,7 +426,9 @@ result solve_dense(any_matrix initial, const solve_options& options) {
       narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
   const std::uint64_t input_hash =
       detail::wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
-  return run_solve(std::move(initial), std::move(chosen), facts, narrow, options, t0, input_hash);
+  auto via = make_via(std::visit([](const auto& m) { return m.n(); }, initial), options);
+  return run_solve(std::move(initial), std::move(via), std::move(chosen), facts, narrow, options,
+                   t0, input_hash);
 }
 
 std::vector<backend_status> list_backends() {

@@ -143,6 +143,8 @@ void write_via(const std::filesystem::path& p, const via_matrix& via) {
 }
 
 std::string raw_matrix_header(format f, dtype type, std::int64_t n) {
+  APSP_EXPECTS(n >= 0, invalid_argument_error,
+               "a matrix of " + std::to_string(n) + " x " + std::to_string(n) + " is not a matrix");
   if (f == format::npy)
     return detail::make_npy_header(type, n, n);
   if (f == format::course_binary && type == dtype::int32)

@@ -78,7 +78,11 @@ def test_a_failed_write_names_the_output_and_leaves_nothing(apsp, tmp_path, args
     write_gr(tmp_path / "big.gr", n, [(i % n + 1, i * 7 % n + 1, i) for i in range(1, 1000)])
     r = apsp(*args, "-q", preexec_fn=small_file_limit)
     out = args[3] if args[0] == "solve" else args[2]
-    assert_error(r, code, out, "File too large")
+    assert_error(r, code, "File too large")
+    # It names the output that failed (with --paths, the path file is reserved first), never a
+    # partial file.
+    names = [out] + ([args[args.index("--paths") + 1]] if "--paths" in args else [])
+    assert any(name in r.err for name in names), r
     assert "partial" not in r.err and ".tmp" not in r.err, r
     assert leftover(tmp_path, {"big.gr"}) == []
 

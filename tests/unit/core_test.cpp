@@ -3,13 +3,16 @@
 // Bellman-Ford.
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -173,6 +176,37 @@ TEST(Result, CorruptPathMatrixFailsInsteadOfLooping) {
   const apsp::result r(std::move(d), std::move(via), apsp::plan{});
   EXPECT_THROW((void)r.path(0, 2), apsp::internal_error);
   EXPECT_THROW((void)r.predecessors(), apsp::internal_error);
+  // An entry outside 0..n-1 is reported, not followed; a path matrix of another size is refused.
+  apsp::dense_matrix<std::int32_t> d2(3);
+  for (auto& v : d2.values())
+    v = 1;
+  apsp::via_matrix far(3);
+  for (auto& v : far.values())
+    v = apsp::no_via;
+  far(0, 2) = 1000;
+  const apsp::result outside(std::move(d2), std::move(far), apsp::plan{});
+  EXPECT_THROW((void)outside.predecessors(), apsp::internal_error);
+  EXPECT_THROW((void)outside.path(0, 2), apsp::internal_error);
+  EXPECT_THROW(apsp::result(apsp::dense_matrix<std::int32_t>(3), apsp::via_matrix(2), apsp::plan{}),
+               apsp::invalid_argument_error);
+}
+
+TEST(Matrix, MovesLeaveAnEmptyMatrixAndHugeSizesAreRefused) {
+  apsp::dense_matrix<double> a(4);
+  apsp::dense_matrix<double> b(std::move(a));
+  EXPECT_EQ(a.n(), 0); // NOLINT(bugprone-use-after-move): the state after a move is the point
+  EXPECT_EQ(b.n(), 4);
+  a = std::move(b);
+  EXPECT_EQ(b.n(), 0); // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(a.n(), 4);
+  EXPECT_THROW(apsp::dense_matrix<std::int32_t>(std::int64_t{1} << 32), std::bad_array_new_length);
+  // Adopted storage with no owner is the caller's: never freed by the matrix.
+  std::vector<float> mine(9, 1.0F);
+  {
+    const auto m = apsp::dense_matrix<float>::adopt(3, mine.data(), nullptr);
+    EXPECT_EQ(m(2, 2), 1.0F);
+  }
+  EXPECT_EQ(mine[8], 1.0F);
 }
 
 TEST(ExpandViaPath, ExpandsValidMatricesAndNamesTheBadEntry) {
@@ -235,6 +269,32 @@ TEST(SolveInFile, DistancesLiveInTheMappedFile) {
   bad.distances_file = "/nonexistent-dir/x.bin";
   bad.distances_file_offset = 0;
   EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
+}
+
+// A path file that cannot be made (bad offset, missing directory) fails the solve before the
+// distances' file is touched: a user's existing file keeps its bytes.
+TEST(SolveInFile, ABadPathFileLeavesTheDistancesFileAlone) {
+  apsp::graph g(3);
+  g.add_edge(0, 1, 2);
+  g.add_edge(1, 2, 3);
+  const auto file = std::filesystem::temp_directory_path() / "apsp_core_test_keep.bin";
+  const std::string kept = "the user's data, not a matrix\n";
+  auto o = reference_options(dtype::int32, true);
+  o.distances_file = file;
+  o.distances_file_offset = 128;
+  for (const auto& [paths_file, offset] :
+       {std::pair{std::filesystem::temp_directory_path() / "apsp_core_test_paths.bin",
+                  std::uint64_t{6}},
+        std::pair{std::filesystem::path("/nonexistent-dir/paths.bin"), std::uint64_t{0}}}) {
+    std::ofstream(file, std::ios::binary) << kept;
+    o.paths_file = paths_file;
+    o.paths_file_offset = offset;
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::invalid_argument_error) << paths_file;
+    std::ifstream in(file, std::ios::binary);
+    const std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(now, kept) << paths_file;
+  }
+  std::filesystem::remove(file);
 }
 
 // An existing file of exactly the right size is written over in place (the CLI prefills its
@@ -490,6 +550,29 @@ TEST(Overflow, DenseMatricesBoundEachRowOnce) {
   EXPECT_EQ(r.distance(0, 5), 1'000'000'000 - 20);
   EXPECT_EQ(r.distance(5, 0), 1);
   EXPECT_THROW((void)apsp::solve_dense(matrix(true), o), apsp::overflow_risk_error);
+}
+
+TEST(Threads, TheWholeSolveKeepsToTheThreadsAsked) {
+  // Checks, fills and the back end alike: the OpenMP regions the solve starts in the calling
+  // thread (seen from its progress callback) have at most `threads` threads; the caller's
+  // setting is back afterwards.
+  apsp::testing::random_graph_spec spec;
+  spec.n = 300;
+  const auto g = apsp::testing::make_random_graph(spec, 5);
+  const int before = omp_get_max_threads();
+  for (const auto backend : {apsp::backend_kind::reference, apsp::backend_kind::cpu}) {
+    apsp::solve_options o;
+    o.backend = backend;
+    o.threads = 1;
+    int seen = 0;
+    o.progress = [&seen](const apsp::progress_info&) {
+      seen = std::max(seen, omp_get_max_threads());
+      return true;
+    };
+    (void)apsp::solve(g, o);
+    EXPECT_EQ(seen, 1);
+    EXPECT_EQ(omp_get_max_threads(), before);
+  }
 }
 
 TEST(Plans, AbsurdSizesSaturateAndDoNotFit) {
