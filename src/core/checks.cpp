@@ -83,7 +83,8 @@ bool counts(const std::vector<std::int32_t>& src, const std::vector<std::int32_t
 /// heaviest positive one, to the same target (one of them where several tie).
 struct out_weights {
   std::vector<double> largest;
-  std::vector<std::int32_t> twinned;
+  std::vector<char> twinned; // per vertex
+  bool any_twinned = false;
 };
 
 out_weights largest_out_weights(const graph& g) {
@@ -122,18 +123,18 @@ out_weights largest_out_weights(const graph& g) {
     if (counts(src, dst, w, k) && w[k] == out.largest[u])
       std::atomic_ref<std::int32_t>(heaviest_to[u]).store(dst[k], std::memory_order_relaxed);
   }
-  std::vector<char> twinned(n, 0);
-#pragma omp parallel for schedule(static)
+  out.twinned.assign(n, 0);
+  bool any = false;
+#pragma omp parallel for reduction(|| : any) schedule(static)
   for (std::int64_t e = 0; e < m; ++e) {
     const auto k = static_cast<std::size_t>(e);
     const auto u = static_cast<std::size_t>(src[k]);
-    if (dst[k] == heaviest_to[u] && w[k] < out.largest[u])
-      std::atomic_ref<char>(twinned[u]).store(1, std::memory_order_relaxed);
+    if (dst[k] == heaviest_to[u] && w[k] < out.largest[u]) {
+      std::atomic_ref<char>(out.twinned[u]).store(1, std::memory_order_relaxed);
+      any = true;
+    }
   }
-  for (std::size_t v = 0; v < n; ++v) {
-    if (twinned[v] != 0)
-      out.twinned.push_back(static_cast<std::int32_t>(v));
-  }
+  out.any_twinned = any;
   return out;
 }
 
@@ -143,19 +144,18 @@ void lightest_of_parallel(const graph& g, out_weights& out) {
   const auto& src = g.sources();
   const auto& dst = g.targets();
   const auto& w = g.weights();
-  std::vector<char> twinned(out.largest.size(), 0);
-  for (const auto v : out.twinned)
-    twinned[static_cast<std::size_t>(v)] = 1;
   std::vector<std::size_t> edges;
   for (std::size_t e = 0; e < w.size(); ++e) {
-    if (twinned[static_cast<std::size_t>(src[e])] != 0)
+    if (out.twinned[static_cast<std::size_t>(src[e])] != 0)
       edges.push_back(e);
   }
   std::sort(edges.begin(), edges.end(), [&](std::size_t a, std::size_t b) {
     return src[a] != src[b] ? src[a] < src[b] : dst[a] < dst[b];
   });
-  for (const auto v : out.twinned)
-    out.largest[static_cast<std::size_t>(v)] = 0;
+  for (std::size_t v = 0; v < out.largest.size(); ++v) {
+    if (out.twinned[v] != 0)
+      out.largest[v] = 0;
+  }
   for (std::size_t a = 0; a < edges.size();) {
     const auto u = src[edges[a]];
     const auto v = dst[edges[a]];
@@ -200,7 +200,7 @@ weight_facts analyze_weights(const graph& g, dtype type, bool narrow_requested) 
     return facts;
   auto out = largest_out_weights(g);
   facts.distance_bound = sum_of_largest(out.largest, keep);
-  if (facts.distance_bound < refused_from(type, negative) || out.twinned.empty())
+  if (facts.distance_bound < refused_from(type, negative) || !out.any_twinned)
     return facts;
   try {
     lightest_of_parallel(g, out);

@@ -164,27 +164,25 @@ TEST(Result, PathQueriesCheckTheirArguments) {
   EXPECT_THROW((void)without.path(0, 2), apsp::invalid_argument_error);
 }
 
+/// An n x n matrix of T with every entry `value`.
+template <class T> apsp::dense_matrix<T> filled(std::int64_t n, T value) {
+  apsp::dense_matrix<T> m(n);
+  for (auto& v : m.values())
+    v = value;
+  return m;
+}
+
 TEST(Result, CorruptPathMatrixFailsInsteadOfLooping) {
-  apsp::dense_matrix<std::int32_t> d(3);
-  for (auto& v : d.values())
-    v = 1;
-  apsp::via_matrix via(3);
-  for (auto& v : via.values())
-    v = apsp::no_via;
+  auto via = filled(3, apsp::no_via);
   via(0, 2) = 1; // 0 -> 2 goes through 1, and 1 -> 2 through 0: a cycle
   via(1, 2) = 0;
-  const apsp::result r(std::move(d), std::move(via), apsp::plan{});
+  const apsp::result r(filled<std::int32_t>(3, 1), std::move(via), apsp::plan{});
   EXPECT_THROW((void)r.path(0, 2), apsp::internal_error);
   EXPECT_THROW((void)r.predecessors(), apsp::internal_error);
   // An entry outside 0..n-1 is reported, not followed; a path matrix of another size is refused.
-  apsp::dense_matrix<std::int32_t> d2(3);
-  for (auto& v : d2.values())
-    v = 1;
-  apsp::via_matrix far(3);
-  for (auto& v : far.values())
-    v = apsp::no_via;
+  auto far = filled(3, apsp::no_via);
   far(0, 2) = 1000;
-  const apsp::result outside(std::move(d2), std::move(far), apsp::plan{});
+  const apsp::result outside(filled<std::int32_t>(3, 1), std::move(far), apsp::plan{});
   EXPECT_THROW((void)outside.predecessors(), apsp::internal_error);
   EXPECT_THROW((void)outside.path(0, 2), apsp::internal_error);
   EXPECT_THROW(apsp::result(apsp::dense_matrix<std::int32_t>(3), apsp::via_matrix(2), apsp::plan{}),
