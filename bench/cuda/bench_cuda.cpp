@@ -25,6 +25,7 @@
 #include "apsp/apsp.hpp"
 #include "bench_kernels.hpp"
 #include "csv_rows.hpp"
+#include "cuda/deferred_pivots.hpp"
 #include "cuda/device_rounds.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
@@ -176,7 +177,8 @@ double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths, bool clamp = f
   p.ld = ld;
   p.n = ac::trimmed_vertices(n, ld);
   p.clamp = clamp;
-  const ac::tagged_panels tags(p, s.get()); // as the back end does (int32 paths)
+  const ac::tagged_panels tags(p, s.get());          // as the back end does (int32 paths)
+  const ac::deferred_pivots deferred(p, UINT64_MAX); // likewise, where they fit
   ac::configure_kernels(p);
   const auto kernels = ac::make_round_kernels(p); // as the back end runs the rounds
   const apsp::solve_options o;

@@ -21,6 +21,7 @@
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/deferred_pivots.hpp"
 #include "cuda/device_rounds.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
@@ -36,8 +37,7 @@
 namespace apsp::detail {
 namespace {
 
-/// Device memory left unplanned for the context, kernels and the allocator's slack.
-constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
+using cuda::device_reserve_bytes;
 
 /// Plans of solves that save or resume checkpoints say so in their device.
 constexpr const char* checkpointed_marker = " (checkpointed rounds)";
@@ -171,6 +171,15 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.n = cuda::trimmed_vertices(n, ld);
   p.clamp = ctx.negative_weights();
   const cuda::tagged_panels tags(p, s.get()); // with paths (tagged_panels.hpp)
+  // With paths, phase 3's pivots are found after the rounds where the snapshots that takes fit
+  // (deferred_pivots.hpp), within a device-memory cap beside what the plan counted.
+  const std::uint64_t cap = ctx.options().device_memory_limit;
+  const std::uint64_t planned =
+      cells * (sizeof(T) + (h_via != nullptr ? sizeof(std::int32_t) : 0)) +
+      (h_via != nullptr ? cuda::tag_workspace_bytes(ld, ld, p.tiles(), cuda::tagged_panels::copies)
+                        : 0);
+  const cuda::deferred_pivots deferred(p,
+                                       cap == 0 ? UINT64_MAX : (cap > planned ? cap - planned : 0));
   cuda::configure_kernels(p);
   const double t_configured = since();
 

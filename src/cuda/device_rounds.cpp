@@ -74,6 +74,7 @@ public:
     });
     return control_.round_end(r, k_.rounds(), decision, [&] {
       APSP_CUDA_TRY(cudaStreamSynchronize(s_));
+      k_.settle(s_); // ahead of current_'s reads on s_
       current_();
     });
   }
@@ -112,9 +113,12 @@ void run_device_rounds(round_kernels& k, cudaStream_t s, apsp::detail::run_conte
     device_executor e(k, s, control, hooks.first_round, lookahead, current);
     apsp::detail::run_rounds(e, hooks.first_round, k.rounds(), lookahead);
     // A failed or cancelled solve waits here for what it enqueued (the executor's streams and
-    // events go with it); a finished one leaves its last rounds running for the caller.
+    // events go with it); a finished one leaves its last rounds, and what settles them, running
+    // for the caller.
     if (control.failed())
       control.guarded([&] { APSP_CUDA_TRY(cudaStreamSynchronize(s)); });
+    else
+      control.guarded([&] { k.settle(s); });
   }
   control.finish();
 }

@@ -7,6 +7,7 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
+#include "cuda/kernels/deferred_pivots.cuh"
 #include "cuda/kernels/fill_padding.cuh"
 #include "cuda/kernels/fw_pivot.cuh"
 #include "cuda/kernels/min_plus_panel.cuh"
@@ -25,11 +26,11 @@ template <class T> constexpr T infinity_of() {
   }
 }
 
-template <class T, bool Clamp, int NI = 8> void configure_paths_kernel() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI>,
+template <class T, bool Clamp, int NI = 8, bool Defer = false> void configure_paths_kernel() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI, Defer>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      kernels::paths_smem_bytes<NI>(sizeof(T))));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI>,
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI, Defer>,
                                      cudaFuncAttributePreferredSharedMemoryCarveout,
                                      cudaSharedmemCarveoutMaxShared));
 }
@@ -73,15 +74,18 @@ void enqueue_paths_tiles(const device_problem<T>& p, int round, int set, cudaStr
   // need the kernel costs a few thousand empty blocks rather than one per half tile.
   constexpr int gated_grid = 4096;
   const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
-  kernels::min_plus_paths_kernel<T, Clamp>
-      <<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.via, p.ld, p.vertices(), round, tiles, blocks, run_if, set, 0);
+  // With snapshots, the kernel leaves its pivots to step_kernels::settle.
+  auto* kernel = p.snap != nullptr ? kernels::min_plus_paths_kernel<T, Clamp, 8, true>
+                                   : kernels::min_plus_paths_kernel<T, Clamp, 8, false>;
+  kernel<<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
+      p.d, p.via, p.ld, p.vertices(), round, tiles, blocks, run_if, set, 0);
   APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 3)", s);
 }
 
 template <class T, bool Clamp, bool Paths> void configure_variant() {
   if constexpr (Paths) {
     configure_paths_kernel<T, Clamp>();
+    configure_paths_kernel<T, Clamp, 8, true>();
     configure_paths_kernel<T, Clamp, 4>();
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -145,6 +149,11 @@ public:
               kernels::cross, tiles - 1);
       APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, column panel)", s);
       enqueue_tag_panels<T, Clamp>(p_, static_cast<int>(r), s);
+      if (p_.snap != nullptr) { // the panels as this round's phase 3 reads them
+        kernels::snapshot_panels_kernel<T><<<1024, kernels::snapshot_threads, 0, s>>>(
+            p_.d, p_.ld, static_cast<int>(r), p_.snap, p_.tag_overflow);
+        APSP_CUDA_CHECK_LAUNCH("snapshot_panels_kernel", s);
+      }
     } else {
       enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), kernels::cross, s);
     }
@@ -162,6 +171,16 @@ public:
       enqueue_paths_tiles<T, Clamp>(p_, static_cast<int>(r), set, s);
     } else {
       enqueue_tiles<T, Clamp>(p_, static_cast<int>(r), set, s);
+    }
+  }
+
+  void settle(cudaStream_t s) override {
+    if constexpr (Paths) {
+      if (p_.snap == nullptr)
+        return;
+      kernels::resolve_deferred_kernel<T, Clamp>
+          <<<4096, 256, 0, s>>>(p_.via, p_.ld, p_.vertices(), p_.snap);
+      APSP_CUDA_CHECK_LAUNCH("resolve_deferred_kernel", s);
     }
   }
 

@@ -22,7 +22,7 @@ template <class T> struct device_problem {
   /// round's, in phases 1 to 3) and, in the distance and tagged path kernels' tiles of the last
   /// tile row, warps whose rows are all padding.
   std::int64_t n = 0;
-  bool clamp = false;          ///< clamp sums at -infinity (integer types, negative weights)
+  bool clamp = false; ///< clamp sums at -infinity (integer types, negative weights)
   /// Optional, with paths: buffers for the round's tagged pivot panels (ld x 128 and 128 x ld;
   /// a second pair tag_stride elements on, for odd rounds, so that with look-ahead round r + 1's
   /// can be made while round r's are read) and one overflow flag per round, zeroed
@@ -31,6 +31,10 @@ template <class T> struct device_problem {
   std::int32_t* b_tag = nullptr;
   std::int64_t tag_stride = 0;
   int* tag_overflow = nullptr;
+  /// Optional, with paths: every round's panel snapshots (kernels/deferred_pivots.cuh, ld x 256
+  /// values per round); phase 3 then leaves its pivots to round_kernels::settle. Null: phase 3
+  /// finds them in the round.
+  T* snap = nullptr;
   [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
   [[nodiscard]] std::int64_t vertices() const noexcept { return n > 0 ? n : ld; }
 };

@@ -14,8 +14,8 @@
 
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
-#include "cuda/device_group.hpp"
 #include "cuda/block_ops.hpp"
+#include "cuda/device_group.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
 #include "cuda/rank_executor.hpp"
@@ -25,8 +25,6 @@ namespace apsp::cuda {
 namespace {
 
 constexpr std::int64_t tile = kernels::fw_tile;
-/// Device memory left unplanned for the context, kernels and the allocator (as single-GPU).
-constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
 constexpr const char* marker = "(multi-GPU";
 
 using apsp::detail::gib;

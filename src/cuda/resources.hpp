@@ -5,11 +5,15 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "cuda/cuda_check.hpp"
 
 namespace apsp::cuda {
+
+/// Device memory left unplanned for the context, kernels and the allocator's slack.
+inline constexpr std::uint64_t device_reserve_bytes = std::uint64_t{512} << 20;
 
 /// Makes `device` current for its lifetime and restores the previous device afterwards.
 class device_guard {

@@ -26,6 +26,9 @@ public:
   virtual void panels(std::int64_t r, cudaStream_t s) = 0;
   /// Phase 3, or the part of it named.
   virtual void update(std::int64_t r, apsp::detail::update_part part, cudaStream_t s) = 0;
+  /// Makes the matrices final for the rounds run so far (the path matrix's deferred pivots,
+  /// kernels/deferred_pivots.cuh), before they are read; nothing where nothing is deferred.
+  virtual void settle(cudaStream_t) {}
 };
 
 } // namespace apsp::cuda

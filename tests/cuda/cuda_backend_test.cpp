@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -305,6 +307,98 @@ TEST(Cuda, Float32WholeNumbersTakeTheTaggedRoute) {
   apsp::cuda_test::expect_close(
       tagged, solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false), 0.0);
   expect_paths_valid<float>(g, tagged, 0);
+}
+
+/// Sets an environment variable for its lifetime.
+struct scoped_env {
+  std::string name;
+  scoped_env(std::string n, const char* value) : name(std::move(n)) {
+    ::setenv(name.c_str(), value, 1);
+  }
+  ~scoped_env() { ::unsetenv(name.c_str()); }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+};
+
+/// Deferred pivots (kernels/deferred_pivots.cuh, the default) and pivots found in the round
+/// (APSP_CUDA_DEFERRED_PIVOTS=0): the same distances and bit-identical path matrices, with
+/// some intermediate vertices recorded; the deferred result's paths are valid.
+template <class T> void expect_deferred_matches_in_round(const apsp::graph& g, apsp::dtype t) {
+  const auto deferred = solve_with(g, apsp::backend_kind::cuda, t, true);
+  apsp::result in_round = [&] {
+    const scoped_env off("APSP_CUDA_DEFERRED_PIVOTS", "0");
+    return solve_with(g, apsp::backend_kind::cuda, t, true);
+  }();
+  apsp::cuda_test::expect_bit_identical<T>(deferred, in_round);
+  std::int64_t via_mismatches = 0;
+  std::int64_t via_set = 0;
+  for (std::size_t e = 0; e < deferred.via().size(); ++e) {
+    via_mismatches += deferred.via().data()[e] != in_round.via().data()[e];
+    via_set += deferred.via().data()[e] != apsp::no_via;
+  }
+  EXPECT_EQ(via_mismatches, 0);
+  EXPECT_GT(via_set, 0);
+  expect_paths_valid<T>(g, deferred, std::is_same_v<T, float> ? 1e-5 : 0);
+}
+
+TEST(Cuda, DeferredPivotsMatchThePivotsFoundInTheRound) {
+  APSP_SKIP_WITHOUT_GPU();
+  // Fractional float32 weights (never tagged), ties among small ones; int32 with tagging off,
+  // without and with negative weights (the clamp kernels); a single tile (nothing deferred).
+  const std::int64_t n = 5 * tile + 19;
+  expect_deferred_matches_in_round<float>(random_graph({n, 0.05, 1, 4, false, 91}),
+                                          apsp::dtype::float32);
+  expect_deferred_matches_in_round<float>(random_graph({tile - 3, 0.05, 1, 4, false, 92}),
+                                          apsp::dtype::float32);
+  const scoped_env untagged("APSP_CUDA_TAGGED_PATHS", "0");
+  expect_deferred_matches_in_round<std::int32_t>(random_graph({n, 0.05, 0, 9, true, 93}),
+                                                 apsp::dtype::int32);
+  apsp::testing::random_graph_spec neg;
+  neg.n = n;
+  neg.density = 0.05;
+  neg.max_weight = 9;
+  neg.negative_edges = true;
+  expect_deferred_matches_in_round<std::int32_t>(apsp::testing::make_random_graph(neg, 94),
+                                                 apsp::dtype::int32);
+}
+
+TEST(Cuda, DeferredPivotsAreSettledBeforeACheckpoint) {
+  APSP_SKIP_WITHOUT_GPU();
+  // Deferring, saved after every round and cancelled after 3 of 6 rounds; resumed without
+  // deferring, so nothing would settle a deferred entry the checkpoint kept: the resumed
+  // matrices equal an uninterrupted solve's byte for byte, every path entry a real one.
+  const auto g = random_graph({6 * tile, 0.05, 1, 4, false, 95});
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("apsp_deferred_checkpoint_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  o.type = apsp::dtype::float32;
+  o.paths = true;
+  apsp::solve_options saving = o;
+  saving.checkpoint_dir = dir;
+  saving.checkpoint_every_seconds = 0;
+  int calls = 0;
+  saving.progress = [&](const apsp::progress_info&) { return ++calls < 3; };
+  EXPECT_THROW((void)apsp::solve(g, saving), apsp::cancelled_error);
+  ASSERT_TRUE(std::filesystem::exists(dir / "manifest"));
+  apsp::solve_options resume = o;
+  resume.resume_dir = dir;
+  const apsp::result resumed = [&] {
+    const scoped_env off("APSP_CUDA_DEFERRED_PIVOTS", "0");
+    return apsp::solve(g, resume);
+  }();
+  std::filesystem::remove_all(dir);
+  const auto once = apsp::solve(g, o);
+  apsp::cuda_test::expect_bit_identical<float>(resumed, once);
+  ASSERT_TRUE(resumed.has_paths());
+  std::int32_t least = 0;
+  for (std::size_t e = 0; e < resumed.via().size(); ++e)
+    least = std::min(least, resumed.via().data()[e]);
+  EXPECT_EQ(least, apsp::no_via);
+  EXPECT_TRUE(std::equal(resumed.via().data(), resumed.via().data() + resumed.via().size(),
+                         once.via().data()));
+  expect_paths_valid<float>(g, resumed, 1e-5);
 }
 
 TEST(Cuda, NegativeWeightsWithoutCyclesMatchReference) {

@@ -44,11 +44,19 @@ template <int NI = 8> constexpr std::size_t paths_smem_bytes(std::size_t elem_by
 
 /// Pivots per group whose last strict improvement of each output the main loop remembers.
 inline constexpr int paths_group_k = 16;
+inline constexpr int paths_groups = fw_tile / paths_group_k;
+
+/// A deferred pivot in the path matrix (deferred_pivots.cuh): round r's phase 3 last strictly
+/// improved the element, in group g of the round's pivots. Every real entry is >= -1 (no_via).
+__host__ __device__ constexpr std::int32_t deferred_code(int r, int g) {
+  return -2 - (r * paths_groups + g);
+}
 
 /// The first k of group `group` (paths_group_k pivots) reaching the group's minimum of
 /// A(row, k) + B(k, col), by one thread (s_a_row: the row of A, 16-byte aligned; s_b_col: the
-/// column of B, row stride BStride). A tree of pairwise minima, the left one kept on ties: the
-/// leftmost minimum, as a sequential scan keeps it, in 4 dependent steps instead of 15.
+/// column of B, row stride BStride; both 16-byte aligned where BStride is 1). A tree of pairwise
+/// minima, the left one kept on ties: the leftmost minimum, as a sequential scan keeps it, in 4
+/// dependent steps instead of 15.
 template <class ops, int BStride, class T>
 __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T* s_b_col,
                                                       int group) {
@@ -62,9 +70,16 @@ __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T*
 #pragma unroll
   for (int v = 0; v < gk / 4; ++v) {
     const vec4 a4 = *reinterpret_cast<const vec4*>(a + v * 4);
+    if constexpr (BStride == 1) { // B's column stored contiguously (deferred_pivots.cuh)
+      const vec4 b4 = *reinterpret_cast<const vec4*>(b + v * 4);
 #pragma unroll
-    for (int q = 0; q < 4; ++q)
-      sum[v * 4 + q] = ops::sum(lane_of(a4, q), b[(v * 4 + q) * BStride]);
+      for (int q = 0; q < 4; ++q)
+        sum[v * 4 + q] = ops::sum(lane_of(a4, q), lane_of(b4, q));
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        sum[v * 4 + q] = ops::sum(lane_of(a4, q), b[(v * 4 + q) * BStride]);
+    }
   }
 #pragma unroll
   for (int p = 0; p < gk / 2; ++p) {
@@ -90,7 +105,7 @@ __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T*
 /// on and the halves that hold only padding rows or columns; the warps whose rows are all
 /// padding skip the epilogue's merge and pivot scans (skipping their products too measured
 /// slower at n = 20,000).
-template <class T, bool Clamp, int NI = 8>
+template <class T, bool Clamp, int NI = 8, bool Defer = false>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
                           std::int64_t n, int r, int tiles, int blocks, const int* run_if, int set,
@@ -101,7 +116,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
   constexpr int rows = paths_rows<NI>;
   constexpr int cols = paths_cols<NI>;
   constexpr int b_stride = paths_b_stride<NI>;
-  constexpr int groups = fw_tile / paths_group_k;
+  constexpr int groups = paths_groups;
   constexpr int planes = 3; // bits of a group index
   static_assert(groups <= (1 << planes) && panel_chunk_k == paths_group_k,
                 "a group is one staged chunk");
@@ -226,21 +241,56 @@ __global__ void __launch_bounds__(mp_threads, 2)
           *reinterpret_cast<vec4*>(g_c + tile_line(ty, i) * ld + tile_line(tx, h * 4)) = v;
       }
     }
-    // Each thread resolves its own improved outputs, all lanes at once: the group that last
-    // strictly improved an output holds its new value as that group's minimum, so the pivot is
-    // the first k of the group reaching the group's minimum.
-    while (mine != 0) {
-      const int o = __ffs(static_cast<int>(mine)) - 1;
-      mine &= mine - 1;
-      const int w_row = tile_line(ty, o / NJ);
-      const int w_col = tile_line(tx, o % NJ);
-      int group = 0;
+    if constexpr (Defer) {
+      // Deferred pivots (deferred_pivots.cuh): each improved output gets the round and the group
+      // that last strictly improved it; the pivot is found after the rounds, from the round's
+      // panels as they stand now.
 #pragma unroll
-      for (int p = 0; p < planes; ++p)
-        group |= static_cast<int>((r_plane[p] >> o) & 1u) << p;
-      const int found =
-          first_minimum_in_group<ops, b_stride>(s_a + w_row * paths_a_stride, s_b + w_col, group);
-      g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
+      for (int i = 0; i < NI; ++i) {
+#pragma unroll
+        for (int h = 0; h < NJ / 4; ++h) {
+          const unsigned m4 = (mine >> (i * NJ + h * 4)) & 0xfu;
+          if (m4 == 0)
+            continue;
+          int code[4];
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const int o = i * NJ + h * 4 + q;
+            int group = 0;
+#pragma unroll
+            for (int p = 0; p < planes; ++p)
+              group |= static_cast<int>((r_plane[p] >> o) & 1u) << p;
+            code[q] = deferred_code(r, group);
+          }
+          std::int32_t* at = g_v + tile_line(ty, i) * ld + tile_line(tx, h * 4);
+          if (m4 == 0xfu) {
+            *reinterpret_cast<int4*>(at) = make_int4(code[0], code[1], code[2], code[3]);
+          } else {
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+              if (((m4 >> q) & 1u) != 0)
+                at[q] = code[q];
+            }
+          }
+        }
+      }
+    } else {
+      // Each thread resolves its own improved outputs, all lanes at once: the group that last
+      // strictly improved an output holds its new value as that group's minimum, so the pivot is
+      // the first k of the group reaching the group's minimum.
+      while (mine != 0) {
+        const int o = __ffs(static_cast<int>(mine)) - 1;
+        mine &= mine - 1;
+        const int w_row = tile_line(ty, o / NJ);
+        const int w_col = tile_line(tx, o % NJ);
+        int group = 0;
+#pragma unroll
+        for (int p = 0; p < planes; ++p)
+          group |= static_cast<int>((r_plane[p] >> o) & 1u) << p;
+        const int found =
+            first_minimum_in_group<ops, b_stride>(s_a + w_row * paths_a_stride, s_b + w_col, group);
+        g_v[w_row * ld + w_col] = static_cast<std::int32_t>(k0 + found);
+      }
     }
     __syncthreads(); // the next block's loads reuse shared memory
   }
