@@ -51,9 +51,9 @@ PY
   # cost model counted the second GPU).
   cmd="apsp solve g$n.bin --devices 0,1 --algorithm fw --json"
   if [[ ${ONE_GPU:-0} == 1 ]]; then
-    cmd="apsp solve g$n.bin --devices 0 --algorithm fw --json"
     $A solve "$g" --devices 0 --algorithm fw --json >"$OUT/one_$n.json" 2>"$OUT/one_$n.err"
-    row "$n" "one GPU, one process" "$cmd" "$OUT/one_$n.json"
+    row "$n" "one GPU, one process" "apsp solve g$n.bin --devices 0 --algorithm fw --json" \
+      "$OUT/one_$n.json"
   fi
   if [[ ${IN_PROCESS:-1} == 1 ]]; then
     $A solve "$g" --devices 0,1 --algorithm fw --json >"$OUT/dev_$n.json" 2>"$OUT/dev_$n.err"

@@ -41,16 +41,20 @@ template <class T> void expect_device_tiles_like_the_host(const graph& g, const 
       std::vector<T> device_copy(static_cast<std::size_t>(rows * ld), weight_traits<T>::infinity);
       cuda::device_buffer<T> d(device_copy.size());
       cuda::stream s;
-      ASSERT_EQ(cudaMemcpy(d.data(), device_copy.data(), device_copy.size() * sizeof(T),
-                           cudaMemcpyHostToDevice),
+      // s is a non-blocking stream: the copies go on it and the host waits for it, since
+      // cudaMemcpy's legacy stream does not order with it (the upload's DMA could land after
+      // the kernels, and the read-back could start before them).
+      ASSERT_EQ(cudaMemcpyAsync(d.data(), device_copy.data(), device_copy.size() * sizeof(T),
+                                cudaMemcpyHostToDevice, s.get()),
                 cudaSuccess);
       const cuda::held_tiles held{L.b, L.rows, L.cols, L.row, L.col};
       cuda::enqueue_lower_held_diagonal<T>(d.data(), ld, L.n, held, s.get());
       cuda::scatter_host_edges(g.sources().data(), g.targets().data(), g.weights().data(),
                                g.num_edges(), d.data(), ld, s.get(), nullptr, held);
-      ASSERT_EQ(cudaMemcpy(device_copy.data(), d.data(), device_copy.size() * sizeof(T),
-                           cudaMemcpyDeviceToHost),
+      ASSERT_EQ(cudaMemcpyAsync(device_copy.data(), d.data(), device_copy.size() * sizeof(T),
+                                cudaMemcpyDeviceToHost, s.get()),
                 cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(s.get()), cudaSuccess);
       for (std::int64_t i = 0; i < rows; ++i) {
         for (std::int64_t j = 0; j < cols; ++j) {
           ASSERT_EQ(device_copy[static_cast<std::size_t>(i * ld + j)],
