@@ -28,22 +28,18 @@ tar --exclude='./build*' -cf - . | tar -C "$BASE" -xf -
   source scripts/gpu_build.sh && BUILD=build-gpu gpu_build_targets apsp_cli) >"$WORK/base_build.log" 2>&1 ||
   { note "baseline build failed"; tail -20 "$WORK/base_build.log"; exit 1; }
 N=${N:-40000}
-python3 - "$WORK" "$N" <<'PY'
+python3 bench/random_graph.py "$WORK/dense.bin" "$N"
+python3 - "$WORK/sparse.bin" "$N" <<'PY'
 import sys
 import numpy as np
-work, n = sys.argv[1], int(sys.argv[2])
-def save(path, src, dst, w):
-    with open(path, "wb") as f:
-        np.array([n, src.size], dtype=np.int32).tofile(f)
-        np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
-rng = np.random.default_rng(n)
-m = n * n // 16
-save(f"{work}/dense.bin", rng.integers(0, n, m, dtype=np.int32),
-     rng.integers(0, n, m, dtype=np.int32), rng.integers(1, 1001, m, dtype=np.int32))
+path, n = sys.argv[1], int(sys.argv[2])
 rng = np.random.default_rng(n)
 src = np.repeat(np.arange(n, dtype=np.int32), 20)
-save(f"{work}/sparse.bin", src, rng.integers(0, n, src.size, dtype=np.int32),
-     rng.integers(1, 101, src.size, dtype=np.int32))
+dst = rng.integers(0, n, src.size, dtype=np.int32)
+w = rng.integers(1, 101, src.size, dtype=np.int32)
+with open(path, "wb") as f:
+    np.array([n, src.size], dtype=np.int32).tofile(f)
+    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
 PY
 csv="$OUT/cuda_multi_$DATE.csv"
 [[ -f $csv ]] || echo "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak" >"$csv"

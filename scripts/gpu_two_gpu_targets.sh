@@ -49,19 +49,7 @@ done
 csv="$OUT/cuda_wholerun_$DATE.csv"
 [[ -f $csv ]] || echo "date,device,commit,command,n,mode,seconds,updates_per_s" >"$csv"
 for n in ${SIZES:-5000 10000 20000 30000 40000}; do
-  python3 - "$WORK/g$n.bin" "$n" <<'PY'
-import sys
-import numpy as np
-path, n = sys.argv[1], int(sys.argv[2])
-rng = np.random.default_rng(n)
-m = n * n // 16
-src = rng.integers(0, n, size=m, dtype=np.int32)
-dst = rng.integers(0, n, size=m, dtype=np.int32)
-w = rng.integers(1, 1001, size=m, dtype=np.int32)
-with open(path, "wb") as f:
-    np.array([n, m], dtype=np.int32).tofile(f)
-    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
-PY
+  python3 bench/random_graph.py "$WORK/g$n.bin" "$n"
   for mode in 0 all; do : >"$WORK/t_${n}_$mode"; done
   for round in $(seq "${REPEAT:-3}"); do
     for mode in 0 all; do
