@@ -114,10 +114,11 @@ public:
     from_edges_ = initial != nullptr;
     // One page-locked staging pair for the set-up's copies and the downloads, made once:
     // page-locking costs about 0.5 ms per MiB, and made per copy it was 0.06 s of every
-    // download of a large share (two 64 MiB buffers) on the command's time. Built from the
-    // edges, the pair is sized for them (at least a row), as in the one-device solve
-    // (cuda_backend.cpp): a sparse graph's set-up then pins a few MiB instead of 128 (n = 40,000
-    // on two H200s, 800,000 edges: set-up 0.13-0.15 s per device, most of it page-locking).
+    // download of a large share (two 64 MiB buffers, the most there were then) on the
+    // command's time. Built from the edges, the pair is sized for them (at least a row), as in
+    // the one-device solve (cuda_backend.cpp): a sparse graph's set-up then pins a few MiB
+    // instead of a pair sized for the download (n = 40,000 on two H200s, 800,000 edges, 2 x 64
+    // MiB: set-up 0.11-0.15 s per device, most of it page-locking, against 0.011-0.015 s).
     const std::size_t row_bytes = static_cast<std::size_t>(L_.local_cols()) * sizeof(T);
     const std::size_t copy_bytes =
         initial != nullptr

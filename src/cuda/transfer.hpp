@@ -12,8 +12,12 @@
 
 namespace apsp::cuda {
 
-/// Bytes of each of the two pinned staging buffers, at most.
-inline constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+/// Bytes of each of the two pinned staging buffers, at most. 16 MiB pays for its page-locking
+/// better than 64: on 2x H200 at n = 40,000 (n^2/16 arcs), a split's set-up 0.09-0.12 s per
+/// device against 0.18-0.20 and its download 0.09-0.14 s against 0.14-0.15; one GPU's solve
+/// stage 4.62-4.68 s against 4.73-4.80, and 0.63-0.64 s against 0.68-0.77 at n = 20,000
+/// (docs/benchmarks.md).
+inline constexpr std::size_t staging_bytes = std::size_t{16} << 20;
 
 /// The staging buffers' size for a copy of `total` bytes: an eighth of it, between 4 MiB and
 /// staging_bytes. Page-locking costs time per byte, so a small matrix gets small buffers (and
