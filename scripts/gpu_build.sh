@@ -30,3 +30,22 @@ gpu_script_setup() {
   nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader |
     tee -a "$summary"
 }
+
+# One `apsp solve IN -o OUT --json` from a fresh OUT with APSP_CUDA_RANK_TIMES=1, timed by the
+# wall clock: sets SOLVE_S (the --json solve stage), WHOLE_S and RANK_TIMES (each GPU rank's
+# set-up and download, ';'-separated); returns 1, printing the error's last line, on failure.
+#   timed_solve APSP IN OUT [more solve arguments...]
+timed_solve() {
+  local apsp=$1 in=$2 out=$3
+  shift 3
+  rm -f "$out"
+  sync
+  local start=$EPOCHREALTIME
+  APSP_CUDA_RANK_TIMES=1 "$apsp" solve "$in" -o "$out" --json "$@" >"$out.json" 2>"$out.err" ||
+    { echo "FAILED: $(tail -1 "$out.err")"; return 1; }
+  local end=$EPOCHREALTIME
+  SOLVE_S=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds']['solve'])" "$out.json")
+  WHOLE_S=$(python3 -c "print(f'{$end - $start:.3f}')")
+  RANK_TIMES=$(grep -o "set-up ([^)]*) [0-9.]* s, download [0-9.]* s" "$out.err" |
+    sed 's/(tiles from the [a-z ]*) //' | tr '\n' ';')
+}

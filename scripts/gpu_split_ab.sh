@@ -45,18 +45,10 @@ csv="$OUT/cuda_multi_$DATE.csv"
 [[ -f $csv ]] || echo "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak" >"$csv"
 gpu="$(nvidia-smi -L | wc -l)x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 run() { # label binary graph devices
-  rm -f "$WORK/d.bin"
-  sync
-  local start=$EPOCHREALTIME
-  APSP_CUDA_RANK_TIMES=1 "$2" solve "$WORK/$3.bin" -o "$WORK/d.bin" --devices "$4" --algorithm fw \
-    --json >"$WORK/r.json" 2>"$WORK/r.err" || { note "$1 $3 FAILED: $(tail -1 "$WORK/r.err")"; return; }
-  local end=$EPOCHREALTIME
-  local solve; solve=$(python3 -c "import json; print(json.load(open('$WORK/r.json'))['seconds']['solve'])")
-  local whole; whole=$(python3 -c "print(f'{$end - $start:.3f}')")
-  local times; times=$(grep -o "set-up ([^)]*) [0-9.]* s, download [0-9.]* s" "$WORK/r.err" |
-    sed 's/(tiles from the edges) //' | tr '\n' ';')
-  note "$1 $3 --devices $4: solve $solve s, whole $whole s ${times}"
-  echo "$DATE,\"$gpu\",$APSP_COMMIT,\"scripts/gpu_split_ab.sh ($1): apsp solve $3$N.bin -o d.bin --devices $4 --algorithm fw --json\",$N,\"$1 $3 devices $4 solve\",$solve,$(python3 -c "print(f'{$N**3/$solve:.4e}')")," >>"$csv"
+  timed_solve "$2" "$WORK/$3.bin" "$WORK/d.bin" --devices "$4" --algorithm fw ||
+    { note "$1 $3 --devices $4 FAILED"; return; }
+  note "$1 $3 --devices $4: solve $SOLVE_S s, whole $WHOLE_S s $RANK_TIMES"
+  echo "$DATE,\"$gpu\",$APSP_COMMIT,\"scripts/gpu_split_ab.sh ($1): apsp solve $3$N.bin -o d.bin --devices $4 --algorithm fw --json\",$N,\"$1 $3 devices $4 solve\",$SOLVE_S,$(python3 -c "print(f'{$N**3/$SOLVE_S:.4e}')")," >>"$csv"
   [[ $4 == 0 ]] && mv "$WORK/d.bin" "$WORK/one_$3.bin"
   [[ $4 != 0 && -f $WORK/one_$3.bin ]] && ! cmp -s "$WORK/d.bin" "$WORK/one_$3.bin" &&
     note "$1 $3: split output differs from one GPU"

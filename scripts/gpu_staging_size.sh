@@ -25,21 +25,11 @@ csv="$OUT/cuda_multi_$DATE.csv"
 [[ -f $csv ]] || echo "date,device,commit,command,n,mode,seconds,updates_per_s,pct_peak" >"$csv"
 gpu="$(nvidia-smi -L | wc -l)x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
 run() { # staging-MiB-or-default n devices
-  rm -f "$WORK/d.bin"
-  sync
-  local env=()
-  [[ $1 != default ]] && env=(APSP_CUDA_STAGING_MB="$1")
-  local start=$EPOCHREALTIME
-  env "${env[@]}" APSP_CUDA_RANK_TIMES=1 "$BUILD/cli/apsp" solve "$WORK/dense$2.bin" -o "$WORK/d.bin" \
-    --devices "$3" --algorithm fw --json >"$WORK/r.json" 2>"$WORK/r.err" ||
-    { note "staging $1 n=$2 --devices $3 FAILED: $(tail -1 "$WORK/r.err")"; return; }
-  local end=$EPOCHREALTIME
-  local solve; solve=$(python3 -c "import json; print(json.load(open('$WORK/r.json'))['seconds']['solve'])")
-  local whole; whole=$(python3 -c "print(f'{$end - $start:.3f}')")
-  local times; times=$(grep -o "set-up ([^)]*) [0-9.]* s, download [0-9.]* s" "$WORK/r.err" |
-    sed 's/(tiles from the edges) //' | tr '\n' ';')
-  note "staging $1 n=$2 --devices $3: solve $solve s, whole $whole s ${times}"
-  echo "$DATE,\"$gpu\",$APSP_COMMIT,\"scripts/gpu_staging_size.sh: ${env[*]} apsp solve dense$2.bin -o d.bin --devices $3 --algorithm fw --json\",$2,\"staging $1 devices $3 solve\",$solve,$(python3 -c "print(f'{$2**3/$solve:.4e}')")," >>"$csv"
+  # An empty APSP_CUDA_STAGING_MB is the default size (transfer.cpp).
+  APSP_CUDA_STAGING_MB=${1/default/} timed_solve "$BUILD/cli/apsp" "$WORK/dense$2.bin" \
+    "$WORK/d.bin" --devices "$3" --algorithm fw || { note "staging $1 n=$2 --devices $3 FAILED"; return; }
+  note "staging $1 n=$2 --devices $3: solve $SOLVE_S s, whole $WHOLE_S s $RANK_TIMES"
+  echo "$DATE,\"$gpu\",$APSP_COMMIT,\"scripts/gpu_staging_size.sh: APSP_CUDA_STAGING_MB=${1/default/} apsp solve dense$2.bin -o d.bin --devices $3 --algorithm fw --json\",$2,\"staging $1 devices $3 solve\",$SOLVE_S,$(python3 -c "print(f'{$2**3/$SOLVE_S:.4e}')")," >>"$csv"
 }
 for round in $(seq "${ROUNDS:-3}"); do
   for size in default ${SMALL:-16 8}; do

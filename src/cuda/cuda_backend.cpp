@@ -37,6 +37,17 @@
 namespace apsp::detail {
 namespace {
 
+/// Device bytes of an in-core solve on a matrix of edge ld: the distances and, with paths, the
+/// path matrix and (for 4-byte values) the tagged panels' workspace.
+std::uint64_t in_core_device_bytes(std::int64_t ld, std::size_t value_bytes, bool paths) {
+  const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
+  std::uint64_t bytes = cells * (value_bytes + (paths ? sizeof(std::int32_t) : 0));
+  if (paths && value_bytes == 4)
+    bytes +=
+        cuda::tag_workspace_bytes(ld, ld, ld / cuda::kernels::fw_tile, cuda::tagged_panels::copies);
+  return bytes;
+}
+
 using cuda::device_reserve_bytes;
 
 /// Plans of solves that save or resume checkpoints say so in their device.
@@ -174,10 +185,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // With paths, phase 3's pivots are found after the rounds where the snapshots that takes fit
   // (deferred_pivots.hpp), within a device-memory cap beside what the plan counted.
   const std::uint64_t cap = ctx.options().device_memory_limit;
-  const std::uint64_t planned =
-      cells * (sizeof(T) + (h_via != nullptr ? sizeof(std::int32_t) : 0)) +
-      (h_via != nullptr ? cuda::tag_workspace_bytes(ld, ld, p.tiles(), cuda::tagged_panels::copies)
-                        : 0);
+  const std::uint64_t planned = in_core_device_bytes(ld, sizeof(T), h_via != nullptr);
   const cuda::deferred_pivots deferred(p,
                                        cap == 0 ? UINT64_MAX : (cap > planned ? cap - planned : 0));
   cuda::configure_kernels(p);
@@ -246,11 +254,7 @@ public:
     const std::int64_t ld = padded_edge(n);
     p.rounds = n == 0 ? 0 : ld / p.block;
     p.paths = o.paths;
-    const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
-    p.device_bytes = n == 0 ? 0 : cells * (size_of(o.type) + (o.paths ? 4 : 0));
-    if (n > 0 && o.paths && (o.type == dtype::int32 || o.type == dtype::float32))
-      p.device_bytes +=
-          cuda::tag_workspace_bytes(ld, ld, ld / p.block, cuda::tagged_panels::copies);
+    p.device_bytes = n == 0 ? 0 : in_core_device_bytes(ld, size_of(o.type), o.paths);
     // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
     if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
       p.device_bytes = cuda::packed16_device_bytes(ld);

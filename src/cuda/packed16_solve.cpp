@@ -25,10 +25,9 @@ constexpr std::size_t packed_staging_bytes = std::size_t{64} << 20;
 struct staging16 {
   explicit staging16(std::int64_t n)
       : rows_per_chunk(std::max<std::int64_t>(
-            1, std::min<std::int64_t>(
-                   n, static_cast<std::int64_t>(packed_staging_bytes /
-                                                (static_cast<std::size_t>(n) *
-                                                 sizeof(std::int16_t)))))),
+            1, std::min<std::int64_t>(n, static_cast<std::int64_t>(packed_staging_bytes /
+                                                                   (static_cast<std::size_t>(n) *
+                                                                    sizeof(std::int16_t)))))),
         buffers{pinned_buffer<std::int16_t>(static_cast<std::size_t>(rows_per_chunk * n)),
                 pinned_buffer<std::int16_t>(static_cast<std::size_t>(rows_per_chunk * n))} {}
   std::int64_t rows_per_chunk;

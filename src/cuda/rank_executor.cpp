@@ -122,7 +122,8 @@ public:
     const std::size_t row_bytes = static_cast<std::size_t>(L_.local_cols()) * sizeof(T);
     const std::size_t copy_bytes =
         initial != nullptr
-            ? std::max(static_cast<std::size_t>(initial->num_edges()) * staged_edge_bytes, row_bytes)
+            ? std::max(static_cast<std::size_t>(initial->num_edges()) * staged_edge_bytes,
+                       row_bytes)
             : static_cast<std::size_t>(L_.local_rows()) * row_bytes;
     if (copy_bytes > 0)
       staging_.emplace(copy_bytes, std::max(row_bytes, staged_edge_bytes));

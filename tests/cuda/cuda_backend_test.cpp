@@ -24,12 +24,14 @@
 
 #include "apsp/apsp.hpp"
 #include "blocked_test_support.hpp"
+#include "common/scoped_env.hpp"
 
 namespace {
 
 constexpr std::int64_t tile = 128; // the cuda back end's tile edge
 
 using apsp::cuda_test::have_gpu;
+using apsp::testing::scoped_env;
 
 struct graph_spec {
   std::int64_t n = 0;
@@ -309,17 +311,6 @@ TEST(Cuda, Float32WholeNumbersTakeTheTaggedRoute) {
   expect_paths_valid<float>(g, tagged, 0);
 }
 
-/// Sets an environment variable for its lifetime.
-struct scoped_env {
-  std::string name;
-  scoped_env(std::string n, const char* value) : name(std::move(n)) {
-    ::setenv(name.c_str(), value, 1);
-  }
-  ~scoped_env() { ::unsetenv(name.c_str()); }
-  scoped_env(const scoped_env&) = delete;
-  scoped_env& operator=(const scoped_env&) = delete;
-};
-
 /// Deferred pivots (kernels/deferred_pivots.cuh, the default) and pivots found in the round
 /// (APSP_CUDA_DEFERRED_PIVOTS=0): the same distances and bit-identical path matrices, with
 /// some intermediate vertices recorded; the deferred result's paths are valid.
@@ -481,8 +472,8 @@ bool primary_context_active(int d) {
   EXPECT_EQ(cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &get_state, 12000,
                                              cudaEnableDefault, &found),
             cudaSuccess);
-  EXPECT_EQ(cudaGetDriverEntryPointByVersion("cuDeviceGet", &get_device, 12000,
-                                             cudaEnableDefault, &found),
+  EXPECT_EQ(cudaGetDriverEntryPointByVersion("cuDeviceGet", &get_device, 12000, cudaEnableDefault,
+                                             &found),
             cudaSuccess);
   if (get_state == nullptr || get_device == nullptr)
     return false;
@@ -490,9 +481,9 @@ bool primary_context_active(int d) {
   unsigned flags = 0;
   int active = 0;
   EXPECT_EQ(reinterpret_cast<CUresult (*)(CUdevice*, int)>(get_device)(&dev, d), CUDA_SUCCESS);
-  EXPECT_EQ(reinterpret_cast<CUresult (*)(CUdevice, unsigned*, int*)>(get_state)(dev, &flags,
-                                                                                  &active),
-            CUDA_SUCCESS);
+  EXPECT_EQ(
+      reinterpret_cast<CUresult (*)(CUdevice, unsigned*, int*)>(get_state)(dev, &flags, &active),
+      CUDA_SUCCESS);
   return active != 0;
 }
 

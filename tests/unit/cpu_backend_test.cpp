@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "common/scoped_env.hpp"
 #include "common/test_graphs.hpp"
 #include "core/backend.hpp"
 #include "core/checks.hpp"
@@ -28,26 +29,9 @@ using apsp::dtype;
 using apsp::via_matrix;
 namespace cpu = apsp::detail::cpu;
 
-/// Sets APSP_CPU_ISA for one scope and restores the previous value.
-class scoped_isa {
-public:
-  explicit scoped_isa(const char* name) {
-    if (const char* old = std::getenv("APSP_CPU_ISA"))
-      old_ = old;
-    ::setenv("APSP_CPU_ISA", name, 1);
-  }
-  ~scoped_isa() {
-    if (old_) {
-      ::setenv("APSP_CPU_ISA", old_->c_str(), 1);
-    } else {
-      ::unsetenv("APSP_CPU_ISA");
-    }
-  }
-  scoped_isa(const scoped_isa&) = delete;
-  scoped_isa& operator=(const scoped_isa&) = delete;
-
-private:
-  std::optional<std::string> old_;
+/// Forces APSP_CPU_ISA for one scope.
+struct scoped_isa : apsp::testing::scoped_env {
+  explicit scoped_isa(const char* name) : scoped_env("APSP_CPU_ISA", name) {}
 };
 
 std::vector<cpu::isa> supported_isas() {
