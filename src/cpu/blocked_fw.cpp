@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -71,41 +73,62 @@ void store_block(const matrices<T>& m, std::int64_t i0, std::int64_t j0, int row
   }
 }
 
-/// Copies the rows x cols block at (i0, j0) transposed: w[x][i] = d[i0 + i][j0 + x].
+/// Copies the rows x cols block at (i0, j0) transposed: w[x][i] = d[i0 + i][j0 + x], padding
+/// each of w's rows to `ld`.
 template <class T>
-void load_block_transposed(const matrices<T>& m, std::int64_t i0, std::int64_t j0, int rows,
-                           int cols, T* w, std::int32_t* vw, std::int64_t ld) {
+void load_block_transposed(const matrices<T>& m, const tile_ops<T>& ops, std::int64_t i0,
+                           std::int64_t j0, int rows, int cols, T* w, std::int32_t* vw,
+                           std::int64_t ld) {
   for (int x = 0; x < cols; ++x) {
     std::fill(w + x * ld + rows, w + (x + 1) * ld, weight_traits<T>::infinity);
     if (m.via != nullptr)
       std::fill(vw + x * ld + rows, vw + (x + 1) * ld, no_via);
   }
-  for (int i = 0; i < rows; ++i) {
-    const T* src = m.d + (i0 + i) * m.n + j0;
-    for (int x = 0; x < cols; ++x)
-      w[x * ld + i] = src[x];
-    if (m.via != nullptr) {
-      const std::int32_t* vsrc = m.via + (i0 + i) * m.n + j0;
-      for (int x = 0; x < cols; ++x)
-        vw[x * ld + i] = vsrc[x];
-    }
-  }
+  ops.transpose(m.d + i0 * m.n + j0, m.n, w, ld, rows, cols);
+  if (m.via != nullptr)
+    ops.transpose_via(m.via + i0 * m.n + j0, m.n, vw, ld, rows, cols);
 }
 
 template <class T>
-void store_block_transposed(const matrices<T>& m, std::int64_t i0, std::int64_t j0, int rows,
-                            int cols, const T* w, const std::int32_t* vw, std::int64_t ld) {
-  for (int i = 0; i < rows; ++i) {
-    T* dst = m.d + (i0 + i) * m.n + j0;
-    for (int x = 0; x < cols; ++x)
-      dst[x] = w[x * ld + i];
-    if (m.via != nullptr) {
-      std::int32_t* vdst = m.via + (i0 + i) * m.n + j0;
-      for (int x = 0; x < cols; ++x)
-        vdst[x] = vw[x * ld + i];
-    }
-  }
+void store_block_transposed(const matrices<T>& m, const tile_ops<T>& ops, std::int64_t i0,
+                            std::int64_t j0, int rows, int cols, const T* w, const std::int32_t* vw,
+                            std::int64_t ld) {
+  ops.transpose(w, ld, m.d + i0 * m.n + j0, m.n, cols, rows);
+  if (m.via != nullptr)
+    ops.transpose_via(vw, ld, m.via + i0 * m.n + j0, m.n, cols, rows);
 }
+
+/// Where each thread's time goes (APSP_CPU_PROFILE=1, printed to stderr after the rounds):
+/// seconds in phase-3 tiles, panel tiles and the pivot, the rest of the parallel region being
+/// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
+struct thread_times {
+  enum kind { product, panel, pivot, kinds };
+  alignas(64) double seconds[kinds] = {};
+  std::int64_t count[kinds] = {};
+};
+
+/// Adds the scope's duration to one kind of a thread's times, when there are times to keep.
+class timed_scope {
+public:
+  timed_scope(thread_times* t, thread_times::kind k) : t_(t), k_(k) {
+    if (t_ != nullptr)
+      start_ = std::chrono::steady_clock::now();
+  }
+  ~timed_scope() {
+    if (t_ == nullptr)
+      return;
+    t_->seconds[k_] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    ++t_->count[k_];
+  }
+  timed_scope(const timed_scope&) = delete;
+  timed_scope& operator=(const timed_scope&) = delete;
+
+private:
+  thread_times* t_;
+  thread_times::kind k_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 /// One process's team of threads carrying out the schedule's steps. Every step is called on
 /// every thread of the team; communication and the hooks run on thread 0 (MPI_THREAD_FUNNELED).
@@ -132,6 +155,8 @@ public:
       row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
     }
     scratch_ = make_filled<T>(threads_ * tile_, weight_traits<T>::infinity);
+    if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
+      times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
       via_scratch_ = make_filled<std::int32_t>(threads_ * tile_, no_via);
   }
@@ -152,6 +177,7 @@ public:
     // thread takes the core from the one doing phase 1, which made 2 threads slower than 1.
     // Exceptions must not cross the region: thread 0 keeps them and all threads stop at a round
     // boundary.
+    const auto region_start = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp single
@@ -160,6 +186,9 @@ public:
                     comm_.distributed() ? 0 : team_barrier::spins_for(omp_get_num_threads()));
       run_rounds(*this, hooks_.first_round, nt, lookahead_);
     }
+    if (times_)
+      report_times(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - region_start).count());
     control_.finish();
   }
 
@@ -174,6 +203,7 @@ public:
       while (lines_done_.load(std::memory_order_acquire) < ltc_ + ltr_)
         std::this_thread::yield();
     }
+    timed_scope timed(my_times(), thread_times::pivot);
     const int kb = static_cast<int>(L_.edge(r));
     const std::int64_t i0 = L_.local_tile_row(r) * b_;
     const std::int64_t j0 = L_.local_tile_col(r) * b_;
@@ -212,6 +242,7 @@ public:
 
   /// Panel tile p of round r (see panels()), on this thread's scratch tile.
   void panel_tile(std::int64_t r, std::int64_t p) {
+    timed_scope timed(my_times(), thread_times::panel);
     const int kb = static_cast<int>(L_.edge(r));
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const int t = omp_get_thread_num();
@@ -233,9 +264,9 @@ public:
         return;
       const std::int64_t j0 = L_.local_tile_col(r) * b_;
       const int width = static_cast<int>(L_.edge(q));
-      load_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
+      load_block_transposed(m_, ops_, l * b_, j0, width, kb, w, vw, ld_);
       ops_.panel(w, vw, ld_, kb, width, row_snap(r, L_.local_tile_col(r)), col_snap(r, l), k0);
-      store_block_transposed(m_, l * b_, j0, width, kb, w, vw, ld_);
+      store_block_transposed(m_, ops_, l * b_, j0, width, kb, w, vw, ld_);
     }
   }
 
@@ -352,6 +383,7 @@ public:
       return;
     if (part == update_part::rest && (ti == r + 1 || tj == r + 1))
       return;
+    timed_scope timed(my_times(), thread_times::product);
     const int kb = static_cast<int>(L_.edge(r));
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const std::int64_t offset = li * b_ * m_.n + lj * b_;
@@ -371,6 +403,37 @@ public:
   }
 
 private:
+  thread_times* my_times() {
+    return times_ ? &times_[omp_get_thread_num()] : nullptr;
+  }
+
+  /// One line per thread and a total: seconds busy per kind (and how many), and waiting.
+  void report_times(double region) const {
+    std::fprintf(stderr, "apsp cpu profile: %d threads, region %.6f s\n", threads_, region);
+    double sum[thread_times::kinds] = {};
+    double idle = 0;
+    for (int t = 0; t < threads_; ++t) {
+      const thread_times& x = times_[t];
+      double busy = 0;
+      for (int k = 0; k < thread_times::kinds; ++k) {
+        sum[k] += x.seconds[k];
+        busy += x.seconds[k];
+      }
+      idle += region - busy;
+      std::fprintf(stderr,
+                   "  thread %2d: product %.6f s (%lld), panel %.6f s (%lld), pivot %.6f s (%lld), "
+                   "other %.6f s\n",
+                   t, x.seconds[0], static_cast<long long>(x.count[0]), x.seconds[1],
+                   static_cast<long long>(x.count[1]), x.seconds[2],
+                   static_cast<long long>(x.count[2]), region - busy);
+    }
+    const double all = region * threads_;
+    std::fprintf(stderr,
+                 "  share of thread time: product %.1f %%, panel %.1f %%, pivot %.1f %%, other "
+                 "(waits, bookkeeping) %.1f %%\n",
+                 100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[2] / all, 100 * idle / all);
+  }
+
   T* row_snap(std::int64_t r, std::int64_t l) {
     return row_snap_[lookahead_ ? r & 1 : 0].get() + l * tile_;
   }
@@ -402,6 +465,7 @@ private:
   packed_buffer<T> scratch_;
   packed_buffer<std::int32_t> via_scratch_;
   std::optional<team_barrier> sync_;
+  std::unique_ptr<thread_times[]> times_; // APSP_CPU_PROFILE=1
   std::atomic<std::int64_t> next_panel_{0};
   std::uint32_t decision_ = go_on;
   bool stopping_ = false;

@@ -3,6 +3,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "apsp/types.hpp"
@@ -126,6 +127,37 @@ template <> struct simd<double> : via_in_64bit_lanes {
   static mask less(vec s, vec d) { return _mm256_cmp_pd(s, d, _CMP_LT_OQ); }
   static via_vec select_via(mask m, via_vec k, via_vec v) {
     return _mm256_blendv_epi8(v, k, _mm256_castpd_si256(m));
+  }
+};
+
+/// Transposes of 4-byte elements in 8 x 8 blocks (the cpu executor's column panels):
+/// dst[x][i] = src[i][x], strides in elements.
+struct transpose32 {
+  static constexpr int block = 8;
+  static void block_transpose(const void* src, std::ptrdiff_t lds, void* dst, std::ptrdiff_t ldd) {
+    const auto* s = static_cast<const std::int32_t*>(src);
+    auto* d = static_cast<std::int32_t*>(dst);
+    __m256i r[8];
+    __m256i t[8];
+    for (int i = 0; i < 8; ++i)
+      r[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i * lds));
+    // Per 128-bit lane L: r[4g + j] ends up holding column 4L + j of rows 4g .. 4g + 3.
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+      t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+      r[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+      r[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+      r[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+      r[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int j = 0; j < 4; ++j) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + j * ldd),
+                          _mm256_permute2x128_si256(r[j], r[4 + j], 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + (4 + j) * ldd),
+                          _mm256_permute2x128_si256(r[j], r[4 + j], 0x31));
+    }
   }
 };
 

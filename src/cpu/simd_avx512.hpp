@@ -4,6 +4,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "apsp/types.hpp"
@@ -121,6 +122,47 @@ template <> struct simd<double> : via_in_ymm {
   }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm512_cmp_pd_mask(s, d, _CMP_LT_OQ); }
+};
+
+/// Transposes of 4-byte elements in 16 x 16 blocks (the cpu executor's column panels):
+/// dst[x][i] = src[i][x], strides in elements.
+struct transpose32 {
+  static constexpr int block = 16;
+  static void block_transpose(const void* src, std::ptrdiff_t lds, void* dst, std::ptrdiff_t ldd) {
+    const auto* s = static_cast<const std::int32_t*>(src);
+    auto* d = static_cast<std::int32_t*>(dst);
+    // The masked forms with every lane set: the plain ones pass GCC 12 an undefined source
+    // operand, which -Wuninitialized reports.
+    constexpr __mmask16 all = 0xFFFF;
+    constexpr __mmask8 all8 = 0xFF;
+    __m512i r[16];
+    __m512i t[16];
+    for (int i = 0; i < 16; ++i)
+      r[i] = _mm512_loadu_si512(s + i * lds);
+    // Per 128-bit lane L: pairs of rows interleaved, then quadruples, so r[4g + j] holds column
+    // 4L + j of rows 4g .. 4g + 3 in lane L.
+    for (int i = 0; i < 16; i += 2) {
+      t[i] = _mm512_mask_unpacklo_epi32(r[i], all, r[i], r[i + 1]);
+      t[i + 1] = _mm512_mask_unpackhi_epi32(r[i], all, r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+      r[i] = _mm512_mask_unpacklo_epi64(t[i], all8, t[i], t[i + 2]);
+      r[i + 1] = _mm512_mask_unpackhi_epi64(t[i], all8, t[i], t[i + 2]);
+      r[i + 2] = _mm512_mask_unpacklo_epi64(t[i + 1], all8, t[i + 1], t[i + 3]);
+      r[i + 3] = _mm512_mask_unpackhi_epi64(t[i + 1], all8, t[i + 1], t[i + 3]);
+    }
+    // Column 4L + j: lane L of r[j], r[4 + j], r[8 + j], r[12 + j].
+    for (int j = 0; j < 4; ++j) {
+      const __m512i s0 = _mm512_mask_shuffle_i32x4(r[j], all, r[j], r[4 + j], 0x44);
+      const __m512i s1 = _mm512_mask_shuffle_i32x4(r[j], all, r[j], r[4 + j], 0xEE);
+      const __m512i s2 = _mm512_mask_shuffle_i32x4(r[8 + j], all, r[8 + j], r[12 + j], 0x44);
+      const __m512i s3 = _mm512_mask_shuffle_i32x4(r[8 + j], all, r[8 + j], r[12 + j], 0xEE);
+      _mm512_storeu_si512(d + j * ldd, _mm512_mask_shuffle_i32x4(s0, all, s0, s2, 0x88));
+      _mm512_storeu_si512(d + (4 + j) * ldd, _mm512_mask_shuffle_i32x4(s0, all, s0, s2, 0xDD));
+      _mm512_storeu_si512(d + (8 + j) * ldd, _mm512_mask_shuffle_i32x4(s1, all, s1, s3, 0x88));
+      _mm512_storeu_si512(d + (12 + j) * ldd, _mm512_mask_shuffle_i32x4(s1, all, s1, s3, 0xDD));
+    }
+  }
 };
 
 } // namespace apsp::detail::cpu::avx512

@@ -1,6 +1,7 @@
 #pragma once
 // One-lane "vectors" for the portable fallback; same interface as simd_avx2.hpp.
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -37,6 +38,12 @@ template <class T> struct simd {
   static void store_via(std::int32_t* p, via_vec v) { *p = v; }
   static via_vec set1_via(std::int32_t k) { return k; }
   static via_vec select_via(mask m, via_vec k, via_vec v) { return m ? k : v; }
+};
+
+/// No block transposes: tile_kernels.hpp's transpose copies element by element.
+struct transpose32 {
+  static constexpr int block = 0;
+  static void block_transpose(const void*, std::ptrdiff_t, void*, std::ptrdiff_t) {}
 };
 
 } // namespace apsp::detail::cpu::scalar

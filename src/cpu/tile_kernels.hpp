@@ -35,6 +35,39 @@ inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typenam
   }
 }
 
+/// An MR x NR block of vectors (and their vias) at c (stride ldc) into registers and back.
+template <class S, bool Paths, int MR, int NR>
+inline __attribute__((always_inline)) void
+load_block(typename S::vec (&acc)[MR][NR], typename S::via_vec (&vacc)[MR][NR],
+           const typename S::value_type* c, const std::int32_t* vc, std::ptrdiff_t ldc) {
+  constexpr int L = S::lanes;
+#pragma GCC unroll 16
+  for (int m = 0; m < MR; ++m) {
+#pragma GCC unroll 16
+    for (int v = 0; v < NR; ++v) {
+      acc[m][v] = S::load(c + m * ldc + v * L);
+      if constexpr (Paths)
+        vacc[m][v] = S::load_via(vc + m * ldc + v * L);
+    }
+  }
+}
+
+template <class S, bool Paths, int MR, int NR>
+inline __attribute__((always_inline)) void
+store_block(const typename S::vec (&acc)[MR][NR], const typename S::via_vec (&vacc)[MR][NR],
+            typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc) {
+  constexpr int L = S::lanes;
+#pragma GCC unroll 16
+  for (int m = 0; m < MR; ++m) {
+#pragma GCC unroll 16
+    for (int v = 0; v < NR; ++v) {
+      S::store(c + m * ldc + v * L, acc[m][v]);
+      if constexpr (Paths)
+        S::store_via(vc + m * ldc + v * L, vacc[m][v]);
+    }
+  }
+}
+
 /// The register-blocked min-plus kernel: an MR x (NR * lanes) block of c (stride ldc) against
 /// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers.
 template <class S, bool Negative, bool Paths, int MR, int NR>
@@ -45,15 +78,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
   constexpr int L = S::lanes;
   typename S::vec acc[MR][NR];
   typename S::via_vec vacc[MR][NR] = {};
-#pragma GCC unroll 16
-  for (int m = 0; m < MR; ++m) {
-#pragma GCC unroll 16
-    for (int v = 0; v < NR; ++v) {
-      acc[m][v] = S::load(c + m * ldc + v * L);
-      if constexpr (Paths)
-        vacc[m][v] = S::load_via(vc + m * ldc + v * L);
-    }
-  }
+  load_block<S, Paths>(acc, vacc, c, vc, ldc);
   for (int k = 0; k < kb; ++k) {
     const auto* ak = a + k * ld;
     const auto* bk = b + k * ld;
@@ -72,15 +97,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
         relax_vec<S, Negative, Paths>(acc[m][v], vacc[m][v], av, bv[v], kv);
     }
   }
-#pragma GCC unroll 16
-  for (int m = 0; m < MR; ++m) {
-#pragma GCC unroll 16
-    for (int v = 0; v < NR; ++v) {
-      S::store(c + m * ldc + v * L, acc[m][v]);
-      if constexpr (Paths)
-        S::store_via(vc + m * ldc + v * L, vacc[m][v]);
-    }
-  }
+  store_block<S, Paths>(acc, vacc, c, vc, ldc);
 }
 
 /// Phase 3 on one tile for a chunk of pivots: full micro-tiles run in place; partial ones at the
@@ -153,16 +170,55 @@ void product_tile(const typename S::value_type* a, const typename S::value_type*
   }
 }
 
+/// The pivots of one group of MR rows of a panel (panel_tile) on one strip of NR vectors: the
+/// group's rows stay in registers while each pivot k of the group stores row k as its snapshot
+/// and relaxes every row of the group with it. `w`, `vw` and `snap` point at the group's first
+/// row in the strip, `coef` at coef[x0][x0] (coef[k][x] = coef[k * ld + x]). Row k itself is
+/// relaxed in row order, as the reference does: the rows after it see its new value.
+template <class S, bool Negative, bool Paths, int MR, int NR>
+inline __attribute__((always_inline)) void
+group_pivots(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld,
+             const typename S::value_type* coef, typename S::value_type* snap, std::int32_t k0) {
+  constexpr int L = S::lanes;
+  typename S::vec acc[MR][NR];
+  typename S::via_vec vacc[MR][NR] = {};
+  load_block<S, Paths>(acc, vacc, w, vw, ld);
+#pragma GCC unroll 16
+  for (int k = 0; k < MR; ++k) {
+    typename S::vec bk[NR];
+#pragma GCC unroll 16
+    for (int v = 0; v < NR; ++v) {
+      bk[v] = acc[k][v];
+      S::store(snap + k * ld + v * L, bk[v]);
+    }
+    typename S::via_vec kv{};
+    if constexpr (Paths)
+      kv = S::set1_via(k0 + k);
+#pragma GCC unroll 16
+    for (int m = 0; m < MR; ++m) {
+      const auto a = S::set1(coef[k * ld + m]);
+#pragma GCC unroll 16
+      for (int v = 0; v < NR; ++v)
+        relax_vec<S, Negative, Paths>(acc[m][v], vacc[m][v], a, m > k ? acc[k][v] : bk[v], kv);
+    }
+  }
+  store_block<S, Paths>(acc, vacc, w, vw, ld);
+}
+
 /// Phase 2 (see tile_ops::panel). Row x needs pivots k < x only through snap[k], and snap[x] is
 /// row x once pivots k < x are applied; so rows go in groups of MR: the pivots before the group
-/// through the register-blocked kernel, the group's own pivots as plain rank-1 updates (taking
-/// their snapshots), and after every group has its snapshot, the pivots after each group through
-/// the kernel again. Every element still sees its pivots in increasing order.
+/// through the register-blocked kernel, the group's own pivots in registers strip by strip
+/// (group_pivots; as plain rank-1 updates on the columns past the last whole strip and for a
+/// last group of fewer rows), taking their snapshots, and after every group has its snapshot,
+/// the pivots after each group through the kernel again. Every element still sees its pivots in
+/// increasing order.
 template <class S, bool Negative, bool Paths>
 void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, int kb, int cols,
                 const typename S::value_type* coef, typename S::value_type* snap, std::int32_t k0) {
   constexpr int L = S::lanes;
   constexpr int MR = Paths ? S::mr_paths : S::mr;
+  constexpr int NR = Paths ? S::nr_paths : S::nr;
+  constexpr int W = NR * L;
   const int width = (cols + L - 1) / L * L;
   std::int32_t* no_rows = nullptr;
   const auto rows_of = [&](int x0) { return kb - x0 < MR ? kb - x0 : MR; };
@@ -172,9 +228,19 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
       product_tile<S, Negative, Paths>(coef + x0, snap, ld, x0, w + x0 * ld,
                                        Paths ? vw + x0 * ld : no_rows, ld, h, cols, k0);
     }
+    int rank1_from = 0; // columns from here on take the plain rank-1 updates
+    if (h == MR) {
+      for (; rank1_from + W <= width; rank1_from += W) {
+        group_pivots<S, Negative, Paths, MR, NR>(
+            w + x0 * ld + rank1_from, Paths ? vw + x0 * ld + rank1_from : no_rows, ld,
+            coef + x0 * ld + x0, snap + x0 * ld + rank1_from, k0 + x0);
+      }
+    }
+    if (rank1_from == width)
+      continue;
     for (int k = x0; k < x0 + h; ++k) {
       const auto* wk = w + k * ld;
-      for (int q = 0; q < width; q += L)
+      for (int q = rank1_from; q < width; q += L)
         S::store(snap + k * ld + q, S::load(wk + q));
       typename S::via_vec kv{};
       if constexpr (Paths)
@@ -183,7 +249,7 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
         const auto a = S::set1(coef[k * ld + x]);
         auto* wx = w + x * ld;
         std::int32_t* vx = Paths ? vw + x * ld : nullptr;
-        for (int q = 0; q < width; q += L) {
+        for (int q = rank1_from; q < width; q += L) {
           auto d = S::load(wx + q);
           typename S::via_vec v{};
           if constexpr (Paths)
@@ -241,15 +307,42 @@ void pivot_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
   }
 }
 
-template <class S, bool Negative, bool Paths> tile_ops<typename S::value_type> tile_ops_for() {
-  return {&pivot_tile<S, Negative, Paths>, &panel_tile<S, Negative, Paths>,
-          &product_tile<S, Negative, Paths>};
+/// dst[x][i] = src[i][x] (see tile_ops::transpose): 4-byte elements in X's square blocks where
+/// the ISA has them (X::block > 0), the edges and other sizes element by element.
+template <class X, class E>
+void transpose(const E* src, std::ptrdiff_t lds, E* dst, std::ptrdiff_t ldd, int rows, int cols) {
+  constexpr int B = sizeof(E) == 4 ? X::block : 0;
+  int i0 = 0;
+  if constexpr (B > 0) {
+    for (; i0 + B <= rows; i0 += B) {
+      int x0 = 0;
+      for (; x0 + B <= cols; x0 += B)
+        X::block_transpose(src + i0 * lds + x0, lds, dst + x0 * ldd + i0, ldd);
+      for (int i = i0; i < i0 + B; ++i) {
+        for (int x = x0; x < cols; ++x)
+          dst[x * ldd + i] = src[i * lds + x];
+      }
+    }
+  }
+  for (int i = i0; i < rows; ++i) {
+    for (int x = 0; x < cols; ++x)
+      dst[x * ldd + i] = src[i * lds + x];
+  }
 }
 
-template <class S> tile_ops<typename S::value_type> make_tile_ops(bool negative, bool paths) {
+template <class S, class X, bool Negative, bool Paths>
+tile_ops<typename S::value_type> tile_ops_for() {
+  return {&pivot_tile<S, Negative, Paths>, &panel_tile<S, Negative, Paths>,
+          &product_tile<S, Negative, Paths>, &transpose<X, typename S::value_type>,
+          &transpose<X, std::int32_t>};
+}
+
+/// The tile routines over SIMD wrapper S, with X's block transposes (simd_*.hpp transpose32).
+template <class S, class X>
+tile_ops<typename S::value_type> make_tile_ops(bool negative, bool paths) {
   if (negative)
-    return paths ? tile_ops_for<S, true, true>() : tile_ops_for<S, true, false>();
-  return paths ? tile_ops_for<S, false, true>() : tile_ops_for<S, false, false>();
+    return paths ? tile_ops_for<S, X, true, true>() : tile_ops_for<S, X, true, false>();
+  return paths ? tile_ops_for<S, X, false, true>() : tile_ops_for<S, X, false, false>();
 }
 
 } // namespace apsp::detail::cpu

@@ -33,6 +33,12 @@ template <class T> struct tile_ops {
   /// `b` are packed (stride ld), `c` and `vc` (null: no paths) have stride ldc.
   void (*product)(const T* a, const T* b, std::ptrdiff_t ld, int kb, T* c, std::int32_t* vc,
                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0);
+  /// dst[x][i] = src[i][x] for i < rows, x < cols (strides lds and ldd): the column panels'
+  /// copies into and out of their transposed scratch tile, for distances and for vias.
+  void (*transpose)(const T* src, std::ptrdiff_t lds, T* dst, std::ptrdiff_t ldd, int rows,
+                    int cols);
+  void (*transpose_via)(const std::int32_t* src, std::ptrdiff_t lds, std::int32_t* dst,
+                        std::ptrdiff_t ldd, int rows, int cols);
 };
 
 // One per ISA, each defined in its own translation unit built with that ISA's flags. `negative`:

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -21,6 +22,7 @@
 #include "core/backend.hpp"
 #include "core/checks.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "cpu/tile_ops.hpp"
 
 namespace {
 
@@ -115,6 +117,50 @@ struct sweep_case {
 std::vector<sweep_case> edge_cases() {
   return {{0, 16},  {1, 16},  {15, 16},  {16, 16}, {17, 16},  {53, 16},
           {64, 64}, {65, 64}, {130, 64}, {67, 20}, {100, 33}, {150, 0}};
+}
+
+/// tile_ops::transpose (and transpose_via) of every ISA against an element-by-element copy, on
+/// shapes with and without whole blocks (16 x 16 for AVX-512, 8 x 8 for AVX2), between strided
+/// buffers whose other elements must stay untouched.
+template <class T> void check_transposes(cpu::isa isa) {
+  const auto ops = cpu::select_tile_ops<T>(isa, /*negative=*/false, /*paths=*/true);
+  const std::pair<int, int> shapes[] = {{1, 1},   {1, 37},  {16, 16}, {17, 16}, {32, 48},
+                                        {96, 96}, {40, 96}, {96, 40}, {53, 29}, {8, 24}};
+  for (const auto& [rows, cols] : shapes) {
+    SCOPED_TRACE("isa=" + std::string(cpu::to_string(isa)) + " rows=" + std::to_string(rows) +
+                 " cols=" + std::to_string(cols) + " size=" + std::to_string(sizeof(T)));
+    const std::ptrdiff_t lds = cols + 5;
+    const std::ptrdiff_t ldd = rows + 11;
+    std::vector<T> src(static_cast<std::size_t>(rows * lds));
+    std::vector<std::int32_t> vsrc(src.size());
+    for (std::size_t e = 0; e < src.size(); ++e) {
+      src[e] = static_cast<T>(e * 7 + 3);
+      vsrc[e] = static_cast<std::int32_t>(e * 13 + 1);
+    }
+    std::vector<T> dst(static_cast<std::size_t>(cols * ldd), T(-1));
+    std::vector<std::int32_t> vdst(dst.size(), -1);
+    ops.transpose(src.data(), lds, dst.data(), ldd, rows, cols);
+    ops.transpose_via(vsrc.data(), lds, vdst.data(), ldd, rows, cols);
+    for (int x = 0; x < cols; ++x) {
+      for (std::ptrdiff_t i = 0; i < ldd; ++i) {
+        const auto at = static_cast<std::size_t>(x * ldd + i);
+        const bool inside = i < rows;
+        ASSERT_EQ(dst[at], inside ? src[static_cast<std::size_t>(i * lds + x)] : T(-1))
+            << "x=" << x << " i=" << i;
+        ASSERT_EQ(vdst[at], inside ? vsrc[static_cast<std::size_t>(i * lds + x)] : -1)
+            << "x=" << x << " i=" << i;
+      }
+    }
+  }
+}
+
+TEST(CpuTileOps, TransposesMatchElementByElementCopies) {
+  for (auto isa : supported_isas()) {
+    check_transposes<std::int32_t>(isa);
+    check_transposes<float>(isa);
+    check_transposes<std::int64_t>(isa);
+    check_transposes<double>(isa);
+  }
 }
 
 TEST(CpuBackend, MatchesReferenceBitForBit) {
