@@ -98,6 +98,35 @@ void store_block_transposed(const matrices<T>& m, const tile_ops<T>& ops, std::i
     ops.transpose_via(vw, ld, m.via + i0 * m.n + j0, m.n, cols, rows);
 }
 
+/// A thread's share of a round's tiles [front, back), taken from the front by its owner and
+/// from the back by the others, in one word so that both ends move by compare-and-swap.
+struct alignas(64) tile_share {
+  std::atomic<std::uint64_t> ends{0}; // front in the low 32 bits, back in the high 32
+
+  void reset(std::int64_t front, std::int64_t back) {
+    ends.store(static_cast<std::uint64_t>(back) << 32 | static_cast<std::uint64_t>(front),
+               std::memory_order_relaxed);
+  }
+  /// The next tile from the front, or -1 once the share is empty.
+  std::int64_t take_front() { return take(false); }
+  /// The last tile from the back, or -1 once the share is empty.
+  std::int64_t take_back() { return take(true); }
+
+private:
+  std::int64_t take(bool back) {
+    std::uint64_t v = ends.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::uint64_t front = v & 0xffffffffu;
+      const std::uint64_t end = v >> 32;
+      if (front >= end)
+        return -1;
+      const std::uint64_t next = back ? (end - 1) << 32 | front : end << 32 | (front + 1);
+      if (ends.compare_exchange_weak(v, next, std::memory_order_relaxed))
+        return static_cast<std::int64_t>(back ? end - 1 : front);
+    }
+  }
+};
+
 /// Where each thread's time goes (APSP_CPU_PROFILE=1, printed to stderr after the rounds):
 /// seconds in phase-3 tiles, panel tiles and the pivot, the rest of the parallel region being
 /// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
@@ -155,6 +184,7 @@ public:
       row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
     }
     scratch_ = make_filled<T>(threads_ * tile_, weight_traits<T>::infinity);
+    shares_ = std::make_unique<tile_share[]>(static_cast<std::size_t>(threads_));
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -302,6 +332,9 @@ public:
         next_line_.store(0, std::memory_order_relaxed);
         lines_done_.store(0, std::memory_order_relaxed);
         next_tile_.store(0, std::memory_order_relaxed);
+        const std::int64_t rest = ltr_ * ltc_;
+        for (int u = 0; u < threads_; ++u)
+          shares_[u].reset(rest * u / threads_, rest * (u + 1) / threads_);
       }
     }
     sync_->arrive_and_wait();
@@ -310,21 +343,31 @@ public:
 
   /// Phase 3 on this process's tiles off tile row and column r (those of `part`), in equal
   /// contiguous shares of the row-major tile order. In one process with look-ahead, `rest`
-  /// hands its tiles out one at a time instead, followed by round r + 1's panel tiles (each
-  /// waiting for the pivot that thread 0 closes meanwhile).
+  /// lets threads that run out of their share take the others' remaining tiles (tile_share),
+  /// followed by round r + 1's panel tiles (each waiting for the pivot that thread 0 closes
+  /// meanwhile).
   void update(std::int64_t r, update_part part) {
     if (part == update_part::rest && deferred_) {
-      const std::int64_t rest = ltr_ * ltc_;
+      // Each thread's own share first, the same tiles every round, so that a tile's values stay
+      // in one core's cache from round to round; then the other threads' remaining tiles, from
+      // the far end of their shares (thread 0 closes the next pivot meanwhile, and a thread
+      // slowed down leaves tiles to the others); then round r + 1's panel tiles.
+      const int t = omp_get_thread_num();
+      const auto tile = [&](std::int64_t p) {
+        product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
+                     part);
+      };
+      for (std::int64_t p; (p = shares_[t].take_front()) >= 0;)
+        tile(p);
+      for (int s = 1; s < threads_; ++s) {
+        for (std::int64_t p; (p = shares_[(t + s) % threads_].take_back()) >= 0;)
+          tile(p);
+      }
       for (std::int64_t p;
-           (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) < rest + ltc_ + ltr_;) {
-        if (p < rest) {
-          product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
-                       part);
-          continue;
-        }
+           (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
         while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
           std::this_thread::yield();
-        panel_tile(r + 1, p - rest);
+        panel_tile(r + 1, p);
       }
       sync_->arrive_and_wait();
       if (omp_get_thread_num() == 0)
@@ -459,7 +502,8 @@ private:
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};
-  std::atomic<std::int64_t> next_tile_{0};
+  std::atomic<std::int64_t> next_tile_{0}; // round r + 1's panel tiles, in update(r, rest)
+  std::unique_ptr<tile_share[]> shares_;   // each thread's share of update(r, rest)
   packed_buffer<T> col_snap_[2];
   packed_buffer<T> row_snap_[2];
   packed_buffer<T> scratch_;
