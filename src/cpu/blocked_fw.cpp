@@ -173,8 +173,9 @@ public:
     // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then. Between
     // ranks it hides the panels' broadcast; in one process it hides the pivot tile: thread 0
     // closes round r + 1's pivot once round r's tiles of row and column r + 1 are counted done
-    // (no barrier) while the others go on to round r's remaining tiles, and round r + 1's panel
-    // tiles join the same pool (APSP_CPU_LOOKAHEAD=0 turns that off).
+    // (no barrier) while the others go on to round r's remaining tiles (each its own share
+    // first, update()), and round r + 1's panel tiles follow them (APSP_CPU_LOOKAHEAD=0 turns
+    // that off).
     const char* env = std::getenv("APSP_CPU_LOOKAHEAD");
     const bool local_ok = cfg.threads > 1 && !(env != nullptr && env[0] == '0');
     lookahead_ = hooks.lookahead && (comm.distributed() || local_ok);
