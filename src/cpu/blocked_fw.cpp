@@ -31,7 +31,6 @@
 #include <new>
 #include <optional>
 #include <thread>
-#include <vector>
 
 #include "cpu/packed_buffer.hpp"
 #include "cpu/team_barrier.hpp"
@@ -187,7 +186,6 @@ public:
     }
     scratch_ = make_filled<T>(threads_ * tile_, weight_traits<T>::infinity);
     shares_ = std::make_unique<tile_share[]>(static_cast<std::size_t>(threads_));
-    order_shares();
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -335,8 +333,9 @@ public:
         next_line_.store(0, std::memory_order_relaxed);
         lines_done_.store(0, std::memory_order_relaxed);
         next_tile_.store(0, std::memory_order_relaxed);
+        const std::int64_t rest = ltr_ * ltc_;
         for (int u = 0; u < threads_; ++u)
-          shares_[u].reset(share_start_[u], share_start_[u + 1]);
+          shares_[u].reset(rest * u / threads_, rest * (u + 1) / threads_);
       }
     }
     sync_->arrive_and_wait();
@@ -356,8 +355,8 @@ public:
       // slowed down leaves tiles to the others); then round r + 1's panel tiles.
       const int t = omp_get_thread_num();
       const auto tile = [&](std::int64_t p) {
-        const std::int64_t q = share_order_[static_cast<std::size_t>(p)];
-        product_tile(r, q / ltc_, q % ltc_, part);
+        product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
+                     part);
       };
       for (std::int64_t p; (p = shares_[t].take_front()) >= 0;)
         tile(p);
@@ -448,33 +447,6 @@ public:
   }
 
 private:
-  /// The threads' shares of update(r, rest) as ranges of share_order_: the local tile grid cut
-  /// into gr x gc blocks (gr x gc = the team, gr its largest divisor at most its square root),
-  /// thread u's block (u / gc, u % gc), row-major inside it. A block's tiles need the pivot
-  /// column's snapshots of its tile rows and the pivot row's of its tile columns, so square
-  /// blocks read fewer of the snapshots that other cores wrote than rows of tiles would.
-  void order_shares() {
-    int gr = 1;
-    for (int d = 1; d * d <= threads_; ++d) {
-      if (threads_ % d == 0)
-        gr = d;
-    }
-    const int gc = threads_ / gr;
-    share_order_.clear();
-    share_order_.reserve(static_cast<std::size_t>(ltr_ * ltc_));
-    share_start_.assign(static_cast<std::size_t>(threads_) + 1, 0);
-    for (int u = 0; u < threads_; ++u) {
-      share_start_[u] = static_cast<std::int64_t>(share_order_.size());
-      const std::int64_t bi = u / gc;
-      const std::int64_t bj = u % gc;
-      for (std::int64_t li = ltr_ * bi / gr; li < ltr_ * (bi + 1) / gr; ++li) {
-        for (std::int64_t lj = ltc_ * bj / gc; lj < ltc_ * (bj + 1) / gc; ++lj)
-          share_order_.push_back(li * ltc_ + lj);
-      }
-    }
-    share_start_[threads_] = static_cast<std::int64_t>(share_order_.size());
-  }
-
   thread_times* my_times() {
     return times_ ? &times_[omp_get_thread_num()] : nullptr;
   }
@@ -533,8 +505,6 @@ private:
   std::atomic<std::int64_t> pivot_ready_{-1};
   std::atomic<std::int64_t> next_tile_{0}; // round r + 1's panel tiles, in update(r, rest)
   std::unique_ptr<tile_share[]> shares_;   // each thread's share of update(r, rest)
-  std::vector<std::int64_t> share_order_;  // local tile indices (li * ltc + lj), share by share
-  std::vector<std::int64_t> share_start_;  // thread u's share: [share_start_[u], [u + 1])
   packed_buffer<T> col_snap_[2];
   packed_buffer<T> row_snap_[2];
   packed_buffer<T> scratch_;
