@@ -60,6 +60,30 @@ __global__ void peak_float32(float* out, float b, float c) {
     out[0] = s;
 }
 
+// Two updates per step: sums with positive b and c (the values keep a clear sign bit), one
+// three-way minimum of the bit patterns.
+__global__ void peak_float32_three_way(float* out, float b, float c) {
+  float acc[peak_chains];
+#pragma unroll
+  for (int i = 0; i < peak_chains; ++i)
+    acc[i] = threadIdx.x + i;
+  for (int it = 0; it < peak_iters; ++it) {
+#pragma unroll
+    for (int i = 0; i < peak_chains; ++i) {
+      const float s0 = acc[i] + b;
+      const float s1 = acc[i] + (c + i);
+      acc[i] = __int_as_float(
+          __vimin3_s32(__float_as_int(acc[i]), __float_as_int(s0), __float_as_int(s1)));
+    }
+  }
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < peak_chains; ++i)
+    s += acc[i];
+  if (s == 1234.5f)
+    out[0] = s;
+}
+
 __global__ void peak_int16x2(unsigned* out, unsigned b, unsigned c) {
   unsigned acc[peak_chains];
 #pragma unroll
@@ -177,6 +201,9 @@ double measure_minplus_peak(peak_op op, int repeats, cudaStream_t s) {
     case peak_op::int16x2_dpx:
       peak_int16x2<<<grid, block, 0, s>>>(static_cast<unsigned*>(out), 0xffffffffu, 0x3fff3fffu);
       break;
+    case peak_op::float32_three_way:
+      peak_float32_three_way<<<grid, block, 0, s>>>(static_cast<float*>(out), 1.0f, 2.0f);
+      break;
     }
     BENCH_CUDA_TRY(cudaGetLastError());
     BENCH_CUDA_TRY(cudaEventRecord(e1, s));
@@ -187,8 +214,9 @@ double measure_minplus_peak(peak_op op, int repeats, cudaStream_t s) {
       ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
-  const double updates = static_cast<double>(grid.x) * block.x * peak_chains * peak_iters *
-                         (op == peak_op::int16x2_dpx ? 2.0 : 1.0);
+  const double updates =
+      static_cast<double>(grid.x) * block.x * peak_chains * peak_iters *
+      (op == peak_op::int16x2_dpx || op == peak_op::float32_three_way ? 2.0 : 1.0);
   BENCH_CUDA_TRY(cudaFree(out));
   BENCH_CUDA_TRY(cudaEventDestroy(e0));
   BENCH_CUDA_TRY(cudaEventDestroy(e1));

@@ -8,7 +8,9 @@
 
 namespace apsp::bench {
 
-enum class peak_op { int32_dpx, float32, int16x2_dpx };
+/// float32_three_way: two sums and one DPX three-way minimum of their bit patterns per two
+/// updates, as the float32 products without negative weights run (min_plus_chunk).
+enum class peak_op { int32_dpx, float32, int16x2_dpx, float32_three_way };
 
 /// Updates per second of `op` at the arithmetic limit (median of `repeats` timed launches).
 double measure_minplus_peak(peak_op op, int repeats, cudaStream_t s);

@@ -181,7 +181,9 @@ weight_facts analyze_weights(const graph& g, dtype type, bool narrow_requested) 
   bool negative = false;
 #pragma omp parallel for reduction(max : max_abs) reduction(|| : negative) schedule(static)
   for (std::int64_t e = 0; e < m; ++e) {
-    negative = negative || w[static_cast<std::size_t>(e)] < 0;
+    // The sign bit, not "< 0": -0.0 counts as negative too, so that where there is none every
+    // float value orders like its bit pattern (the GPU's three-way minima rely on that).
+    negative = negative || std::signbit(w[static_cast<std::size_t>(e)]);
     max_abs = std::max(max_abs, std::fabs(w[static_cast<std::size_t>(e)]));
   }
   facts.has_negative = negative;
@@ -309,7 +311,7 @@ weight_facts analyze_weights(const any_matrix& m) {
             }
             if (!is_finite_entry(v))
               continue;
-            negative = negative || v < 0;
+            negative = negative || std::signbit(static_cast<double>(v)); // -0.0 too
             if (i != j)
               row_largest = std::max(row_largest, std::fabs(static_cast<double>(v)));
           }

@@ -26,13 +26,24 @@ template <class T> constexpr T infinity_of() {
   }
 }
 
-template <class T, bool Clamp, int NI = 8, bool Defer = false> void configure_paths_kernel() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI, Defer>,
+template <class T, bool Clamp, int NI = 8, bool Defer = false, bool ThreeWay = false>
+void configure_paths_kernel() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI, Defer, ThreeWay>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      kernels::paths_smem_bytes<NI>(sizeof(T))));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI, Defer>,
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_paths_kernel<T, Clamp, NI, Defer, ThreeWay>,
                                      cudaFuncAttributePreferredSharedMemoryCarveout,
                                      cudaSharedmemCarveoutMaxShared));
+}
+
+/// The path kernel for p: float32 with device_problem::three_way takes its minima three at a
+/// time (min_plus_chunk).
+template <class T, bool Clamp, int NI, bool Defer> auto paths_kernel(const device_problem<T>& p) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.three_way)
+      return &kernels::min_plus_paths_kernel<T, Clamp, NI, Defer, true>;
+  }
+  return &kernels::min_plus_paths_kernel<T, Clamp, NI, Defer, false>;
 }
 
 /// Round r's tagged panels (the buffers of r's parity, min_plus_tagged.cuh), made once its
@@ -75,18 +86,24 @@ void enqueue_paths_tiles(const device_problem<T>& p, int round, int set, cudaStr
   constexpr int gated_grid = 4096;
   const int grid = run_if != nullptr ? std::min(blocks, gated_grid) : blocks;
   // With snapshots, the kernel leaves its pivots to step_kernels::settle.
-  auto* kernel = p.snap != nullptr ? kernels::min_plus_paths_kernel<T, Clamp, 8, true>
-                                   : kernels::min_plus_paths_kernel<T, Clamp, 8, false>;
+  auto* kernel =
+      p.snap != nullptr ? paths_kernel<T, Clamp, 8, true>(p) : paths_kernel<T, Clamp, 8, false>(p);
   kernel<<<grid, kernels::mp_threads, kernels::paths_smem_bytes(sizeof(T)), s>>>(
       p.d, p.via, p.ld, p.vertices(), round, tiles, blocks, run_if, set, 0);
   APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 3)", s);
 }
 
 template <class T, bool Clamp, bool Paths> void configure_variant() {
+  constexpr bool three_way = std::is_same_v<T, float>; // its kernels come in both forms
   if constexpr (Paths) {
     configure_paths_kernel<T, Clamp>();
     configure_paths_kernel<T, Clamp, 8, true>();
     configure_paths_kernel<T, Clamp, 4>();
+    if constexpr (three_way) {
+      configure_paths_kernel<T, Clamp, 8, false, true>();
+      configure_paths_kernel<T, Clamp, 8, true, true>();
+      configure_paths_kernel<T, Clamp, 4, false, true>();
+    }
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_tagged_kernel<T, true>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::pipelined_smem_bytes(sizeof(T))));
@@ -94,6 +111,11 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::pipelined_smem_bytes(sizeof(T))));
+    if constexpr (three_way) {
+      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_pipelined_kernel<T, Clamp, true>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         kernels::pipelined_smem_bytes(sizeof(T))));
+    }
   }
 }
 
@@ -104,9 +126,13 @@ void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
   const unsigned blocks = kernels::blocks_of(set, tiles);
   if (blocks == 0)
     return;
-  kernels::min_plus_pipelined_kernel<T, Clamp>
-      <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-          p.d, p.ld, p.vertices(), r, tiles, set);
+  auto* kernel = kernels::min_plus_pipelined_kernel<T, Clamp>;
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.three_way)
+      kernel = kernels::min_plus_pipelined_kernel<T, Clamp, true>;
+  }
+  kernel<<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+      p.d, p.ld, p.vertices(), r, tiles, set);
   APSP_CUDA_CHECK_LAUNCH(set == kernels::cross ? "min-plus tile kernel (phase 2)"
                                                : "min-plus tile kernel (phase 3)",
                          s);
@@ -138,15 +164,15 @@ public:
       // The row panel's tiles in column halves, then the column panel's in row halves
       // (min_plus_paths.cuh: each half reads only its own part of the tile it writes).
       const int halves = 2 * (tiles - 1);
-      kernels::min_plus_paths_kernel<T, Clamp, 8>
-          <<<halves, kernels::mp_threads, kernels::paths_smem_bytes<8>(sizeof(T)), s>>>(
-              p_.d, p_.via, p_.ld, p_.vertices(), static_cast<int>(r), tiles, halves, nullptr,
-              kernels::cross, 0);
+      auto* row_panel = paths_kernel<T, Clamp, 8, false>(p_);
+      row_panel<<<halves, kernels::mp_threads, kernels::paths_smem_bytes<8>(sizeof(T)), s>>>(
+          p_.d, p_.via, p_.ld, p_.vertices(), static_cast<int>(r), tiles, halves, nullptr,
+          kernels::cross, 0);
       APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, row panel)", s);
-      kernels::min_plus_paths_kernel<T, Clamp, 4>
-          <<<halves, kernels::mp_threads, kernels::paths_smem_bytes<4>(sizeof(T)), s>>>(
-              p_.d, p_.via, p_.ld, p_.vertices(), static_cast<int>(r), tiles, halves, nullptr,
-              kernels::cross, tiles - 1);
+      auto* column_panel = paths_kernel<T, Clamp, 4, false>(p_);
+      column_panel<<<halves, kernels::mp_threads, kernels::paths_smem_bytes<4>(sizeof(T)), s>>>(
+          p_.d, p_.via, p_.ld, p_.vertices(), static_cast<int>(r), tiles, halves, nullptr,
+          kernels::cross, tiles - 1);
       APSP_CUDA_CHECK_LAUNCH("min_plus_paths_kernel (phase 2, column panel)", s);
       enqueue_tag_panels<T, Clamp>(p_, static_cast<int>(r), s);
       if (p_.snap != nullptr) { // the panels as this round's phase 3 reads them

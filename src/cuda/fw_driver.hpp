@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <type_traits>
 
 #include "cuda/round_kernels.hpp"
 #include "cuda/tile_config.hpp"
@@ -23,6 +24,10 @@ template <class T> struct device_problem {
   /// tile row, warps whose rows are all padding.
   std::int64_t n = 0;
   bool clamp = false; ///< clamp sums at -infinity (integer types, negative weights)
+  /// float32 whose values all lack the sign bit (no negative weight, no -0.0): the product
+  /// kernels take their minima on the bit patterns, two pivots and the running minimum at a time
+  /// (DPX VIMNMX3, min_plus_chunk), which order like the values there.
+  bool three_way = false;
   /// Optional, with paths: buffers for the round's tagged pivot panels (ld x 128 and 128 x ld;
   /// a second pair tag_stride elements on, for odd rounds, so that with look-ahead round r + 1's
   /// can be made while round r's are read) and one overflow flag per round, zeroed
@@ -38,6 +43,16 @@ template <class T> struct device_problem {
   [[nodiscard]] std::int64_t tiles() const noexcept { return ld / kernels::fw_tile; }
   [[nodiscard]] std::int64_t vertices() const noexcept { return n > 0 ? n : ld; }
 };
+
+/// device_problem::three_way for a solve of T: float32 without negative weights (a weight with its
+/// sign bit set counts as negative, -0.0 included: analyze_weights), unless
+/// APSP_CUDA_THREE_WAY=0 (measurements).
+template <class T> [[nodiscard]] bool three_way_minima(bool negative_weights) {
+  if (!std::is_same_v<T, float> || negative_weights)
+    return false;
+  const char* env = std::getenv("APSP_CUDA_THREE_WAY");
+  return !(env != nullptr && env[0] == '0');
+}
 
 /// device_problem::n for a matrix of n vertices padded to ld: n, or ld (no trimming) with
 /// APSP_CUDA_TRIM_PADDING=0 (measurements).

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -351,6 +352,63 @@ TEST(Cuda, DeferredPivotsMatchThePivotsFoundInTheRound) {
   neg.negative_edges = true;
   expect_deferred_matches_in_round<std::int32_t>(apsp::testing::make_random_graph(neg, 94),
                                                  apsp::dtype::int32);
+}
+
+/// float32 without negative weights takes its minima on the bit patterns, two pivots and the
+/// running minimum at a time (device_problem::three_way, DPX VIMNMX3): the distances and path
+/// matrices are bit-identical to the two-operand minima (APSP_CUDA_THREE_WAY=0), with and
+/// without paths (phases 2 and 3, deferred pivots), on fractional weights with ties and on
+/// sizes with a partial last tile, and within rounding of float64. A -0.0 weight, whose bit
+/// pattern would order below every other value, counts as negative: the two-operand route.
+TEST(Cuda, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
+  APSP_SKIP_WITHOUT_GPU();
+  for (const std::int64_t n : {tile - 3, 3 * tile + 37, 5 * tile + 19}) {
+    const auto g = random_graph({n, 0.05, 1, 4, false, 95 + static_cast<std::uint64_t>(n)});
+    const auto ref = solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false);
+    for (const bool paths : {false, true}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", paths = " + std::to_string(paths));
+      const auto three = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, paths);
+      apsp::result two = [&] {
+        const scoped_env off("APSP_CUDA_THREE_WAY", "0");
+        return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, paths);
+      }();
+      apsp::cuda_test::expect_bit_identical<float>(three, two);
+      EXPECT_EQ(float_mismatches(three, ref), 0);
+      if (!paths)
+        continue;
+      std::int64_t via_mismatches = 0;
+      for (std::size_t e = 0; e < three.via().size(); ++e)
+        via_mismatches += three.via().data()[e] != two.via().data()[e];
+      EXPECT_EQ(via_mismatches, 0);
+      expect_paths_valid<float>(g, three, 1e-5);
+    }
+  }
+  // Zero-weight two-cycles written as -0.0 beside positive arcs: read as bit patterns, -0.0 +
+  // -0.0 would order below the diagonal's +0.0 and record an improvement that is none. As a
+  // negative weight the graph takes the two-operand minima: the same distances (sign bits
+  // included) and path matrix as with them forced.
+  auto g = random_graph({2 * tile + 5, 0.05, 1, 4, false, 96});
+  for (std::int64_t v = 0; v + 1 < g.num_vertices(); v += 3) {
+    g.add_edge(v, v + 1, -0.0);
+    g.add_edge(v + 1, v, -0.0);
+  }
+  const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true);
+  apsp::result forced = [&] {
+    const scoped_env off("APSP_CUDA_THREE_WAY", "0");
+    return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true);
+  }();
+  const auto& a = got.distances_as<float>();
+  const auto& b = forced.distances_as<float>();
+  std::int64_t differ = 0;
+  for (std::size_t e = 0; e < a.size(); ++e) {
+    differ += std::memcmp(a.data() + e, b.data() + e, sizeof(float)) != 0 ||
+              got.via().data()[e] != forced.via().data()[e];
+  }
+  EXPECT_EQ(differ, 0);
+  EXPECT_EQ(float_mismatches(
+                got, solve_with(g, apsp::backend_kind::reference, apsp::dtype::float64, false)),
+            0);
+  expect_paths_valid<float>(g, got, 1e-5);
 }
 
 TEST(Cuda, DeferredPivotsAreSettledBeforeACheckpoint) {

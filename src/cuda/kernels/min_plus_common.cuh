@@ -133,9 +133,10 @@ __device__ __forceinline__ bool warp_has_live_rows(Index n, std::common_type_t<I
 /// NJ = 8: columns tx*4 + {0..3} and 64 + tx*4 + {0..3} (a 128-wide tile); NJ = 4: columns
 /// tx*4 + {0..3} only (a 64-wide tile, min_plus_paths.cuh). NI = 4: rows ty*4 + {0..3} only (a
 /// 64-high tile, likewise). Fresh: r_acc's values on entry are ignored, the chunk's first k sets
-/// them (a sum instead of a fill and a min per output).
+/// them (a sum instead of a fill and a min per output). ThreeWay (float32 whose values all lack
+/// the sign bit, device_problem::three_way): the minima two pivots at a time on the bit patterns.
 template <class Ops, int AStride, int BStride, int K, int NJ = 8, bool Fresh = false, int NI = 8,
-          class T>
+          bool ThreeWay = false, class T>
 __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[NI][NJ], const T* s_a, const T* s_b,
                                                int tx, int ty) {
   static_assert(K % 4 == 0 && AStride % 4 == 0 && BStride % 4 == 0, "16-byte vector reads");
@@ -148,31 +149,70 @@ __device__ __forceinline__ void min_plus_chunk(T (&r_acc)[NI][NJ], const T* s_a,
     for (int i = 0; i < NI; ++i) {
       r_a[i] = *reinterpret_cast<const vec4*>(s_a + tile_line(ty, i) * AStride + kq);
     }
+    if constexpr (ThreeWay) {
+      // Two pivots per step: both sums, then one three-way integer minimum (DPX VIMNMX3) of
+      // their bit patterns and the running minimum's, which order like the values for floats
+      // without a sign bit (no negative weight, no -0.0): half the minimum instructions.
+      static_assert(std::is_same_v<T, float>, "bit-pattern minima are for float32");
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const T* b_row = s_b + (kq + q) * BStride;
-      T r_b[NJ];
-      const vec4 b_lo = *reinterpret_cast<const vec4*>(b_row + tx * 4);
-      r_b[0] = b_lo.x;
-      r_b[1] = b_lo.y;
-      r_b[2] = b_lo.z;
-      r_b[3] = b_lo.w;
-      if constexpr (NJ == 8) {
-        const vec4 b_hi = *reinterpret_cast<const vec4*>(b_row + 64 + tx * 4);
-        r_b[4] = b_hi.x;
-        r_b[5] = b_hi.y;
-        r_b[6] = b_hi.z;
-        r_b[7] = b_hi.w;
+      for (int q = 0; q < 4; q += 2) {
+        T r_b0[NJ];
+        T r_b1[NJ];
+#pragma unroll
+        for (int h = 0; h < NJ / 4; ++h) {
+          const vec4 b0 =
+              *reinterpret_cast<const vec4*>(s_b + (kq + q) * BStride + h * 64 + tx * 4);
+          const vec4 b1 =
+              *reinterpret_cast<const vec4*>(s_b + (kq + q + 1) * BStride + h * 64 + tx * 4);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            r_b0[h * 4 + e] = lane_of(b0, e);
+            r_b1[h * 4 + e] = lane_of(b1, e);
+          }
+        }
+#pragma unroll
+        for (int i = 0; i < NI; ++i) {
+          const T a0 = lane_of(r_a[i], q);
+          const T a1 = lane_of(r_a[i], q + 1);
+#pragma unroll
+          for (int j = 0; j < NJ; ++j) {
+            const T s0 = a0 + r_b0[j];
+            const T s1 = a1 + r_b1[j];
+            if (Fresh && kq == 0 && q == 0)
+              r_acc[i][j] = fminf(s0, s1);
+            else
+              r_acc[i][j] = __int_as_float(__vimin3_s32(__float_as_int(r_acc[i][j]),
+                                                        __float_as_int(s0), __float_as_int(s1)));
+          }
+        }
       }
+    } else {
 #pragma unroll
-      for (int i = 0; i < NI; ++i) {
-        const T a = lane_of(r_a[i], q);
+      for (int q = 0; q < 4; ++q) {
+        const T* b_row = s_b + (kq + q) * BStride;
+        T r_b[NJ];
+        const vec4 b_lo = *reinterpret_cast<const vec4*>(b_row + tx * 4);
+        r_b[0] = b_lo.x;
+        r_b[1] = b_lo.y;
+        r_b[2] = b_lo.z;
+        r_b[3] = b_lo.w;
+        if constexpr (NJ == 8) {
+          const vec4 b_hi = *reinterpret_cast<const vec4*>(b_row + 64 + tx * 4);
+          r_b[4] = b_hi.x;
+          r_b[5] = b_hi.y;
+          r_b[6] = b_hi.z;
+          r_b[7] = b_hi.w;
+        }
 #pragma unroll
-        for (int j = 0; j < NJ; ++j) {
-          if (Fresh && kq == 0 && q == 0)
-            r_acc[i][j] = Ops::sum(a, r_b[j]);
-          else
-            r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
+        for (int i = 0; i < NI; ++i) {
+          const T a = lane_of(r_a[i], q);
+#pragma unroll
+          for (int j = 0; j < NJ; ++j) {
+            if (Fresh && kq == 0 && q == 0)
+              r_acc[i][j] = Ops::sum(a, r_b[j]);
+            else
+              r_acc[i][j] = Ops::relax(r_acc[i][j], a, r_b[j]);
+          }
         }
       }
     }

@@ -104,8 +104,9 @@ __device__ __forceinline__ int first_minimum_in_group(const T* s_a_row, const T*
 /// ld - 1) is skipped as in min_plus_pipelined_kernel: the last round's groups of pivots from n
 /// on and the halves that hold only padding rows or columns; the warps whose rows are all
 /// padding skip the epilogue's merge and pivot scans (skipping their products too measured
-/// slower at n = 20,000).
-template <class T, bool Clamp, int NI = 8, bool Defer = false>
+/// slower at n = 20,000). ThreeWay: the group minima as in min_plus_chunk (the sums and their
+/// minimum are the same values, so the group and pivot found are too).
+template <class T, bool Clamp, int NI = 8, bool Defer = false, bool ThreeWay = false>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_paths_kernel(T* __restrict__ d, std::int32_t* __restrict__ via, std::int64_t ld,
                           std::int64_t n, int r, int tiles, int blocks, const int* run_if, int set,
@@ -188,7 +189,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
       T r_m[NI][NJ]; // the group's minima (its first k sets them)
       cp_async_wait_pending(panel_chunks - 1 - g);
       __syncthreads();
-      min_plus_chunk<ops, paths_a_stride, b_stride, panel_chunk_k, NJ, true>(
+      min_plus_chunk<ops, paths_a_stride, b_stride, panel_chunk_k, NJ, true, NI, ThreeWay>(
           r_m, s_a + g * panel_chunk_k, s_b + g * panel_chunk_k * b_stride, tx, ty);
       unsigned won = 0;
 #pragma unroll

@@ -32,13 +32,13 @@ constexpr std::size_t pipelined_smem_bytes(std::size_t elem_bytes) {
 /// The transposed tiles (min_plus_pipelined_kernel): a tile of the last tile column whose live
 /// columns number at most this many is computed as its transpose.
 inline constexpr int thin_live_cols = 32;
-static_assert(thin_live_cols <= fw_tile / 2, "a transposed tile loads and merges C's first 64 columns");
+static_assert(thin_live_cols <= fw_tile / 2,
+              "a transposed tile loads and merges C's first 64 columns");
 
 /// Whether tile (ti, tj) of a launch of `set` (of `tiles` per side), whose columns hold
 /// `live_cols` vertices below n, is computed transposed: in the last tile column, off the last
 /// tile row and the cross, with at most thin_live_cols live columns.
-__device__ __forceinline__ bool transposed_tile(int set, int ti, int tj, int tiles,
-                                                int live_cols) {
+__device__ __forceinline__ bool transposed_tile(int set, int ti, int tj, int tiles, int live_cols) {
   return set != cross && tj == tiles - 1 && ti != tiles - 1 && live_cols <= thin_live_cols;
 }
 
@@ -50,7 +50,7 @@ __device__ __forceinline__ bool transposed_tile(int set, int ti, int tj, int til
 /// Transposed: r_acc = B^T (x) A^T, for g_a = B [K][stride lda] and g_b = A [128 rows][stride
 /// ldb]; only rows 0..63 of B^T are loaded (its other rows stay unset: their warps' second
 /// halves, which the caller must not store).
-template <class ops, bool Transposed = false, class T>
+template <class ops, bool Transposed = false, bool ThreeWay = false, class T>
 __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, int lda, const T* g_b,
                                               int ldb, int k_chunks, T* s_ring, int t,
                                               bool compute = true) {
@@ -114,7 +114,7 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
     cp_async_commit(); // possibly empty: keeps the group count uniform
     const T* s_a = s_ring + (ch % pipe_stages) * pipe_stage_elems;
     if (compute)
-      min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k>(
+      min_plus_chunk<ops, pipe_a_stride, pipe_b_stride, pipe_chunk_k, 8, false, 8, ThreeWay>(
           r_acc, s_a, s_a + fw_tile * pipe_a_stride, tx, ty);
   }
 }
@@ -123,9 +123,8 @@ __device__ __forceinline__ void ring_min_plus(T (&r_acc)[8][8], const T* g_a, in
 /// thread's outputs in C's columns tile_line(ty, 0..3) below `live` into the tile at g_c, as
 /// merge_tile does; C's other columns (padding) keep their values.
 template <class Ops, bool Clamp, class T>
-__device__ __forceinline__ void merge_tile_transposed(T* g_c, std::int64_t ld,
-                                                      const T (&r_acc)[8][8], int tx, int ty,
-                                                      int live) {
+__device__ __forceinline__ void
+merge_tile_transposed(T* g_c, std::int64_t ld, const T (&r_acc)[8][8], int tx, int ty, int live) {
   using vec4 = typename Ops::vec4;
   const int c0 = tile_line(ty, 0);
   if (c0 >= live)
@@ -164,8 +163,8 @@ __device__ __forceinline__ void merge_tile_transposed(T* g_c, std::int64_t ld,
 /// of the last tile column (off the last row and the cross) with at most thin_live_cols live
 /// columns is computed as its transpose, C^T = B^T (x) A^T, so that the warps whose rows of C^T
 /// are all padding columns skip their products in the same way; its padding columns keep the
-/// values they had (infinity).
-template <class T, bool Clamp>
+/// values they had (infinity). ThreeWay: see min_plus_chunk.
+template <class T, bool Clamp, bool ThreeWay = false>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_pipelined_kernel(T* __restrict__ d, std::int64_t ld, std::int64_t n, int r, int tiles,
                               int set) {
@@ -193,15 +192,15 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const int live_cols = live_lines(n, col0);
   if (transposed_tile(set, ti, tj, tiles, live_cols)) {
     const bool live = warp_has_live_rows(n, col0, t); // C^T's rows are C's columns
-    ring_min_plus<ops, true>(r_acc, g_b, static_cast<int>(ld), g_a, static_cast<int>(ld),
-                             k_chunks, s_ring, t, live);
+    ring_min_plus<ops, true, ThreeWay>(r_acc, g_b, static_cast<int>(ld), g_a, static_cast<int>(ld),
+                                       k_chunks, s_ring, t, live);
     if (live)
       merge_tile_transposed<ops, Clamp>(g_c, ld, r_acc, tx, ty, live_cols);
     return;
   }
   const bool live_rows = warp_has_live_rows(n, row0, t);
-  ring_min_plus<ops>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld), k_chunks, s_ring,
-                     t, live_rows);
+  ring_min_plus<ops, false, ThreeWay>(r_acc, g_a, static_cast<int>(ld), g_b, static_cast<int>(ld),
+                                      k_chunks, s_ring, t, live_rows);
   if (!live_rows)
     return; // its rows are padding: infinity before, infinity after
   merge_tile<ops, Clamp>(g_c, ld, r_acc, tx, ty);
