@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -156,9 +157,10 @@ struct row {
 };
 
 /// Kernel seconds of one solve of m (resident on the device, events around the rounds); `clamp`
-/// as for negative weights.
+/// as for negative weights, `fractional` as for weights with fractions (run_context).
 template <class T>
-double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths, bool clamp = false) {
+double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths, bool clamp = false,
+                      bool fractional = false) {
   namespace ac = apsp::cuda;
   const std::int64_t n = m.n();
   const std::int64_t ld =
@@ -177,9 +179,9 @@ double kernel_seconds(const apsp::dense_matrix<T>& m, bool paths, bool clamp = f
   p.ld = ld;
   p.n = ac::trimmed_vertices(n, ld);
   p.clamp = clamp;
-  p.three_way = ac::three_way_minima<T>(clamp);      // as the back end does (float32)
-  const ac::tagged_panels tags(p, s.get());          // as the back end does (int32 paths)
-  const ac::deferred_pivots deferred(p, UINT64_MAX); // likewise, where they fit
+  p.three_way = ac::three_way_minima<T>(clamp);         // as the back end does (float32)
+  const ac::tagged_panels tags(p, s.get(), fractional); // as the back end does
+  const ac::deferred_pivots deferred(p, UINT64_MAX);    // likewise, where they fit
   ac::configure_kernels(p);
   const auto kernels = ac::make_round_kernels(p); // as the back end runs the rounds
   const apsp::solve_options o;
@@ -308,11 +310,13 @@ int main(int argc, char** argv) {
         t = kernel_seconds(mf, true);
         pk = peak_f32;
       } else if (mode == "float32_paths_fractional") {
-        // Weights / 7: fractions, so no slice can be tagged and every round rescans.
+        // Weights / 7: fractions, so no slice can be tagged and every round rescans (the back
+        // end then makes no tagged slices; APSP_CUDA_TRY_TAGS=1 tries them anyway, as before).
         auto mf = random_matrix<float>(n, 12345);
         for (std::size_t e = 0; e < mf.size(); ++e)
           mf.data()[e] /= 7.0f;
-        t = kernel_seconds(mf, true);
+        const char* try_tags = std::getenv("APSP_CUDA_TRY_TAGS");
+        t = kernel_seconds(mf, true, false, !(try_tags != nullptr && try_tags[0] == '1'));
         pk = peak_f32;
       } else if (mode == "packed16") {
         t = packed16_kernel_seconds(hop_matrix(n, 12345));

@@ -36,6 +36,9 @@ public:
 
   /// Integer types must clamp sums at -infinity (a negative cycle would otherwise overflow).
   [[nodiscard]] bool negative_weights() const noexcept { return negative_weights_; }
+  /// Some weight has a fraction (weight_facts::has_fraction; false when not told).
+  [[nodiscard]] bool fractional_weights() const noexcept { return fractional_weights_; }
+  void set_fractional_weights(bool f) noexcept { fractional_weights_ = f; }
   [[nodiscard]] const solve_options& options() const noexcept { return options_; }
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
 
@@ -52,6 +55,7 @@ private:
   const solve_options& options_;
   std::int64_t n_;
   bool negative_weights_;
+  bool fractional_weights_ = false;
   bool narrow_safe_;
   const graph* initial_edges_;
   bool used_narrow_ = false;
@@ -75,9 +79,9 @@ public:
     (void)narrow;
     return false;
   }
-  /// All pairs in place on `d` (Floyd-Warshall, or the algorithm the plan names) (n x n, diagonal already min(0, self-loop), infinity = no
-  /// edge; unset when initial edges are given). When `via` is non-null it has the same n and
-  /// the back end fills every element.
+  /// All pairs in place on `d` (Floyd-Warshall, or the algorithm the plan names) (n x n, diagonal
+  /// already min(0, self-loop), infinity = no edge; unset when initial edges are given). When `via`
+  /// is non-null it has the same n and the back end fills every element.
   virtual void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) = 0;
 };
 

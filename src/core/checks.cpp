@@ -179,14 +179,20 @@ weight_facts analyze_weights(const graph& g, dtype type, bool narrow_requested) 
   const auto m = static_cast<std::int64_t>(w.size());
   double max_abs = 0;
   bool negative = false;
-#pragma omp parallel for reduction(max : max_abs) reduction(|| : negative) schedule(static)
+  bool fraction = false;
+#pragma omp parallel for reduction(max                                                             \
+                                   : max_abs) reduction(||                                         \
+                                                        : negative, fraction) schedule(static)
   for (std::int64_t e = 0; e < m; ++e) {
+    const double v = w[static_cast<std::size_t>(e)];
     // The sign bit, not "< 0": -0.0 counts as negative too, so that where there is none every
     // float value orders like its bit pattern (the GPU's three-way minima rely on that).
-    negative = negative || std::signbit(w[static_cast<std::size_t>(e)]);
-    max_abs = std::max(max_abs, std::fabs(w[static_cast<std::size_t>(e)]));
+    negative = negative || std::signbit(v);
+    fraction = fraction || (std::isfinite(v) && v != std::floor(v));
+    max_abs = std::max(max_abs, std::fabs(v));
   }
   facts.has_negative = negative;
+  facts.has_fraction = fraction;
   if (m == 0)
     return facts;
   // A shortest path leaves each of at most n - 1 vertices once, never by a positive self-loop,
@@ -299,7 +305,8 @@ weight_facts analyze_weights(const any_matrix& m) {
         std::vector<double> largest(static_cast<std::size_t>(n), 0.0);
         std::vector<std::int64_t> bad(static_cast<std::size_t>(n), -1);
         bool negative = false;
-#pragma omp parallel for reduction(|| : negative) schedule(static)
+        bool fraction = false;
+#pragma omp parallel for reduction(|| : negative, fraction) schedule(static)
         for (std::int64_t i = 0; i < n; ++i) {
           const auto* row = d.row(i);
           double row_largest = 0;
@@ -312,6 +319,7 @@ weight_facts analyze_weights(const any_matrix& m) {
             if (!is_finite_entry(v))
               continue;
             negative = negative || std::signbit(static_cast<double>(v)); // -0.0 too
+            fraction = fraction || static_cast<double>(v) != std::floor(static_cast<double>(v));
             if (i != j)
               row_largest = std::max(row_largest, std::fabs(static_cast<double>(v)));
           }
@@ -323,6 +331,7 @@ weight_facts analyze_weights(const any_matrix& m) {
                        d.row(i)[bad[static_cast<std::size_t>(i)]]);
         }
         facts.has_negative = negative;
+        facts.has_fraction = fraction;
         facts.distance_bound = n > 1 ? sum_of_largest(std::move(largest), n - 1) : 0.0;
         return facts;
       },

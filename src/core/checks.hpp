@@ -16,6 +16,9 @@ namespace apsp::detail {
 /// What the pre-solve checks learned about the weights.
 struct weight_facts {
   bool has_negative = false;
+  /// Some finite weight has a fraction (float types: the GPU's tagged path slices, which need
+  /// whole numbers, are then not tried).
+  bool has_fraction = false;
   /// Upper bound on |d[i][j]| for every finite distance when there is no negative cycle.
   double distance_bound = 0;
 };

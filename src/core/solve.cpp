@@ -314,6 +314,7 @@ result run_solve(any_matrix d, std::optional<via_matrix> via, planned chosen_pla
   t.setup_seconds = seconds_since(t0);
   auto t1 = clock_type::now();
   detail::run_context ctx(o, n, facts.has_negative, narrow, initial_edges);
+  ctx.set_fractional_weights(facts.has_fraction);
   ctx.set_input_hash(input_hash);
   try {
     chosen->run(d, via ? &*via : nullptr, p, ctx);

@@ -182,7 +182,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   p.n = cuda::trimmed_vertices(n, ld);
   p.clamp = ctx.negative_weights();
   p.three_way = cuda::three_way_minima<T>(ctx.negative_weights());
-  const cuda::tagged_panels tags(p, s.get()); // with paths (tagged_panels.hpp)
+  const cuda::tagged_panels tags(p, s.get(), ctx.fractional_weights()); // with paths
   // With paths, phase 3's pivots are found after the rounds where the snapshots that takes fit
   // (deferred_pivots.hpp), within a device-memory cap beside what the plan counted.
   const std::uint64_t cap = ctx.options().device_memory_limit;

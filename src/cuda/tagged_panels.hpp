@@ -84,8 +84,11 @@ class tagged_panels {
 public:
   /// Pairs of tagged panels the in-core solve keeps.
   static constexpr int copies = 2;
-  template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s) {
-    if (!uses_tagged_paths<T>(p.via != nullptr))
+  /// `fractional`: the weights have fractions, so float32 slices would not take the tagged route
+  /// (every sum through such a weight has one): none is made, and the rescan kernels run
+  /// ungated, without a tagging attempt per round.
+  template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s, bool fractional = false) {
+    if (!uses_tagged_paths<T>(p.via != nullptr) || (std::is_same_v<T, float> && fractional))
       return;
     work_ = tag_workspace(p.ld, p.ld, p.tiles(), copies);
     const gemm_tags t = work_.view();

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <limits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -86,6 +87,39 @@ TEST(Semantics, Int32OverflowIsRefusedWithAdvice) {
   // The same graph is fine in int64 and float64, and the long path is exact.
   const auto r = apsp::solve(g, reference_options(dtype::int64));
   EXPECT_EQ(r.distance(0, 999), 999.0 * 2'000'000);
+}
+
+/// analyze_weights' facts that pick kernels: a weight with its sign bit set is negative (-0.0
+/// too: the GPU's float32 minima on bit patterns need every value without it), and a weight
+/// with a fraction is noted (the GPU then does not try whole-number tagged slices), from an
+/// edge list and from a dense matrix alike.
+TEST(Semantics, WeightFactsNoteSignBitsAndFractions) {
+  const auto facts_of = [](std::initializer_list<double> weights) {
+    apsp::graph g(3);
+    for (const double w : weights)
+      g.add_edge(0, 1, w);
+    return apsp::detail::analyze_weights(g, dtype::float32, false);
+  };
+  EXPECT_FALSE(facts_of({1, 2, 0}).has_negative);
+  EXPECT_FALSE(facts_of({1, 2, 0}).has_fraction);
+  EXPECT_TRUE(facts_of({1, -0.0}).has_negative);
+  EXPECT_TRUE(facts_of({1, -3}).has_negative);
+  EXPECT_TRUE(facts_of({1, 2.5}).has_fraction);
+  EXPECT_FALSE(facts_of({1, 2.5}).has_negative);
+  apsp::any_matrix am = apsp::dense_matrix<float>(2);
+  auto& m = std::get<apsp::dense_matrix<float>>(am);
+  m(0, 0) = 0;
+  m(1, 1) = 0;
+  m(0, 1) = 1.0f;
+  m(1, 0) = 4.0f;
+  auto dense = apsp::detail::analyze_weights(am);
+  EXPECT_FALSE(dense.has_negative);
+  EXPECT_FALSE(dense.has_fraction);
+  m(1, 0) = -0.0f;
+  m(0, 1) = 0.25f;
+  dense = apsp::detail::analyze_weights(am);
+  EXPECT_TRUE(dense.has_negative);
+  EXPECT_TRUE(dense.has_fraction);
 }
 
 TEST(Semantics, NonIntegralWeightsNeedAFloatType) {
