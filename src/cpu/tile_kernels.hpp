@@ -38,8 +38,8 @@ inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typenam
 /// An MR x NR block of vectors (and their vias) at c (stride ldc) into registers and back.
 template <class S, bool Paths, int MR, int NR>
 inline __attribute__((always_inline)) void
-load_block(typename S::vec (&acc)[MR][NR], typename S::via_vec (&vacc)[MR][NR],
-           const typename S::value_type* c, const std::int32_t* vc, std::ptrdiff_t ldc) {
+load_registers(typename S::vec (&acc)[MR][NR], typename S::via_vec (&vacc)[MR][NR],
+               const typename S::value_type* c, const std::int32_t* vc, std::ptrdiff_t ldc) {
   constexpr int L = S::lanes;
 #pragma GCC unroll 16
   for (int m = 0; m < MR; ++m) {
@@ -54,8 +54,8 @@ load_block(typename S::vec (&acc)[MR][NR], typename S::via_vec (&vacc)[MR][NR],
 
 template <class S, bool Paths, int MR, int NR>
 inline __attribute__((always_inline)) void
-store_block(const typename S::vec (&acc)[MR][NR], const typename S::via_vec (&vacc)[MR][NR],
-            typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc) {
+store_registers(const typename S::vec (&acc)[MR][NR], const typename S::via_vec (&vacc)[MR][NR],
+                typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc) {
   constexpr int L = S::lanes;
 #pragma GCC unroll 16
   for (int m = 0; m < MR; ++m) {
@@ -78,7 +78,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
   constexpr int L = S::lanes;
   typename S::vec acc[MR][NR];
   typename S::via_vec vacc[MR][NR] = {};
-  load_block<S, Paths>(acc, vacc, c, vc, ldc);
+  load_registers<S, Paths>(acc, vacc, c, vc, ldc);
   for (int k = 0; k < kb; ++k) {
     const auto* ak = a + k * ld;
     const auto* bk = b + k * ld;
@@ -97,7 +97,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
         relax_vec<S, Negative, Paths>(acc[m][v], vacc[m][v], av, bv[v], kv);
     }
   }
-  store_block<S, Paths>(acc, vacc, c, vc, ldc);
+  store_registers<S, Paths>(acc, vacc, c, vc, ldc);
 }
 
 /// Phase 3 on one tile for a chunk of pivots: full micro-tiles run in place; partial ones at the
@@ -182,7 +182,7 @@ group_pivots(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld,
   constexpr int L = S::lanes;
   typename S::vec acc[MR][NR];
   typename S::via_vec vacc[MR][NR] = {};
-  load_block<S, Paths>(acc, vacc, w, vw, ld);
+  load_registers<S, Paths>(acc, vacc, w, vw, ld);
 #pragma GCC unroll 16
   for (int k = 0; k < MR; ++k) {
     typename S::vec bk[NR];
@@ -202,7 +202,7 @@ group_pivots(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld,
         relax_vec<S, Negative, Paths>(acc[m][v], vacc[m][v], a, m > k ? acc[k][v] : bk[v], kv);
     }
   }
-  store_block<S, Paths>(acc, vacc, w, vw, ld);
+  store_registers<S, Paths>(acc, vacc, w, vw, ld);
 }
 
 /// Phase 2 (see tile_ops::panel). Row x needs pivots k < x only through snap[k], and snap[x] is
