@@ -8,7 +8,10 @@
 # One thread at n = 1,000 and 2,000 once per build. Rows (date, device, commit, command, n,
 # impl, seconds, updates_per_s, pct_peak) to $OUT/cpu_host_ab.csv, the profiles to
 # $OUT/cpu_host_ab_profiles.txt, a table last. PYTHON: the interpreter with numpy (python3).
+# Without PATCH, BASE_ENV (e.g. APSP_CPU_PREFETCH=0) makes the baseline the same build run with
+# those environment settings.
 #   PATCH=.ab/cpu_kernels.patch THREADS=16 SIZES="1000 2000 4000" ROUNDS=3 scripts/gpu_host_cpu_ab.sh
+#   BASE_ENV=APSP_CPU_PREFETCH=0 THREADS=16 scripts/gpu_host_cpu_ab.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/apsp-gpu}
@@ -33,13 +36,22 @@ build() { # source dir, build dir
     -DCMAKE_PREFIX_PATH="$PWD/.deps" >"$2.configure.log" 2>&1 &&
     cmake --build "$2" -j"$(nproc)" --target cpu_time_solve cpu_minplus_peak >"$2.build.log" 2>&1
 }
-rm -rf "$W/base" && mkdir -p "$W/base"
-tar --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$W/base" -xf -
-(cd "$W/base" && patch -s -R -p1 <"$OLDPWD/${PATCH:?}") ||
-  { say "PATCH does not revert"; exit 1; }
+PATCH=${PATCH:-}
+BASE_ENV=${BASE_ENV:-}
+[[ -n $PATCH || -n $BASE_ENV ]] || { say "set PATCH or BASE_ENV"; exit 1; }
 build "$PWD" "$W/new" || { say "build failed"; tail -20 "$W/new.build.log"; exit 1; }
-build "$W/base" "$W/base-build" || { say "baseline build failed"; tail -20 "$W/base-build.build.log"; exit 1; }
-declare -A bin=([new]="$W/new/bench/cpu" [base]="$W/base-build/bench/cpu")
+if [[ -n $PATCH ]]; then
+  rm -rf "$W/base" && mkdir -p "$W/base"
+  tar --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$W/base" -xf -
+  (cd "$W/base" && patch -s -R -p1 <"$OLDPWD/$PATCH") ||
+    { say "PATCH does not revert"; exit 1; }
+  build "$W/base" "$W/base-build" || { say "baseline build failed"; tail -20 "$W/base-build.build.log"; exit 1; }
+  declare -A bin=([new]="$W/new/bench/cpu" [base]="$W/base-build/bench/cpu")
+  base_env=()
+else
+  declare -A bin=([new]="$W/new/bench/cpu" [base]="$W/new/bench/cpu")
+  read -r -a base_env <<<"$BASE_ENV"
+fi
 
 cpu=$(lscpu | sed -n 's/^Model name: *//p')
 device="$cpu ($THREADS threads)"
@@ -49,7 +61,9 @@ say "host: $cpu, $(nproc) CPUs; int32 min-plus peak $peak/s on $THREADS threads,
 
 one() { # variant n threads peak round
   local line r share
-  line=$(APSP_CPU_PROFILE=1 "${bin[$1]}/cpu_time_solve" "$W/g$2.bin" --dtype int32 --threads "$3" \
+  local -a env=(APSP_CPU_PROFILE=1)
+  [[ $1 == base ]] && env+=("${base_env[@]}")
+  line=$(env "${env[@]}" "${bin[$1]}/cpu_time_solve" "$W/g$2.bin" --dtype int32 --threads "$3" \
     --repeat "$REPEAT" 2>"$W/prof.txt")
   r=$(echo "$line" | sed -n 's/.*rounds_seconds=\([0-9.]*\).*/\1/p')
   [[ -z $r ]] && { say "n=$2 $1: FAILED"; return; }
@@ -57,7 +71,7 @@ one() { # variant n threads peak round
   { echo "== $1 n=$2 threads=$3 round $5"; tail -$(($3 + 2)) "$W/prof.txt"; } >>"$profiles"
   python3 -c "n=$2; r=$r; p=$4; print(f'n={n} t=$3 $1 (round $5): {r:.4f} s {n**3/r:.3e}/s {100*n**3/r/p:.1f} % of peak | $share')" |
     tee -a "$table"
-  python3 -c "n=$2; r=$r; p=$4; print(f'$(date -u +%F),\"$cpu ($3 threads)\",$COMMIT,\"PATCH=$PATCH THREADS=$THREADS SIZES=\"\"$SIZES\"\" ROUNDS=$ROUNDS REPEAT=$REPEAT scripts/gpu_host_cpu_ab.sh (best of $REPEAT)\",{n},cpu-int32-rounds ($1),{r},{n**3/r:.4e},{100*n**3/r/p:.1f}')" >>"$csv"
+  python3 -c "n=$2; r=$r; p=$4; print(f'$(date -u +%F),\"$cpu ($3 threads)\",$COMMIT,\"PATCH=$PATCH BASE_ENV=$BASE_ENV THREADS=$THREADS SIZES=\"\"$SIZES\"\" ROUNDS=$ROUNDS REPEAT=$REPEAT scripts/gpu_host_cpu_ab.sh (best of $REPEAT)\",{n},cpu-int32-rounds ($1),{r},{n**3/r:.4e},{100*n**3/r/p:.1f}')" >>"$csv"
 }
 for n in $SIZES 1000 2000; do
   [[ -f $W/g$n.bin ]] || "${PYTHON:-python3}" bench/random_graph.py "$W/g$n.bin" "$n" 10

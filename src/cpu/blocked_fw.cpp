@@ -186,6 +186,10 @@ public:
     }
     scratch_ = make_filled<T>(threads_ * tile_, weight_traits<T>::infinity);
     shares_ = std::make_unique<tile_share[]>(static_cast<std::size_t>(threads_));
+    // Several threads: product tiles fetch their next tile's operands, which other cores wrote
+    // (product_tile); APSP_CPU_PREFETCH=0 turns that off, to compare.
+    const char* fetch = std::getenv("APSP_CPU_PREFETCH");
+    fetch_next_ = cfg.threads > 1 && !(fetch != nullptr && fetch[0] == '0');
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -354,15 +358,15 @@ public:
       // the far end of their shares (thread 0 closes the next pivot meanwhile, and a thread
       // slowed down leaves tiles to the others); then round r + 1's panel tiles.
       const int t = omp_get_thread_num();
-      const auto tile = [&](std::int64_t p) {
+      const auto tile = [&](std::int64_t p, std::int64_t next) {
         product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
-                     part);
+                     part, next);
       };
       for (std::int64_t p; (p = shares_[t].take_front()) >= 0;)
-        tile(p);
+        tile(p, p + 1);
       for (int s = 1; s < threads_; ++s) {
         for (std::int64_t p; (p = shares_[(t + s) % threads_].take_back()) >= 0;)
-          tile(p);
+          tile(p, p - 1);
       }
       for (std::int64_t p;
            (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
@@ -412,15 +416,18 @@ public:
         if (has_row && L_.tile_row(li) == r + 1)
           continue; // already in the row part
       }
-      product_tile(r, li, lj, part);
+      product_tile(r, li, lj, part, lines ? -1 : p + 1);
       if (poll)
         comm_.poll();
     }
     sync_->arrive_and_wait();
   }
 
-  /// Phase 3 of round r on local tile (li, lj), unless it is off `part`.
-  void product_tile(std::int64_t r, std::int64_t li, std::int64_t lj, update_part part) {
+  /// Phase 3 of round r on local tile (li, lj), unless it is off `part`. `next` (row-major
+  /// local tile index, or -1) is the tile this thread will most likely take next: the product
+  /// fetches that tile's operands into this core's cache while it computes.
+  void product_tile(std::int64_t r, std::int64_t li, std::int64_t lj, update_part part,
+                    std::int64_t next = -1) {
     const std::int64_t ti = L_.tile_row(li);
     const std::int64_t tj = L_.tile_col(lj);
     if (ti == r || tj == r)
@@ -431,9 +438,17 @@ public:
     const int kb = static_cast<int>(L_.edge(r));
     const auto k0 = static_cast<std::int32_t>(r * b_);
     const std::int64_t offset = li * b_ * m_.n + lj * b_;
+    const T* next_a = nullptr;
+    const T* next_b = nullptr;
+    if (fetch_next_ && next >= 0 && next < ltr_ * ltc_) {
+      const std::int64_t ni = next / ltc_;
+      const std::int64_t nj = next % ltc_;
+      next_a = ni != li ? col_snap(r, ni) : nullptr;
+      next_b = nj != lj ? row_snap(r, nj) : nullptr;
+    }
     ops_.product(col_snap(r, li), row_snap(r, lj), ld_, kb, m_.d + offset,
                  m_.via != nullptr ? m_.via + offset : nullptr, m_.n, static_cast<int>(L_.edge(ti)),
-                 static_cast<int>(L_.edge(tj)), k0);
+                 static_cast<int>(L_.edge(tj)), k0, next_a, next_b);
   }
 
   /// Progress, then the checkpoint and stop that check() decided. False: stop.
@@ -498,8 +513,9 @@ private:
   std::int64_t ltc_;
   int threads_;
   bool lookahead_ = false;
-  bool overlap_ = false;  // one process, look-ahead: the pivot hides behind the tiles
-  bool deferred_ = false; // round r + 1's pivot and panels run inside update(r, rest)
+  bool overlap_ = false;    // one process, look-ahead: the pivot hides behind the tiles
+  bool deferred_ = false;   // round r + 1's pivot and panels run inside update(r, rest)
+  bool fetch_next_ = false; // product tiles fetch the next tile's operands
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};

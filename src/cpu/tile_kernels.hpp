@@ -68,18 +68,63 @@ store_registers(const typename S::vec (&acc)[MR][NR], const typename S::via_vec 
   }
 }
 
+/// Cache lines for a product to fetch while it computes (tile_ops::product's next operands): up
+/// to two ranges, taken in order, one line every 2^shift pivot steps of each micro-tile.
+struct line_fetch {
+  static constexpr std::ptrdiff_t line = 64;
+  const char* at[2] = {nullptr, nullptr};
+  std::ptrdiff_t lines[2] = {0, 0};
+  int shift = 0;
+
+  /// Adds `bytes` from `p` (nothing if p is null).
+  void add(const void* p, std::ptrdiff_t bytes) {
+    const int s = lines[0] > 0 ? 1 : 0;
+    if (p == nullptr || bytes <= 0)
+      return;
+    at[s] = static_cast<const char*>(p);
+    lines[s] = (bytes + line - 1) / line;
+  }
+  /// Spreads the lines over `steps` pivot steps: the largest spacing that still covers them.
+  void spread(std::ptrdiff_t steps) {
+    const std::ptrdiff_t total = lines[0] + lines[1];
+    shift = 0;
+    while (shift < 3 && total > 0 && (total << (shift + 1)) <= steps)
+      ++shift;
+  }
+  /// The next run of up to `most` consecutive lines: where it starts, and how many (0: none).
+  int take(int most, const char** start) {
+    for (int s = 0; s < 2; ++s) {
+      if (lines[s] <= 0)
+        continue;
+      const int n = lines[s] < most ? static_cast<int>(lines[s]) : most;
+      *start = at[s];
+      at[s] += n * line;
+      lines[s] -= n;
+      return n;
+    }
+    return 0;
+  }
+};
+
 /// The register-blocked min-plus kernel: an MR x (NR * lanes) block of c (stride ldc) against
-/// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers.
-template <class S, bool Negative, bool Paths, int MR, int NR>
+/// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers. With
+/// `Fetch`, it also prefetches `fetch_lines` lines from `fetch` into the cache, one every
+/// 2^shift pivot steps.
+template <class S, bool Negative, bool Paths, int MR, int NR, bool Fetch = false>
 inline __attribute__((always_inline)) void
 micro_kernel(const typename S::value_type* a, const typename S::value_type* b, std::ptrdiff_t ld,
              int kb, typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc,
-             std::int32_t k0) {
+             std::int32_t k0, const char* fetch = nullptr, int fetch_lines = 0, int shift = 0) {
   constexpr int L = S::lanes;
   typename S::vec acc[MR][NR];
   typename S::via_vec vacc[MR][NR] = {};
   load_registers<S, Paths>(acc, vacc, c, vc, ldc);
+  const int every = (1 << shift) - 1;
   for (int k = 0; k < kb; ++k) {
+    if constexpr (Fetch) {
+      if ((k & every) == 0 && (k >> shift) < fetch_lines)
+        __builtin_prefetch(fetch + (k >> shift) * line_fetch::line, 0, 2);
+    }
     const auto* ak = a + k * ld;
     const auto* bk = b + k * ld;
     typename S::vec bv[NR];
@@ -105,7 +150,7 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
 template <class S, bool Negative, bool Paths>
 void product_chunk(const typename S::value_type* a, const typename S::value_type* b,
                    std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
-                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0) {
+                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0, line_fetch& fetch) {
   using T = typename S::value_type;
   constexpr int MR = Paths ? S::mr_paths : S::mr;
   constexpr int NR = Paths ? S::nr_paths : S::nr;
@@ -125,8 +170,15 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
           }
         }
       }
+      const char* f = nullptr;
+      const int nf = fetch.take((kb + (1 << fetch.shift) - 1) >> fetch.shift, &f);
       if (h == MR && w == W) {
-        micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0);
+        if (nf > 0) {
+          micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0, f,
+                                                         nf, fetch.shift);
+        } else {
+          micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0);
+        }
         continue;
       }
       alignas(64) T cbuf[MR * W];
@@ -138,7 +190,8 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
           vbuf[m * W + q] = inside && Paths ? vt[m * ldc + q] : no_via;
         }
       }
-      micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0);
+      micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0, f,
+                                                     nf, fetch.shift);
       for (int m = 0; m < h; ++m) {
         for (int q = 0; q < w; ++q) {
           ct[m * ldc + q] = cbuf[m * W + q];
@@ -154,11 +207,18 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
 template <class S, bool Negative, bool Paths>
 void product_tile(const typename S::value_type* a, const typename S::value_type* b,
                   std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
-                  std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0) {
+                  std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0,
+                  const typename S::value_type* next_a, const typename S::value_type* next_b) {
   using T = typename S::value_type;
+  constexpr int MR = Paths ? S::mr_paths : S::mr;
   constexpr int NR = Paths ? S::nr_paths : S::nr;
   constexpr int W = NR * S::lanes;
   static_assert(packed_align % W == 0, "a strip must not run past the packed row stride");
+  line_fetch fetch;
+  const auto operand_bytes = static_cast<std::ptrdiff_t>(kb) * ld * static_cast<int>(sizeof(T));
+  fetch.add(next_a, operand_bytes);
+  fetch.add(next_b, operand_bytes);
+  fetch.spread(static_cast<std::ptrdiff_t>((rows + MR - 1) / MR) * ((cols + W - 1) / W) * kb);
   // Pivots in chunks whose kc x W strip of b (16 KiB) stays in L1 while a column of micro-tiles
   // streams past it; chunks run in pivot order, so vias still name the last improving pivot.
   constexpr int kc_max = 16384 / (W * static_cast<int>(sizeof(T)));
@@ -166,7 +226,7 @@ void product_tile(const typename S::value_type* a, const typename S::value_type*
   for (int kc0 = 0; kc0 < kb; kc0 += kc_max) {
     const int kc = kb - kc0 < kc_max ? kb - kc0 : kc_max;
     product_chunk<S, Negative, Paths>(a + kc0 * ld, b + kc0 * ld, ld, kc, c, vc, ldc, rows, cols,
-                                      k0 + kc0);
+                                      k0 + kc0, fetch);
   }
 }
 
@@ -226,7 +286,8 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
     const int h = rows_of(x0);
     if (x0 > 0) {
       product_tile<S, Negative, Paths>(coef + x0, snap, ld, x0, w + x0 * ld,
-                                       Paths ? vw + x0 * ld : no_rows, ld, h, cols, k0);
+                                       Paths ? vw + x0 * ld : no_rows, ld, h, cols, k0, nullptr,
+                                       nullptr);
     }
     int rank1_from = 0; // columns from here on take the plain rank-1 updates
     if (h == MR) {
@@ -268,7 +329,7 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
       break;
     product_tile<S, Negative, Paths>(coef + after * ld + x0, snap + after * ld, ld, kb - after,
                                      w + x0 * ld, Paths ? vw + x0 * ld : no_rows, ld, rows_of(x0),
-                                     cols, k0 + after);
+                                     cols, k0 + after, nullptr, nullptr);
   }
 }
 

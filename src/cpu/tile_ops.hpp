@@ -30,9 +30,14 @@ template <class T> struct tile_ops {
   void (*panel)(T* w, std::int32_t* vw, std::ptrdiff_t ld, int kb, int cols, const T* coef, T* snap,
                 std::int32_t k0);
   /// Phase 3: c[i][j] = relax(c[i][j], a[k][i], b[k][j]) for k < kb, i < rows, j < cols; `a` and
-  /// `b` are packed (stride ld), `c` and `vc` (null: no paths) have stride ldc.
+  /// `b` are packed (stride ld), `c` and `vc` (null: no paths) have stride ldc. `next_a` and
+  /// `next_b` (each may be null) are the packed operands (kb rows, stride ld) of the product this
+  /// thread runs next: their lines are fetched into the cache a few at a time while this one
+  /// computes, since operands that other cores just wrote would otherwise arrive one miss at a
+  /// time (the hardware prefetchers do not follow the kernel's strided rows).
   void (*product)(const T* a, const T* b, std::ptrdiff_t ld, int kb, T* c, std::int32_t* vc,
-                  std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0);
+                  std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0, const T* next_a,
+                  const T* next_b);
   /// dst[x][i] = src[i][x] for i < rows, x < cols (strides lds and ldd): the column panels'
   /// copies into and out of their transposed scratch tile, for distances and for vias.
   void (*transpose)(const T* src, std::ptrdiff_t lds, T* dst, std::ptrdiff_t ldd, int rows,

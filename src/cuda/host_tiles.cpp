@@ -89,7 +89,7 @@ void host_tiles<T>::update(T* h, std::int64_t n, std::int64_t i0, std::int64_t i
       const int rows = static_cast<int>(std::min(sub, iv - r0));
       const int cols = static_cast<int>(std::min(sub, jv - c0));
       s.ops.product(a + r0, b + c0, ld, static_cast<int>(kv), h + (i0 + r0) * n + j0 + c0, nullptr,
-                    n, rows, cols, static_cast<std::int32_t>(k0));
+                    n, rows, cols, static_cast<std::int32_t>(k0), nullptr, nullptr);
     }
   }
 }
