@@ -190,6 +190,8 @@ public:
     // (product_tile); APSP_CPU_PREFETCH=0 turns that off, to compare.
     const char* fetch = std::getenv("APSP_CPU_PREFETCH");
     fetch_next_ = cfg.threads > 1 && !(fetch != nullptr && fetch[0] == '0');
+    const char* first = std::getenv("APSP_CPU_PANELS_FIRST");
+    panels_first_ = !(first != nullptr && first[0] == '0');
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -356,24 +358,44 @@ public:
       // Each thread's own share first, the same tiles every round, so that a tile's values stay
       // in one core's cache from round to round; then the other threads' remaining tiles, from
       // the far end of their shares (thread 0 closes the next pivot meanwhile, and a thread
-      // slowed down leaves tiles to the others); then round r + 1's panel tiles.
+      // slowed down leaves tiles to the others). Round r + 1's panel tiles go before any further
+      // tile once that pivot is closed: they are the next round's start, and done in between
+      // they let this round's tiles fill the time that would otherwise be spent waiting for
+      // the last of them (APSP_CPU_PANELS_FIRST=0: only after this round's tiles, to compare).
       const int t = omp_get_thread_num();
+      const std::int64_t panel_count = ltc_ + ltr_;
       const auto tile = [&](std::int64_t p, std::int64_t next) {
         product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
                      part, next);
       };
-      for (std::int64_t p; (p = shares_[t].take_front()) >= 0;)
-        tile(p, p + 1);
-      for (int s = 1; s < threads_; ++s) {
-        for (std::int64_t p; (p = shares_[(t + s) % threads_].take_back()) >= 0;)
-          tile(p, p - 1);
-      }
-      for (std::int64_t p;
-           (p = next_tile_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
+      const auto panel = [&] { // one of round r + 1's panel tiles; false once none is left
+        const std::int64_t p = next_tile_.fetch_add(1, std::memory_order_relaxed);
+        if (p >= panel_count)
+          return false;
         while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
           std::this_thread::yield();
         panel_tile(r + 1, p);
+        return true;
+      };
+      bool panels_left = true;
+      int victim = 0; // 0: this thread's own share, s: the share of thread t + s
+      for (;;) {
+        if (panels_first_ && panels_left && pivot_ready_.load(std::memory_order_acquire) == r + 1) {
+          panels_left = panel();
+          continue;
+        }
+        std::int64_t p = -1;
+        for (; victim < threads_; ++victim) {
+          p = victim == 0 ? shares_[t].take_front() : shares_[(t + victim) % threads_].take_back();
+          if (p >= 0)
+            break;
+        }
+        if (p < 0)
+          break;
+        tile(p, victim == 0 ? p + 1 : p - 1);
       }
+      while (panels_left)
+        panels_left = panel();
       sync_->arrive_and_wait();
       if (omp_get_thread_num() == 0)
         deferred_ = false; // read again only after round_end's barriers
@@ -513,9 +535,10 @@ private:
   std::int64_t ltc_;
   int threads_;
   bool lookahead_ = false;
-  bool overlap_ = false;    // one process, look-ahead: the pivot hides behind the tiles
-  bool deferred_ = false;   // round r + 1's pivot and panels run inside update(r, rest)
-  bool fetch_next_ = false; // product tiles fetch the next tile's operands
+  bool overlap_ = false;     // one process, look-ahead: the pivot hides behind the tiles
+  bool deferred_ = false;    // round r + 1's pivot and panels run inside update(r, rest)
+  bool fetch_next_ = false;  // product tiles fetch the next tile's operands
+  bool panels_first_ = true; // update(r, rest) takes round r + 1's panel tiles once they can go
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};
