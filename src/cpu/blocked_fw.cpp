@@ -131,7 +131,8 @@ private:
 /// seconds in phase-3 tiles, panel tiles and the pivot, the rest of the parallel region being
 /// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
 struct thread_times {
-  enum kind { product, panel, pivot, kinds };
+  // panel_copy: the part of `panel` spent copying the tile into and out of its scratch tile.
+  enum kind { product, panel, pivot, busy_kinds, panel_copy = busy_kinds, kinds };
   alignas(64) double seconds[kinds] = {};
   std::int64_t count[kinds] = {};
 };
@@ -291,8 +292,12 @@ public:
         return;
       const std::int64_t i0 = L_.local_tile_row(r) * b_;
       const int width = static_cast<int>(L_.edge(q));
-      load_block(m_, i0, p * b_, kb, width, w, vw, ld_);
+      {
+        timed_scope copy(my_times(), thread_times::panel_copy);
+        load_block(m_, i0, p * b_, kb, width, w, vw, ld_);
+      }
       ops_.panel(w, vw, ld_, kb, width, col_snap(r, L_.local_tile_row(r)), row_snap(r, p), k0);
+      timed_scope copy(my_times(), thread_times::panel_copy);
       store_block(m_, i0, p * b_, kb, width, w, vw, ld_);
     } else {
       const std::int64_t l = p - ltc_;
@@ -301,8 +306,12 @@ public:
         return;
       const std::int64_t j0 = L_.local_tile_col(r) * b_;
       const int width = static_cast<int>(L_.edge(q));
-      load_block_transposed(m_, ops_, l * b_, j0, width, kb, w, vw, ld_);
+      {
+        timed_scope copy(my_times(), thread_times::panel_copy);
+        load_block_transposed(m_, ops_, l * b_, j0, width, kb, w, vw, ld_);
+      }
       ops_.panel(w, vw, ld_, kb, width, row_snap(r, L_.local_tile_col(r)), col_snap(r, l), k0);
+      timed_scope copy(my_times(), thread_times::panel_copy);
       store_block_transposed(m_, ops_, l * b_, j0, width, kb, w, vw, ld_);
     }
   }
@@ -498,21 +507,22 @@ private:
       double busy = 0;
       for (int k = 0; k < thread_times::kinds; ++k) {
         sum[k] += x.seconds[k];
-        busy += x.seconds[k];
+        busy += k < thread_times::busy_kinds ? x.seconds[k] : 0;
       }
       idle += region - busy;
       std::fprintf(stderr,
-                   "  thread %2d: product %.6f s (%lld), panel %.6f s (%lld), pivot %.6f s (%lld), "
-                   "other %.6f s\n",
+                   "  thread %2d: product %.6f s (%lld), panel %.6f s (%lld; copies %.6f s), pivot "
+                   "%.6f s (%lld), other %.6f s\n",
                    t, x.seconds[0], static_cast<long long>(x.count[0]), x.seconds[1],
-                   static_cast<long long>(x.count[1]), x.seconds[2],
-                   static_cast<long long>(x.count[2]), region - busy);
+                   static_cast<long long>(x.count[1]), x.seconds[thread_times::panel_copy],
+                   x.seconds[2], static_cast<long long>(x.count[2]), region - busy);
     }
     const double all = region * threads_;
     std::fprintf(stderr,
-                 "  share of thread time: product %.1f %%, panel %.1f %%, pivot %.1f %%, other "
-                 "(waits, bookkeeping) %.1f %%\n",
-                 100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[2] / all, 100 * idle / all);
+                 "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
+                 "%.1f %%, other (waits, bookkeeping) %.1f %%\n",
+                 100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
+                 100 * sum[2] / all, 100 * idle / all);
   }
 
   T* row_snap(std::int64_t r, std::int64_t l) {
