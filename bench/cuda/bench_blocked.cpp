@@ -5,9 +5,10 @@
 //
 //   apsp_bench_blocked [--ooc 40000:2G,...] [--big-ooc N] [--multi 40000,80000]
 //                      [--multi-ooc 80000:8G,...] [--devices 0,1] [--csv FILE] [--commit C]
-//                      [--command TEXT] [--paths]
+//                      [--command TEXT] [--paths] [--float32]
 // --multi-ooc N:CAP runs out of core (CAP bytes of each device) on the first device alone, then
-// on all of --devices.
+// on all of --devices. --float32 solves the same matrices as float32 (whole numbers, so the
+// checksums of both types agree).
 
 #include <omp.h>
 
@@ -37,7 +38,8 @@ struct args {
   std::string csv;
   std::string commit = "unknown";
   std::string command;
-  bool paths = false; // --paths: with the path matrix (mode names say int32_paths)
+  bool paths = false;   // --paths: with the path matrix (mode names say int32_paths)
+  bool float32 = false; // --float32: the matrices as float32 (mode names say float32)
 };
 
 std::vector<std::string> split(const std::string& s, char sep = ',') {
@@ -83,6 +85,8 @@ args parse(int argc, char** argv) {
         a.devices.push_back(std::stoi(x));
     } else if (k == "--paths") {
       a.paths = true;
+    } else if (k == "--float32") {
+      a.float32 = true;
     } else if (k == "--csv") {
       a.csv = next();
     } else if (k == "--commit") {
@@ -136,22 +140,46 @@ struct timed {
   std::uint64_t checksum = 0;
 };
 
-timed run(std::int64_t n, const apsp::solve_options& o) {
+/// The same matrix as float32 (its values are whole numbers, exact in float32).
+apsp::dense_matrix<float> as_float32(const apsp::dense_matrix<std::int32_t>& m) {
+  apsp::dense_matrix<float> f(m.n());
+  const std::int32_t inf = apsp::weight_traits<std::int32_t>::infinity;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < m.n(); ++i) {
+    for (std::int64_t j = 0; j < m.n(); ++j)
+      f(i, j) = m(i, j) == inf ? apsp::weight_traits<float>::infinity : static_cast<float>(m(i, j));
+  }
+  return f;
+}
+
+/// A checksum of the distances: infinity counts as int32's infinity, so float32 runs of whole
+/// numbers sum like int32 ones.
+template <class T> std::uint64_t checksum(const apsp::dense_matrix<T>& d) {
+  const std::int64_t n = d.n();
+  std::uint64_t sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const auto v = d(i, j) == apsp::weight_traits<T>::infinity
+                         ? apsp::weight_traits<std::int32_t>::infinity
+                         : static_cast<std::int32_t>(d(i, j));
+      sum += static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) * (1 + (i ^ j) % 7);
+    }
+  }
+  return sum;
+}
+
+timed run(std::int64_t n, const apsp::solve_options& o, bool float32) {
   auto m = random_matrix(n, 12345);
+  apsp::any_matrix in = float32 ? apsp::any_matrix(as_float32(m)) : apsp::any_matrix(std::move(m));
   const auto t0 = std::chrono::steady_clock::now();
-  const auto r = apsp::solve_dense(apsp::any_matrix(std::move(m)), o);
+  const auto r = apsp::solve_dense(std::move(in), o);
   timed t;
   t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   t.seconds = r.timings().solve_seconds;
   t.device = r.executed_plan().device;
-  const auto& d = r.distances_as<std::int32_t>();
-  std::uint64_t sum = 0;
-#pragma omp parallel for reduction(+ : sum)
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = 0; j < n; ++j)
-      sum += static_cast<std::uint64_t>(static_cast<std::uint32_t>(d(i, j))) * (1 + (i ^ j) % 7);
-  }
-  t.checksum = sum;
+  t.checksum =
+      float32 ? checksum(r.distances_as<float>()) : checksum(r.distances_as<std::int32_t>());
   return t;
 }
 
@@ -171,15 +199,15 @@ void report(const char* what, std::int64_t n, const timed& t) {
 /// when non-zero; both reported.
 std::pair<timed, timed> one_then_all(std::int64_t n, const apsp::solve_options& base,
                                      const std::vector<int>& devices, std::uint64_t cap,
-                                     const std::string& what) {
+                                     const std::string& what, bool float32) {
   apsp::solve_options one = base;
   one.devices = {devices.front()};
   one.device_memory_limit = cap;
-  const timed t1 = run(n, one);
+  const timed t1 = run(n, one, float32);
   report(("1 device" + what).c_str(), n, t1);
   apsp::solve_options all = one;
   all.devices = devices;
-  const timed tm = run(n, all);
+  const timed tm = run(n, all, float32);
   report((std::to_string(devices.size()) + " devices" + what).c_str(), n, tm);
   return {t1, tm};
 }
@@ -192,14 +220,14 @@ int main(int argc, char** argv) {
   apsp::solve_options base;
   base.backend = apsp::backend_kind::cuda;
   base.paths = a.paths;
-  const std::string type = a.paths ? "int32_paths" : "int32";
+  const std::string type = std::string(a.float32 ? "float32" : "int32") + (a.paths ? "_paths" : "");
 
   for (const auto& [n, cap] : a.ooc) {
-    const timed in_core = run(n, base);
+    const timed in_core = run(n, base, a.float32);
     report("in-core", n, in_core);
     apsp::solve_options o = base;
     o.device_memory_limit = cap;
-    const timed ooc = run(n, o);
+    const timed ooc = run(n, o, a.float32);
     report(("out-of-core cap " + std::to_string(cap >> 20) + " MiB").c_str(), n, ooc);
     const double pct = 100 * rate(n, ooc.seconds) / rate(n, in_core.seconds);
     std::printf("  ooc n=%lld: %.1f %% of the in-core rate, results %s\n",
@@ -224,12 +252,12 @@ int main(int argc, char** argv) {
       }
       return true;
     };
-    const timed t = run(a.big_ooc, o);
+    const timed t = run(a.big_ooc, o, a.float32);
     report("out-of-core (large)", a.big_ooc, t);
     rows.push_back({a.big_ooc, "ooc_" + type + "_large_solve", t.seconds, 0, t.device});
   }
   for (const auto& [n, cap] : a.multi_ooc) {
-    const auto [t1, tm] = one_then_all(n, base, a.devices, cap, ", out of core");
+    const auto [t1, tm] = one_then_all(n, base, a.devices, cap, ", out of core", a.float32);
     if (tm.device.find("out-of-core") == std::string::npos)
       std::printf("  note: the rows fit on the devices under this cap: that run was in core\n");
     std::printf("  multi out-of-core n=%lld cap %llu MiB: %.2fx one device, results %s\n",
@@ -237,16 +265,16 @@ int main(int argc, char** argv) {
                 t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
     const std::string tag = "_cap" + std::to_string(cap >> 20) + "M_solve";
     rows.push_back({n, "ooc_single_" + type + tag, t1.seconds, 0, t1.device});
-    rows.push_back({n, "ooc_multi" + std::to_string(a.devices.size()) + "_" + type + tag, tm.seconds,
-                    rate(n, t1.seconds), tm.device});
+    rows.push_back({n, "ooc_multi" + std::to_string(a.devices.size()) + "_" + type + tag,
+                    tm.seconds, rate(n, t1.seconds), tm.device});
   }
   for (std::int64_t n : a.multi) {
-    const auto [t1, tm] = one_then_all(n, base, a.devices, 0, "");
+    const auto [t1, tm] = one_then_all(n, base, a.devices, 0, "", a.float32);
     std::printf("  multi n=%lld: %.2fx one device, results %s\n", static_cast<long long>(n),
                 t1.seconds / tm.seconds, tm.checksum == t1.checksum ? "identical" : "DIFFER");
     rows.push_back({n, "single_" + type + "_solve", t1.seconds, 0, t1.device});
-    rows.push_back({n, "multi" + std::to_string(a.devices.size()) + "_" + type + "_solve", tm.seconds,
-                    rate(n, t1.seconds), tm.device});
+    rows.push_back({n, "multi" + std::to_string(a.devices.size()) + "_" + type + "_solve",
+                    tm.seconds, rate(n, t1.seconds), tm.device});
   }
 
   if (!a.csv.empty()) {

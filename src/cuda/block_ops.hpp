@@ -85,15 +85,17 @@ void copy_rect_d2d(T* dst, std::int64_t ld_dst, const T* src, std::int64_t ld_sr
 /// Closes the bo x bo pivot block `piv` (stride bo, padding = infinity) in place with the
 /// in-core kernels, running the first `rounds` tile rounds (the rest are padding). With paths,
 /// `local_via` (bo x bo) is reset to no_via first and receives block-local pivot indices; the
-/// caller merges them (enqueue_merge_via with the block's offset).
+/// caller merges them (enqueue_merge_via with the block's offset). `three_way`: see
+/// device_problem::three_way.
 template <class T>
 void enqueue_pivot_block(T* piv, std::int32_t* local_via, std::int64_t bo, std::int64_t rounds,
-                         bool clamp, cudaStream_t s) {
+                         bool clamp, bool three_way, cudaStream_t s) {
   device_problem<T> p;
   p.d = piv;
   p.via = local_via;
   p.ld = bo;
   p.clamp = clamp;
+  p.three_way = three_way;
   if (local_via != nullptr) {
     APSP_CUDA_TRY(cudaMemsetAsync(local_via, 0xff,
                                   static_cast<std::size_t>(bo * bo) * sizeof(std::int32_t), s));

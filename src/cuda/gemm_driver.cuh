@@ -29,6 +29,11 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_gemm_kernel<T, Clamp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        kernels::pipelined_smem_bytes(sizeof(T))));
+    if constexpr (std::is_same_v<T, float>) {
+      APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_gemm_kernel<T, Clamp, true>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         kernels::pipelined_smem_bytes(sizeof(T))));
+    }
   }
 }
 
@@ -57,8 +62,7 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
         kernels::min_plus_tagged_kernel<T, false>
             <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
                 g.c, g.via, g.ldc, g.tags.a, g.tags.b, g.cols,
-                static_cast<std::int32_t>(g.k_base + k0), overflow, -1, col_tiles,
-                INT64_MAX);
+                static_cast<std::int32_t>(g.k_base + k0), overflow, -1, col_tiles, INT64_MAX);
         APSP_CUDA_CHECK_LAUNCH("min_plus_tagged_kernel", s);
         run_if = overflow;
       }
@@ -69,10 +73,14 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
       APSP_CUDA_CHECK_LAUNCH("min_plus_gemm_via_kernel", s);
     }
   } else {
-    kernels::min_plus_gemm_kernel<T, Clamp>
-        <<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
-            g.c, g.ldc, g.a, g.lda, g.b, g.ldb, static_cast<int>(g.k / kernels::pipe_chunk_k),
-            col_tiles);
+    auto kernel = kernels::min_plus_gemm_kernel<T, Clamp>;
+    if constexpr (std::is_same_v<T, float>) {
+      if (g.three_way)
+        kernel = kernels::min_plus_gemm_kernel<T, Clamp, true>;
+    }
+    kernel<<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
+        g.c, g.ldc, g.a, g.lda, g.b, g.ldb, static_cast<int>(g.k / kernels::pipe_chunk_k),
+        col_tiles);
     APSP_CUDA_CHECK_LAUNCH("min_plus_gemm_kernel", s);
   }
 }

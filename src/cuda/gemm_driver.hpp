@@ -37,7 +37,10 @@ template <class T> struct gemm_args {
   std::int64_t k = 0;
   std::int64_t k_base = 0;
   bool clamp = false; ///< clamp sums at -infinity (integer types, negative weights)
-  gemm_tags tags;     ///< paths without clamp: tagged slices where they fit (optional)
+  /// float32 distances without paths whose values all lack the sign bit (three_way_minima):
+  /// the minima two pivots at a time on the bit patterns (kernels/min_plus_common.cuh).
+  bool three_way = false;
+  gemm_tags tags; ///< paths without clamp: tagged slices where they fit (optional)
 };
 
 /// Raises the product kernels' shared-memory limits on the current device.

@@ -215,7 +215,9 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
       std::min<std::int64_t>((n + block - 1) / block, static_cast<std::int64_t>(devices.size())));
   devices.resize(static_cast<std::size_t>(used));
   std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
-  const bool clamp = ctx.negative_weights() && std::is_integral_v<T>;
+  apsp::detail::weight_facts weights;
+  weights.has_negative = ctx.negative_weights();
+  weights.has_fraction = ctx.fractional_weights();
   nvtx_range range("apsp::cuda::solve (multi-GPU)");
   device_guard keep(devices.front()); // the caller's device again afterwards
 
@@ -262,7 +264,7 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
         std::uint32_t made = apsp::detail::go_on;
         try {
           const apsp::detail::cpu::local_tiles<T> tiles{layout_of(n, used, i), h_d.data(), via};
-          gpu = make_rank_gpu<T>(devices[at], tiles, clamp, initial, /*whole_host=*/true);
+          gpu = make_rank_gpu<T>(devices[at], tiles, weights, initial, /*whole_host=*/true);
         } catch (...) {
           errors[at] = std::current_exception();
           made = apsp::detail::stop_now;

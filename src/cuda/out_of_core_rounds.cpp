@@ -50,7 +50,8 @@ public:
   ooc_rounds(T* h, std::int32_t* hv, std::int64_t n, run_context& ctx, const round_hooks& hooks,
              const std::vector<int>& devices, std::int64_t bo, bool tagged)
       : h_(h), hv_(hv), n_(n), bo_(bo), blocks_((n + bo - 1) / bo), ldp_(blocks_ * bo),
-        n_up_(round_up(n, tile)), clamp_(ctx.negative_weights()), first_(hooks.first_round),
+        n_up_(round_up(n, tile)), clamp_(ctx.negative_weights()),
+        three_way_(three_way_minima<T>(ctx.negative_weights())), first_(hooks.first_round),
         control_(one_process_, ctx, hooks) {
     const auto bb = static_cast<std::size_t>(bo * bo);
     const auto panel = static_cast<std::size_t>(bo * ldp_);
@@ -58,7 +59,8 @@ public:
       APSP_CUDA_TRY(cudaSetDevice(dev));
       configure_block_kernels<T>(bo, clamp_, paths());
       workers_.push_back(std::make_unique<ooc_worker<T>>(
-          dev, bb, panel, paths(), tagged && uses_tagged_paths<T>(paths()), bo, ldp_));
+          dev, bb, panel, paths(),
+          tagged && uses_tagged_paths<T>(paths(), ctx.fractional_weights()), bo, ldp_));
     }
     // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it
     // off. The share follows the measured paces so the host never holds the devices up.
@@ -111,7 +113,7 @@ public:
       // The pivot block, closed with the in-core kernels, then written into both panels.
       copy_rect_d2d(w.d_piv.data(), bo_, w.d_row.data() + p.k0, ldp_, bo_, bo_, s);
       enqueue_pivot_block(w.d_piv.data(), paths() ? w.v_piv.data() : nullptr, bo_, p.kt / tile,
-                          clamp_, s);
+                          clamp_, three_way_, s);
       copy_rect_d2d(w.d_row.data() + p.k0, ldp_, w.d_piv.data(), bo_, bo_, bo_, s);
       copy_rect_d2d(w.d_col.data() + p.k0 * bo_, bo_, w.d_piv.data(), bo_, bo_, bo_, s);
       if (paths()) {
@@ -220,6 +222,7 @@ private:
   [[nodiscard]] gemm_args<T> product(const pivot_block& p, tag_workspace& tags) const {
     gemm_args<T> g;
     g.clamp = clamp_;
+    g.three_way = three_way_;
     g.tags = tags.view(); // empty unless paths take the tagged route
     g.k = p.kt;
     g.k_base = p.k0;
@@ -353,6 +356,7 @@ private:
   std::int64_t ldp_;
   std::int64_t n_up_; // products stop at the last real tile
   bool clamp_;
+  bool three_way_; // float32 minima two pivots at a time (three_way_minima)
   std::int64_t first_;
   grid_comm one_process_;
   round_control control_;

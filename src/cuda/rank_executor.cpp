@@ -85,12 +85,13 @@ struct bands {
 /// The device copy of a rank's tiles (rank_gpu) and the executor of its rounds.
 template <class T> class gpu_tiles final : public rank_gpu<T> {
 public:
-  gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp,
-            const graph* initial, bool whole_host)
-      : L_(tiles.layout), host_d_(tiles.d), host_via_(tiles.via), device_(device), clamp_(clamp),
-        rows_(padded(L_.local_rows())), cols_(padded(L_.local_cols())), kp_(padded(L_.b)),
-        guard_(device), d_(cells()), via_(paths() ? cells() : 0),
-        piv_(static_cast<std::size_t>(kp_ * kp_)),
+  gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles,
+            const apsp::detail::weight_facts& weights, const graph* initial, bool whole_host)
+      : L_(tiles.layout), host_d_(tiles.d), host_via_(tiles.via), device_(device),
+        clamp_(weights.has_negative && std::is_integral_v<T>),
+        three_way_(three_way_minima<T>(weights.has_negative)), rows_(padded(L_.local_rows())),
+        cols_(padded(L_.local_cols())), kp_(padded(L_.b)), guard_(device), d_(cells()),
+        via_(paths() ? cells() : 0), piv_(static_cast<std::size_t>(kp_ * kp_)),
         piv_via_(paths() ? static_cast<std::size_t>(kp_ * kp_) : 0) {
     APSP_EXPECTS(L_.b % tile == 0, invalid_argument_error,
                  "GPU ranks need a tile edge (--block) that is a multiple of 128, got " +
@@ -100,13 +101,13 @@ public:
       APSP_EXPECTS(L_.cols == 1, internal_error, "whole host matrices need one process column");
       host_map_ = {L_.n, L_.b, L_.rows, L_.row};
     }
-    if (uses_tagged_paths<T>(paths()))
+    if (uses_tagged_paths<T>(paths(), weights.has_fraction))
       tags_ = tag_workspace(rows_, cols_, kp_ / tile);
     for (int p = 0; p < 2; ++p) {
       col_[p] = device_buffer<T>(static_cast<std::size_t>(rows_ * kp_));
       row_[p] = device_buffer<T>(static_cast<std::size_t>(kp_ * cols_));
     }
-    configure_block_kernels<T>(tile, clamp, paths());
+    configure_block_kernels<T>(tile, clamp_, paths());
     cudaStream_t s = s_.get();
     enqueue_fill_rect<T>(d_.data(), cols_, 0, rows_, 0, cols_, weight_traits<T>::infinity, s);
     if (paths())
@@ -195,7 +196,7 @@ public:
       T* at = d_.data() + line_row(r) * cols_ + line_col(r);
       copy_rect_d2d(piv_.data(), kq, at, cols_, kq, kq, s);
       enqueue_pivot_block(piv_.data(), paths() ? piv_via_.data() : nullptr, kq, kq / tile, clamp_,
-                          s);
+                          three_way_, s);
       copy_rect_d2d(at, cols_, piv_.data(), kq, kq, kq, s);
       if (paths())
         enqueue_merge_via(via_.data() + line_row(r) * cols_ + line_col(r), cols_, piv_via_.data(),
@@ -425,6 +426,7 @@ private:
     g.k = padded(L_.edge(r));
     g.k_base = r * L_.b;
     g.clamp = clamp_;
+    g.three_way = three_way_;
     g.tags = tags_.view(); // empty unless paths take the tagged route
     return g;
   }
@@ -531,6 +533,7 @@ private:
   std::int32_t* host_via_;
   int device_;
   bool clamp_;
+  bool three_way_; // float32 minima two pivots at a time (three_way_minima)
   std::int64_t rows_;
   std::int64_t cols_;
   std::int64_t kp_;
@@ -605,15 +608,17 @@ std::uint64_t rank_executor_bytes(const grid_layout& L, std::size_t element_size
 }
 
 template <class T>
-std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device,
-                                           const apsp::detail::cpu::local_tiles<T>& tiles,
-                                           bool clamp, const graph* initial, bool whole_host) {
-  return std::make_unique<gpu_tiles<T>>(device, tiles, clamp, initial, whole_host);
+std::unique_ptr<rank_gpu<T>>
+make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles,
+              const apsp::detail::weight_facts& weights, const graph* initial, bool whole_host) {
+  return std::make_unique<gpu_tiles<T>>(device, tiles, weights, initial, whole_host);
 }
 
 template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&, bool, const graph*, bool);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&,
+              const apsp::detail::weight_facts&, const graph*, bool);
 template std::unique_ptr<rank_gpu<float>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, bool, const graph*, bool);
+make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, const apsp::detail::weight_facts&,
+              const graph*, bool);
 
 } // namespace apsp::cuda

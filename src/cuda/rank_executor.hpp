@@ -13,6 +13,7 @@
 
 #include "apsp/graph.hpp"
 #include "core/backend.hpp"
+#include "core/checks.hpp"
 #include "core/round_control.hpp"
 #include "core/round_schedule.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -47,14 +48,17 @@ public:
 /// The device copy of `tiles` on `device`; T is int32 or float. With `initial`, the tiles are
 /// built there from the graph's edges (the held ones cross the bus, not the tiles; via values
 /// start as no_via) and the host tiles are only written, by the downloads; without, the host
-/// tiles (distances, and via values: a resumed state) are uploaded. `clamp`: integer sums clamp
-/// at -infinity (negative weights). The tile edge must be a multiple of 128. With `whole_host`
+/// tiles (distances, and via values: a resumed state) are uploaded. `weights`: negative weights
+/// make integer sums clamp at -infinity and keep float32 to two-operand minima (three_way_minima);
+/// fractional ones keep float32 paths off the tagged route. The tile edge must be a multiple of
+/// 128. With `whole_host`
 /// the host pointers of `tiles` are the whole n x n matrices, of which this rank's rows are its
 /// part (a grid of one process column: the devices of one process, multi_gpu.hpp), instead of a
 /// local matrix of its own.
 template <class T>
 [[nodiscard]] std::unique_ptr<rank_gpu<T>>
-make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles, bool clamp,
-              const graph* initial = nullptr, bool whole_host = false);
+make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles,
+              const apsp::detail::weight_facts& weights, const graph* initial = nullptr,
+              bool whole_host = false);
 
 } // namespace apsp::cuda

@@ -27,8 +27,11 @@ namespace apsp::cuda {
 
 /// Whether a solve of weight type T uses tagged slices: int32 or float32 with paths (the
 /// slices take the tagged route where their values are whole numbers in one of the tagged
-/// ranges, negative weights included; kernels/min_plus_tagged.cuh).
-template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths) {
+/// ranges, negative weights included; kernels/min_plus_tagged.cuh), unless `fractional`: the
+/// weights have fractions, so no float32 slice would ever take the tagged route.
+template <class T> [[nodiscard]] bool uses_tagged_paths(bool paths, bool fractional = false) {
+  if (std::is_same_v<T, float> && fractional)
+    return false;
   return (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>)&&paths &&
          tagged_paths_enabled();
 }
@@ -88,7 +91,7 @@ public:
   /// (every sum through such a weight has one): none is made, and the rescan kernels run
   /// ungated, without a tagging attempt per round.
   template <class T> tagged_panels(device_problem<T>& p, cudaStream_t s, bool fractional = false) {
-    if (!uses_tagged_paths<T>(p.via != nullptr) || (std::is_same_v<T, float> && fractional))
+    if (!uses_tagged_paths<T>(p.via != nullptr, fractional))
       return;
     work_ = tag_workspace(p.ld, p.ld, p.tiles(), copies);
     const gemm_tags t = work_.view();

@@ -547,9 +547,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
       s.agree([&] { out.exchange = comm.use_device(p.gpu_device); });
       comm.start_connect();
       s.agree([&] {
-        gpu =
-            cuda::make_rank_gpu<T>(p.gpu_device, tiles, facts.has_negative && std::is_integral_v<T>,
-                                   gpu_fill ? &g : nullptr);
+        gpu = cuda::make_rank_gpu<T>(p.gpu_device, tiles, facts, gpu_fill ? &g : nullptr);
       });
       s.agree([&] { out.connect_seconds = comm.wait_device(); });
     }

@@ -148,6 +148,17 @@ template <class T> void expect_bit_identical(const apsp::result& got, const apsp
   EXPECT_EQ(bad, 0);
 }
 
+/// Both results have path matrices and they agree element for element.
+inline void expect_same_vias(const apsp::result& got, const apsp::result& want) {
+  ASSERT_TRUE(got.has_paths());
+  ASSERT_TRUE(want.has_paths());
+  ASSERT_EQ(got.via().size(), want.via().size());
+  std::int64_t differ = 0;
+  for (std::size_t e = 0; e < got.via().size(); ++e)
+    differ += got.via().data()[e] != want.via().data()[e];
+  EXPECT_EQ(differ, 0);
+}
+
 /// |got - want| <= rel * max(scale, |want|): `scale` is the magnitude of the summed terms.
 inline void expect_close(const apsp::result& got, const apsp::result& want, double rel,
                          double scale = 1.0) {

@@ -177,6 +177,27 @@ TEST_F(CudaMultiGpuOnOneDevice, Float32AndPaths) {
   }
 }
 
+// The split's products and pivot blocks take float32 minima two pivots at a time without
+// negative weights (gemm_args::three_way): the same bits as the two-operand minima, with
+// fractional weights (no tagged route then) and with paths.
+TEST_F(CudaMultiGpuOnOneDevice, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto g = test_graph(700, false, 72, /*fractional=*/true);
+  for (bool paths : {false, true}) {
+    SCOPED_TRACE("paths=" + std::to_string(paths));
+    const auto three = apsp::solve(g, twice(dtype::float32, paths, 3));
+    EXPECT_NE(three.executed_plan().device.find("multi-GPU"), std::string::npos);
+    ::setenv("APSP_CUDA_THREE_WAY", "0", 1);
+    const auto two = apsp::solve(g, twice(dtype::float32, paths, 3));
+    ::unsetenv("APSP_CUDA_THREE_WAY");
+    expect_bit_identical<float>(three, two);
+    if (paths) {
+      expect_same_vias(three, two);
+      apsp::testing::expect_paths_valid(g, three, 1e-4);
+    }
+  }
+}
+
 TEST_F(CudaMultiGpuOnOneDevice, TaggedPathsMatchTheRescan) {
   APSP_SKIP_WITHOUT_GPU();
   for (const auto& g : {test_graph(600, false, 75), mixed_range_graph(), test_graph(600, true, 76),

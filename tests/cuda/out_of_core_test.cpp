@@ -175,6 +175,29 @@ TEST(CudaOutOfCore, PathsAreValidShortestWalks) {
   apsp::testing::expect_paths_valid(gf, gotf, 1e-4);
 }
 
+// float32 without negative weights takes its minima two pivots at a time, in the products
+// (gemm_args::three_way) and the pivot blocks alike: the same bits as the two-operand minima,
+// with fractional weights (which also keep paths off the tagged route) and with paths.
+TEST(CudaOutOfCore, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
+  APSP_SKIP_WITHOUT_GPU();
+  const auto g = test_graph(900, false, 79, /*fractional=*/true);
+  for (bool paths : {false, true}) {
+    SCOPED_TRACE("paths=" + std::to_string(paths));
+    const auto o = capped(900, 256, dtype::float32, paths);
+    const auto three = solve_out_of_core(g, o);
+    expect_out_of_core(three.executed_plan(), 900, 256);
+    const apsp::result two = [&] {
+      const scoped_env off("APSP_CUDA_THREE_WAY", "0");
+      return solve_out_of_core(g, o);
+    }();
+    expect_bit_identical<float>(three, two);
+    if (paths) {
+      expect_same_vias(three, two);
+      apsp::testing::expect_paths_valid(g, three, 1e-4);
+    }
+  }
+}
+
 TEST(CudaOutOfCore, TaggedPathsMatchTheRescan) {
   APSP_SKIP_WITHOUT_GPU();
   for (const auto& g : {test_graph(700, false, 95), mixed_range_graph(), test_graph(700, true, 96),

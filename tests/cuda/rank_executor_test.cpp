@@ -41,8 +41,7 @@ result solve_on_engine(const graph& g, int device, std::int64_t block, bool devi
     std::fill(via->data(), via->data() + via->size(), no_via);
   }
   auto gpu = cuda::make_rank_gpu<T>(device, detail::cpu::local_tiles<T>{L, d.data(), via->data()},
-                                    facts.has_negative && std::is_integral_v<T>,
-                                    device_fill ? &g : nullptr);
+                                    facts, device_fill ? &g : nullptr);
   detail::run_context ctx(o, L.n, facts.has_negative);
   detail::grid_comm one_process;
   gpu->run(one_process, ctx, {});
@@ -112,7 +111,7 @@ TEST(RankExecutor, CancelStopsAtARoundBoundary) {
   L.b = 128;
   dense_matrix<std::int32_t> d(L.n);
   detail::fill_initial_tiles(g, L, d.data());
-  auto gpu = cuda::make_rank_gpu<std::int32_t>(dev.device, {L, d.data(), nullptr}, false);
+  auto gpu = cuda::make_rank_gpu<std::int32_t>(dev.device, {L, d.data(), nullptr}, {});
   detail::run_context ctx(o, L.n, false);
   detail::grid_comm one_process;
   EXPECT_THROW(gpu->run(one_process, ctx, {}), cancelled_error);

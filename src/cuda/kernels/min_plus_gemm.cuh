@@ -5,8 +5,9 @@
 //
 // min_plus_gemm_kernel (distances only) is min_plus_pipelined_kernel with a run-time K: the
 // accumulators stay in registers across all of K, so a deep outer block (K = 4096) costs one
-// epilogue per output tile instead of one per 128 k. min_plus_gemm_via_kernel handles one
-// 128-wide k slice with the path epilogue of min_plus_tile_with_via (min_plus_panel.cuh); the
+// epilogue per output tile instead of one per 128 k. ThreeWay: float32 minima two pivots at a
+// time on the bit patterns (min_plus_chunk; gemm_args::three_way). min_plus_gemm_via_kernel handles
+// one 128-wide k slice with the path epilogue of min_plus_tile_with_via (min_plus_panel.cuh); the
 // driver runs the slices in stream order and each records the global index of its winning k.
 //
 // Aliasing (C is A or B, as in the pivot panels) is allowed: with the pivot block closed, an
@@ -29,7 +30,7 @@ __device__ __forceinline__ void gemm_tile_of_block(int col_tiles, int& ti, int& 
   tj = b - ti * col_tiles;
 }
 
-template <class T, bool Clamp>
+template <class T, bool Clamp, bool ThreeWay = false>
 __global__ void __launch_bounds__(mp_threads, 2)
     min_plus_gemm_kernel(T* c, std::int64_t ldc, const T* a, std::int64_t lda, const T* b,
                          std::int64_t ldb, int k_chunks, int col_tiles) {
@@ -52,7 +53,7 @@ __global__ void __launch_bounds__(mp_threads, 2)
   const T* g_b = b + static_cast<std::int64_t>(tj) * fw_tile;       // [K][128]
 
   T r_acc[8][8];
-  ring_min_plus<ops>(r_acc, g_a, lda32, g_b, ldb32, k_chunks, s_ring, t);
+  ring_min_plus<ops, false, ThreeWay>(r_acc, g_a, lda32, g_b, ldb32, k_chunks, s_ring, t);
   const int tx = t & 15;
   const int ty = t >> 4;
 
