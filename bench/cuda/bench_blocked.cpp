@@ -220,6 +220,7 @@ int main(int argc, char** argv) {
   apsp::solve_options base;
   base.backend = apsp::backend_kind::cuda;
   base.paths = a.paths;
+  base.type = a.float32 ? apsp::dtype::float32 : apsp::dtype::int32;
   const std::string type = std::string(a.float32 ? "float32" : "int32") + (a.paths ? "_paths" : "");
 
   for (const auto& [n, cap] : a.ooc) {
