@@ -131,8 +131,20 @@ private:
 /// seconds in phase-3 tiles, panel tiles and the pivot, the rest of the parallel region being
 /// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
 struct thread_times {
-  // panel_copy: the part of `panel` spent copying the tile into and out of its scratch tile.
-  enum kind { product, panel, pivot, busy_kinds, panel_copy = busy_kinds, kinds };
+  // Beside the busy kinds, parts of the time: panel_copy, the part of `panel` spent copying the
+  // tile into and out of its scratch tile; and the waits: at the team's barriers, for the lines
+  // before the pivot (thread 0), and for the pivot before a panel tile.
+  enum kind {
+    product,
+    panel,
+    pivot,
+    busy_kinds,
+    panel_copy = busy_kinds,
+    barrier_wait,
+    lines_wait,
+    pivot_wait,
+    kinds
+  };
   alignas(64) double seconds[kinds] = {};
   std::int64_t count[kinds] = {};
 };
@@ -193,6 +205,13 @@ public:
     fetch_next_ = cfg.threads > 1 && !(fetch != nullptr && fetch[0] == '0');
     const char* first = std::getenv("APSP_CPU_PANELS_FIRST");
     panels_first_ = !(first != nullptr && first[0] == '0');
+    // APSP_CPU_DIAGONAL_FIRST=0: the pivot waits for all of the previous round's line tiles.
+    const char* diagonal = std::getenv("APSP_CPU_DIAGONAL_FIRST");
+    diagonal_first_ = !(diagonal != nullptr && diagonal[0] == '0');
+    line_round_ =
+        std::make_unique<std::atomic<std::int64_t>[]>(static_cast<std::size_t>(ltc_ + ltr_));
+    for (std::int64_t p = 0; p < ltc_ + ltr_; ++p)
+      line_round_[p].store(-1, std::memory_order_relaxed);
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -237,9 +256,16 @@ public:
       return;
     if (deferred_) {
       // Round r - 1's tiles of row and column r (update's next lines, no barrier after them)
-      // feed this pivot: wait until every one is done.
-      while (lines_done_.load(std::memory_order_acquire) < ltc_ + ltr_)
-        std::this_thread::yield();
+      // feed this pivot: wait until the diagonal one is done (all of them without
+      // diagonal_first_; the panel tiles then wait for none).
+      timed_scope waiting(my_times(), thread_times::lines_wait);
+      if (diagonal_first_) {
+        while (!line_done(r - 1, L_.local_tile_col(r)))
+          std::this_thread::yield();
+      } else {
+        while (lines_done_.load(std::memory_order_acquire) < ltc_ + ltr_)
+          std::this_thread::yield();
+      }
     }
     timed_scope timed(my_times(), thread_times::pivot);
     const int kb = static_cast<int>(L_.edge(r));
@@ -266,7 +292,7 @@ public:
       if (L_.owns_col(r))
         comm_.bcast_col(row_snap(r, L_.local_tile_col(r)), bytes, L_.row_owner(r));
     }
-    sync_->arrive_and_wait();
+    barrier();
   }
 
   /// Tiles of the pivot row (0 .. ltc-1) and column (ltc .. ltc+ltr-1), handed out one at a time.
@@ -275,7 +301,7 @@ public:
       return; // they run with round r - 1's remaining tiles (update)
     for (std::int64_t p; (p = next_panel_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;)
       panel_tile(r, p);
-    sync_->arrive_and_wait();
+    barrier();
   }
 
   /// Panel tile p of round r (see panels()), on this thread's scratch tile.
@@ -333,7 +359,7 @@ public:
       return; // nothing travelled: the panels' (or round_end's) barrier already ordered them
     if (omp_get_thread_num() == 0)
       comm_.wait_all();
-    sync_->arrive_and_wait();
+    barrier();
   }
 
   /// Agrees on checkpoint or stop with every process.
@@ -353,7 +379,7 @@ public:
           shares_[u].reset(rest * u / threads_, rest * (u + 1) / threads_);
       }
     }
-    sync_->arrive_and_wait();
+    barrier();
     return decision_;
   }
 
@@ -381,8 +407,14 @@ public:
         const std::int64_t p = next_tile_.fetch_add(1, std::memory_order_relaxed);
         if (p >= panel_count)
           return false;
-        while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
-          std::this_thread::yield();
+        if (pivot_ready_.load(std::memory_order_acquire) != r + 1 ||
+            (diagonal_first_ && !line_done(r, p))) {
+          timed_scope waiting(my_times(), thread_times::pivot_wait);
+          while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
+            std::this_thread::yield();
+          while (diagonal_first_ && !line_done(r, p))
+            std::this_thread::yield();
+        }
         panel_tile(r + 1, p);
         return true;
       };
@@ -405,22 +437,34 @@ public:
       }
       while (panels_left)
         panels_left = panel();
-      sync_->arrive_and_wait();
+      barrier();
       if (omp_get_thread_num() == 0)
         deferred_ = false; // read again only after round_end's barriers
       return;
     }
     if (part == update_part::next_lines && deferred_) {
-      // One process: the tiles of row and column r + 1 handed out one at a time, each counted
-      // when done; no barrier: thread 0 waits for the count before round r + 1's pivot, the
-      // others go on to round r's remaining tiles.
-      for (std::int64_t p;
-           (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
+      // One process: the tiles of row and column r + 1 handed out one at a time, each marked
+      // and counted when done; no barrier: the others go on to round r's remaining tiles. With
+      // diagonal_first_, thread 0 takes the diagonal tile (r + 1, r + 1) alone and goes on to
+      // round r + 1's pivot at once, and each of that round's panel tiles waits for its own
+      // line tile (update); else thread 0 takes line tiles too and waits for the count.
+      const std::int64_t diagonal = L_.local_tile_col(r + 1);
+      const auto line = [&](std::int64_t p) {
         if (p < ltc_)
           product_tile(r, L_.local_tile_row(r + 1), p, part);
         else if (L_.tile_row(p - ltc_) != r + 1) // (r + 1, r + 1) is in the row part
           product_tile(r, p - ltc_, L_.local_tile_col(r + 1), part);
+        line_round_[p].store(r, std::memory_order_release);
         lines_done_.fetch_add(1, std::memory_order_release);
+      };
+      if (diagonal_first_ && omp_get_thread_num() == 0) {
+        line(diagonal);
+        return;
+      }
+      for (std::int64_t p;
+           (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
+        if (!(diagonal_first_ && p == diagonal))
+          line(p);
       }
       return;
     }
@@ -451,7 +495,7 @@ public:
       if (poll)
         comm_.poll();
     }
-    sync_->arrive_and_wait();
+    barrier();
   }
 
   /// Phase 3 of round r on local tile (li, lj), unless it is off `part`. `next` (row-major
@@ -486,13 +530,18 @@ public:
   bool round_end(std::int64_t r, std::uint32_t decision) {
     if (omp_get_thread_num() == 0)
       stopping_ = !control_.round_end(r, L_.tiles(), decision, [] {});
-    sync_->arrive_and_wait();
+    barrier();
     const bool go = !stopping_;
-    sync_->arrive_and_wait(); // nobody rewrites stopping_ before every thread read it
+    barrier(); // nobody rewrites stopping_ before every thread read it
     return go;
   }
 
 private:
+  void barrier() {
+    timed_scope timed(my_times(), thread_times::barrier_wait);
+    sync_->arrive_and_wait();
+  }
+
   thread_times* my_times() {
     return times_ ? &times_[omp_get_thread_num()] : nullptr;
   }
@@ -512,17 +561,27 @@ private:
       idle += region - busy;
       std::fprintf(stderr,
                    "  thread %2d: product %.6f s (%lld), panel %.6f s (%lld; copies %.6f s), pivot "
-                   "%.6f s (%lld), other %.6f s\n",
+                   "%.6f s (%lld), other %.6f s (barriers %.6f s, lines %.6f s, pivot %.6f s)\n",
                    t, x.seconds[0], static_cast<long long>(x.count[0]), x.seconds[1],
                    static_cast<long long>(x.count[1]), x.seconds[thread_times::panel_copy],
-                   x.seconds[2], static_cast<long long>(x.count[2]), region - busy);
+                   x.seconds[2], static_cast<long long>(x.count[2]), region - busy,
+                   x.seconds[thread_times::barrier_wait], x.seconds[thread_times::lines_wait],
+                   x.seconds[thread_times::pivot_wait]);
     }
     const double all = region * threads_;
     std::fprintf(stderr,
                  "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
-                 "%.1f %%, other (waits, bookkeeping) %.1f %%\n",
+                 "%.1f %%, other (waits, bookkeeping) %.1f %% (barriers %.1f %%, lines %.1f %%, "
+                 "pivot %.1f %%)\n",
                  100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
-                 100 * sum[2] / all, 100 * idle / all);
+                 100 * sum[2] / all, 100 * idle / all, 100 * sum[thread_times::barrier_wait] / all,
+                 100 * sum[thread_times::lines_wait] / all,
+                 100 * sum[thread_times::pivot_wait] / all);
+  }
+
+  /// Whether round r's line tile p (update(r, next_lines)'s numbering) is done.
+  bool line_done(std::int64_t r, std::int64_t p) const {
+    return line_round_[p].load(std::memory_order_acquire) == r;
   }
 
   T* row_snap(std::int64_t r, std::int64_t l) {
@@ -551,6 +610,8 @@ private:
   bool panels_first_ = true; // update(r, rest) takes round r + 1's panel tiles once they can go
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
+  std::unique_ptr<std::atomic<std::int64_t>[]> line_round_; // the round each line tile was done
+  bool diagonal_first_ = true; // thread 0 takes the diagonal line tile and goes to the pivot
   std::atomic<std::int64_t> pivot_ready_{-1};
   std::atomic<std::int64_t> next_tile_{0}; // round r + 1's panel tiles, in update(r, rest)
   std::unique_ptr<tile_share[]> shares_;   // each thread's share of update(r, rest)
