@@ -205,13 +205,6 @@ public:
     fetch_next_ = cfg.threads > 1 && !(fetch != nullptr && fetch[0] == '0');
     const char* first = std::getenv("APSP_CPU_PANELS_FIRST");
     panels_first_ = !(first != nullptr && first[0] == '0');
-    // APSP_CPU_DIAGONAL_FIRST=0: the pivot waits for all of the previous round's line tiles.
-    const char* diagonal = std::getenv("APSP_CPU_DIAGONAL_FIRST");
-    diagonal_first_ = !(diagonal != nullptr && diagonal[0] == '0');
-    line_round_ =
-        std::make_unique<std::atomic<std::int64_t>[]>(static_cast<std::size_t>(ltc_ + ltr_));
-    for (std::int64_t p = 0; p < ltc_ + ltr_; ++p)
-      line_round_[p].store(-1, std::memory_order_relaxed);
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -256,16 +249,10 @@ public:
       return;
     if (deferred_) {
       // Round r - 1's tiles of row and column r (update's next lines, no barrier after them)
-      // feed this pivot: wait until the diagonal one is done (all of them without
-      // diagonal_first_; the panel tiles then wait for none).
+      // feed this pivot: wait until every one is done.
       timed_scope waiting(my_times(), thread_times::lines_wait);
-      if (diagonal_first_) {
-        while (!line_done(r - 1, L_.local_tile_col(r)))
-          std::this_thread::yield();
-      } else {
-        while (lines_done_.load(std::memory_order_acquire) < ltc_ + ltr_)
-          std::this_thread::yield();
-      }
+      while (lines_done_.load(std::memory_order_acquire) < ltc_ + ltr_)
+        std::this_thread::yield();
     }
     timed_scope timed(my_times(), thread_times::pivot);
     const int kb = static_cast<int>(L_.edge(r));
@@ -407,12 +394,9 @@ public:
         const std::int64_t p = next_tile_.fetch_add(1, std::memory_order_relaxed);
         if (p >= panel_count)
           return false;
-        if (pivot_ready_.load(std::memory_order_acquire) != r + 1 ||
-            (diagonal_first_ && !line_done(r, p))) {
+        if (pivot_ready_.load(std::memory_order_acquire) != r + 1) {
           timed_scope waiting(my_times(), thread_times::pivot_wait);
           while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
-            std::this_thread::yield();
-          while (diagonal_first_ && !line_done(r, p))
             std::this_thread::yield();
         }
         panel_tile(r + 1, p);
@@ -443,28 +427,16 @@ public:
       return;
     }
     if (part == update_part::next_lines && deferred_) {
-      // One process: the tiles of row and column r + 1 handed out one at a time, each marked
-      // and counted when done; no barrier: the others go on to round r's remaining tiles. With
-      // diagonal_first_, thread 0 takes the diagonal tile (r + 1, r + 1) alone and goes on to
-      // round r + 1's pivot at once, and each of that round's panel tiles waits for its own
-      // line tile (update); else thread 0 takes line tiles too and waits for the count.
-      const std::int64_t diagonal = L_.local_tile_col(r + 1);
-      const auto line = [&](std::int64_t p) {
+      // One process: the tiles of row and column r + 1 handed out one at a time, each counted
+      // when done; no barrier: thread 0 waits for the count before round r + 1's pivot, the
+      // others go on to round r's remaining tiles.
+      for (std::int64_t p;
+           (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
         if (p < ltc_)
           product_tile(r, L_.local_tile_row(r + 1), p, part);
         else if (L_.tile_row(p - ltc_) != r + 1) // (r + 1, r + 1) is in the row part
           product_tile(r, p - ltc_, L_.local_tile_col(r + 1), part);
-        line_round_[p].store(r, std::memory_order_release);
         lines_done_.fetch_add(1, std::memory_order_release);
-      };
-      if (diagonal_first_ && omp_get_thread_num() == 0) {
-        line(diagonal);
-        return;
-      }
-      for (std::int64_t p;
-           (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
-        if (!(diagonal_first_ && p == diagonal))
-          line(p);
       }
       return;
     }
@@ -579,11 +551,6 @@ private:
                  100 * sum[thread_times::pivot_wait] / all);
   }
 
-  /// Whether round r's line tile p (update(r, next_lines)'s numbering) is done.
-  bool line_done(std::int64_t r, std::int64_t p) const {
-    return line_round_[p].load(std::memory_order_acquire) == r;
-  }
-
   T* row_snap(std::int64_t r, std::int64_t l) {
     return row_snap_[lookahead_ ? r & 1 : 0].get() + l * tile_;
   }
@@ -610,8 +577,6 @@ private:
   bool panels_first_ = true; // update(r, rest) takes round r + 1's panel tiles once they can go
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
-  std::unique_ptr<std::atomic<std::int64_t>[]> line_round_; // the round each line tile was done
-  bool diagonal_first_ = true; // thread 0 takes the diagonal line tile and goes to the pivot
   std::atomic<std::int64_t> pivot_ready_{-1};
   std::atomic<std::int64_t> next_tile_{0}; // round r + 1's panel tiles, in update(r, rest)
   std::unique_ptr<tile_share[]> shares_;   // each thread's share of update(r, rest)
