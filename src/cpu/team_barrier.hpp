@@ -7,7 +7,6 @@
 // thread would take the core of the one the others wait for.
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <thread>
@@ -42,23 +41,10 @@ public:
       phase_.notify_all();
       return;
     }
-    if (pause_) {
-      for (int i = 0; i < spins_; ++i) {
-        if (phase_.load(std::memory_order_acquire) != phase)
-          return;
-        pause();
-      }
-    } else if (spins_ > 0) {
-      // As long as `spins_` pauses would take, but polling without PAUSE (APSP_CPU_SPIN_PAUSE):
-      // in a virtual machine a loop of PAUSEs can make the hypervisor take the virtual CPU away
-      // (pause-loop exiting), and it then comes back late when the barrier opens.
-      const auto until = std::chrono::steady_clock::now() + spin_time();
-      for (unsigned i = 1;; ++i) {
-        if (phase_.load(std::memory_order_acquire) != phase)
-          return;
-        if ((i & 255) == 0 && std::chrono::steady_clock::now() > until)
-          break;
-      }
+    for (int i = 0; i < spins_; ++i) {
+      if (phase_.load(std::memory_order_acquire) != phase)
+        return;
+      pause();
     }
     while (phase_.load(std::memory_order_acquire) == phase)
       phase_.wait(phase, std::memory_order_acquire);
@@ -66,15 +52,6 @@ public:
 
 private:
   static constexpr int default_spins = 20000;
-
-  /// How long the spins would take: about 50 ns a PAUSE.
-  std::chrono::nanoseconds spin_time() const { return std::chrono::nanoseconds(50) * spins_; }
-
-  /// APSP_CPU_SPIN_PAUSE=1: spin with PAUSE (the default polls without it).
-  static bool spin_with_pause() {
-    const char* v = std::getenv("APSP_CPU_SPIN_PAUSE");
-    return v != nullptr && v[0] == '1';
-  }
 
   static void pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -88,7 +65,6 @@ private:
   std::atomic<int> left_;
   std::atomic<std::uint32_t> phase_{0};
   const int spins_;
-  const bool pause_ = spin_with_pause();
 };
 
 } // namespace apsp::detail::cpu
