@@ -28,6 +28,8 @@ WANTED = {
              "ooc_int32_cap2048M_solve": "cuda out of core, 2 GiB cap (whole solve)",
              "ooc_int32_large_solve": "cuda out of core, matrix > GPU memory (whole solve)",
              "multi2_int32_solve": "cuda int32 on 2 GPUs (whole solve)",
+             "multi2_float32_solve": "cuda float32 on 2 GPUs (whole solve)",
+             "ooc_float32_cap2048M_solve": "cuda float32 out of core, 2 GiB cap (whole solve)",
              "headline_cli_int32_solve": "cuda int32 on 2 GPUs, CLI solve stage",
              "baseline_naive_int32": "GPU baseline: naive per-k",
              "baseline_blocked32_int32": "GPU baseline: 32x32 blocked"},
