@@ -163,6 +163,85 @@ TEST(CpuTileOps, TransposesMatchElementByElementCopies) {
   }
 }
 
+/// tile_ops::product of every ISA against the plain triple loop in pivot order (via = k0 + k on a
+/// strict improvement), with and without the next operands to fetch (tile_ops::product's
+/// next_a / next_b, read only as cache hints): same results, on whole and partial micro-tiles
+/// and pivot counts past one L1 chunk.
+template <class T> void check_products(cpu::isa isa) {
+  struct shape {
+    int rows, cols, kb;
+  };
+  const shape shapes[] = {{96, 96, 96}, {40, 96, 96},    {96, 40, 40}, {13, 29, 7},
+                          {1, 1, 1},    {200, 160, 150}, {64, 64, 300}};
+  std::uint64_t state = 12345;
+  const auto next_value = [&state](int most) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<T>((state >> 33) % static_cast<std::uint64_t>(most));
+  };
+  for (const bool paths : {false, true}) {
+    const auto ops = cpu::select_tile_ops<T>(isa, /*negative=*/false, paths);
+    for (const auto& [rows, cols, kb] : shapes) {
+      SCOPED_TRACE("isa=" + std::string(cpu::to_string(isa)) + " rows=" + std::to_string(rows) +
+                   " cols=" + std::to_string(cols) + " kb=" + std::to_string(kb) +
+                   " paths=" + std::to_string(paths) + " size=" + std::to_string(sizeof(T)));
+      const std::ptrdiff_t ld = (std::max(rows, cols) + 63) / 64 * 64 + 16;
+      const std::ptrdiff_t ldc = cols + 3;
+      const auto operand = [&] {
+        std::vector<T> v(static_cast<std::size_t>(kb * ld + 64));
+        for (auto& x : v)
+          x = next_value(1000);
+        return v;
+      };
+      const std::vector<T> a = operand();
+      const std::vector<T> b = operand();
+      const std::vector<T> next_a = operand();
+      const std::vector<T> next_b = operand();
+      std::vector<T> c0(static_cast<std::size_t>(rows * ldc));
+      for (auto& x : c0)
+        x = next_value(1500);
+      const std::vector<std::int32_t> v0(c0.size(), apsp::no_via);
+      const std::int32_t k0 = 500;
+      std::vector<T> want = c0;
+      std::vector<std::int32_t> want_via = v0;
+      for (int k = 0; k < kb; ++k) {
+        for (int i = 0; i < rows; ++i) {
+          for (int j = 0; j < cols; ++j) {
+            const T sum =
+                a[static_cast<std::size_t>(k * ld + i)] + b[static_cast<std::size_t>(k * ld + j)];
+            const auto at = static_cast<std::size_t>(i * ldc + j);
+            if (sum < want[at]) {
+              want[at] = sum;
+              want_via[at] = k0 + k;
+            }
+          }
+        }
+      }
+      for (int hints = 0; hints < 3; ++hints) {
+        std::vector<T> c = c0;
+        std::vector<std::int32_t> v = v0;
+        const T* na = hints == 0 ? nullptr : next_a.data();
+        const T* nb = hints == 2 ? nullptr : next_b.data();
+        if (hints == 0)
+          nb = nullptr;
+        ops.product(a.data(), b.data(), ld, kb, c.data(), paths ? v.data() : nullptr, ldc, rows,
+                    cols, k0, na, nb);
+        ASSERT_EQ(c, want) << "hints " << hints;
+        if (paths)
+          ASSERT_EQ(v, want_via) << "hints " << hints;
+      }
+    }
+  }
+}
+
+TEST(CpuTileOps, ProductsMatchTheTripleLoopWithAndWithoutNextOperands) {
+  for (auto isa : supported_isas()) {
+    check_products<std::int32_t>(isa);
+    check_products<float>(isa);
+    check_products<std::int64_t>(isa);
+    check_products<double>(isa);
+  }
+}
+
 TEST(CpuBackend, MatchesReferenceBitForBit) {
   auto reference = apsp::detail::make_reference_backend();
   auto fast = apsp::detail::make_cpu_backend();
