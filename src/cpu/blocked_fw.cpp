@@ -132,14 +132,16 @@ private:
 /// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
 struct thread_times {
   // Beside the busy kinds, parts of the time: panel_copy, the part of `panel` spent copying the
-  // tile into and out of its scratch tile; and the waits: at the team's barriers, for the lines
-  // before the pivot (thread 0), and for the pivot before a panel tile.
+  // tile into and out of its scratch tile; and the waits: at the barrier that ends a look-ahead
+  // round's tiles (round_wait), at the team's other barriers, for the lines before the pivot
+  // (thread 0), and for the pivot before a panel tile.
   enum kind {
     product,
     panel,
     pivot,
     busy_kinds,
     panel_copy = busy_kinds,
+    round_wait,
     barrier_wait,
     lines_wait,
     pivot_wait,
@@ -205,6 +207,15 @@ public:
     fetch_next_ = cfg.threads > 1 && !(fetch != nullptr && fetch[0] == '0');
     const char* first = std::getenv("APSP_CPU_PANELS_FIRST");
     panels_first_ = !(first != nullptr && first[0] == '0');
+    // Each panel tile goes first to the thread that computed its line tile in the round before
+    // (APSP_CPU_PANEL_AFFINITY=0: to whichever thread comes).
+    const char* affinity = std::getenv("APSP_CPU_PANEL_AFFINITY");
+    panel_affinity_ = !(affinity != nullptr && affinity[0] == '0');
+    line_thread_ = std::make_unique<int[]>(static_cast<std::size_t>(ltc_ + ltr_));
+    panel_round_ =
+        std::make_unique<std::atomic<std::int64_t>[]>(static_cast<std::size_t>(ltc_ + ltr_));
+    for (std::int64_t p = 0; p < ltc_ + ltr_; ++p)
+      panel_round_[p].store(-1, std::memory_order_relaxed);
     if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
@@ -390,15 +401,40 @@ public:
         product_tile(r, p / std::max<std::int64_t>(ltc_, 1), p % std::max<std::int64_t>(ltc_, 1),
                      part, next);
       };
-      const auto panel = [&] { // one of round r + 1's panel tiles; false once none is left
-        const std::int64_t p = next_tile_.fetch_add(1, std::memory_order_relaxed);
-        if (p >= panel_count)
-          return false;
+      const auto claim = [&](std::int64_t p) { // panel tile p of round r + 1, once only
+        std::int64_t seen = panel_round_[p].load(std::memory_order_relaxed);
+        return seen != r + 1 &&
+               panel_round_[p].compare_exchange_strong(seen, r + 1, std::memory_order_relaxed);
+      };
+      const auto next_panel = [&]() -> std::int64_t {
+        if (!panel_affinity_) {
+          const std::int64_t p = next_tile_.fetch_add(1, std::memory_order_relaxed);
+          return p < panel_count ? p : -1;
+        }
+        // The panel tiles whose line tile this thread computed first: their values are in
+        // this core's cache already; then any other.
+        for (int own = 1; own >= 0; --own) {
+          for (std::int64_t p = 0; p < panel_count; ++p) {
+            if ((!own || line_thread_[p] == t) && claim(p))
+              return p;
+          }
+        }
+        return -1;
+      };
+      const auto wait_for_pivot = [&] {
         if (pivot_ready_.load(std::memory_order_acquire) != r + 1) {
           timed_scope waiting(my_times(), thread_times::pivot_wait);
           while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
             std::this_thread::yield();
         }
+      };
+      const auto panel = [&] { // one of round r + 1's panel tiles; false once none is left
+        if (panel_affinity_)
+          wait_for_pivot(); // the line tiles' threads are known once the pivot is closed
+        const std::int64_t p = next_panel();
+        if (p < 0)
+          return false;
+        wait_for_pivot();
         panel_tile(r + 1, p);
         return true;
       };
@@ -421,7 +457,7 @@ public:
       }
       while (panels_left)
         panels_left = panel();
-      barrier();
+      barrier(thread_times::round_wait);
       if (omp_get_thread_num() == 0)
         deferred_ = false; // read again only after round_end's barriers
       return;
@@ -436,6 +472,7 @@ public:
           product_tile(r, L_.local_tile_row(r + 1), p, part);
         else if (L_.tile_row(p - ltc_) != r + 1) // (r + 1, r + 1) is in the row part
           product_tile(r, p - ltc_, L_.local_tile_col(r + 1), part);
+        line_thread_[p] = omp_get_thread_num(); // read after the pivot's release (panel tiles)
         lines_done_.fetch_add(1, std::memory_order_release);
       }
       return;
@@ -509,8 +546,9 @@ public:
   }
 
 private:
-  void barrier() {
-    timed_scope timed(my_times(), thread_times::barrier_wait);
+  /// The team's barrier, its wait timed as `k` (APSP_CPU_PROFILE).
+  void barrier(thread_times::kind k = thread_times::barrier_wait) {
+    timed_scope timed(my_times(), k);
     sync_->arrive_and_wait();
   }
 
@@ -533,22 +571,24 @@ private:
       idle += region - busy;
       std::fprintf(stderr,
                    "  thread %2d: product %.6f s (%lld), panel %.6f s (%lld; copies %.6f s), pivot "
-                   "%.6f s (%lld), other %.6f s (barriers %.6f s, lines %.6f s, pivot %.6f s)\n",
+                   "%.6f s (%lld), other %.6f s (rounds' ends %.6f s, other barriers %.6f s, lines "
+                   "%.6f s, pivot %.6f s)\n",
                    t, x.seconds[0], static_cast<long long>(x.count[0]), x.seconds[1],
                    static_cast<long long>(x.count[1]), x.seconds[thread_times::panel_copy],
                    x.seconds[2], static_cast<long long>(x.count[2]), region - busy,
-                   x.seconds[thread_times::barrier_wait], x.seconds[thread_times::lines_wait],
-                   x.seconds[thread_times::pivot_wait]);
+                   x.seconds[thread_times::round_wait], x.seconds[thread_times::barrier_wait],
+                   x.seconds[thread_times::lines_wait], x.seconds[thread_times::pivot_wait]);
     }
     const double all = region * threads_;
-    std::fprintf(stderr,
-                 "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
-                 "%.1f %%, other (waits, bookkeeping) %.1f %% (barriers %.1f %%, lines %.1f %%, "
-                 "pivot %.1f %%)\n",
-                 100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
-                 100 * sum[2] / all, 100 * idle / all, 100 * sum[thread_times::barrier_wait] / all,
-                 100 * sum[thread_times::lines_wait] / all,
-                 100 * sum[thread_times::pivot_wait] / all);
+    std::fprintf(
+        stderr,
+        "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
+        "%.1f %%, other (waits, bookkeeping) %.1f %% (rounds' ends %.1f %%, other barriers "
+        "%.1f %%, lines %.1f %%, pivot %.1f %%)\n",
+        100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
+        100 * sum[2] / all, 100 * idle / all, 100 * sum[thread_times::round_wait] / all,
+        100 * sum[thread_times::barrier_wait] / all, 100 * sum[thread_times::lines_wait] / all,
+        100 * sum[thread_times::pivot_wait] / all);
   }
 
   T* row_snap(std::int64_t r, std::int64_t l) {
@@ -579,7 +619,12 @@ private:
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};
   std::atomic<std::int64_t> next_tile_{0}; // round r + 1's panel tiles, in update(r, rest)
-  std::unique_ptr<tile_share[]> shares_;   // each thread's share of update(r, rest)
+  // With panel_affinity_: the thread that computed each line tile, and the round each panel tile
+  // was claimed for.
+  bool panel_affinity_ = true;
+  std::unique_ptr<int[]> line_thread_;
+  std::unique_ptr<std::atomic<std::int64_t>[]> panel_round_;
+  std::unique_ptr<tile_share[]> shares_; // each thread's share of update(r, rest)
   packed_buffer<T> col_snap_[2];
   packed_buffer<T> row_snap_[2];
   packed_buffer<T> scratch_;
