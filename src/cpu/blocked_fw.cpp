@@ -571,7 +571,7 @@ private:
       idle += region - busy;
       std::fprintf(stderr,
                    "  thread %2d: product %.6f s (%lld), panel %.6f s (%lld; copies %.6f s), pivot "
-                   "%.6f s (%lld), other %.6f s (rounds' ends %.6f s, other barriers %.6f s, lines "
+                   "%.6f s (%lld), other %.6f s (round ends %.6f s, other barriers %.6f s, lines "
                    "%.6f s, pivot %.6f s)\n",
                    t, x.seconds[0], static_cast<long long>(x.count[0]), x.seconds[1],
                    static_cast<long long>(x.count[1]), x.seconds[thread_times::panel_copy],
@@ -583,7 +583,7 @@ private:
     std::fprintf(
         stderr,
         "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
-        "%.1f %%, other (waits, bookkeeping) %.1f %% (rounds' ends %.1f %%, other barriers "
+        "%.1f %%, other (waits, bookkeeping) %.1f %% (round ends %.1f %%, other barriers "
         "%.1f %%, lines %.1f %%, pivot %.1f %%)\n",
         100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
         100 * sum[2] / all, 100 * idle / all, 100 * sum[thread_times::round_wait] / all,
