@@ -540,9 +540,9 @@ public:
     if (omp_get_thread_num() == 0)
       stopping_ = !control_.round_end(r, L_.tiles(), decision, [] {});
     barrier();
-    const bool go = !stopping_;
-    barrier(); // nobody rewrites stopping_ before every thread read it
-    return go;
+    // Thread 0 rewrites stopping_ only in the next round_end, after the next check()'s barrier,
+    // which every thread reaches after reading it here: no second barrier needed.
+    return !stopping_;
   }
 
 private:
@@ -580,15 +580,15 @@ private:
                    x.seconds[thread_times::lines_wait], x.seconds[thread_times::pivot_wait]);
     }
     const double all = region * threads_;
-    std::fprintf(
-        stderr,
-        "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
-        "%.1f %%, other (waits, bookkeeping) %.1f %% (round ends %.1f %%, other barriers "
-        "%.1f %%, lines %.1f %%, pivot %.1f %%)\n",
-        100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
-        100 * sum[2] / all, 100 * idle / all, 100 * sum[thread_times::round_wait] / all,
-        100 * sum[thread_times::barrier_wait] / all, 100 * sum[thread_times::lines_wait] / all,
-        100 * sum[thread_times::pivot_wait] / all);
+    std::fprintf(stderr,
+                 "  share of thread time: product %.1f %%, panel %.1f %% (copies %.1f %%), pivot "
+                 "%.1f %%, other (waits, bookkeeping) %.1f %% (round ends %.1f %%, other barriers "
+                 "%.1f %%, lines %.1f %%, pivot %.1f %%)\n",
+                 100 * sum[0] / all, 100 * sum[1] / all, 100 * sum[thread_times::panel_copy] / all,
+                 100 * sum[2] / all, 100 * idle / all, 100 * sum[thread_times::round_wait] / all,
+                 100 * sum[thread_times::barrier_wait] / all,
+                 100 * sum[thread_times::lines_wait] / all,
+                 100 * sum[thread_times::pivot_wait] / all);
   }
 
   T* row_snap(std::int64_t r, std::int64_t l) {

@@ -62,9 +62,11 @@ private:
   }
 
   const int count_;
-  std::atomic<int> left_;
-  std::atomic<std::uint32_t> phase_{0};
-  const int spins_;
+  // The arrivals' counter and the phase the waiting threads poll live on cache lines of their
+  // own: on one line, every arrival's read-modify-write would take it away from all the pollers.
+  alignas(64) std::atomic<int> left_;
+  alignas(64) std::atomic<std::uint32_t> phase_{0};
+  alignas(64) const int spins_;
 };
 
 } // namespace apsp::detail::cpu
