@@ -190,8 +190,12 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
           vbuf[m * W + q] = inside && Paths ? vt[m * ldc + q] : no_via;
         }
       }
-      micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0, f,
-                                                     nf, fetch.shift);
+      if (nf > 0) {
+        micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0, f,
+                                                       nf, fetch.shift);
+      } else {
+        micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0);
+      }
       for (int m = 0; m < h; ++m) {
         for (int q = 0; q < w; ++q) {
           ct[m * ldc + q] = cbuf[m * W + q];
