@@ -395,6 +395,7 @@ public:
       // tile once that pivot is closed: they are the next round's start, and done in between
       // they let this round's tiles fill the time that would otherwise be spent waiting for
       // the last of them (APSP_CPU_PANELS_FIRST=0: only after this round's tiles, to compare).
+      // Each goes first to the thread that computed its line tile (panel_affinity_).
       const int t = omp_get_thread_num();
       const std::int64_t panel_count = ltc_ + ltr_;
       const auto tile = [&](std::int64_t p, std::int64_t next) {
