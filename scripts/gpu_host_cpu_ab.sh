@@ -9,7 +9,9 @@
 # impl, seconds, updates_per_s, pct_peak) to $OUT/cpu_host_ab.csv, the profiles to
 # $OUT/cpu_host_ab_profiles.txt, a table last. PYTHON: the interpreter with numpy (python3).
 # Without PATCH, BASE_ENV (e.g. APSP_CPU_PREFETCH=0) makes the baseline the same build run with
-# those environment settings.
+# those environment settings. PEAK_EACH_ROUND=1 measures the 16-thread peak again before every
+# round and takes that round's percentages against it (the shared hosts' peak moves between
+# minutes of one call).
 #   PATCH=.ab/cpu_kernels.patch THREADS=16 SIZES="1000 2000 4000" ROUNDS=3 scripts/gpu_host_cpu_ab.sh
 #   BASE_ENV=APSP_CPU_PREFETCH=0 THREADS=16 scripts/gpu_host_cpu_ab.sh
 set -uo pipefail
@@ -77,6 +79,10 @@ for n in $SIZES 1000 2000; do
   [[ -f $W/g$n.bin ]] || "${PYTHON:-python3}" bench/random_graph.py "$W/g$n.bin" "$n" 10
 done
 for round in $(seq "$ROUNDS"); do
+  if [[ ${PEAK_EACH_ROUND:-0} == 1 ]]; then
+    peak=$("${bin[new]}/cpu_minplus_peak" 0.5 "$THREADS" | awk '/peak_updates_per_s/ { print $2 }')
+    say "round $round: int32 min-plus peak $peak/s on $THREADS threads"
+  fi
   for n in $SIZES; do
     for v in base new; do
       one "$v" "$n" "$THREADS" "$peak" "$round"
