@@ -71,7 +71,7 @@ one() { # variant n threads peak round
   [[ -z $r ]] && { say "n=$2 $1: FAILED"; return; }
   share=$(grep "share of thread time" "$W/prof.txt" | tail -1 | sed 's/.*time: //')
   { echo "== $1 n=$2 threads=$3 round $5"; tail -$(($3 + 2)) "$W/prof.txt"; } >>"$profiles"
-  python3 -c "n=$2; r=$r; p=$4; print(f'n={n} t=$3 $1 (round $5): {r:.4f} s {n**3/r:.3e}/s {100*n**3/r/p:.1f} % of peak | $share')" |
+  SHARE=$share python3 -c "import os; n=$2; r=$r; p=$4; print(f'n={n} t=$3 $1 (round $5): {r:.4f} s {n**3/r:.3e}/s {100*n**3/r/p:.1f} % of peak | ' + os.environ['SHARE'])" |
     tee -a "$table"
   python3 -c "n=$2; r=$r; p=$4; print(f'$(date -u +%F),\"$cpu ($3 threads)\",$COMMIT,\"PATCH=$PATCH BASE_ENV=$BASE_ENV THREADS=$THREADS SIZES=\"\"$SIZES\"\" ROUNDS=$ROUNDS REPEAT=$REPEAT scripts/gpu_host_cpu_ab.sh (best of $REPEAT)\",{n},cpu-int32-rounds ($1),{r},{n**3/r:.4e},{100*n**3/r/p:.1f}')" >>"$csv"
 }
