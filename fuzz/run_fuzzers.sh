@@ -21,10 +21,23 @@ if ! command -v clang++ >/dev/null 2>&1 ||
   exit 77
 fi
 
+# The build's output goes to a log that is shown when it fails (ninja reports errors on stdout);
+# a failed build is tried once more before that, so that a compiler killed on a loaded machine
+# does not fail the run, while a real error fails both tries.
+mkdir -p "$build"
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$source_dir" --preset fuzz -B "$build" >/dev/null
+  if ! cmake -S "$source_dir" --preset fuzz -B "$build" >"$build/configure.log" 2>&1; then
+    echo "fuzz build: configuring failed; its log ($build/configure.log) ends:"
+    tail -30 "$build/configure.log"
+    exit 1
+  fi
 fi
-cmake --build "$build" --target fuzzers -j "$(nproc)" >/dev/null
+if ! cmake --build "$build" --target fuzzers -j "$(nproc)" >"$build/build.log" 2>&1 &&
+   ! cmake --build "$build" --target fuzzers -j 1 >>"$build/build.log" 2>&1; then
+  echo "fuzz build failed twice; its log ($build/build.log) ends:"
+  tail -40 "$build/build.log"
+  exit 1
+fi
 
 # One core per fuzzer (the readers' OpenMP loops still run, on one thread): on a shared machine
 # one fuzzer at a time then takes one core.
