@@ -127,6 +127,13 @@ private:
   }
 };
 
+/// Whether the environment variable `name` is set to 0: the executor's switches for comparisons
+/// (APSP_CPU_LOOKAHEAD, APSP_CPU_PREFETCH, ...), each on unless so.
+bool switched_off(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && v[0] == '0';
+}
+
 /// Where each thread's time goes (APSP_CPU_PROFILE=1, printed to stderr after the rounds):
 /// seconds in phase-3 tiles, panel tiles and the pivot, the rest of the parallel region being
 /// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
@@ -191,8 +198,7 @@ public:
     // (no barrier) while the others go on to round r's remaining tiles (each its own share
     // first, update()), and round r + 1's panel tiles follow them (APSP_CPU_LOOKAHEAD=0 turns
     // that off).
-    const char* env = std::getenv("APSP_CPU_LOOKAHEAD");
-    const bool local_ok = cfg.threads > 1 && !(env != nullptr && env[0] == '0');
+    const bool local_ok = cfg.threads > 1 && !switched_off("APSP_CPU_LOOKAHEAD");
     lookahead_ = hooks.lookahead && (comm.distributed() || local_ok);
     overlap_ = lookahead_ && !comm.distributed();
     for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
@@ -203,14 +209,11 @@ public:
     shares_ = std::make_unique<tile_share[]>(static_cast<std::size_t>(threads_));
     // Several threads: product tiles fetch their next tile's operands, which other cores wrote
     // (product_tile); APSP_CPU_PREFETCH=0 turns that off, to compare.
-    const char* fetch = std::getenv("APSP_CPU_PREFETCH");
-    fetch_next_ = cfg.threads > 1 && !(fetch != nullptr && fetch[0] == '0');
-    const char* first = std::getenv("APSP_CPU_PANELS_FIRST");
-    panels_first_ = !(first != nullptr && first[0] == '0');
+    fetch_next_ = cfg.threads > 1 && !switched_off("APSP_CPU_PREFETCH");
+    panels_first_ = !switched_off("APSP_CPU_PANELS_FIRST");
     // Each panel tile goes first to the thread that computed its line tile in the round before
     // (APSP_CPU_PANEL_AFFINITY=0: to whichever thread comes).
-    const char* affinity = std::getenv("APSP_CPU_PANEL_AFFINITY");
-    panel_affinity_ = !(affinity != nullptr && affinity[0] == '0');
+    panel_affinity_ = !switched_off("APSP_CPU_PANEL_AFFINITY");
     line_thread_ = std::make_unique<int[]>(static_cast<std::size_t>(ltc_ + ltr_));
     panel_round_ =
         std::make_unique<std::atomic<std::int64_t>[]>(static_cast<std::size_t>(ltc_ + ltr_));
@@ -371,7 +374,6 @@ public:
       if (deferred_) {
         next_line_.store(0, std::memory_order_relaxed);
         lines_done_.store(0, std::memory_order_relaxed);
-        next_tile_.store(0, std::memory_order_relaxed);
         const std::int64_t rest = ltr_ * ltc_;
         for (int u = 0; u < threads_; ++u)
           shares_[u].reset(rest * u / threads_, rest * (u + 1) / threads_);
@@ -408,13 +410,9 @@ public:
                panel_round_[p].compare_exchange_strong(seen, r + 1, std::memory_order_relaxed);
       };
       const auto next_panel = [&]() -> std::int64_t {
-        if (!panel_affinity_) {
-          const std::int64_t p = next_tile_.fetch_add(1, std::memory_order_relaxed);
-          return p < panel_count ? p : -1;
-        }
-        // The panel tiles whose line tile this thread computed first: their values are in
-        // this core's cache already; then any other.
-        for (int own = 1; own >= 0; --own) {
+        // With panel_affinity_, the panel tiles whose line tile this thread computed first:
+        // their values are in this core's cache already; then any other.
+        for (int own = panel_affinity_ ? 1 : 0; own >= 0; --own) {
           for (std::int64_t p = 0; p < panel_count; ++p) {
             if ((!own || line_thread_[p] == t) && claim(p))
               return p;
@@ -619,9 +617,8 @@ private:
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};
-  std::atomic<std::int64_t> next_tile_{0}; // round r + 1's panel tiles, in update(r, rest)
-  // With panel_affinity_: the thread that computed each line tile, and the round each panel tile
-  // was claimed for.
+  // Round r + 1's panel tiles in update(r, rest): the thread that computed each one's line tile
+  // (read with panel_affinity_), and the round each was claimed for.
   bool panel_affinity_ = true;
   std::unique_ptr<int[]> line_thread_;
   std::unique_ptr<std::atomic<std::int64_t>[]> panel_round_;

@@ -172,13 +172,18 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
       }
       const char* f = nullptr;
       const int nf = fetch.take((kb + (1 << fetch.shift) - 1) >> fetch.shift, &f);
-      if (h == MR && w == W) {
+      // The micro-tile on c (stride ldc), fetching its share of lines where there are any.
+      const auto kernel = [&](T * c_at, std::int32_t * vc_at, std::ptrdiff_t ldc_at)
+          __attribute__((always_inline)) {
         if (nf > 0) {
-          micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0, f,
-                                                         nf, fetch.shift);
+          micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, c_at, vc_at,
+                                                         ldc_at, k0, f, nf, fetch.shift);
         } else {
-          micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, ct, vt, ldc, k0);
+          micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, c_at, vc_at, ldc_at, k0);
         }
+      };
+      if (h == MR && w == W) {
+        kernel(ct, vt, ldc);
         continue;
       }
       alignas(64) T cbuf[MR * W];
@@ -190,12 +195,7 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
           vbuf[m * W + q] = inside && Paths ? vt[m * ldc + q] : no_via;
         }
       }
-      if (nf > 0) {
-        micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0, f,
-                                                       nf, fetch.shift);
-      } else {
-        micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, cbuf, vbuf, W, k0);
-      }
+      kernel(cbuf, vbuf, W);
       for (int m = 0; m < h; ++m) {
         for (int q = 0; q < w; ++q) {
           ct[m * ldc + q] = cbuf[m * W + q];
