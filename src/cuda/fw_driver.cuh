@@ -46,6 +46,15 @@ template <class T, bool Clamp, int NI, bool Defer> auto paths_kernel(const devic
   return &kernels::min_plus_paths_kernel<T, Clamp, NI, Defer, false>;
 }
 
+/// The distance kernel for p, chosen the same way.
+template <class T, bool Clamp> auto pipelined_kernel(const device_problem<T>& p) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.three_way)
+      return &kernels::min_plus_pipelined_kernel<T, Clamp, true>;
+  }
+  return &kernels::min_plus_pipelined_kernel<T, Clamp, false>;
+}
+
 /// Round r's tagged panels (the buffers of r's parity, min_plus_tagged.cuh), made once its
 /// pivot row and column are final (after phase 2), when the problem has the buffers.
 template <class T, bool Clamp>
@@ -126,11 +135,7 @@ void enqueue_tiles(const device_problem<T>& p, int r, int set, cudaStream_t s) {
   const unsigned blocks = kernels::blocks_of(set, tiles);
   if (blocks == 0)
     return;
-  auto* kernel = kernels::min_plus_pipelined_kernel<T, Clamp>;
-  if constexpr (std::is_same_v<T, float>) {
-    if (p.three_way)
-      kernel = kernels::min_plus_pipelined_kernel<T, Clamp, true>;
-  }
+  auto* kernel = pipelined_kernel<T, Clamp>(p);
   kernel<<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
       p.d, p.ld, p.vertices(), r, tiles, set);
   APSP_CUDA_CHECK_LAUNCH(set == kernels::cross ? "min-plus tile kernel (phase 2)"

@@ -17,6 +17,16 @@ inline unsigned helper_blocks(std::int64_t total) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((total + 255) / 256, 1, 4096));
 }
 
+/// The distance product for g: float32 with gemm_args::three_way takes its minima three at a
+/// time (min_plus_chunk), as fw_driver.cuh's kernels do.
+template <class T, bool Clamp> auto gemm_kernel(const gemm_args<T>& g) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (g.three_way)
+      return &kernels::min_plus_gemm_kernel<T, Clamp, true>;
+  }
+  return &kernels::min_plus_gemm_kernel<T, Clamp, false>;
+}
+
 template <class T, bool Clamp, bool Paths> void configure_variant() {
   if constexpr (Paths) {
     APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::min_plus_gemm_via_kernel<T, Clamp>,
@@ -73,11 +83,7 @@ void enqueue_variant(const gemm_args<T>& g, cudaStream_t s) {
       APSP_CUDA_CHECK_LAUNCH("min_plus_gemm_via_kernel", s);
     }
   } else {
-    auto kernel = kernels::min_plus_gemm_kernel<T, Clamp>;
-    if constexpr (std::is_same_v<T, float>) {
-      if (g.three_way)
-        kernel = kernels::min_plus_gemm_kernel<T, Clamp, true>;
-    }
+    auto* kernel = gemm_kernel<T, Clamp>(g);
     kernel<<<blocks, kernels::mp_threads, kernels::pipelined_smem_bytes(sizeof(T)), s>>>(
         g.c, g.ldc, g.a, g.lda, g.b, g.ldb, static_cast<int>(g.k / kernels::pipe_chunk_k),
         col_tiles);
