@@ -7,7 +7,7 @@ integer weights uniform in [1, 1000], numpy seed = n. They are written in the co
 format, which bench/cpu/cpu_time_solve reads; SciPy gets the same edges as a dense float64
 matrix (0 = no edge) and only its floyd_warshall call is timed.
 
-Rows written to bench/results/cpu_<date>.csv (date, device, commit, command, n, impl, seconds,
+Rows appended to bench/results/cpu_<date>.csv (date, device, commit, command, n, impl, seconds,
 updates_per_s), where updates/s = n^3 / seconds:
   minplus-peak          cpu_minplus_peak: best int32 min-plus loop in L1, all threads, measured
                         again right before each size (the row's n): on a shared VM the cores
@@ -178,13 +178,16 @@ def main():
         print(f"{n!s:>6} {impl:<20} {seconds:>10.3f} {ups:>11.3e} {100 * ups / peaks[n]:>8.1f}% {ratio:>8.1f}x")
 
     os.makedirs(os.path.dirname(out_csv), exist_ok=True)
-    with open(out_csv, "w") as f:
-        f.write("date,device,commit,command,n,impl,seconds,updates_per_s\n")
+    # Append: a day's file keeps every earlier run's rows (they are quoted in docs/benchmarks.md).
+    new_file = not os.path.exists(out_csv)
+    with open(out_csv, "a") as f:
+        if new_file:
+            f.write("date,device,commit,command,n,impl,seconds,updates_per_s\n")
         for n, impl, seconds, ups, cmd in rows:
             sec = f"{seconds:.6f}" if isinstance(seconds, float) else seconds
             rate = f"{ups:.4e}" if isinstance(ups, float) else ups
             f.write(f'{date},"{device}",{rev},"{cmd}",{n},{impl},{sec},{rate}\n')
-    print(f"wrote {os.path.relpath(out_csv, ROOT)}")
+    print(f"appended to {os.path.relpath(out_csv, ROOT)}")
 
 
 if __name__ == "__main__":
