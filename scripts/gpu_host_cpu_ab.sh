@@ -33,10 +33,7 @@ profiles="$OUT/cpu_host_ab_profiles.txt"
 say() { echo "$*" | tee -a "$table"; }
 
 build() { # source dir, build dir
-  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_BUILD_PYTHON=OFF \
-    -DAPSP_ENABLE_CUDA=OFF -DAPSP_BUILD_TESTS=OFF -DAPSP_BUILD_CLI=OFF \
-    -DCMAKE_PREFIX_PATH="$PWD/.deps" >"$2.configure.log" 2>&1 &&
-    cmake --build "$2" -j"$(nproc)" --target cpu_time_solve cpu_minplus_peak >"$2.build.log" 2>&1
+  scripts/cpu_bench_build.sh "$1" "$2" cpu_time_solve cpu_minplus_peak
 }
 PATCH=${PATCH:-}
 BASE_ENV=${BASE_ENV:-}

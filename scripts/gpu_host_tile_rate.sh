@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on a GPU machine's host (or any machine): how evenly its cores run the cpu back end's
-# tile product. Builds cpu_tile_rate and cpu_minplus_peak (cpu-only Release build in $WORK), then
+# tile product. Builds cpu_tile_rate and cpu_minplus_peak (scripts/cpu_bench_build.sh, in $WORK), then
 # $ROUNDS times: the int32 min-plus peak on $THREADS threads and on one, and the tile product
 # (block $BLOCK, c stride $N) on one thread, on $THREADS threads with operands of their own, and
 # on $THREADS threads reading operands another core just wrote (fresh). Rows (date, device,
@@ -22,11 +22,8 @@ mkdir -p "$OUT" "$W"
 csv="$OUT/cpu_tile_rate.csv"
 log="$OUT/cpu_tile_rate.txt"
 [[ -f $csv ]] || echo "date,device,commit,command,threads,block,n,fresh,median_us,fastest_us,slowest_us,half_speed_threads,updates_per_s,pct_peak" >"$csv"
-cmake -S . -B "$W/b" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_BUILD_PYTHON=OFF \
-  -DAPSP_ENABLE_CUDA=OFF -DAPSP_BUILD_TESTS=OFF -DAPSP_BUILD_CLI=OFF \
-  -DCMAKE_PREFIX_PATH="$PWD/.deps" >"$W/configure.log" 2>&1 &&
-  cmake --build "$W/b" -j"$(nproc)" --target cpu_tile_rate cpu_minplus_peak >"$W/build.log" 2>&1 ||
-  { echo "build failed"; tail -20 "$W/build.log"; exit 1; }
+scripts/cpu_bench_build.sh . "$W/b" cpu_tile_rate cpu_minplus_peak ||
+  { echo "build failed"; tail -20 "$W/b.build.log"; exit 1; }
 B="$W/b/bench/cpu"
 cpu=$(lscpu | sed -n 's/^Model name: *//p')
 command="THREADS=$THREADS ROUNDS=$ROUNDS BLOCK=$BLOCK N=$N scripts/gpu_host_tile_rate.sh"
