@@ -147,6 +147,47 @@ nlohmann::ordered_json plan_json(const distributed::session& s, const distribute
   return j;
 }
 
+nlohmann::ordered_json traffic_json(const distributed::traffic& t) {
+  return {{"sent_messages", t.sent_messages},
+          {"sent_bytes", t.sent_bytes},
+          {"received_messages", t.received_messages},
+          {"received_bytes", t.received_bytes}};
+}
+
+/// Every rank's report: where it ran, where its time went, what it sent, its busiest threads.
+nlohmann::ordered_json rank_reports_json(const std::vector<distributed::rank_report>& ranks) {
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (const distributed::rank_report& r : ranks) {
+    nlohmann::ordered_json j;
+    j["rank"] = r.rank;
+    j["host"] = r.host;
+    j["cpus"] = r.cpus;
+    j["placement"] = r.placement;
+    j["computes_on"] = r.computes_on;
+    j["seconds"] = {{"rounds", r.rounds_seconds},
+                    {"compute", r.compute_seconds},
+                    {"communication", r.communication_seconds},
+                    {"wait", r.wait_seconds}};
+    j["traffic"] = {{"pivots", traffic_json(r.pivots)},
+                    {"panels", traffic_json(r.panels)},
+                    {"device", traffic_json(r.device)},
+                    {"waits", r.waits},
+                    {"agreements", r.agreements}};
+    nlohmann::ordered_json threads = nlohmann::ordered_json::array();
+    for (const distributed::thread_group& t : r.threads) {
+      threads.push_back({{"name", t.name},
+                         {"threads", t.threads},
+                         {"cpu_seconds", t.cpu_seconds},
+                         {"voluntary_switches", t.voluntary_switches},
+                         {"involuntary_switches", t.involuntary_switches},
+                         {"migrations", t.migrations}});
+    }
+    j["busiest_threads"] = threads;
+    all.push_back(j);
+  }
+  return all;
+}
+
 } // namespace
 
 void finish_mpi() noexcept {
@@ -195,6 +236,15 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
 
 int solve_distributed(const distributed_solve_args& a) {
   const distributed::session& s = mpi_session();
+  // Before anything starts threads of its own (the reading's, CUDA's, NCCL's): those that
+  // exist already are moved too, but later ones inherit the placement.
+  const distributed::placement placed = distributed::place_ranks(
+      s, a.rank_cpus == "launcher" ? distributed::placement_mode::off
+                                   : distributed::placement_mode::automatic,
+      a.solver.backend != "cpu");
+  if (s.rank() == 0 && progress_wanted(a.quiet, a.progress) != progress_style::none)
+    std::fprintf(stderr, "apsp: rank 0 of %d runs on %s (every rank's in --json)\n", s.size(),
+                 placed.how.c_str());
   io::format out_format = io::format::npy;
   std::optional<loaded_graph> in;
   solve_options o;
@@ -307,6 +357,8 @@ int solve_distributed(const distributed_solve_args& a) {
       return v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
     };
     j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
+    j["slowest_rank"] = r.slowest_rank;
+    j["rank_reports"] = rank_reports_json(r.ranks);
     std::printf("%s\n", json_text(j, 2).c_str());
     return 0;
   }
@@ -324,6 +376,12 @@ int solve_distributed(const distributed_solve_args& a) {
               in->read_seconds, r.setup_seconds, r.solve_seconds, r.finish_seconds,
               r.write_seconds);
   std::printf("updates/s        %.3g\n", rate);
+  for (const distributed::rank_report& k : r.ranks) {
+    std::printf("rank %-11d compute %.3f s, communication %.3f s, wait %.3f s on %s, CPUs %s%s\n",
+                k.rank, k.compute_seconds, k.communication_seconds, k.wait_seconds,
+                k.computes_on.c_str(), k.cpus.c_str(),
+                k.rank == r.slowest_rank && r.ranks.size() > 1 ? " (slowest)" : "");
+  }
   std::printf("reachable pairs  %llu of %lld\n", static_cast<unsigned long long>(r.reachable_pairs),
               p.n > 0 ? static_cast<long long>(p.n * (p.n - 1)) : 0LL);
   std::printf("checksum         sum %s, max %s\n", r.distance_sum.c_str(),

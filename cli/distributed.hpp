@@ -31,6 +31,7 @@ struct distributed_solve_args {
   bool quiet = false;
   bool progress = false;
   std::optional<bool> lookahead; ///< unset: the library decides
+  std::string rank_cpus = "auto"; ///< --rank-cpus: auto or launcher (distributed::place_ranks)
   std::string checkpoint_dir;
   double checkpoint_every = 600;
   std::string resume_dir;

@@ -477,6 +477,12 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->add_flag_callback(
       "--no-lookahead", [args] { args->lookahead = false; },
       "under mpirun: no look-ahead (see --lookahead)");
+  cmd->add_option("--rank-cpus", args->rank_cpus,
+                  "under mpirun: auto (ranks that the launcher left on the same CPUs take a share "
+                  "each, nearest their GPU, for all their threads; a launcher's binding is kept) "
+                  "or launcher (keep the launcher's placement as it is)")
+      ->check(CLI::IsMember({"auto", "launcher"}))
+      ->capture_default_str();
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
       "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
@@ -68,6 +69,25 @@ template <class F> void session::agree(F&& f) const {
   agree_on_failure(local);
 }
 
+/// Where a rank's threads run. `automatic`: a rank that its launcher left on the same CPUs as
+/// other ranks of its node (mpirun's default for more than two ranks, --bind-to none, srun
+/// without --cpu-bind) takes a share of them, in node-local rank order and nearest its GPU
+/// where the GPUs sit near different CPUs, for all of its threads; a binding the launcher chose
+/// is kept. `off`: the launcher's placement, whatever it is.
+enum class placement_mode { automatic, off };
+
+/// What place_ranks did on this rank.
+struct placement {
+  std::string cpus;     ///< the CPUs its threads run on, e.g. "16-31"
+  std::string how;      ///< one line: the share it took and of what, or why it kept its CPUs
+  bool changed = false; ///< it moved its threads
+};
+
+/// Places every rank's threads (collective; call it before the solve, as early as possible,
+/// and with `gpu` when the ranks will compute on GPUs, so that the GPU's nearest CPUs are
+/// preferred). Also caps OpenMP's default team at the CPUs kept.
+placement place_ranks(const session& s, placement_mode mode, bool gpu);
+
 struct options {
   /// Process grid rows x columns; 0 x 0 = near-square (rows <= columns).
   int grid_rows = 0;
@@ -112,8 +132,55 @@ struct grid_plan {
 [[nodiscard]] grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o,
                                   const options& d);
 
+/// What a rank sent and received in the rounds. A broadcast from this rank counts one message
+/// (and its bytes) to every other rank of its process row or column; one it receives, one
+/// message.
+struct traffic {
+  std::int64_t sent_messages = 0;
+  std::int64_t sent_bytes = 0;
+  std::int64_t received_messages = 0;
+  std::int64_t received_bytes = 0;
+};
+
+/// Busy threads of a rank during the rounds, by thread name (from /proc).
+struct thread_group {
+  std::string name;
+  int threads = 0;
+  double cpu_seconds = 0;
+  std::int64_t voluntary_switches = 0;   ///< it waited
+  std::int64_t involuntary_switches = 0; ///< the kernel gave its CPU to another thread
+  std::int64_t migrations = -1;          ///< moves between CPUs (-1: not known)
+};
+
+/// Where one rank's time went in the rounds. GPU ranks: compute is the GPU's compute stream
+/// busy, communication the panel broadcasts on its exchange stream (hidden or not) plus any
+/// staged through the host, wait the compute stream idle for panels plus the host's time in
+/// the per-round agreement. cpu ranks: communication is the host's time in broadcasts and their
+/// waits, wait its time in the agreement, compute the rest of its rounds.
+struct rank_report {
+  int rank = 0;
+  std::string host;
+  std::string cpus;        ///< where its threads ran
+  std::string placement;   ///< how they got there (place_ranks)
+  std::string computes_on; ///< e.g. "GPU 1" or "cpu, 16 threads"
+  double rounds_seconds = 0;
+  double compute_seconds = 0;
+  double communication_seconds = 0;
+  double wait_seconds = 0;
+  traffic pivots;          ///< blocking broadcasts through MPI (pivot tiles)
+  traffic panels;          ///< non-blocking broadcasts through MPI (panels)
+  traffic device;          ///< GPU-to-GPU broadcasts (NCCL)
+  std::int64_t waits = 0;      ///< waits for non-blocking broadcasts
+  std::int64_t agreements = 0; ///< all-rank agreements (one per round)
+  std::vector<thread_group> threads; ///< the busiest, most CPU time first
+};
+
 struct summary {
   grid_plan plan;
+  /// Every rank's report on the first rank (rank order); this rank's alone elsewhere.
+  std::vector<rank_report> ranks;
+  /// The rank whose compute and communication took longest (the one the others waited for).
+  int slowest_rank = 0;
   double setup_seconds = 0; ///< filling (or loading) the tiles
   /// GPU ranks, part of setup_seconds: making and connecting the NCCL communicators (beside
   /// the tiles' setup, on a thread of their own).

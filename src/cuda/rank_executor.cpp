@@ -169,17 +169,17 @@ public:
     // it first. APSP_CUDA_PREFAULT=0: none (measurements).
     if (from_edges_ && prefault_enabled())
       fault_ = std::jthread([this] { fault_in_host_rows(); });
-    if (const char* t = std::getenv("APSP_CUDA_RANK_TIMES"); t != nullptr && t[0] == '1') {
-      times_.emplace();
-      times_->first.record(s_.get());
-    }
+    // Two timed events a round on each stream: the per-rank report of a distributed solve.
+    times_.emplace();
+    times_->first.record(s_.get());
     apsp::detail::run_rounds(*this, hooks.first_round, L_.tiles(),
                              hooks.lookahead && comm.distributed());
     if (times_)
       times_->last.record(s_.get());
     if (!control.failed())
       control.guarded([&] { download(); });
-    if (times_ && !control.failed())
+    if (const char* t = std::getenv("APSP_CUDA_RANK_TIMES");
+        t != nullptr && t[0] == '1' && !control.failed())
       control.guarded([&] { print_times(); });
     control_ = nullptr;
     control.finish();
@@ -492,21 +492,36 @@ private:
     }
   }
 
-  /// APSP_CUDA_RANK_TIMES=1 (measurements): where this device's rounds went, GPU-side, once
-  /// they are done: the span of its compute stream, how long that stream waited for panels
-  /// shared by the other devices (the exchange not hidden), and how long the panel copies took
-  /// on the exchange stream (hidden or not).
-  void print_times() {
+public:
+  /// Where this device's rounds went, GPU-side, once they are done: the span of its compute
+  /// stream, how long that stream waited for panels shared by the other devices (the exchange
+  /// not hidden), and how long the panel copies took on the exchange stream (hidden or not).
+  rank_gpu_times times() override {
+    rank_gpu_times t;
+    if (!times_)
+      return t;
     const auto sum = [](const std::deque<event>& from, const std::deque<event>& to) {
       double ms = 0;
       for (std::size_t i = 0; i < std::min(from.size(), to.size()); ++i)
         ms += to[i].ms_since(from[i]);
       return ms / 1e3;
     };
+    const device_guard on(device_);
     x_.synchronize();
-    const double span = times_->last.ms_since(times_->first) / 1e3;
-    const double waited = sum(times_->wait_from, times_->wait_to);
-    const double copies = sum(times_->x_from, times_->x_to);
+    s_.synchronize();
+    t.compute_span = times_->last.ms_since(times_->first) / 1e3;
+    t.panel_waits = sum(times_->wait_from, times_->wait_to);
+    t.exchange = sum(times_->x_from, times_->x_to);
+    return t;
+  }
+
+private:
+  /// APSP_CUDA_RANK_TIMES=1 (measurements): times() on stderr, with the set-up and download.
+  void print_times() {
+    const rank_gpu_times t = times();
+    const double span = t.compute_span;
+    const double waited = t.panel_waits;
+    const double copies = t.exchange;
     std::fprintf(stderr,
                  "apsp cuda rank times: device %d, %lld rounds: compute stream %.3f s, of which "
                  "waiting for shared panels %.3f s (%zu waits); panel copies on the exchange "
@@ -548,7 +563,7 @@ private:
   host_rows host_map_;      // where the host copy's rows are (transfer.hpp)
   bool from_edges_ = false; // built from the edges: the host tiles are written by downloads only
   std::jthread fault_;      // faults in the host rows' pages during the rounds (run)
-  struct stamps {           // APSP_CUDA_RANK_TIMES=1 (print_times)
+  struct stamps {           // times()
     event first;
     event last;
     std::deque<event> wait_from, wait_to, x_from, x_to;
@@ -586,6 +601,10 @@ rank_device pick_rank_device(int node_rank) {
   cudaDeviceProp prop{};
   APSP_CUDA_TRY(cudaGetDeviceProperties(&prop, out.device));
   out.name = prop.name;
+  char bus[32];
+  std::snprintf(bus, sizeof bus, "%08x:%02x:%02x.0", static_cast<unsigned>(prop.pciDomainID),
+                static_cast<unsigned>(prop.pciBusID), static_cast<unsigned>(prop.pciDeviceID));
+  out.pci_bus_id = bus;
   const device_guard on(out.device);
   std::size_t free_bytes = 0;
   std::size_t total = 0;

@@ -26,6 +26,7 @@ struct rank_device {
   int device = -1;
   std::string name;             ///< or why none is available
   std::uint64_t free_bytes = 0; ///< free device memory now
+  std::string pci_bus_id;       ///< e.g. "0000:3b:00.0" (where its nearest CPUs are listed)
 };
 [[nodiscard]] rank_device pick_rank_device(int node_rank);
 
@@ -34,10 +35,19 @@ struct rank_device {
 [[nodiscard]] std::uint64_t rank_executor_bytes(const apsp::detail::grid_layout& layout,
                                                 std::size_t element_size, bool paths);
 
+/// Where a rank's GPU spent its rounds, from CUDA events (seconds).
+struct rank_gpu_times {
+  double compute_span = 0; ///< the compute stream, first round to last
+  double panel_waits = 0;  ///< ... of which it waited for panels from other ranks
+  double exchange = 0;     ///< panel broadcasts on the exchange stream, hidden or not
+};
+
 /// A rank's tiles resident on its GPU, ready for the rounds.
 template <class T> class rank_gpu {
 public:
   virtual ~rank_gpu() = default;
+  /// After run(): where the GPU's time went.
+  [[nodiscard]] virtual rank_gpu_times times() = 0;
   /// Floyd-Warshall on the tiles, all processes of `comm` together; the host tiles are current
   /// again when it returns (and before each checkpoint). Failures and cancels behave as in the
   /// cpu executor (core/round_control.hpp).

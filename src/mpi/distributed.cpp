@@ -23,6 +23,7 @@
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
+#include "core/cpu_placement.hpp"
 #include "core/distance_stats.hpp"
 #include "core/host_memory.hpp"
 #include "core/round_schedule.hpp"
@@ -30,6 +31,8 @@
 #include "cpu/cpu_isa.hpp"
 #include "cuda/rank_executor.hpp"
 #include "mpi/mpi_grid_comm.hpp"
+#include "mpi/rank_report.hpp"
+#include "mpi/session_state.hpp"
 
 namespace apsp::distributed {
 namespace {
@@ -146,16 +149,6 @@ int launched_size() noexcept {
   return 1;
 }
 
-struct session::state {
-  bool initialised_here = false;
-  MPI_Comm world{};
-  MPI_Comm node{};
-  int rank = 0;
-  int size = 1;
-  int node_rank = 0;
-  int node_size = 1;
-};
-
 session::session() : s_(std::make_unique<state>()) {
   int initialised = 0;
   MPI_Initialized(&initialised);
@@ -232,15 +225,7 @@ void session::agree_on_failure(std::exception_ptr local) const {
   throw_kind(static_cast<failure_kind>(sizes[0]), text, std::move(vertices));
 }
 
-struct session_access {
-  static MPI_Comm world(const session& s) { return s.s_->world; }
-};
-
 namespace {
-
-MPI_Comm world_of(const session& s) {
-  return session_access::world(s);
-}
 
 /// Threads per rank: what this rank may run on, shared with the other ranks of its node.
 int rank_threads(const session& s, const solve_options& o) {
@@ -460,6 +445,38 @@ void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int ra
   check_output(MPI_File_close(&fh), "cannot close it", target);
 }
 
+/// This rank's report of its rounds (the GPU's times are added by the caller): where it ran,
+/// what its communicator carried, and its busiest threads.
+rank_report report_of(const session& s, const grid_plan& p, const comm_stats& c, double rounds,
+                      const std::vector<detail::thread_usage>& threads) {
+  rank_report r;
+  r.rank = s.rank();
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  r.host.assign(name, static_cast<std::size_t>(len));
+  if (const auto& placed = session_access::of(s).placed) {
+    r.cpus = placed->cpus;
+    r.placement = placed->how;
+  } else {
+    r.cpus = detail::format_cpu_list(detail::allowed_cpus());
+    r.placement = "CPUs " + r.cpus + " (not placed by apsp)";
+  }
+  r.computes_on = p.gpu ? "GPU " + std::to_string(p.gpu_device)
+                        : "cpu, " + std::to_string(p.threads) + " threads";
+  r.rounds_seconds = rounds;
+  r.communication_seconds = c.broadcast_seconds;
+  r.wait_seconds = c.agreement_seconds;
+  r.compute_seconds = std::max(0.0, rounds - c.broadcast_seconds - c.agreement_seconds);
+  r.pivots = c.pivots;
+  r.panels = c.panels;
+  r.device = c.device;
+  r.waits = c.waits;
+  r.agreements = c.agreements;
+  r.threads = busiest(threads, 6);
+  return r;
+}
+
 /// GPU ranks on one node whose panels all travel GPU to GPU: look-ahead by default only below
 /// this n. Measured on 2x H200 (block 512, bench/results/mpi_gpu_ranks_2026-11-23.csv): at
 /// n = 80,000 and 140,000 the split update cost more than the broadcasts it hides (20.40 s
@@ -555,6 +572,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   out.setup_seconds = seconds_since(t0);
 
   const auto t1 = clock_type::now();
+  const std::vector<detail::thread_usage> census_before = detail::thread_census();
   s.agree([&] {
     if (p.n == 0)
       return;
@@ -576,6 +594,19 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
     detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
   });
   out.solve_seconds = seconds_since(t1);
+  rank_report me = report_of(s, p, comm.stats(), out.solve_seconds,
+                             detail::census_since(census_before, detail::thread_census()));
+  if constexpr (gpu_type) {
+    if (gpu) {
+      s.agree([&] {
+        const cuda::rank_gpu_times t = gpu->times();
+        me.compute_seconds = std::max(0.0, t.compute_span - t.panel_waits);
+        me.communication_seconds += t.exchange;
+        me.wait_seconds += t.panel_waits;
+      });
+    }
+  }
+  collect_reports(world, me, out);
 
   const auto t2 = clock_type::now();
   // Negative cycles: every rank's diagonal entries, gathered in vertex order.

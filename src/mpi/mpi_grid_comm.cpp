@@ -13,6 +13,10 @@
 namespace apsp::distributed {
 namespace {
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// MPI counts are int: larger transfers go in pieces of 1 GiB.
 constexpr std::size_t piece = std::size_t{1} << 30;
 
@@ -70,6 +74,23 @@ mpi_grid_comm::mpi_grid_comm(MPI_Comm world, int rows, int cols) : size_(rows * 
   MPI_Comm_dup(world, &world_);
   MPI_Comm_split(world, rank / cols, rank % cols, &row_);
   MPI_Comm_split(world, rank % cols, rank / cols, &col_);
+  row_size_ = cols;
+  col_size_ = rows;
+  row_index_ = rank % cols;
+  col_index_ = rank / cols;
+}
+
+void mpi_grid_comm::count(traffic& t, std::size_t bytes, int members, int root, int me) {
+  if (members <= 1)
+    return;
+  const auto b = static_cast<std::int64_t>(bytes);
+  if (me == root) {
+    t.sent_messages += members - 1;
+    t.sent_bytes += b * (members - 1);
+  } else {
+    t.received_messages += 1;
+    t.received_bytes += b;
+  }
 }
 
 mpi_grid_comm::~mpi_grid_comm() {
@@ -133,18 +154,26 @@ double mpi_grid_comm::wait_device() {
 }
 
 void mpi_grid_comm::bcast_row(void* data, std::size_t bytes, int root_col) {
+  count(stats_.pivots, bytes, row_size_, root_col, row_index_);
+  const auto t0 = std::chrono::steady_clock::now();
   bcast(row_, data, bytes, root_col);
+  stats_.broadcast_seconds += seconds_since(t0);
 }
 
 void mpi_grid_comm::bcast_col(void* data, std::size_t bytes, int root_row) {
+  count(stats_.pivots, bytes, col_size_, root_row, col_index_);
+  const auto t0 = std::chrono::steady_clock::now();
   bcast(col_, data, bytes, root_row);
+  stats_.broadcast_seconds += seconds_since(t0);
 }
 
 void mpi_grid_comm::start_bcast_row(void* data, std::size_t bytes, int root_col) {
+  count(stats_.panels, bytes, row_size_, root_col, row_index_);
   start(row_, data, bytes, root_col);
 }
 
 void mpi_grid_comm::start_bcast_col(void* data, std::size_t bytes, int root_row) {
+  count(stats_.panels, bytes, col_size_, root_row, col_index_);
   start(col_, data, bytes, root_row);
 }
 
@@ -157,10 +186,13 @@ void mpi_grid_comm::start(MPI_Comm c, void* data, std::size_t bytes, int root) {
 }
 
 void mpi_grid_comm::wait_all() {
+  ++stats_.waits;
+  const auto t0 = std::chrono::steady_clock::now();
   if (!pending_.empty())
     check_mpi(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE),
               "MPI_Waitall");
   pending_.clear();
+  stats_.broadcast_seconds += seconds_since(t0);
 }
 
 void mpi_grid_comm::poll() {
@@ -173,8 +205,11 @@ void mpi_grid_comm::poll() {
 }
 
 std::uint32_t mpi_grid_comm::all_or(std::uint32_t bits) {
+  ++stats_.agreements;
+  const auto t0 = std::chrono::steady_clock::now();
   std::uint32_t out = 0;
   check_mpi(MPI_Allreduce(&bits, &out, 1, MPI_UINT32_T, MPI_BOR, world_), "MPI_Allreduce");
+  stats_.agreement_seconds += seconds_since(t0);
   return out;
 }
 
@@ -187,10 +222,12 @@ bool mpi_grid_comm::device_col() const noexcept {
 }
 
 void mpi_grid_comm::device_bcast_row(void* data, std::size_t bytes, int root_col, void* stream) {
+  count(stats_.device, bytes, row_size_, root_col, row_index_);
   nccl_row_->bcast(data, bytes, root_col, stream);
 }
 
 void mpi_grid_comm::device_bcast_col(void* data, std::size_t bytes, int root_row, void* stream) {
+  count(stats_.device, bytes, col_size_, root_row, col_index_);
   nccl_col_->bcast(data, bytes, root_row, stream);
 }
 

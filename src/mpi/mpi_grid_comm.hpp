@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "apsp/distributed.hpp"
 #include "core/round_schedule.hpp"
 #include "mpi/nccl_lines.hpp"
 
@@ -20,6 +21,17 @@ namespace apsp::distributed {
 
 [[noreturn]] void mpi_failed(int code, const std::string& what);
 void check_mpi(int code, const char* what);
+
+/// What a communicator carried and how long its caller spent in it (host clock).
+struct comm_stats {
+  traffic pivots;  ///< bcast_row / bcast_col
+  traffic panels;  ///< start_bcast_row / start_bcast_col
+  traffic device;  ///< device_bcast_row / device_bcast_col (enqueued; their time is the GPU's)
+  std::int64_t waits = 0;
+  std::int64_t agreements = 0;
+  double broadcast_seconds = 0; ///< in blocking broadcasts and waits for started ones
+  double agreement_seconds = 0; ///< in all_or
+};
 
 class mpi_grid_comm final : public detail::grid_comm {
 public:
@@ -53,8 +65,18 @@ public:
   void device_bcast_row(void* data, std::size_t bytes, int root_col, void* stream) override;
   void device_bcast_col(void* data, std::size_t bytes, int root_row, void* stream) override;
 
+  [[nodiscard]] const comm_stats& stats() const noexcept { return stats_; }
+
 private:
   void start(MPI_Comm c, void* data, std::size_t bytes, int root);
+  /// Counts a broadcast of `bytes` among `members` from `root` (this one's index: `me`).
+  static void count(traffic& t, std::size_t bytes, int members, int root, int me);
+
+  int row_size_ = 1; ///< ranks in this process row (the grid's columns)
+  int col_size_ = 1; ///< ranks in this process column (the grid's rows)
+  int row_index_ = 0; ///< this rank's index in its row (its grid column)
+  int col_index_ = 0; ///< ... in its column (its grid row)
+  comm_stats stats_;
 
   int size_;
   MPI_Comm world_{};
