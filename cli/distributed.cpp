@@ -167,7 +167,8 @@ nlohmann::ordered_json rank_reports_json(const std::vector<distributed::rank_rep
     j["seconds"] = {{"rounds", r.rounds_seconds},
                     {"compute", r.compute_seconds},
                     {"communication", r.communication_seconds},
-                    {"wait", r.wait_seconds}};
+                    {"wait", r.wait_seconds},
+                    {"download", r.download_seconds}};
     j["traffic"] = {{"pivots", traffic_json(r.pivots)},
                     {"panels", traffic_json(r.panels)},
                     {"device", traffic_json(r.device)},

@@ -4,7 +4,7 @@
 # --bind-to none and with --bind-to core, each with apsp's own placement (--rank-cpus auto) and
 # without it (--rank-cpus launcher), beside one process with --devices. Solve stage from --json,
 # no output files; graphs with 20 out-edges per vertex, weights 1..100. Every row (with each
-# rank's compute / communication / wait seconds, CPUs and busiest threads) goes to
+# rank's compute / communication / wait / download seconds, CPUs and busiest threads) goes to
 # $OUT/mpi_rank_placement.csv (bench/mpi/rank_row.py), one line per run to the summary.
 #
 # SUITE (several may be named, space-separated):
@@ -17,6 +17,8 @@
 #   correct   4 GPU ranks on every grid, with and without look-ahead, byte-identical to one
 #             GPU, paths re-weighed along the graph; SIGKILL during a checkpointed solve and
 #             --resume gives the same bytes
+#   download  n = 40,000 twice: unplaced and placed ranks with each rank's download time, grid
+#             4x1, --devices 0,1,2,3
 #   tests     the gpu-labelled CTests
 #   SUITE="diagnose tests" OUT=/tmp/x bench/mpi/rank_placement.sh
 set -uo pipefail
@@ -90,6 +92,18 @@ if [[ " $SUITE " == *" diagnose "* ]]; then
     case_ "4 ranks, --bind-to core, apsp placement" 40000 $MPI -np 4 --bind-to core $s
     case_ "one process --devices 0,1,2,3" 40000 $s --devices 0,1,2,3
     case_ "4 ranks, mpirun default, launcher placement" 40000 $MPI -np 4 $s --rank-cpus launcher
+  done
+fi
+
+if [[ " $SUITE " == *" download "* ]]; then
+  # Where the unplaced ranks' time goes (each rank's download of its tiles), and 4x1 again.
+  graph 40000
+  s=$(solve 40000)
+  for rep in 1 2; do
+    case_ "one process --devices 0,1,2,3" 40000 $s --devices 0,1,2,3
+    case_ "4 ranks, mpirun default, launcher placement" 40000 $MPI -np 4 $s --rank-cpus launcher
+    case_ "4 ranks, mpirun default, apsp placement" 40000 $MPI -np 4 $s
+    case_ "4 ranks, mpirun default, apsp placement, grid 4x1" 40000 $MPI -np 4 $s --grid 4x1
   done
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One row of the rank-placement benchmark (bench/mpi/rank_placement.sh) from an `apsp solve
 --json` output: appends it to CSV and prints a one-line summary with where each rank ran, its
-compute / communication / wait seconds and its busiest threads (CPU seconds, involuntary
+compute / communication / wait / download seconds and its busiest threads (CPU seconds, involuntary
 context switches, migrations between CPUs).
 
 Usage: rank_row.py JSON CSV DATE DEVICE COMMIT COMMAND CONFIG
@@ -28,7 +28,8 @@ def main():
     n, solve = j["n"], j["seconds"]["solve"]
     reports = j.get("rank_reports", [])
     secs = ";".join(f"{r['rank']}:{r['seconds']['compute']:.3f}/{r['seconds']['communication']:.3f}"
-                    f"/{r['seconds']['wait']:.3f}" for r in reports)
+                    f"/{r['seconds']['wait']:.3f}/{r['seconds'].get('download', 0):.3f}"
+                    for r in reports)
     cpus = ";".join(f"{r['rank']}:{r['cpus']}" for r in reports)
     threads = ";".join(
         f"{r['rank']}:" + ",".join(f"{t['name']}x{t['threads']}={t['cpu_seconds']:.2f}s/"
@@ -46,7 +47,7 @@ def main():
         if new:
             w.writeheader()
         w.writerow(row)
-    print(f"{config}: n={n} solve {solve:.3f} s" + (f" | c/comm/w {secs}" if secs else "")
+    print(f"{config}: n={n} solve {solve:.3f} s" + (f" | compute/comm/wait/download {secs}" if secs else "")
           + (f" | cpus {cpus}" if cpus else "") + (f" | threads {threads}" if threads else ""))
     return 0
 

@@ -167,6 +167,7 @@ struct rank_report {
   double compute_seconds = 0;
   double communication_seconds = 0;
   double wait_seconds = 0;
+  double download_seconds = 0; ///< GPU ranks: the tiles back to host memory (part of rounds)
   traffic pivots;          ///< blocking broadcasts through MPI (pivot tiles)
   traffic panels;          ///< non-blocking broadcasts through MPI (panels)
   traffic device;          ///< GPU-to-GPU broadcasts (NCCL)

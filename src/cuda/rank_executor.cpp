@@ -512,6 +512,7 @@ public:
     t.compute_span = times_->last.ms_since(times_->first) / 1e3;
     t.panel_waits = sum(times_->wait_from, times_->wait_to);
     t.exchange = sum(times_->x_from, times_->x_to);
+    t.download = download_seconds_;
     return t;
   }
 

@@ -40,6 +40,7 @@ struct rank_gpu_times {
   double compute_span = 0; ///< the compute stream, first round to last
   double panel_waits = 0;  ///< ... of which it waited for panels from other ranks
   double exchange = 0;     ///< panel broadcasts on the exchange stream, hidden or not
+  double download = 0;     ///< the tiles back to host memory after the last round (host clock)
 };
 
 /// A rank's tiles resident on its GPU, ready for the rounds.

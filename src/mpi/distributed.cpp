@@ -603,6 +603,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
         me.compute_seconds = std::max(0.0, t.compute_span - t.panel_waits);
         me.communication_seconds += t.exchange;
         me.wait_seconds += t.panel_waits;
+        me.download_seconds = t.download;
       });
     }
   }

@@ -45,7 +45,7 @@ std::string encode(const rank_report& r) {
   o << r.rank << field_sep << r.host << field_sep << r.cpus << field_sep << r.placement
     << field_sep << r.computes_on << field_sep << r.rounds_seconds << field_sep
     << r.compute_seconds << field_sep << r.communication_seconds << field_sep << r.wait_seconds
-    << field_sep << encode(r.pivots) << field_sep << encode(r.panels) << field_sep
+    << field_sep << r.download_seconds << field_sep << encode(r.pivots) << field_sep << encode(r.panels) << field_sep
     << encode(r.device) << field_sep << r.waits << field_sep << r.agreements << field_sep;
   for (const thread_group& t : r.threads) {
     o << t.name << item_sep << t.threads << item_sep << t.cpu_seconds << item_sep
@@ -58,7 +58,7 @@ std::string encode(const rank_report& r) {
 rank_report decode(const std::string& text) {
   const auto f = split(text, field_sep);
   rank_report r;
-  if (f.size() < 15)
+  if (f.size() < 16)
     return r;
   r.rank = std::stoi(f[0]);
   r.host = f[1];
@@ -69,12 +69,13 @@ rank_report decode(const std::string& text) {
   r.compute_seconds = std::stod(f[6]);
   r.communication_seconds = std::stod(f[7]);
   r.wait_seconds = std::stod(f[8]);
-  r.pivots = decode_traffic(f[9]);
-  r.panels = decode_traffic(f[10]);
-  r.device = decode_traffic(f[11]);
-  r.waits = std::stoll(f[12]);
-  r.agreements = std::stoll(f[13]);
-  for (const std::string& g : split(f[14], group_sep)) {
+  r.download_seconds = std::stod(f[9]);
+  r.pivots = decode_traffic(f[10]);
+  r.panels = decode_traffic(f[11]);
+  r.device = decode_traffic(f[12]);
+  r.waits = std::stoll(f[13]);
+  r.agreements = std::stoll(f[14]);
+  for (const std::string& g : split(f[15], group_sep)) {
     const auto v = split(g, item_sep);
     if (v.size() != 6)
       continue;
