@@ -9,7 +9,8 @@ A block is marked by a second word in its fence's info string:
 Each block runs alone in a fresh temporary directory that holds a link `data` to the
 repository's data/ (the examples are written to run from the repository root), with the
 command-line tool's directory first on PATH and the build's Python package on PYTHONPATH.
-A block fails on a non-zero exit or after --timeout seconds; the script then prints the block,
+A block fails on a non-zero exit or after --timeout seconds, and a Python block also when a
+line `print(...)  # TEXT` at its top level did not print TEXT as one line of its output; the script then prints the block,
 its file and line, and its output, and exits 1. When the Python package cannot be imported the
 Python blocks are reported as skipped and the script exits 77 (CTest's skip code) after running
 the others. Fenced blocks may be indented (inside a list item): the fence's indentation is
@@ -25,6 +26,7 @@ import tempfile
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`]*)$")
 SHELLS = {"sh", "bash", "shell"}
+PRINT_WITH_RESULT = re.compile(r"^print\(.*\)\s+#\s*(?P<shown>\S.*?)\s*$")
 
 
 def blocks(path):
@@ -103,9 +105,15 @@ def main():
                 except subprocess.TimeoutExpired as e:
                     rc, output = f"timeout after {args.timeout:.0f} s", e.stdout or ""
             ran += 1
-            if rc != 0:
-                failed.append(f"{where}: exit {rc}\n--- block ---\n{code}--- output ---\n"
-                              f"{output if isinstance(output, str) else output.decode()}")
+            output = output if isinstance(output, str) else output.decode()
+            printed = [line.strip() for line in output.splitlines()]
+            missing = [] if lang != "python" else [
+                m.group("shown") for m in map(PRINT_WITH_RESULT.match, code.splitlines())
+                if m and m.group("shown") not in printed]
+            if rc != 0 or missing:
+                what = f"exit {rc}" if rc != 0 else "did not print " + " / ".join(
+                    repr(x) for x in missing)
+                failed.append(f"{where}: {what}\n--- block ---\n{code}--- output ---\n{output}")
             else:
                 print(f"ok   {where}")
 
