@@ -6,9 +6,11 @@ A block is marked by a second word in its fence's info string:
     ```sh runnable          (also bash, shell: run by `bash -e`)
     ```python runnable      (run by this interpreter, /usr/bin/python3 under CTest)
 
-Each block runs alone in a fresh temporary directory that holds a link `data` to the
-repository's data/ (the examples are written to run from the repository root), with the
-command-line tool's directory first on PATH and the build's Python package on PYTHONPATH.
+Each block runs alone in a fresh temporary directory, with the
+command-line tool's directory first on PATH and the build's Python package on PYTHONPATH. For
+shell blocks the directory also holds a link `data` to the repository's data/, as the
+command-line examples run from the repository root; Python blocks get no such link, as the
+Python examples must run from any directory.
 A block fails on a non-zero exit or after --timeout seconds, and a Python block also when a
 line `print(...)  # TEXT` at its top level did not print TEXT as one line of its output; the script then prints the block,
 its file and line, and its output, and exits 1. When the Python package cannot be imported the
@@ -95,8 +97,9 @@ def main():
                 failed.append(f"{where}: unknown language for a runnable block")
                 continue
             with tempfile.TemporaryDirectory(prefix="apsp_doc_example_") as tmp:
-                os.symlink(os.path.join(os.path.abspath(args.source), "data"),
-                           os.path.join(tmp, "data"))
+                if lang in SHELLS:
+                    os.symlink(os.path.join(os.path.abspath(args.source), "data"),
+                               os.path.join(tmp, "data"))
                 try:
                     out = subprocess.run(cmd, input=code, cwd=tmp, env=env, text=True,
                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
