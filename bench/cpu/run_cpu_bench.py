@@ -21,9 +21,11 @@ updates_per_s), where updates/s = n^3 / seconds:
   scipy-float64         scipy.sparse.csgraph.floyd_warshall
   cli                   only when APSP_CLI_CMD is set: a command template, timed wall-clock, with
                         {graph} replaced by the course-binary graph file and {n} by n, e.g.
-                        APSP_CLI_CMD='build-cpu/cli/apsp solve {graph} -o /tmp/d.bin'
+                        APSP_CLI_CMD='build/cli/apsp solve {graph} -o /tmp/d.bin'
 
-Usage: /usr/bin/python3 bench/cpu/run_cpu_bench.py [--build build-cpu] [--sizes 1000,2000,4000]
+Usage: /usr/bin/python3 bench/cpu/run_cpu_bench.py [--build build] [--sizes 1000,2000,4000]
+The build directory (default: the repository's build/) needs the benchmark programs:
+  cmake --build build --target cpu_time_solve cpu_minplus_peak
 """
 
 import argparse
@@ -72,6 +74,21 @@ def make_graph(n, density, path):
     return dense, src.size
 
 
+def missing_programs_message(build, spelled, missing):
+    """What to run when the benchmark programs are not in the build directory."""
+    cache = os.path.join(build, "CMakeCache.txt")
+    lines = [f"run_cpu_bench.py: {', '.join(missing)} not found (build directory {build})."]
+    if not os.path.isfile(cache):
+        lines.append(f"  configure it: cmake -S {os.path.relpath(ROOT)} -B {spelled} -G Ninja "
+                     "-DCMAKE_BUILD_TYPE=Release")
+    elif re.search(r"^APSP_BUILD_BENCH:BOOL=(OFF|0|FALSE|NO)$", open(cache).read(), re.M | re.I):
+        lines.append(f"  it was configured without benchmarks: cmake -B {spelled} -DAPSP_BUILD_BENCH=ON")
+    lines.append(f"  build the two programs: cmake --build {spelled} --target cpu_time_solve "
+                 "cpu_minplus_peak")
+    lines.append("  or name another build directory with --build DIR")
+    return "\n".join(lines)
+
+
 def run_timer(timer, graph, extra):
     cmd = [timer, graph, *extra]
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -83,7 +100,9 @@ def run_timer(timer, graph, extra):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build-cpu", help="build directory (relative to the repo)")
+    ap.add_argument("--build", default="build",
+                    help="CMake build directory holding bench/cpu/ (absolute, or relative to the "
+                         "repository root; default: build)")
     ap.add_argument("--sizes", default="1000,2000,4000")
     ap.add_argument("--density", type=float, default=0.1)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs (cpu back end)")
@@ -96,9 +115,9 @@ def main():
     build = os.path.join(ROOT, args.build)
     timer = os.path.join(build, "bench", "cpu", "cpu_time_solve")
     peak_exe = os.path.join(build, "bench", "cpu", "cpu_minplus_peak")
-    for exe in (timer, peak_exe):
-        if not os.access(exe, os.X_OK):
-            sys.exit(f"missing {exe}: build the cpu_time_solve and cpu_minplus_peak targets first")
+    missing = [exe for exe in (timer, peak_exe) if not os.access(exe, os.X_OK)]
+    if missing:
+        sys.exit(missing_programs_message(build, args.build, missing))
     date = datetime.date.today().isoformat()
     out_csv = args.out or os.path.join(ROOT, "bench", "results", f"cpu_{date}.csv")
     device, rev = cpu_model(), commit()
