@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -51,6 +52,10 @@ public:
   bool operator()(const progress_info& info) {
     if (seen())
       return false;
+    if (first_rounds_ < 0) {
+      first_rounds_ = info.rounds_done;
+      first_seconds_ = info.elapsed_seconds;
+    }
     const auto now = std::chrono::steady_clock::now();
     const bool last = info.rounds_done >= info.rounds_total;
     const auto every = terminal_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(2000);
@@ -63,10 +68,10 @@ public:
     const double fraction = info.rounds_total > 0 ? static_cast<double>(info.rounds_done) /
                                                         static_cast<double>(info.rounds_total)
                                                   : 1.0;
-    const double eta = fraction > 0 ? info.elapsed_seconds * (1 - fraction) / fraction : 0;
-    std::fprintf(stderr, "%sapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %.0f s",
+    std::fprintf(stderr, "%sapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %s",
                  terminal_ ? "\r\033[K" : "", static_cast<long long>(info.rounds_done),
-                 static_cast<long long>(info.rounds_total), 100 * fraction, rate, eta);
+                 static_cast<long long>(info.rounds_total), 100 * fraction, rate,
+                 eta_text(info, last).c_str());
     if (!terminal_) {
       std::fprintf(stderr, "  elapsed %.1f s\n", info.elapsed_seconds);
     } else {
@@ -79,7 +84,26 @@ public:
   }
 
 private:
+  /// The seconds left at the pace of the rounds since the first report, "--" until there are
+  /// some. The first report's time also holds the back end's set-up (its tiles packed, its
+  /// threads started, a round without look-ahead): extrapolated from it, the first ETA was twice
+  /// the whole solve (n = 10,000 on the cpu: 13 s for a solve done at 6.6 s).
+  [[nodiscard]] std::string eta_text(const progress_info& info, bool last) const {
+    if (last)
+      return "0 s";
+    const std::int64_t rounds = info.rounds_done - first_rounds_;
+    if (rounds <= 0)
+      return "--";
+    const double per_round = (info.elapsed_seconds - first_seconds_) / static_cast<double>(rounds);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f s",
+                  per_round * static_cast<double>(info.rounds_total - info.rounds_done));
+    return buf;
+  }
+
   bool terminal_;
+  std::int64_t first_rounds_ = -1; ///< rounds_done at the first report
+  double first_seconds_ = 0;       ///< elapsed_seconds at the first report
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
 };
