@@ -34,7 +34,9 @@ std::string resume_command(const std::string& dir) {
   const std::vector<std::string>& args = arguments();
   std::string out;
   const auto add = [&out](std::string_view word) {
-    out += (out.empty() ? "" : " ") + shell_quoted(word);
+    if (!out.empty())
+      out += ' ';
+    out += shell_quoted(word);
   };
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];

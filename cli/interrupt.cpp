@@ -48,7 +48,7 @@ void format_rate(char* buf, std::size_t size, double per_second) {
 
 class progress_line {
 public:
-  explicit progress_line(bool terminal) : terminal_(terminal) {}
+  progress_line(bool terminal, double estimate) : terminal_(terminal), estimate_(estimate) {}
   bool operator()(const progress_info& info) {
     if (seen())
       return false;
@@ -84,24 +84,30 @@ public:
   }
 
 private:
-  /// The seconds left at the pace of the rounds since the first report, "--" until there are
-  /// some. The first report's time also holds the back end's set-up (its tiles packed, its
-  /// threads started, a round without look-ahead): extrapolated from it, the first ETA was twice
-  /// the whole solve (n = 10,000 on the cpu: 13 s for a solve done at 6.6 s).
+  /// The seconds left at the pace of the rounds since the first report; at the first report,
+  /// the plan's estimate for the rounds left ("--" without one). The first report's time also
+  /// holds the back end's set-up (its tiles packed, its threads started, a round without
+  /// look-ahead), so extrapolated from it the first ETA was two to three times the solve.
   [[nodiscard]] std::string eta_text(const progress_info& info, bool last) const {
     if (last)
       return "0 s";
     const std::int64_t rounds = info.rounds_done - first_rounds_;
-    if (rounds <= 0)
+    const double left = static_cast<double>(info.rounds_total - info.rounds_done);
+    double seconds = 0;
+    if (rounds > 0) {
+      seconds = (info.elapsed_seconds - first_seconds_) / static_cast<double>(rounds) * left;
+    } else if (estimate_ > 0 && info.rounds_total > 0) {
+      seconds = estimate_ * left / static_cast<double>(info.rounds_total);
+    } else {
       return "--";
-    const double per_round = (info.elapsed_seconds - first_seconds_) / static_cast<double>(rounds);
+    }
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f s",
-                  per_round * static_cast<double>(info.rounds_total - info.rounds_done));
+    std::snprintf(buf, sizeof buf, seconds < 10 ? "%.1f s" : "%.0f s", seconds);
     return buf;
   }
 
   bool terminal_;
+  double estimate_;                ///< the plan's seconds for the whole solve; 0: none
   std::int64_t first_rounds_ = -1; ///< rounds_done at the first report
   double first_seconds_ = 0;       ///< elapsed_seconds at the first report
   std::chrono::steady_clock::time_point last_draw_{};
@@ -226,11 +232,12 @@ void throw_if_interrupted() {
     throw cancelled_error(interrupted_text() + "; no output was written");
 }
 
-progress_callback make_progress(progress_style style) {
+progress_callback make_progress(progress_style style, double estimated_seconds) {
   if (style == progress_style::none)
     return [](const progress_info&) { return !seen(); };
   // std::function needs a copyable target; share the redraw state.
-  auto line = std::make_shared<progress_line>(style == progress_style::terminal);
+  auto line =
+      std::make_shared<progress_line>(style == progress_style::terminal, estimated_seconds);
   return [line](const progress_info& info) { return (*line)(info); };
 }
 

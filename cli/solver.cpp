@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "apsp/estimate.hpp"
 #include "apsp/solve.hpp"
 #include "command_line.hpp"
 #include "interrupt.hpp"
@@ -113,7 +114,8 @@ result solve_input(const loaded_graph& in, solve_options options, progress_style
   }
   warn_about_gpu_options(p, options);
   throw_if_interrupted();
-  options.progress = make_progress(progress);
+  options.progress =
+      make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
   try {
     return solve(in.file.g, options);
   } catch (const negative_cycle_error& e) {

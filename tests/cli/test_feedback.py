@@ -1,9 +1,10 @@
 """Feedback that tells the truth: a sampled verify says so, bad counts are refused in words,
-options the run will not honour are warned about, and an interrupt with --checkpoint says what
-was saved and how to go on."""
+options the run will not honour are warned about, an interrupt with --checkpoint says what was
+saved and how to go on, and the ETA is not extrapolated from the first round's set-up."""
 
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -14,6 +15,7 @@ import pytest
 
 from conftest import assert_error
 from graph_files import random_edges, write_gr
+from test_signals import run_on_pty
 
 TIMEOUT = 180
 
@@ -134,8 +136,8 @@ def run_until_checkpointed(apsp_bin, tmp_path, args, ck):
 def test_an_interrupt_with_checkpoint_names_the_round_and_the_resume_command(apsp_bin, apsp,
                                                                             tmp_path):
     rng = np.random.default_rng(5)
-    n = 600
-    write_gr(tmp_path / "my graph.gr", n, random_edges(rng, n, 12000, 1, 90))
+    n = 1000  # 63 rounds of 16, each saved: long enough to be interrupted
+    write_gr(tmp_path / "my graph.gr", n, random_edges(rng, n, 20000, 1, 90))
     args = ["solve", "my graph.gr", "-o", "d.npy", "--backend", "cpu", "--algorithm", "fw",
             "--block", "16", "--threads", "1", "--checkpoint-every", "0", "--checkpoint", "ck"]
     rc, err = run_until_checkpointed(apsp_bin, tmp_path, args, "ck")
@@ -159,3 +161,37 @@ def test_an_interrupt_with_checkpoint_names_the_round_and_the_resume_command(aps
     assert apsp("solve", "my graph.gr", "-o", "fresh.npy", "--backend", "cpu", "-q").rc == 0
     assert np.array_equal(resumed, np.load(tmp_path / "fresh.npy"))
     assert not (tmp_path / "ck").exists()
+
+
+def test_the_first_eta_is_the_plans_estimate_not_the_first_round_extrapolated(apsp, tmp_path):
+    rng = np.random.default_rng(6)
+    write_gr(tmp_path / "g.gr", 300, random_edges(rng, 300, 1200))
+    # The reference back end has no estimate, and one round's time also holds the set-up: no
+    # ETA is extrapolated from it.
+    r = apsp("solve", "g.gr", "--progress", "--backend", "reference")
+    assert r.rc == 0, r
+    lines = r.err.splitlines()
+    assert lines[0].startswith("apsp: round 1/300 ") and "ETA --" in lines[0], r
+    assert lines[-1].startswith("apsp: round 300/300 ") and "ETA 0 s" in lines[-1], r
+    # The cpu Floyd-Warshall has one, from the cost model: n^3 updates at its rate.
+    r = apsp("solve", "g.gr", "--progress", "--backend", "cpu", "--algorithm", "fw", "--block",
+             "16", "--threads", "1")
+    assert r.rc == 0, r
+    first = r.err.splitlines()[0]
+    assert first.startswith("apsp: round 1/19 "), r
+    assert re.search(r"ETA \d+\.\d s", first), r
+
+
+def test_a_terminal_gets_an_eta_from_the_later_rounds(apsp_bin, tmp_path):
+    rng = np.random.default_rng(7)
+    n = 900  # the one-thread reference solver takes about a second: several redraws
+    write_gr(tmp_path / "g.gr", n, random_edges(rng, n, 4 * n))
+    rc, drawn = run_on_pty([apsp_bin, "solve", "g.gr", "--backend", "reference"], tmp_path)
+    assert rc == 0, drawn
+    frames = [re.search(r"round (\d+)/(\d+) .*ETA (--|[\d.]+ s)", f) for f in drawn.split("\r")]
+    frames = [f for f in frames if f]
+    assert frames and frames[0].group(3) == "--", drawn
+    later = [f.group(3) for f in frames[1:] if f.group(1) != f.group(2)]
+    if not later:
+        pytest.skip("the solve ended within one redraw")
+    assert all(eta.endswith(" s") and float(eta.split()[0]) < 600 for eta in later), drawn
