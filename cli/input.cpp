@@ -4,10 +4,14 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <new>
 #include <stdexcept>
+
+#include <omp.h>
 
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
@@ -38,6 +42,20 @@ bool is_canonical_integer(const std::string& s) {
 }
 
 } // namespace
+
+CLI::Validator non_negative(const std::string& zero_means, bool whole) {
+  return CLI::Validator(
+      [zero_means, whole](std::string& v) -> std::string {
+        double x = -1;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        const bool number = ec == std::errc{} && end == v.data() + v.size() && std::isfinite(x);
+        if (number && x >= 0 && (!whole || (x == std::floor(x) && x <= 2147483647.0)))
+          return {};
+        return "'" + v + "' is not a " + (whole ? "whole number" : "number") + " >= 0 (0: " +
+               zero_means + ")";
+      },
+      whole ? "COUNT" : "NUMBER");
+}
 
 constexpr const char* dtype_auto = "auto";
 constexpr const char* dtype_int16 = "int16";
@@ -155,8 +173,9 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
   cmd.add_option("--block", s.block,
                  "tile edge for fw, sources per progress step for johnson, unused by supernodal "
                  "(0: the back end chooses)")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--threads", s.threads, "CPU threads (0: all)")->check(CLI::NonNegativeNumber);
+      ->check(non_negative("the back end chooses", true));
+  cmd.add_option("--threads", s.threads, "CPU threads (0: all)")
+      ->check(non_negative("all cores", true));
   cmd.add_option("--gpu-memory", s.gpu_memory,
                  "cap on GPU memory used per device, e.g. 2G or 512M (cuda; a matrix above it is "
                  "solved out of core)")
@@ -168,6 +187,20 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
   cmd.add_option("--grid", s.grid,
                  "under mpirun: the process grid ROWSxCOLS, rows x cols = ranks (default: "
                  "near-square, e.g. 2x2 for 4 ranks, 1x2 for 2)");
+}
+
+void print_warning(const std::string& line) {
+  std::fprintf(stderr, "apsp: warning: %s\n", line.c_str());
+}
+
+void warn_about_threads(const solver_options& s) {
+  const int cores = omp_get_num_procs();
+  if (s.threads > cores) {
+    print_warning("--threads " + std::to_string(s.threads) + " is more than the " +
+                  std::to_string(cores) +
+                  " cores this process may use: the threads take turns on them (--threads 0 "
+                  "uses all)");
+  }
 }
 
 void refuse_grid_outside_mpi(const solver_options& s) {

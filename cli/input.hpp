@@ -49,6 +49,10 @@ struct solver_options {
   std::string grid;       ///< --grid RxC: the MPI process grid (under mpirun); empty = choose
 };
 void add_solver_options(CLI::App& cmd, solver_options& s);
+/// "apsp: warning: LINE" on stderr: an option the run will not honour; the run goes on.
+void print_warning(const std::string& line);
+/// Warns when --threads asks for more threads than the cores this process may use.
+void warn_about_threads(const solver_options& s);
 /// Throws invalid_argument_error when `--grid` (other than 1x1, one process's grid) was given to
 /// a run that is not under mpirun, where it would mean nothing.
 void refuse_grid_outside_mpi(const solver_options& s);
@@ -61,6 +65,10 @@ void resolve_auto_dtype(solve_options& o, const solver_options& s, const graph& 
 /// `--dtype int16` needs the cuda back end: backend_unavailable_error, before any reading,
 /// when --backend names another.
 void check_narrow_backend(const solve_options& o);
+
+/// A number >= 0 (`whole`: a whole number up to 2^31-1), refused in words ("'-1' is not a whole
+/// number >= 0 (0: all cores)") instead of CLI11's range up to the largest double.
+[[nodiscard]] CLI::Validator non_negative(const std::string& zero_means, bool whole);
 
 /// Option validators that reuse the library's own parsers (so their messages match).
 /// dtype_name also accepts the CLI-only `auto` and `int16`.

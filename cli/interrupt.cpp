@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -47,10 +48,14 @@ void format_rate(char* buf, std::size_t size, double per_second) {
 
 class progress_line {
 public:
-  explicit progress_line(bool terminal) : terminal_(terminal) {}
+  progress_line(bool terminal, double estimate) : terminal_(terminal), estimate_(estimate) {}
   bool operator()(const progress_info& info) {
     if (seen())
       return false;
+    if (first_rounds_ < 0) {
+      first_rounds_ = info.rounds_done;
+      first_seconds_ = info.elapsed_seconds;
+    }
     const auto now = std::chrono::steady_clock::now();
     const bool last = info.rounds_done >= info.rounds_total;
     const auto every = terminal_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(2000);
@@ -63,10 +68,10 @@ public:
     const double fraction = info.rounds_total > 0 ? static_cast<double>(info.rounds_done) /
                                                         static_cast<double>(info.rounds_total)
                                                   : 1.0;
-    const double eta = fraction > 0 ? info.elapsed_seconds * (1 - fraction) / fraction : 0;
-    std::fprintf(stderr, "%sapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %.0f s",
+    std::fprintf(stderr, "%sapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %s",
                  terminal_ ? "\r\033[K" : "", static_cast<long long>(info.rounds_done),
-                 static_cast<long long>(info.rounds_total), 100 * fraction, rate, eta);
+                 static_cast<long long>(info.rounds_total), 100 * fraction, rate,
+                 eta_text(info, last).c_str());
     if (!terminal_) {
       std::fprintf(stderr, "  elapsed %.1f s\n", info.elapsed_seconds);
     } else {
@@ -79,7 +84,32 @@ public:
   }
 
 private:
+  /// The seconds left at the pace of the rounds since the first report; at the first report,
+  /// the plan's estimate for the rounds left ("--" without one). The first report's time also
+  /// holds the back end's set-up (its tiles packed, its threads started, a round without
+  /// look-ahead), so extrapolated from it the first ETA was two to three times the solve.
+  [[nodiscard]] std::string eta_text(const progress_info& info, bool last) const {
+    if (last)
+      return "0 s";
+    const std::int64_t rounds = info.rounds_done - first_rounds_;
+    const double left = static_cast<double>(info.rounds_total - info.rounds_done);
+    double seconds = 0;
+    if (rounds > 0) {
+      seconds = (info.elapsed_seconds - first_seconds_) / static_cast<double>(rounds) * left;
+    } else if (estimate_ > 0 && info.rounds_total > 0) {
+      seconds = estimate_ * left / static_cast<double>(info.rounds_total);
+    } else {
+      return "--";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, seconds < 10 ? "%.1f s" : "%.0f s", seconds);
+    return buf;
+  }
+
   bool terminal_;
+  double estimate_;                ///< the plan's seconds for the whole solve; 0: none
+  std::int64_t first_rounds_ = -1; ///< rounds_done at the first report
+  double first_seconds_ = 0;       ///< elapsed_seconds at the first report
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
 };
@@ -202,11 +232,12 @@ void throw_if_interrupted() {
     throw cancelled_error(interrupted_text() + "; no output was written");
 }
 
-progress_callback make_progress(progress_style style) {
+progress_callback make_progress(progress_style style, double estimated_seconds) {
   if (style == progress_style::none)
     return [](const progress_info&) { return !seen(); };
   // std::function needs a copyable target; share the redraw state.
-  auto line = std::make_shared<progress_line>(style == progress_style::terminal);
+  auto line =
+      std::make_shared<progress_line>(style == progress_style::terminal, estimated_seconds);
   return [line](const progress_info& info) { return (*line)(info); };
 }
 

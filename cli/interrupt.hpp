@@ -67,8 +67,10 @@ void throw_if_interrupted();
 enum class progress_style { none, terminal, log };
 
 /// A progress callback that cancels once interrupted() and shows "round r/R, updates/s, ETA" on
-/// stderr in the given style.
-[[nodiscard]] progress_callback make_progress(progress_style style);
+/// stderr in the given style. The ETA comes from the pace of the rounds after the first report,
+/// and at the first report from `estimated_seconds` (the plan's, for the whole solve; 0: none).
+[[nodiscard]] progress_callback make_progress(progress_style style,
+                                              double estimated_seconds = 0);
 
 /// Ends a progress line left open by a solve that stopped early, so messages start a line.
 void close_progress_line() noexcept;

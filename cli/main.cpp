@@ -11,6 +11,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "distributed.hpp"
 #include "exit_codes.hpp"
@@ -24,8 +25,10 @@ namespace {
 constexpr const char* exit_code_table =
     "Exit codes:\n"
     "  0    success\n"
-    "  1    internal error (a bug, or a failure of the system underneath, e.g. a failed write)\n"
-    "  2    usage error (unknown option, bad value such as --dtype int8, unknown vertex id)\n"
+    "  1    internal error (a bug, or a failure of the system underneath, e.g. a write that\n"
+    "       fails once under way: disk full)\n"
+    "  2    usage error (unknown option, bad value such as --dtype int8, unknown vertex id, an\n"
+    "       output that cannot be created: missing directory, no permission, read-only)\n"
     "  3    bad input (unreadable or malformed file, weights that overflow the --dtype)\n"
     "  4    negative cycle (the message names vertices on it, in the file's ids)\n"
     "  5    out of memory (the matrix does not fit in host or device memory)\n"
@@ -85,6 +88,7 @@ int run_action(const command_action& action) {
 int main(int argc, char** argv) {
   using namespace apsp::cli;
   trace("main: entered");
+  remember_command_line(argc, argv);
   // A file-size limit (ulimit -f, a scheduler's RLIMIT_FSIZE) would otherwise kill the process
   // with SIGXFSZ mid-write, leaving partial files; ignored, the write fails with EFBIG and the
   // command cleans up and exits 1 (or 5 for an output it was to solve in).

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -48,6 +49,29 @@ io::format graph_output_format(const std::string& path, const std::string& expli
   return output_format(path, explicit_format, "output");
 }
 
+namespace {
+
+/// Why no file can be created in `dir` (empty when one can): a file is created there and removed
+/// again. Asking is the only answer that holds for root (who passes permission bits but not a
+/// read-only file system), ACLs and network file systems alike.
+std::string cannot_create_in(const std::filesystem::path& dir) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::filesystem::path probe = dir / (".apsp-probe-" + std::to_string(::getpid()) + "-" +
+                                               std::to_string(attempt));
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      ::close(fd);
+      ::unlink(probe.c_str());
+      return {};
+    }
+    if (errno != EEXIST)
+      return std::strerror(errno);
+  }
+  return std::strerror(EEXIST);
+}
+
+} // namespace
+
 void check_writable(const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path p(path);
@@ -59,6 +83,29 @@ void check_writable(const std::string& path) {
   if (!fs::is_directory(dir, ec)) {
     throw invalid_argument_error("cannot write '" + path + "': directory '" + dir.string() +
                                  "' does not exist");
+  }
+  if (const std::string why = cannot_create_in(dir); !why.empty()) {
+    throw invalid_argument_error("cannot write '" + path + "': no file can be created in '" +
+                                 dir.string() + "': " + why);
+  }
+}
+
+void check_checkpoint_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // The directory is created at the first save: its nearest existing ancestor must take it.
+  fs::path existing = fs::absolute(fs::path(dir), ec).lexically_normal();
+  while (!fs::exists(existing, ec) && existing.has_parent_path() &&
+         existing.parent_path() != existing)
+    existing = existing.parent_path();
+  if (!fs::is_directory(existing, ec)) {
+    throw invalid_argument_error("cannot save checkpoints in '" + dir + "': '" +
+                                 existing.string() + "' is not a directory");
+  }
+  if (const std::string why = cannot_create_in(existing); !why.empty()) {
+    throw invalid_argument_error("cannot save checkpoints in '" + dir +
+                                 "': no file can be created in '" + existing.string() +
+                                 "': " + why);
   }
 }
 

@@ -24,9 +24,13 @@ namespace apsp::cli {
 [[nodiscard]] io::format graph_output_format(const std::string& path,
                                              const std::string& explicit_format);
 
-/// Fails early (invalid_argument_error) when `path` cannot be created: its directory is missing
-/// or it names a directory. Run before a long solve, not after it.
+/// Fails early (invalid_argument_error, exit 2) when `path` cannot be created: its directory is
+/// missing, it names a directory, or no file can be created in its directory (permission, a
+/// read-only file system). Run before a long solve, not after it.
 void check_writable(const std::string& path);
+/// The same for a checkpoint directory (created at the first save when missing): it, or its
+/// nearest existing ancestor, must be a directory in which files can be created.
+void check_checkpoint_dir(const std::string& dir);
 /// The path matrix is written as .npy whatever the name says: a name with another suffix (which
 /// `apsp path --via` would then read as that format) is refused with invalid_argument_error.
 void check_paths_output(const std::string& paths);

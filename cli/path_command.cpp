@@ -168,8 +168,10 @@ int run(const path_args& a) {
   if (a.dist.empty() != a.via.empty()) {
     throw invalid_argument_error("--dist and --via go together");
   }
-  if (a.dist.empty())
+  if (a.dist.empty()) {
     check_narrow_backend(to_solve_options(a.solver)); // before a long read
+    warn_about_threads(a.solver);
+  }
   const sigint_scope sigint;
   const loaded_graph in = read_input(a.in);
   const std::int64_t s = find_vertex(in, a.source);

@@ -214,6 +214,9 @@ int run(const solve_args& a) {
     if (!a.out.empty())
       check_distinct_outputs(a.out, a.paths_out);
   }
+  // Checkpoints are saved into --checkpoint DIR, or into the --resume DIR.
+  if (!a.checkpoint_dir.empty() || !a.resume_dir.empty())
+    check_checkpoint_dir(a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir);
   if (a.map_output && a.out.empty())
     throw invalid_argument_error("--map-output needs -o OUT");
   if (a.map_output && out_format == io::format::csv) {
@@ -223,6 +226,7 @@ int run(const solve_args& a) {
   }
   trace("solve: arguments checked");
   solve_options options = to_solve_options(a.solver);
+  warn_about_threads(a.solver);
   options.paths = !a.paths_out.empty();
   // A type that the output cannot hold in place is known before the read (auto only after it).
   if (a.map_output && out_format == io::format::course_binary && options.type != dtype::int32)
@@ -464,7 +468,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "rank under mpirun)");
   cmd->add_option("--checkpoint-every", args->checkpoint_every,
                   "seconds between checkpoints (0: after every round)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative("after every round", false))
       ->capture_default_str();
   cmd->add_option("--resume", args->resume_dir,
                   "continue from the checkpoint in DIR (same input and options); the output is "

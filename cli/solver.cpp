@@ -4,9 +4,13 @@
 
 #include <cstdio>
 #include <new>
+#include <optional>
+#include <string>
 
 #include "apsp/error.hpp"
+#include "apsp/estimate.hpp"
 #include "apsp/solve.hpp"
+#include "command_line.hpp"
 #include "interrupt.hpp"
 
 namespace apsp::cli {
@@ -62,13 +66,56 @@ void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in) 
   throw negative_cycle_error(message, vertices, cycle, e.cycle_weight());
 }
 
+namespace {
+
+/// --gpu-memory and --devices mean nothing to a plan that runs on the host: one warning line
+/// each, saying why no GPU is used (by the plan, so that no device is asked about before it).
+void warn_about_gpu_options(const plan& p, const solve_options& o) {
+  if (p.backend == backend_kind::cuda || (o.device_memory_limit == 0 && o.devices.empty()))
+    return;
+  std::string why = "the solve runs on the " + std::string(to_string(p.backend)) + " back end";
+  if (o.backend == backend_kind::cpu || o.backend == backend_kind::reference) {
+    why += " (--backend " + std::string(to_string(o.backend)) + ")";
+  } else {
+    bool gpu = true;
+    for (const backend_status& b : list_backends()) {
+      if (b.kind == backend_kind::cuda && !b.available) {
+        why += ": no GPU can be used (" + b.detail + ")";
+        gpu = false;
+      }
+    }
+    if (gpu)
+      why += " (" + p.algorithm_reason + ")";
+  }
+  if (o.device_memory_limit != 0)
+    print_warning("--gpu-memory is ignored: " + why);
+  if (!o.devices.empty())
+    print_warning("--devices is ignored: " + why);
+}
+
+/// After a cancel: what the checkpoint in `dir` holds and the command that continues from it.
+std::string checkpoint_note(const std::filesystem::path& dir) {
+  if (dir.empty())
+    return {};
+  const std::optional<checkpoint_progress> saved = saved_checkpoint(dir);
+  if (!saved)
+    return "; no checkpoint was saved in " + dir.string() + " (no round was complete)";
+  return "; the checkpoint in " + dir.string() + " holds " + std::to_string(saved->rounds_done) +
+         " of " + std::to_string(saved->rounds_total) +
+         " rounds; continue with: " + resume_command(dir.string());
+}
+
+} // namespace
+
 result solve_input(const loaded_graph& in, solve_options options, progress_style progress) {
   const plan p = make_plan(in.file.g, options);
   if (const std::string why = why_not_fitting(p); !why.empty()) {
     throw out_of_memory_error(in.path + ": cannot solve: " + why);
   }
+  warn_about_gpu_options(p, options);
   throw_if_interrupted();
-  options.progress = make_progress(progress);
+  options.progress =
+      make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
   try {
     return solve(in.file.g, options);
   } catch (const negative_cycle_error& e) {
@@ -89,7 +136,7 @@ result solve_input(const loaded_graph& in, solve_options options, progress_style
     throw backend_unavailable_error(why);
   } catch (const cancelled_error&) {
     throw cancelled_error(interrupted_text() + " while solving " + in.path +
-                          "; no output was written");
+                          "; no output was written" + checkpoint_note(options.checkpoint_dir));
   } catch (const std::bad_alloc&) {
     throw out_of_memory_error(in.path + ": out of host memory while solving");
   }

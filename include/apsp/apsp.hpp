@@ -3,6 +3,7 @@
 /// Umbrella header: everything in apsp's public API.
 
 #include "apsp/error.hpp"
+#include "apsp/estimate.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/matrix.hpp"

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,16 @@ void release_devices() noexcept;
 /// files apsp wrote, recognised by their names and the manifest's first line, nothing else;
 /// the directory too when that empties it). For after a successful solve.
 void remove_checkpoint(const std::filesystem::path& dir);
+
+/// How far the solve whose checkpoint is in a directory had come.
+struct checkpoint_progress {
+  std::int64_t rounds_done = 0;
+  std::int64_t rounds_total = 0;
+};
+/// The rounds that the checkpoint in `dir` (solve_options::checkpoint_dir) holds, as its
+/// manifest names them; nullopt when `dir` holds no apsp checkpoint. For telling a user, after
+/// a cancel, what a resume will start from.
+[[nodiscard]] std::optional<checkpoint_progress> saved_checkpoint(const std::filesystem::path& dir);
 
 /// The library version, e.g. "0.1.0".
 [[nodiscard]] const char* version() noexcept;

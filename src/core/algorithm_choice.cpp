@@ -7,6 +7,10 @@
 #include <limits>
 #include <vector>
 
+#include <omp.h>
+
+#include "apsp/estimate.hpp"
+
 namespace apsp::detail {
 namespace {
 
@@ -140,3 +144,28 @@ algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backen
 }
 
 } // namespace apsp::detail
+
+namespace apsp {
+
+double estimated_solve_seconds(const plan& p, const solve_options& options, std::int64_t edges) {
+  detail::problem_shape s;
+  s.n = p.n;
+  s.m = edges;
+  s.type = p.type;
+  s.threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  s.gpus = p.devices;
+  if (p.algorithm == algorithm_kind::johnson)
+    return detail::johnson_cpu_seconds(s);
+  if (p.algorithm != algorithm_kind::floyd_warshall)
+    return 0;
+  switch (p.backend) {
+  case backend_kind::cpu:
+    return detail::fw_cpu_seconds(s);
+  case backend_kind::cuda:
+    return detail::fw_cuda_seconds(s);
+  default:
+    return 0;
+  }
+}
+
+} // namespace apsp

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "apsp/solve.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -171,6 +172,15 @@ std::map<std::string, std::string> read_manifest(const std::filesystem::path& ma
   return got;
 }
 
+/// The fields of DIR/manifest when it is an apsp checkpoint's manifest; empty otherwise.
+std::map<std::string, std::string> checkpoint_manifest(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> got = read_manifest(dir / "manifest");
+  const auto magic_line = got.find("apsp-checkpoint");
+  if (magic_line == got.end() || magic_line->second != "1")
+    return {};
+  return got;
+}
+
 } // namespace
 
 std::uint64_t hash_graph(const graph& g) {
@@ -275,10 +285,9 @@ std::int64_t checkpoint_store::find(const std::filesystem::path& dir,
 }
 
 std::int64_t checkpoint_store::saved_block(const std::filesystem::path& dir) {
-  const std::map<std::string, std::string> got = read_manifest(dir / "manifest");
-  const auto magic_line = got.find("apsp-checkpoint");
+  const std::map<std::string, std::string> got = checkpoint_manifest(dir);
   const auto block = got.find("block");
-  if (magic_line == got.end() || magic_line->second != "1" || block == got.end())
+  if (block == got.end())
     return 0;
   return std::max<std::int64_t>(0, std::atoll(block->second.c_str()));
 }
@@ -324,3 +333,16 @@ void remove_checkpoint_files(const std::filesystem::path& dir) {
 }
 
 } // namespace apsp::detail
+
+namespace apsp {
+
+std::optional<checkpoint_progress> saved_checkpoint(const std::filesystem::path& dir) {
+  const std::map<std::string, std::string> got = detail::checkpoint_manifest(dir);
+  const auto done = got.find("rounds_done");
+  const auto total = got.find("rounds_total");
+  if (done == got.end() || total == got.end())
+    return std::nullopt;
+  return checkpoint_progress{std::atoll(done->second.c_str()), std::atoll(total->second.c_str())};
+}
+
+} // namespace apsp
