@@ -1,6 +1,7 @@
 # Script mode (tests/install/CMakeLists.txt): builds examples/cpp against apsp's build tree
 # (TREE=build: -Dapsp_DIR) or an install of it into PREFIX (TREE=install: CMAKE_PREFIX_PATH),
 # runs it, and checks the package's components (COMPONENTS, comma-separated: those built).
+cmake_minimum_required(VERSION 3.25)
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
