@@ -19,9 +19,9 @@ void add_csv_labels_options(CLI::App& cmd, csv_labels_choice& choice) {
 
 void check_csv_labels(csv_labels_choice choice, io::format out_format) {
   if (choice != csv_labels_choice::unset && out_format != io::format::csv) {
-    throw invalid_argument_error(std::string(choice == csv_labels_choice::on ? "--csv-labels"
-                                                                             : "--no-csv-labels") +
-                                 " applies to a CSV distance matrix (-o NAME.csv) only");
+    throw invalid_argument_error(
+        std::string(choice == csv_labels_choice::on ? "--csv-labels" : "--no-csv-labels") +
+        " applies to a CSV distance matrix (-o NAME.csv) only");
   }
 }
 

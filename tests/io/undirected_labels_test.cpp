@@ -38,8 +38,7 @@ TEST(Undirected, EveryEdgeGoesBothWaysAndSelfLoopsStayOne) {
   }
   EXPECT_EQ(edges_by_label(both), want);
   EXPECT_EQ(both.g.num_edges(), 2 * directed.g.num_edges() - 1);
-  EXPECT_EQ(want[(std::pair<std::string, std::string>{"10", "30"})],
-            (std::vector<double>{2.5, 4}));
+  EXPECT_EQ(want[(std::pair<std::string, std::string>{"10", "30"})], (std::vector<double>{2.5, 4}));
 }
 
 TEST(Undirected, AppliesToNumericFormatsToo) {
@@ -48,8 +47,8 @@ TEST(Undirected, AppliesToNumericFormatsToo) {
   read_options o;
   o.undirected = true;
   const auto g = read_graph(dir / "g.gr", o);
-  EXPECT_EQ(edges_by_index(g.g),
-            (std::vector<std::tuple<int, int, double>>{{0, 1, 5}, {1, 0, 5}, {1, 2, 1}, {2, 1, 1}}));
+  EXPECT_EQ(edges_by_index(g.g), (std::vector<std::tuple<int, int, double>>{
+                                     {0, 1, 5}, {1, 0, 5}, {1, 2, 1}, {2, 1, 1}}));
 }
 
 apsp::dense_matrix<std::int32_t> small_matrix() {
@@ -80,7 +79,8 @@ TEST(WriteMatrixLabels, CsvGetsAHeaderRowAndAnIdColumnQuotedWhereNeeded) {
 TEST(WriteMatrixLabels, BinaryFormatsHaveNoPlaceForIds) {
   scratch_dir dir;
   const auto labels = vertex_labels::numeric(3, 1);
-  for (const auto& [name, f] : {std::pair{"d.npy", format::npy}, {"d.bin", format::course_binary}}) {
+  for (const auto& [name, f] :
+       {std::pair{"d.npy", format::npy}, {"d.bin", format::course_binary}}) {
     write_matrix(dir / (std::string("l") + name), apsp::any_matrix(small_matrix()), f, labels);
     write_matrix(dir / name, apsp::any_matrix(small_matrix()), f);
     EXPECT_EQ(read_bytes(dir / (std::string("l") + name)), read_bytes(dir / name)) << name;
