@@ -96,6 +96,9 @@ void add_input_options(CLI::App& cmd, input_options& in) {
       ->check(format_name());
   cmd.add_option("--weight-column", in.weight_column, "CSV column holding the weights")
       ->capture_default_str();
+  cmd.add_flag("--undirected", in.undirected,
+               "read the graph as undirected: every edge u v also goes v -> u with the same "
+               "weight (Python's directed=False); a negative edge is then a negative cycle");
 }
 
 std::string with_file(const std::string& message, const std::string& file) {
@@ -132,6 +135,7 @@ loaded_graph read_input(const input_options& in) {
                                  "' from its suffix; give --format");
   }
   ro.weight_column = in.weight_column;
+  ro.undirected = in.undirected;
   try {
     out.file = io::read_graph(in.path, ro);
   } catch (const overflow_risk_error& e) {

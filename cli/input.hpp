@@ -19,9 +19,10 @@ struct input_options {
   std::string path;
   std::string format; // empty: by suffix
   std::string weight_column = "weight";
+  bool undirected = false; ///< --undirected: every edge also goes the other way
 };
 
-/// Adds the positional INPUT (required) and --format / --weight-column.
+/// Adds the positional INPUT (required) and --format / --weight-column / --undirected.
 void add_input_options(CLI::App& cmd, input_options& in);
 
 struct loaded_graph {

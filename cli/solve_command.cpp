@@ -20,6 +20,7 @@
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "commands.hpp"
+#include "csv_labels.hpp"
 #include "distributed.hpp"
 #include "in_place.hpp"
 #include "input.hpp"
@@ -38,6 +39,7 @@ namespace {
 struct solve_args : distributed_solve_args {
   bool map_output = false;
   bool no_map_output = false;
+  csv_labels_choice csv_labels = csv_labels_choice::unset;
 };
 
 /// The vertex count the CUDA warm-up plans for when the file declares none: large enough that
@@ -208,6 +210,7 @@ int run(const solve_args& a) {
   } else if (!a.output_format.empty()) {
     throw invalid_argument_error("--output-format needs -o OUT");
   }
+  check_csv_labels(a.csv_labels, out_format);
   if (!a.paths_out.empty()) {
     check_paths_output(a.paths_out);
     check_writable(a.paths_out);
@@ -396,8 +399,9 @@ int run(const solve_args& a) {
   if (distances_file) {
     distances_file->finish(outputs);
   } else if (!a.out.empty()) {
-    outputs.write(
-        a.out, [&](const auto& partial) { io::write_matrix(partial, r.distances(), out_format); });
+    outputs.write(a.out, [&](const auto& partial) {
+      write_distances(partial, r.distances(), out_format, in.file.labels, a.csv_labels);
+    });
   }
   if (paths_file) {
     paths_file->finish(outputs);
@@ -445,6 +449,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
   cmd->add_option("--output-format", args->output_format,
                   "format of -o, overriding its suffix: npy, course-binary or csv")
       ->check(format_name());
+  add_csv_labels_options(*cmd, args->csv_labels);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
@@ -501,7 +506,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve hops.csv --dtype auto               # packed 16-bit on cuda when exact\n"
       "  apsp solve DE.gr --algorithm johnson -o d.bin  # sparse: Dijkstra from every source\n"
       "  apsp solve DE.gr --algorithm supernodal -o d.bin  # road graph: nested dissection\n"
-      "  apsp solve edges.csv.gz --weight-column weight -o d.csv");
+      "  apsp solve edges.csv.gz --weight-column weight -o d.csv\n"
+      "  apsp solve roads.txt --undirected -o d.csv     # both ways; CSV with the ids");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

@@ -79,6 +79,9 @@ struct read_options {
   std::optional<format> fmt;
   /// CSV column holding weights (used when present; otherwise every weight is 1).
   std::string weight_column = "weight";
+  /// Every edge u -> v (u != v) also goes v -> u with the same weight, in any format: the file
+  /// is read as an undirected graph. A negative edge then makes a negative cycle u -> v -> u.
+  bool undirected = false;
 };
 
 /// Reads a graph. A .npy graph is a square matrix of weights in which +inf/NaN (float) or values
@@ -99,6 +102,12 @@ void write_graph(const std::filesystem::path& p, const graph_file& g, format f);
 /// Writes a distance matrix: npy (in its own dtype), course_binary (n*n int32, unreachable =
 /// 1073741823; only for int32 distances or integral values that fit), or csv (n <= 10000).
 void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f);
+/// The same, with the file's vertex ids in CSV: a header row (an empty cell, then the id of each
+/// column) and each row's id in its first field, quoted as RFC 4180 asks where an id holds a
+/// comma, a quote or a line break. The binary formats have no place for ids and are written as
+/// above. Throws invalid_argument_error unless `labels` has one id per row.
+void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f,
+                  const vertex_labels& labels);
 /// For writing a distance matrix in place (solve_options::distances_file): the bytes that
 /// write_matrix would put before the raw row-major values of an n x n matrix of `type` in
 /// format f: the .npy header (its length is a multiple of 64), or nothing for course_binary

@@ -4,6 +4,21 @@
 
 namespace apsp::io::detail {
 
+std::string csv_field(std::string s) {
+  const bool needs_quotes = s.find_first_of(",\"\r\n") != std::string::npos || s.empty() ||
+                            s.front() == ' ' || s.back() == ' ';
+  if (!needs_quotes)
+    return s;
+  std::string q = "\"";
+  for (char c : s) {
+    q += c;
+    if (c == '"')
+      q += '"';
+  }
+  q += '"';
+  return q;
+}
+
 csv_records::csv_records(std::string_view text, const std::filesystem::path& p)
     : text_(text), path_(p) {
   if (text_.substr(0, 3) == "\xEF\xBB\xBF")

@@ -10,6 +10,10 @@
 
 namespace apsp::io::detail {
 
+/// `s` as one CSV field: as it is, or in double quotes (inner quotes doubled) where it holds a
+/// comma, a quote or a line break, is empty, or starts or ends with a space.
+[[nodiscard]] std::string csv_field(std::string s);
+
 class csv_records {
 public:
   csv_records(std::string_view text, const std::filesystem::path& p);

@@ -1,7 +1,10 @@
 // read_graph: choose the format (option, suffix, or an unambiguous magic), load
 // the bytes, hand them to that format's reader.
 
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
@@ -31,6 +34,29 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
   const fs::path cb = fs::weakly_canonical(fs::absolute(b), ec_b);
   return (!ec_a && !ec_b && ca == cb) || fs::equivalent(a, b, ec);
 }
+
+namespace {
+
+/// read_options::undirected: v -> u beside every u -> v (a self-loop stays one edge).
+void add_reverse_edges(graph& g) {
+  std::vector<std::int32_t> src = g.sources();
+  std::vector<std::int32_t> dst = g.targets();
+  std::vector<double> weight = g.weights();
+  const std::size_t m = src.size();
+  src.reserve(2 * m);
+  dst.reserve(2 * m);
+  weight.reserve(2 * m);
+  for (std::size_t e = 0; e < m; ++e) {
+    if (src[e] != dst[e]) {
+      src.push_back(dst[e]);
+      dst.push_back(src[e]);
+      weight.push_back(weight[e]);
+    }
+  }
+  g.assign(std::move(src), std::move(dst), std::move(weight));
+}
+
+} // namespace
 
 namespace detail {
 
@@ -73,7 +99,10 @@ graph_file read_graph(const std::filesystem::path& p, const read_options& o) {
     f = format_from_signature(bytes.view());
   if (!f)
     detail::fail_unknown_format(p);
-  return detail::read_graph_bytes(p, bytes.view(), *f, o);
+  graph_file gf = detail::read_graph_bytes(p, bytes.view(), *f, o);
+  if (o.undirected)
+    add_reverse_edges(gf.g);
+  return gf;
 }
 
 } // namespace apsp::io

@@ -11,6 +11,7 @@
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "io/atomic_output.hpp"
+#include "io/csv_records.hpp"
 #include "io/diagnostics.hpp"
 #include "io/limits.hpp"
 #include "io/npy_header.hpp"
@@ -148,28 +149,13 @@ void write_edgelist(atomic_output& out, const std::filesystem::path& p, const gr
   });
 }
 
-std::string csv_field(std::string s) {
-  const bool needs_quotes = s.find_first_of(",\"\r\n") != std::string::npos || s.empty() ||
-                            s.front() == ' ' || s.back() == ' ';
-  if (!needs_quotes)
-    return s;
-  std::string q = "\"";
-  for (char c : s) {
-    q += c;
-    if (c == '"')
-      q += '"';
-  }
-  q += '"';
-  return q;
-}
-
 void write_csv(atomic_output& out, const std::filesystem::path& p, const graph_file& gf,
                const vertex_labels& labels) {
   const graph& g = gf.g;
   require_every_vertex_on_an_edge(p, g, labels, "CSV edge files");
   std::vector<std::string> ids(static_cast<std::size_t>(g.num_vertices()));
   for (std::int64_t i = 0; i < g.num_vertices(); ++i) {
-    ids[static_cast<std::size_t>(i)] = csv_field(labels.label(i));
+    ids[static_cast<std::size_t>(i)] = detail::csv_field(labels.label(i));
   }
   out.write(std::string_view("source,target,weight\n"));
   const auto& s = g.sources();

@@ -9,6 +9,7 @@
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "io/atomic_output.hpp"
+#include "io/csv_records.hpp"
 #include "io/diagnostics.hpp"
 #include "io/limits.hpp"
 #include "io/npy_header.hpp"
@@ -78,8 +79,6 @@ void write_course(atomic_output& out, const std::filesystem::path& p, const dens
   }
 }
 
-// One row per line, no header; unreachable is written as "inf" (numpy.loadtxt and pandas read
-// it as infinity).
 void check_csv_size(const std::filesystem::path& p, std::int64_t n) {
   if (n > max_csv_vertices) {
     detail::fail_write(p, "CSV output is limited to n <= " + std::to_string(max_csv_vertices) +
@@ -87,11 +86,31 @@ void check_csv_size(const std::filesystem::path& p, std::int64_t n) {
   }
 }
 
-template <class T> void write_csv(atomic_output& out, const dense_matrix<T>& d) {
+// One row per line; unreachable is written as "inf" (numpy.loadtxt and pandas read it as
+// infinity). With ids: a header row of them after an empty cell, and each row's id first, as
+// pandas.read_csv(..., index_col=0) reads a labelled matrix.
+template <class T>
+void write_csv(atomic_output& out, const dense_matrix<T>& d, const vertex_labels* labels) {
   const std::int64_t n = d.n();
+  std::vector<std::string> ids;
+  if (labels != nullptr) {
+    ids.resize(static_cast<std::size_t>(n));
+    std::string header;
+    for (std::int64_t i = 0; i < n; ++i) {
+      ids[static_cast<std::size_t>(i)] = detail::csv_field(labels->label(i));
+      header += ',';
+      header += ids[static_cast<std::size_t>(i)];
+    }
+    header += '\n';
+    out.write(header);
+  }
   detail::write_chunked(out, n, 16, [&](std::string& text, std::int64_t b, std::int64_t e) {
     for (std::int64_t i = b; i < e; ++i) {
       const T* row = d.row(i);
+      if (labels != nullptr) {
+        text += ids[static_cast<std::size_t>(i)];
+        text += ',';
+      }
       for (std::int64_t j = 0; j < n; ++j) {
         if (j > 0)
           text += ',';
@@ -113,15 +132,20 @@ template <class T> void write_csv(atomic_output& out, const dense_matrix<T>& d) 
   });
 }
 
-} // namespace
-
-void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f) {
+void write_matrix_with(const std::filesystem::path& p, const any_matrix& m, format f,
+                       const vertex_labels* labels) {
   if (f != format::npy && f != format::course_binary && f != format::csv) {
     throw invalid_argument_error("cannot write a distance matrix as " + std::string(to_string(f)) +
                                  " (use npy, course-binary or csv)");
   }
   std::visit(
       [&](const auto& d) {
+        if (labels != nullptr && labels->size() != d.n()) {
+          throw invalid_argument_error("cannot write " + detail::display_name(p) + ": " +
+                                       std::to_string(labels->size()) + " vertex ids for a " +
+                                       std::to_string(d.n()) + " x " + std::to_string(d.n()) +
+                                       " matrix");
+        }
         if (f == format::csv)
           check_csv_size(p, d.n());
         atomic_output out(p, f == format::csv && detail::wants_gzip(p));
@@ -130,10 +154,21 @@ void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f)
         if (f == format::course_binary)
           write_course(out, p, d);
         if (f == format::csv)
-          write_csv(out, d);
+          write_csv(out, d, labels);
         out.commit();
       },
       m);
+}
+
+} // namespace
+
+void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f) {
+  write_matrix_with(p, m, f, nullptr);
+}
+
+void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f,
+                  const vertex_labels& labels) {
+  write_matrix_with(p, m, f, &labels);
 }
 
 void write_via(const std::filesystem::path& p, const via_matrix& via) {
