@@ -245,9 +245,15 @@ def _edges_unless_dense(csgraph, masked_zeros_are_edges):
         _check_square(csgraph.shape)
         # A COO matrix's duplicates add up (SciPy's conversion to CSR sums them); the stored
         # entries of the compressed formats are edges each, and the minimum counts.
-        coo = (csgraph.tocsr() if csgraph.format == "coo" else csgraph).tocoo()
-        data = _real_values(np.asarray(coo.data), "the sparse matrix")
-        return EdgeList(csgraph.shape[0], coo.row, coo.col, data)
+        csr = csgraph.tocsr() if csgraph.format in ("coo", "csc") else csgraph
+        if csr.format != "csr":
+            csr = csr.tocoo()
+            return EdgeList(csgraph.shape[0], csr.row, csr.col,
+                            _real_values(np.asarray(csr.data), "the sparse matrix"))
+        # CSR's own arrays, without tocoo's copies (the graph may be large and the solve short).
+        rows = np.repeat(np.arange(csr.shape[0], dtype=np.int64), np.diff(csr.indptr))
+        return EdgeList(csgraph.shape[0], rows, csr.indices,
+                        _real_values(np.asarray(csr.data), "the sparse matrix"))
     if np.ma.isMaskedArray(csgraph) and masked_zeros_are_edges:
         values = np.asarray(csgraph.data)
         _check_square(values.shape)

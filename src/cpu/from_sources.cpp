@@ -90,7 +90,7 @@ template <class W> bool has_negative_arc(const cpu::csr_graph<W>& g) {
 
 template <class T>
 void solve_rows(const graph& edges, std::span<const std::int32_t> sources,
-                const source_options& o, bool negative, source_result& out) {
+                const source_options& o, int threads, bool negative, source_result& out) {
   const std::int64_t n = edges.num_vertices();
   auto g = cpu::csr_from_edges<T>(edges);
   std::vector<cpu::johnson_key_t<T>> h;
@@ -116,7 +116,7 @@ void solve_rows(const graph& edges, std::span<const std::int32_t> sources,
   }
   solve_options ctx_options;
   ctx_options.type = o.type;
-  ctx_options.threads = o.threads;
+  ctx_options.threads = threads;
   ctx_options.progress = o.progress;
   detail::run_context ctx(ctx_options, n, negative);
   cpu::dijkstra_config cfg;
@@ -146,7 +146,12 @@ source_result solve_from_sources(const graph& g, std::span<const std::int64_t> s
                      std::to_string(n - 1) + ")");
     rows[i] = static_cast<std::int32_t>(sources[i]);
   }
-  const cpu::omp_thread_cap cap(options.threads);
+  // Threads work across sources: a few sources get as many threads (and the O(m) passes before
+  // them run on those too: on a busy machine a parallel pass waits for its slowest thread).
+  const int threads = static_cast<int>(std::min<std::int64_t>(
+      options.threads > 0 ? options.threads : omp_get_max_threads(),
+      std::max<std::size_t>(1, sources.size())));
+  const cpu::omp_thread_cap cap(threads);
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(g, options.type, false);
   detail::check_representable(facts, options.type, summary.all_integral);
@@ -156,7 +161,8 @@ source_result solve_from_sources(const graph& g, std::span<const std::int64_t> s
   out.n = n;
   out.sources.assign(sources.begin(), sources.end());
   visit_dtype(options.type, [&](auto zero) {
-    solve_rows<decltype(zero)>(usable ? *usable : g, rows, options, facts.has_negative, out);
+    solve_rows<decltype(zero)>(usable ? *usable : g, rows, options, threads, facts.has_negative,
+                               out);
   });
   return out;
 }
