@@ -2,7 +2,7 @@
 """apsp.dijkstra(A, indices=...) against scipy.sparse.csgraph.dijkstra on one seeded random
 graph (default: 10,000 vertices, 500,000 edges, weights uniform in [1, 100)): time per call
 (best of --repeat, input conversion included on both sides) and peak memory growth of the call
-(ru_maxrss in a fresh process per library and source count). Results are checked equal first.
+(VmHWM after resetting it, in a fresh process per library and source count). Results are checked equal first.
 
 Run with Debian's interpreter and the build's module:
   PYTHONPATH=build/python /usr/bin/python3 bench/python/indices_vs_scipy.py \
@@ -54,15 +54,30 @@ def best_time(f, a, idx, repeat):
     return best
 
 
+def resident_kib(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def memory_probe(args):
-    """In a fresh process: how far one call raises the peak resident memory (MiB)."""
+    """In a fresh process: the peak resident memory of one call above what was resident before
+    it (MiB). The peak is reset first (Linux: /proc/self/clear_refs), so that building the
+    graph does not hide the call."""
     a = random_graph(args.n, args.m, args.seed)
     f = solver(args.probe, args.threads)
     f(a[:10, :10], [0])  # loads what the call needs, so only the call's own memory counts
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    f(a, sources(args.n, args.probe_sources, args.seed))
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print((after - before) / 1024)
+    idx = sources(args.n, args.probe_sources, args.seed)
+    try:
+        with open("/proc/self/clear_refs", "w") as cr:
+            cr.write("5")
+    except OSError:
+        pass
+    before = resident_kib("VmRSS")
+    f(a, idx)
+    print((resident_kib("VmHWM") - before) / 1024)
 
 
 def peak_mib(args, impl, count):
