@@ -11,6 +11,10 @@ pure-Python files of python/apsp. Environment (docs/python.md):
     APSP_CMAKE_ARGS="..."         more cmake arguments
     APSP_CMAKE_BUILD_DIR=DIR      use this CMake build directory; one that is already configured
                                   is built as it is (no configure), which lets CI package its build
+
+pip hides a build's output unless run with -v, and the C++ build takes minutes: so each step
+(and the compile's progress, every tenth) is also written to the terminal (/dev/tty) when there
+is one, as "apsp: [2/3] ...". The whole CMake output goes to stdout as usual (pip -v shows it).
 """
 
 import os
@@ -44,8 +48,55 @@ def find_nvcc():
     return None
 
 
-def log(message):
+def _open_terminal():
+    """The controlling terminal when stdout is not it (pip captures stdout), else None."""
+    if sys.stdout.isatty():
+        return None
+    try:
+        return open("/dev/tty", "w", encoding="utf-8")
+    except OSError:
+        return None
+
+
+_TERMINAL = _open_terminal()
+STEPS = 3
+
+
+def log(message, *, terminal=True):
     print(f"apsp: {message}", flush=True)
+    if terminal and _TERMINAL is not None:
+        _TERMINAL.write(f"apsp: {message}\n")
+        _TERMINAL.flush()
+
+
+def step(number, message):
+    log(f"[{number}/{STEPS}] {message}")
+
+
+_NINJA_PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] ")
+
+
+def run_streamed(command):
+    """Runs a build command, passing its output through line by line, and reports its progress
+    ("[k/N]" lines of Ninja, "[ p%]" of Make) on the terminal at every tenth of the way."""
+    shown = -1
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          bufsize=1) as proc:
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            m = _NINJA_PROGRESS.match(line)
+            percent = None
+            if m:
+                percent = 100 * int(m.group(1)) // max(1, int(m.group(2)))
+            else:
+                m = re.match(r"^\[\s*(\d+)%\]", line)
+                percent = int(m.group(1)) if m else None
+            if percent is not None and percent // 10 > shown:
+                shown = percent // 10
+                log(f"      compiling: {percent}% ({line.split('] ', 1)[-1].strip()[:70]})")
+        sys.stdout.flush()
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, command)
 
 
 def require(module, what):
@@ -75,13 +126,17 @@ class CMakeBuild(build_ext):
         build_dir = pathlib.Path(given or pathlib.Path(self.build_temp) / "cmake").resolve()
         if given and (build_dir / "CMakeCache.txt").is_file():
             nvcc = self.cached(build_dir, "CMAKE_CUDA_COMPILER")
-            log(f"packaging the configured CMake build in {build_dir}: APSP_ENABLE_CUDA="
-                f"{self.cached(build_dir, 'APSP_ENABLE_CUDA')}, nvcc {nvcc or 'none'}")
+            step(1, f"packaging the configured CMake build in {build_dir}: APSP_ENABLE_CUDA="
+                    f"{self.cached(build_dir, 'APSP_ENABLE_CUDA')}, nvcc {nvcc or 'none'}")
         else:
+            step(1, f"configuring CMake in {build_dir}")
             self.configure(build_dir)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-        subprocess.run(["cmake", "--build", str(build_dir), "-j", jobs, "--target",
-                        "apsp_python", "apsp_python_cli"], check=True)
+        step(2, f"compiling the extension and the apsp tool with {jobs} jobs (a few minutes; "
+                "pip -v shows every line)")
+        run_streamed(["cmake", "--build", str(build_dir), "-j", jobs, "--target", "apsp_python",
+                      "apsp_python_cli"])
+        step(3, "copying the extension and the tool into the package")
         self.copy_outputs(build_dir / "python" / "apsp")
 
     @staticmethod

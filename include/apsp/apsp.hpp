@@ -11,5 +11,6 @@
 #include "apsp/plan.hpp"
 #include "apsp/result.hpp"
 #include "apsp/solve.hpp"
+#include "apsp/sources.hpp"
 #include "apsp/stats.hpp"
 #include "apsp/types.hpp"

@@ -12,14 +12,15 @@ from ._core import Graph, Result
 from ._api import (backends, floyd_warshall, no_path, read_graph, release_devices,
                    shortest_path, solve)
 from ._path import path
+from ._networkx import NodeArray
 from ._sparse import bellman_ford, dijkstra, johnson
 
 NO_PREDECESSOR = _core.NO_PREDECESSOR
 __version__ = _core.version()
 
 __all__ = [
-    "BackendUnavailable", "Cancelled", "Graph", "NO_PREDECESSOR", "NegativeCycleError",
+    "BackendUnavailable", "Cancelled", "Graph", "NO_PREDECESSOR", "NegativeCycleError", "NodeArray",
     "Result", "backends", "bellman_ford", "dijkstra", "floyd_warshall", "johnson", "no_path", "path",
     "read_graph", "release_devices", "shortest_path", "solve",
 ]
-Graph.__module__ = Result.__module__ = "apsp"
+Graph.__module__ = Result.__module__ = NodeArray.__module__ = "apsp"

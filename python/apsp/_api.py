@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from . import _core, _inputs
+from . import _core, _inputs, _networkx
 from ._sparse import solve_rows
 
 # SciPy's method names -> apsp's algorithms. 'D' and 'BF' give SciPy's answers through
@@ -15,18 +15,24 @@ _SHORTEST_PATH_METHODS = {"auto": "auto", "FW": "fw", "J": "johnson", "D": "john
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
-                   overwrite=False, *, dtype=None, backend="auto", progress=None):
+                   overwrite=False, *, dtype=None, backend="auto", progress=None,
+                   weight="weight"):
     """All-pairs shortest paths by Floyd-Warshall, a drop-in for
     ``scipy.sparse.csgraph.floyd_warshall``.
 
     Parameters
     ----------
-    csgraph : array_like, masked array, scipy.sparse matrix/array, or apsp.Graph, shape (N, N)
+    csgraph : array_like, masked array, scipy.sparse matrix/array, apsp.Graph, shape (N, N),
+            or a NetworkX graph
         Dense input: 0, inf and NaN off the diagonal mean "no edge" (as in SciPy). Masked
         input: masked entries mean "no edge". Sparse input and Graph: every stored entry is an
         edge, explicit zeros included; duplicates keep the minimum (a COO matrix's add up, as
         SciPy's conversion of it adds them). The diagonal is 0 unless a
-        negative self-loop is given, which is a negative cycle.
+        negative self-loop is given, which is a negative cycle. A NetworkX Graph, DiGraph,
+        MultiGraph or MultiDiGraph (when networkx is installed): vertex k is ``list(G)[k]``,
+        an undirected graph's edges go both ways, parallel edges keep the least weight, and
+        the result is an :class:`apsp.NodeArray` whose ``nodes`` lists G's nodes. Other
+        objects raise TypeError naming the conversion to use.
     directed : bool
         If False, the edge weight between i and j is min(w[i, j], w[j, i]) both ways.
     return_predecessors : bool
@@ -47,7 +53,11 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         True draws a progress bar on stderr (tqdm when installed, else a plain line); a callable
         is called as ``progress(rounds_done, rounds_total, updates_per_second)`` after each
         pivot round, and returning False cancels the solve (raising apsp.Cancelled). Ctrl-C
-        also cancels (KeyboardInterrupt).
+        also cancels (KeyboardInterrupt). Not a terminal (a log file): one plain line every
+        2 s.
+    weight : str or None
+        For a NetworkX graph, the edge attribute holding the weight, as NetworkX spells it: an
+        edge without it weighs 1; None makes every edge weigh 1.
 
     Returns
     -------
@@ -58,7 +68,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     apsp.NegativeCycleError
         The graph has a negative cycle (a subclass of SciPy's NegativeCycleError).
     """
-    res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
+    graph, directed, nodes = _networkx.prepare(csgraph, weight, directed)
+    res = _inputs.solve(graph, directed=directed, unweighted=unweighted, dtype=dtype,
                         backend=backend, paths=return_predecessors, progress=progress,
                         algorithm="fw")
     # Predecessors are derived from the path matrix and distances, so they come out first.
@@ -68,7 +79,12 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     if overwrite and _can_overwrite(csgraph, dist):
         csgraph[...] = dist
         dist = csgraph
-    return (dist, pred) if return_predecessors else dist
+    return _labelled(dist, pred, nodes, return_predecessors)
+
+
+def _labelled(dist, pred, nodes, return_predecessors):
+    dist = _networkx.labelled(dist, nodes)
+    return (dist, _networkx.labelled(pred, nodes)) if return_predecessors else dist
 
 
 def _can_overwrite(csgraph, dist):
@@ -79,7 +95,7 @@ def _can_overwrite(csgraph, dist):
 
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None, *, dtype=None,
-                  backend="auto", progress=None):
+                  backend="auto", progress=None, weight="weight"):
     """``scipy.sparse.csgraph.shortest_path``.
 
     method : 'auto', 'FW', 'J', 'D' or 'BF', with SciPy's meaning: 'FW' is Floyd-Warshall
@@ -93,7 +109,10 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     overwrite : as in :func:`floyd_warshall`, where Floyd-Warshall runs ('FW', or 'auto'
         choosing it) and ``indices`` is None; otherwise the input is left alone.
     indices : the rows for those sources are returned, shaped like SciPy's (a 1-D row for a
-        single index). All pairs are still computed.
+        single index; for a NetworkX graph, nodes of G). With 'J', 'D', 'BF' and 'auto' only
+        those sources are solved on the cpu (memory ``len(indices) x N``; a negative cycle
+        counts as SciPy's johnson counts it, anywhere in the graph). With 'FW' (which SciPy
+        refuses with indices) every pair is computed and the rows are taken from it.
 
     See :func:`floyd_warshall` for the other parameters.
     """
@@ -105,27 +124,30 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         # SciPy's FW contract, overwrite included.
         return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
                               unweighted=unweighted, overwrite=overwrite, dtype=dtype,
-                              backend=backend, progress=progress)
-    dist, pred, ran = solve_rows(csgraph, algorithm=algorithm, directed=directed,
-                                 indices=indices, return_predecessors=return_predecessors,
-                                 unweighted=unweighted, dtype=dtype, backend=backend,
-                                 progress=progress)
+                              backend=backend, progress=progress, weight=weight)
+    dist, pred, ran, nodes = solve_rows(csgraph, algorithm=algorithm, directed=directed,
+                                        indices=indices, return_predecessors=return_predecessors,
+                                        unweighted=unweighted, dtype=dtype, backend=backend,
+                                        progress=progress, weight=weight)
     # SciPy overwrites only where Floyd-Warshall ran ('auto' choosing it included).
     if overwrite and ran == "fw" and indices is None and _can_overwrite(csgraph, dist):
         csgraph[...] = dist
         dist = csgraph
-    return (dist, pred) if return_predecessors else dist
+    return _labelled(dist, pred, nodes, return_predecessors)
 
 
 def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=True,
-          progress=None, threads=0, devices=None, gpu_memory=None, algorithm="auto"):
+          progress=None, threads=0, devices=None, gpu_memory=None, algorithm="auto",
+          weight="weight"):
     """All-pairs shortest paths with everything apsp knows about the run.
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
     ``return_predecessors`` and defaults to True; ``threads`` sets the number of CPU threads, 0 = all) and
     returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
-    ``.seconds``, ``.timings``, ``.algorithm`` and ``.algorithm_reason``.
+    ``.seconds``, ``.timings``, ``.algorithm``, ``.algorithm_reason`` and ``.nodes`` (a
+    NetworkX graph's nodes in vertex order, else None; ``weight`` as in
+    :func:`floyd_warshall`).
 
     algorithm : 'auto', 'fw', 'johnson' or 'supernodal'
         Floyd-Warshall, Johnson's algorithm (cpu back end), the supernodal Floyd-Warshall
@@ -147,9 +169,12 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
         what is free. A matrix above the cap is solved out of core (it stays in host memory
         and streams through the GPU).
     """
-    return _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
-                         backend=backend, paths=paths, progress=progress, threads=threads,
-                         devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
+    graph, directed, nodes = _networkx.prepare(csgraph, weight, directed)
+    res = _inputs.solve(graph, directed=directed, unweighted=unweighted, dtype=dtype,
+                        backend=backend, paths=paths, progress=progress, threads=threads,
+                        devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
+    res.nodes = nodes
+    return res
 
 
 def read_graph(path, format=None, *, weight_column="weight"):

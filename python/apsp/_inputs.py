@@ -4,7 +4,9 @@ Inputs and their meaning (SciPy's rules, see docs/python.md):
   * dense NumPy array: 0, +-inf and NaN off the diagonal mean "no edge";
   * masked array: masked entries mean "no edge" (and the dense rules still apply);
   * scipy.sparse matrix or array: every stored entry is an edge, explicit zeros included;
-  * apsp.Graph: every edge is an edge.
+  * apsp.Graph: every edge is an edge;
+  * a NetworkX graph (see _networkx.py), already an EdgeList here: parallel edges keep the least.
+Anything else is refused with a TypeError that names a conversion.
 """
 
 import operator
@@ -13,6 +15,7 @@ import re
 import numpy as np
 
 from . import _core, _progress
+from ._networkx import EdgeList
 
 _DTYPES = ("float64", "float32", "int64", "int32")
 _BACKENDS = ("auto", "cpu", "cuda", "reference")
@@ -156,6 +159,32 @@ def _check_square(shape):
         raise ValueError(f"csgraph must be a square matrix of shape (N, N), not {tuple(shape)}")
 
 
+def not_a_graph(csgraph):
+    """The TypeError for an object that is neither a matrix (array-like, sparse, masked) nor a
+    graph apsp reads, naming the conversion to use."""
+    kind = type(csgraph).__name__
+    if isinstance(csgraph, (str, bytes)) or hasattr(csgraph, "__fspath__"):
+        hint = "for a graph file use apsp.read_graph(path)"
+    elif isinstance(csgraph, dict):
+        hint = ("for a dict of dicts use networkx.DiGraph(d), or build a sparse matrix with "
+                "scipy.sparse.coo_array((weights, (rows, cols)), shape=(n, n))")
+    elif hasattr(csgraph, "get_adjacency_sparse"):  # igraph
+        hint = "for an igraph graph use g.get_adjacency_sparse(attribute='weight')"
+    elif type(csgraph).__module__.split(".")[0] == "networkx" or hasattr(csgraph, "adj"):
+        hint = ("for a NetworkX graph install networkx (Debian: python3-networkx), or use "
+                "networkx.to_scipy_sparse_array(G)")
+    else:
+        hint = (f"for a {kind} build a scipy.sparse matrix (coo_array((weights, (rows, cols)), "
+                "shape=(n, n))) or a NumPy array of weights")
+    return TypeError(f"csgraph is a {kind}: pass a SciPy sparse matrix, a NumPy array, an "
+                     f"apsp.Graph or a NetworkX graph; {hint}")
+
+
+def _is_array_like(csgraph):
+    return (isinstance(csgraph, (np.ndarray, list, tuple)) or hasattr(csgraph, "__array__")
+            or hasattr(csgraph, "__array_interface__"))
+
+
 def _real_values(values, what):
     """Returns values in a dtype the core reads in place, converting only when needed."""
     if values.dtype in _NATIVE_DENSE:
@@ -199,32 +228,72 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
     )
     if isinstance(csgraph, _core.Graph):
         return _core.solve_graph(csgraph, **kwargs)
+    edges = _edges_unless_dense(csgraph, masked_zeros_are_edges)
+    if edges is not None:
+        return _core.solve_edges(edges.n, edges.rows, edges.cols, edges.weights, **kwargs)
+    values, mask = _dense_values(csgraph)
+    return _core.solve_dense(values, mask, **kwargs)
+
+
+def _edges_unless_dense(csgraph, masked_zeros_are_edges):
+    """An EdgeList for the inputs read as edges (sparse, EdgeList, a masked array whose unmasked
+    zeros are edges); None for a dense matrix."""
+    if isinstance(csgraph, EdgeList):
+        return csgraph
     sparse = _sparse_module()
     if sparse is not None and sparse.issparse(csgraph):
         _check_square(csgraph.shape)
         # A COO matrix's duplicates add up (SciPy's conversion to CSR sums them); the stored
         # entries of the compressed formats are edges each, and the minimum counts.
-        coo = (csgraph.tocsr() if csgraph.format == "coo" else csgraph).tocoo()
-        data = _real_values(np.asarray(coo.data), "the sparse matrix")
-        return _core.solve_edges(csgraph.shape[0], coo.row, coo.col, data, **kwargs)
+        csr = csgraph.tocsr() if csgraph.format in ("coo", "csc") else csgraph
+        if csr.format != "csr":
+            csr = csr.tocoo()
+            return EdgeList(csgraph.shape[0], csr.row, csr.col,
+                            _real_values(np.asarray(csr.data), "the sparse matrix"))
+        # CSR's own arrays, without tocoo's copies (the graph may be large and the solve short).
+        rows = np.repeat(np.arange(csr.shape[0], dtype=np.int64), np.diff(csr.indptr))
+        return EdgeList(csgraph.shape[0], rows, csr.indices,
+                        _real_values(np.asarray(csr.data), "the sparse matrix"))
+    if np.ma.isMaskedArray(csgraph) and masked_zeros_are_edges:
+        values = np.asarray(csgraph.data)
+        _check_square(values.shape)
+        values = _real_values(values, "csgraph")
+        # Every unmasked finite entry is an edge, zeros included; inf, -inf, NaN are none.
+        return _nonzero_edges(values, ~np.ma.getmaskarray(csgraph) & np.isfinite(values))
+    return None
+
+
+def _nonzero_edges(values, is_edge):
+    rows, cols = np.nonzero(is_edge)
+    return EdgeList(values.shape[0], rows.astype(np.int64), cols.astype(np.int64),
+                    values[rows, cols])
+
+
+def _dense_values(csgraph):
+    """(values, mask or None) of a dense or masked matrix, checked square and real."""
     mask = None
     if np.ma.isMaskedArray(csgraph):
         mask = np.ma.getmaskarray(csgraph)
         values = np.asarray(csgraph.data)
-        if masked_zeros_are_edges:
-            _check_square(values.shape)
-            values = _real_values(values, "csgraph")
-            # Every unmasked finite entry is an edge, zeros included; inf, -inf, NaN are none.
-            rows, cols = np.nonzero(~mask & np.isfinite(values))
-            return _core.solve_edges(values.shape[0], rows.astype(np.int64),
-                                     cols.astype(np.int64), values[rows, cols], **kwargs)
         if not mask.any():
             mask = None
     else:
+        if not _is_array_like(csgraph):
+            raise not_a_graph(csgraph)
         try:
             values = np.asarray(csgraph)
         except ValueError as e:
             raise ValueError(f"csgraph is not a matrix: {e}") from None
     _check_square(values.shape)
-    values = _real_values(values, "csgraph")
-    return _core.solve_dense(values, mask, **kwargs)
+    return _real_values(values, "csgraph"), mask
+
+
+def edge_list(csgraph):
+    """Any input other than an apsp.Graph as an EdgeList, with the rules of SciPy's Dijkstra,
+    Johnson and Bellman-Ford (a masked array's unmasked zeros are edges; in a dense matrix 0,
+    inf and NaN are no edge). For solves from some sources, which never hold n x n values."""
+    edges = _edges_unless_dense(csgraph, masked_zeros_are_edges=True)
+    if edges is not None:
+        return edges
+    values, _ = _dense_values(csgraph)
+    return _nonzero_edges(values, (values != 0) & np.isfinite(values))

@@ -1,4 +1,6 @@
-"""progress=True: a tqdm bar when tqdm is installed, else the command-line tool's plain line.
+"""progress=True: on a terminal, a tqdm bar when tqdm is installed, else the command-line tool's
+line redrawn in place; elsewhere (a log file, a pipe, a notebook's captured stderr) plain lines,
+one every 2 s, as the command-line tool writes them: no carriage returns in logs.
 
 The compiled solver calls the callback once per pivot round (with the GIL held) as
 ``callback(rounds_done, rounds_total, updates_per_second)``; a callable given by the user is
@@ -44,7 +46,7 @@ class _PlainLine:
 
     def __init__(self, stream):
         self._stream = stream
-        self._terminal = stream.isatty() if hasattr(stream, "isatty") else False
+        self._terminal = _is_terminal(stream)
         self._start = time.monotonic()
         self._last_draw = None
         self._open = False
@@ -77,11 +79,21 @@ class _PlainLine:
             self._open = False
 
 
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
 def _default_display():
+    stream = sys.stderr
+    if not _is_terminal(stream):
+        return _PlainLine(stream)
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        return _PlainLine(sys.stderr)
+        return _PlainLine(stream)
     return _TqdmBar(tqdm)
 
 

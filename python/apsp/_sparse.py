@@ -1,9 +1,9 @@
-"""SciPy's sparse-graph solvers by name: johnson and dijkstra (Johnson's algorithm on every CPU
-thread), with SciPy's signatures and semantics."""
+"""SciPy's sparse-graph solvers by name: johnson, bellman_ford and dijkstra (Johnson's algorithm
+on every CPU thread, from the asked sources only), with SciPy's signatures and semantics."""
 
 import numpy as np
 
-from . import _core, _inputs
+from . import _core, _inputs, _networkx, _progress
 
 NO_PREDECESSOR = -9999
 
@@ -26,11 +26,25 @@ def rows_of(indices, n):
 
 
 def solve_rows(csgraph, *, algorithm, directed, indices, return_predecessors, unweighted, dtype,
-               backend="auto", threads=0, progress=None):
-    """Distances (and predecessors) for the rows `indices` (None: all). Every source is solved;
-    the rows asked for are copied out of the full matrix. Johnson's algorithm stands for
+               backend="auto", threads=0, progress=None, weight="weight",
+               whole_graph_cycles=True):
+    """Distances (and predecessors) for the rows `indices` (None: all), and the algorithm that
+    ran, and the NetworkX graph's nodes (None for other inputs).
+
+    With `indices` and Johnson's algorithm (or 'auto'), only the asked sources are solved
+    (apsp::solve_from_sources): |S| x n values, never n x n. Floyd-Warshall, and back ends other
+    than the cpu, solve every source and keep the asked rows. Johnson's algorithm stands for
     SciPy's Dijkstra, Johnson and Bellman-Ford, so a masked array's unmasked zeros are edges
-    there, as in SciPy."""
+    there, as in SciPy. `whole_graph_cycles`: a negative cycle anywhere refuses the solve
+    (SciPy's johnson); else only one that a source reaches does (its bellman_ford, dijkstra)."""
+    csgraph, directed, nodes = _networkx.prepare(csgraph, weight, directed)
+    if indices is not None and algorithm in ("johnson", "auto") and \
+            _inputs.normalize_backend(backend) in ("auto", "cpu"):
+        dist, pred = _solve_sources(csgraph, indices, nodes, directed=directed,
+                                    unweighted=unweighted, dtype=dtype, threads=threads,
+                                    predecessors=return_predecessors, progress=progress,
+                                    whole_graph_cycles=whole_graph_cycles)
+        return dist, pred, "johnson", nodes
     res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                         backend=backend, paths=return_predecessors, progress=progress,
                         threads=threads, algorithm=algorithm,
@@ -40,44 +54,91 @@ def solve_rows(csgraph, *, algorithm, directed, indices, return_predecessors, un
     dist = res._take_distances()
     del res
     if indices is not None:
-        rows = rows_of(indices, dist.shape[0])
+        rows = _source_rows(indices, dist.shape[0], nodes)
         dist = dist[rows]
         pred = pred[rows] if pred is not None else None
-    return dist, pred, ran
+    return dist, pred, ran, nodes
+
+
+def _source_rows(indices, n, nodes):
+    return _networkx.source_positions(indices, nodes) if nodes is not None else \
+        rows_of(indices, n)
+
+
+def _solve_sources(csgraph, indices, nodes, *, directed, unweighted, dtype, threads,
+                   predecessors, progress, whole_graph_cycles):
+    """Rows for `indices` from Dijkstra on those sources only (after potentials where a weight
+    is negative); a 1-D row for a scalar index."""
+    kwargs = dict(directed=bool(directed), unweighted=bool(unweighted),
+                  dtype=_inputs.normalize_dtype(dtype),
+                  threads=_inputs.normalize_threads(threads), predecessors=bool(predecessors),
+                  whole_graph_cycles=bool(whole_graph_cycles))
+    with _progress.callback_for(progress) as callback:
+        if isinstance(csgraph, _core.Graph):
+            rows = _source_rows(indices, csgraph.n, nodes)
+            dist, pred = _core.solve_sources_graph(csgraph, np.atleast_1d(rows), **kwargs,
+                                                   progress=callback)
+        else:
+            edges = _inputs.edge_list(csgraph)
+            rows = _source_rows(indices, edges.n, nodes)
+            dist, pred = _core.solve_sources_edges(edges.n, edges.rows, edges.cols,
+                                                   edges.weights, np.atleast_1d(rows), **kwargs,
+                                                   progress=callback)
+    if rows.ndim == 0:
+        dist = dist[0]
+        pred = pred[0] if pred is not None else None
+    return dist, pred
+
+
+def _labelled(dist, pred, nodes, return_predecessors):
+    dist = _networkx.labelled(dist, nodes)
+    if not return_predecessors:
+        return dist
+    return dist, _networkx.labelled(pred, nodes)
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
-            *, dtype=None, threads=0):
+            *, dtype=None, threads=0, weight="weight", progress=None):
     """``scipy.sparse.csgraph.johnson``: Bellman-Ford potentials (only when some weight is
-    negative), then Dijkstra from every source, on all CPU threads (``threads`` caps them).
+    negative), then Dijkstra from each source in ``indices`` (None: every source), on all CPU
+    threads (``threads`` caps them). Only the asked sources are solved: memory is
+    ``len(indices) x N``.
 
     The parameters, the output shapes (a 1-D row for a scalar ``indices``), "no edge" input
     conventions and the predecessor matrix (-9999 for none) are SciPy's; ``dtype`` is as in
-    :func:`apsp.floyd_warshall` (None = float64). Raises :class:`apsp.NegativeCycleError`,
-    whose ``cycle`` lists one negative cycle in order and ``cycle_weight`` its weight.
+    :func:`apsp.floyd_warshall` (None = float64). Raises :class:`apsp.NegativeCycleError` for a
+    negative cycle anywhere in the graph (as SciPy's johnson does), whose ``cycle`` lists one
+    negative cycle in order and ``cycle_weight`` its weight. ``weight`` and NetworkX input: see
+    :func:`apsp.floyd_warshall`.
     """
-    dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
-                            return_predecessors=return_predecessors, unweighted=unweighted,
-                            dtype=dtype, threads=threads)
-    return (dist, pred) if return_predecessors else dist
+    dist, pred, _, nodes = solve_rows(csgraph, algorithm="johnson", directed=directed,
+                                      indices=indices, return_predecessors=return_predecessors,
+                                      unweighted=unweighted, dtype=dtype, threads=threads,
+                                      weight=weight, progress=progress)
+    return _labelled(dist, pred, nodes, return_predecessors)
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
-                 unweighted=False, *, dtype=None, threads=0):
+                 unweighted=False, *, dtype=None, threads=0, weight="weight", progress=None):
     """``scipy.sparse.csgraph.bellman_ford``: the same distances and predecessors, computed by
-    Johnson's algorithm (Bellman-Ford potentials only when some weight is negative, then
-    Dijkstra from every source on all CPU threads), which is much faster than Bellman-Ford from
-    every source. Parameters, shapes and errors as in :func:`johnson`."""
-    dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
-                            return_predecessors=return_predecessors, unweighted=unweighted,
-                            dtype=dtype, threads=threads)
-    return (dist, pred) if return_predecessors else dist
+    Johnson's algorithm (Bellman-Ford potentials only when a weight that the sources reach is
+    negative, then Dijkstra from each source on all CPU threads), which is much faster than
+    Bellman-Ford from every source. As in SciPy, only a negative cycle that a source in
+    ``indices`` reaches raises :class:`apsp.NegativeCycleError`. Parameters and shapes as in
+    :func:`johnson`."""
+    dist, pred, _, nodes = solve_rows(csgraph, algorithm="johnson", directed=directed,
+                                      indices=indices, return_predecessors=return_predecessors,
+                                      unweighted=unweighted, dtype=dtype, threads=threads,
+                                      weight=weight, progress=progress,
+                                      whole_graph_cycles=False)
+    return _labelled(dist, pred, nodes, return_predecessors)
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
-             limit=np.inf, min_only=False, *, dtype=None, threads=0):
+             limit=np.inf, min_only=False, *, dtype=None, threads=0, weight="weight",
+             progress=None):
     """``scipy.sparse.csgraph.dijkstra`` from every source in ``indices`` (None: all), on all
-    CPU threads.
+    CPU threads; only the asked sources are solved (memory ``len(indices) x N``).
 
     ``limit``: pairs farther apart than ``limit`` are reported unreachable (inf, or
     ``apsp.no_path(dtype)``, predecessor -9999), as in SciPy. ``min_only``: the distance from
@@ -85,21 +146,29 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     predecessors and the nearest ``sources`` (-9999 where none reaches), as SciPy returns them.
 
     Unlike SciPy, negative weights give exact distances (the graph is reweighted first, as
-    Johnson's algorithm does), and a negative cycle raises :class:`apsp.NegativeCycleError`.
+    Johnson's algorithm does), and a negative cycle that a source reaches raises
+    :class:`apsp.NegativeCycleError`.
     """
     if not limit >= 0:
         raise ValueError("limit must be >= 0")
     limited = bool(np.isfinite(limit))
-    dist, pred, _ = solve_rows(csgraph, algorithm="johnson", directed=directed, indices=indices,
-                            return_predecessors=return_predecessors or min_only or limited,
-                            unweighted=unweighted, dtype=dtype, threads=threads)
+    dist, pred, _, nodes = solve_rows(csgraph, algorithm="johnson", directed=directed,
+                                      indices=indices,
+                                      return_predecessors=return_predecessors or min_only or limited,
+                                      unweighted=unweighted, dtype=dtype, threads=threads,
+                                      weight=weight, progress=progress, whole_graph_cycles=False)
     if limited:
         _cut_beyond(dist, pred, limit)
         if not (return_predecessors or min_only):
             pred = None
     if min_only:
-        return _nearest_source(dist, pred, indices, return_predecessors)
-    return (dist, pred) if return_predecessors else dist
+        sources = None
+        if indices is not None:
+            sources = np.atleast_1d(_source_rows(indices, dist.shape[-1], nodes))
+        out = tuple(_networkx.labelled(a, nodes)
+                    for a in _nearest_source(dist, pred, sources, return_predecessors))
+        return out if return_predecessors else out[0]
+    return _labelled(dist, pred, nodes, return_predecessors)
 
 
 def _cut_beyond(dist, pred, limit):
@@ -123,12 +192,13 @@ def _no_path(dtype):
     return _core.INT32_NO_PATH if dtype == np.int32 else _core.INT64_NO_PATH
 
 
-def _nearest_source(dist, pred, indices, return_predecessors):
-    """SciPy's min_only output from the per-source rows."""
+def _nearest_source(dist, pred, sources, return_predecessors):
+    """SciPy's min_only output from the per-source rows (`sources`: their vertices, None for
+    all); a tuple (best,) or (best, predecessors, sources)."""
     dist = np.atleast_2d(dist)
     pred = np.atleast_2d(pred)
-    sources = np.atleast_1d(rows_of(indices, dist.shape[1])) if indices is not None else \
-        np.arange(dist.shape[1])
+    if sources is None:
+        sources = np.arange(dist.shape[1])
     nearest = np.argmin(dist, axis=0)
     cols = np.arange(dist.shape[1])
     best = dist[nearest, cols]
@@ -136,5 +206,5 @@ def _nearest_source(dist, pred, indices, return_predecessors):
     src = np.where(unreached, NO_PREDECESSOR, sources[nearest]).astype(np.int32)
     prd = np.where(unreached, NO_PREDECESSOR, pred[nearest, cols]).astype(np.int32)
     if not return_predecessors:
-        return best
+        return (best,)
     return best, prd, src

@@ -15,5 +15,7 @@ void bind_result(py::module_& m);
 void bind_graph(py::module_& m);
 /// solve_dense, solve_edges, solve_graph: the entry points the Python layer calls.
 void bind_solvers(py::module_& m);
+/// solve_sources_edges, solve_sources_graph: distances from some sources (SciPy's indices=).
+void bind_source_solvers(py::module_& m);
 
 } // namespace apsp_py

@@ -14,6 +14,7 @@ PYBIND11_MODULE(_core, m) {
   apsp_py::bind_result(m);
   apsp_py::bind_graph(m);
   apsp_py::bind_solvers(m);
+  apsp_py::bind_source_solvers(m);
 
   m.def("version", [] { return std::string(apsp::version()); });
   m.def("backends", [] {

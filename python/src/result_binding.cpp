@@ -55,8 +55,10 @@ py::object py_result::predecessors() {
 }
 
 void bind_result(py::module_& m) {
+  // dynamic_attr: apsp.solve() sets `nodes` (a NetworkX graph's nodes, else None).
   py::class_<py_result>(m, "Result",
-                        "A finished all-pairs shortest-path solve (returned by apsp.solve).")
+                        "A finished all-pairs shortest-path solve (returned by apsp.solve).",
+                        py::dynamic_attr())
       .def_property_readonly(
           "n", [](const py_result& r) { return r.get().n(); }, "Number of vertices.")
       .def_property_readonly(

@@ -178,3 +178,18 @@ def test_messages_name_python_keywords_not_command_line_flags():
     with pytest.raises(apsp.BackendUnavailable) as info:
         apsp.solve(np.ones((3, 3)), backend="reference", algorithm="johnson")
     assert "--" not in str(info.value), info.value
+
+
+@pytest.mark.parametrize("obj, hint", [
+    ({0: {1: 2.0}}, "networkx.DiGraph"),
+    ("graph.gr", "apsp.read_graph"),
+    ({1, 2}, "scipy.sparse"),
+    (object(), "scipy.sparse"),
+])
+def test_objects_that_are_no_graph_name_the_conversion(obj, hint):
+    for f in (apsp.floyd_warshall, apsp.dijkstra, apsp.solve):
+        with pytest.raises(TypeError, match="pass a SciPy sparse matrix, a NumPy array") as info:
+            f(obj)
+        assert hint in str(info.value), str(info.value)
+    with pytest.raises(TypeError, match=hint):
+        apsp.johnson(obj, indices=[0])

@@ -4,6 +4,7 @@ import io
 import os
 import re
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -83,16 +84,46 @@ def test_sigint_interrupts_a_long_solve():
     assert apsp.floyd_warshall(random_dense(10, 0.5, 105)).shape == (10, 10)
 
 
-def test_progress_true_draws_a_tqdm_bar(capsys):
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self):
+        return True
+
+
+def test_progress_true_draws_a_tqdm_bar_on_a_terminal(monkeypatch):
     pytest.importorskip("tqdm", reason="python3-tqdm is not installed (Makefile DEB_PACKAGES)")
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
     dist = apsp.floyd_warshall(random_dense(200, 0.05, 106), progress=True)
     assert np.isfinite(dist).any()
-    captured = capsys.readouterr()
-    assert captured.out == ""
+    err = screen.getvalue()
     # tqdm's bar: the description, the bar's percentage and done/total rounds.
-    assert "apsp:" in captured.err and "100%" in captured.err
-    assert re.search(r"\b(\d+)/\1 \[", captured.err), captured.err
-    assert "updates/s" in captured.err
+    assert "apsp:" in err and "100%" in err and "\r" in err
+    assert re.search(r"\b(\d+)/\1 \[", err), err
+    assert "updates/s" in err
+
+
+LOGGED_SOLVE = """
+import numpy as np, apsp
+rng = np.random.default_rng(5)
+a = rng.integers(1, 9, size=(400, 400)).astype(float)
+apsp.floyd_warshall(a, progress=True, backend="reference")
+apsp.dijkstra(a, indices=[0, 1, 2], progress=True)
+"""
+
+
+def test_progress_true_writes_plain_lines_into_a_log_file(tmp_path):
+    # stderr is a file, as under nohup or a batch system: lines, never carriage returns (tqdm
+    # installed or not), and the last one says 100 %.
+    log = tmp_path / "solve.log"
+    with open(log, "w") as f:
+        subprocess.run([sys.executable, "-c", LOGGED_SOLVE], stderr=f, check=True)
+    text = log.read_text()
+    assert "\r" not in text and "\033" not in text, repr(text[:200])
+    lines = text.splitlines()
+    assert len(lines) >= 2 and all(line.startswith("apsp: round ") for line in lines), lines
+    assert re.search(r"round (\d+)/\1 \(100%\)", lines[-1]), lines[-1]
 
 
 def test_progress_true_without_tqdm_prints_the_plain_line(capsys, monkeypatch):
@@ -116,10 +147,6 @@ def test_progress_false_and_none_print_nothing(capsys):
 
 def test_plain_line_on_a_terminal_is_redrawn_and_ended():
     from apsp import _progress
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
 
     screen = Terminal()
     line = _progress._PlainLine(screen)

@@ -20,10 +20,14 @@ import time
 
 
 def step(what, command, **kwargs):
+    """Runs command, echoing its output; returns the output."""
     start = time.monotonic()
     print(f"wheel_venv: {what}: {' '.join(map(str, command))}", flush=True)
-    subprocess.run(list(map(str, command)), check=True, **kwargs)
+    out = subprocess.run(list(map(str, command)), check=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, **kwargs).stdout
+    print(out, end="", flush=True)
     print(f"wheel_venv: {what}: {time.monotonic() - start:.1f} s", flush=True)
+    return out
 
 
 def main():
@@ -45,8 +49,12 @@ def main():
     (work / "run").mkdir(parents=True)
     env = dict(os.environ, APSP_CMAKE_BUILD_DIR=str(a.cmake_build.resolve()))
     env.pop("PYTHONPATH", None)
-    step("build the wheel", [sys.executable, "-m", "build", "--wheel", "--no-isolation",
-                             "--outdir", work / "dist", a.source], env=env)
+    out = step("build the wheel", [sys.executable, "-m", "build", "--wheel", "--no-isolation",
+                                   "--outdir", work / "dist", a.source], env=env)
+    # setup.py says what it is doing, step by step (a long compile must not look stuck).
+    steps = [line for line in out.splitlines() if line.startswith("apsp: [")]
+    if [line[7:10] for line in steps] != ["1/3", "2/3", "3/3"]:
+        sys.exit(f"wheel_venv: setup.py did not print its three steps, got {steps}")
     wheels = glob.glob(str(work / "dist" / "apsp-*.whl"))
     if len(wheels) != 1:
         sys.exit(f"wheel_venv: expected one wheel in {work / 'dist'}, found {wheels}")

@@ -22,6 +22,7 @@
 #include "cpu/elimination.hpp"
 #include "cpu/potentials.hpp"
 #include "cpu/supernodal_backend.hpp"
+#include "cpu/thread_count.hpp"
 
 namespace apsp {
 namespace {
@@ -265,25 +266,7 @@ planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o,
   return out;
 }
 
-/// Caps the calling thread's OpenMP regions at `threads` (when > 0) for a whole solve: the input
-/// checks, the fill and the post-processing as well as the back end (which sizes its own teams).
-class omp_thread_cap {
-public:
-  explicit omp_thread_cap(int threads) : previous_(omp_get_max_threads()), set_(threads > 0) {
-    if (set_)
-      omp_set_num_threads(threads);
-  }
-  ~omp_thread_cap() {
-    if (set_)
-      omp_set_num_threads(previous_);
-  }
-  omp_thread_cap(const omp_thread_cap&) = delete;
-  omp_thread_cap& operator=(const omp_thread_cap&) = delete;
-
-private:
-  int previous_;
-  bool set_;
-};
+using cpu::omp_thread_cap;
 
 /// The path matrix a solve with paths writes: in paths_file (mapped) or in memory. Made before
 /// the distances' file is mapped, so that a path file that cannot be made leaves that one alone.

@@ -7,7 +7,9 @@
 #include <exception>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
+#include "apsp/result.hpp"
 #include "cpu/dijkstra_queues.hpp"
 
 namespace apsp::cpu {
@@ -40,7 +42,8 @@ template <class T> struct workspace {
 
 template <class T>
 void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
-                std::int32_t s, workspace<T>& ws, T* out, std::int32_t* via_out) {
+                std::int32_t s, workspace<T>& ws, T* out, std::int32_t* via_out,
+                tree_format format) {
   using W = johnson_key_t<T>;
   using key_type = typename queue_for<T>::key_type;
   auto& dist = ws.dist;
@@ -78,13 +81,15 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
   const std::int64_t n = g.n;
   constexpr T inf = weight_traits<T>::infinity;
   const W hs = h.empty() ? W{0} : h[static_cast<std::size_t>(s)];
+  const std::int32_t none = format == tree_format::via ? no_via : no_predecessor;
+  const std::int32_t parent_source = format == tree_format::via ? no_via : s;
   for (std::int64_t t = 0; t < n; ++t) {
     const auto k = static_cast<std::size_t>(t);
     const W dt = dist[k];
     if (dt == workspace<T>::unreached) {
       out[t] = inf;
       if (via_out != nullptr)
-        via_out[t] = no_via;
+        via_out[t] = none;
       continue;
     }
     if (real != nullptr)
@@ -92,26 +97,25 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
     else
       out[t] = h.empty() ? static_cast<T>(dt) : static_cast<T>(dt + (h[k] - hs));
     if (via_out != nullptr)
-      via_out[t] = pred[k] == s ? no_via : pred[k];
+      via_out[t] = pred[k] == s ? parent_source : pred[k];
     dist[k] = workspace<T>::unreached;
   }
   out[s] = T{0};
   if (via_out != nullptr)
-    via_out[s] = no_via;
+    via_out[s] = none;
 }
 
-} // namespace
-
-template <class T>
-void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
-                          const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
-                          via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx) {
-  const std::int64_t n = g.n;
-  if (n == 0)
+/// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i))
+/// on cfg.threads threads, reporting progress every cfg.sources_per_round rows.
+template <class T, class SourceAt, class RowAt>
+void run_rows(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+              std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
+              const dijkstra_config& cfg, detail::run_context& ctx) {
+  if (count == 0 || g.n == 0)
     return;
-  const int threads = std::max(1, cfg.threads);
+  const int threads = static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), count));
   const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
-  const std::int64_t rounds = (n + per_round - 1) / per_round;
+  const std::int64_t rounds = (count + per_round - 1) / per_round;
   // No barrier between progress steps: on a shared machine a thread that waits at one for a
   // descheduled peer every millisecond loses most of its time. Threads take sources from one
   // counter; the calling thread (OpenMP's thread 0) reports progress as sources complete, and
@@ -124,14 +128,14 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
 #pragma omp parallel num_threads(threads)
   {
     // Each thread allocates (and so first touches) its own scratch space.
-    workspace<T> ws(n, !g.original_weights.empty());
+    workspace<T> ws(g.n, !g.original_weights.empty());
     const bool reporter = omp_get_thread_num() == 0;
     for (;;) {
-      const std::int64_t s = next.fetch_add(1, std::memory_order_relaxed);
-      if (s >= n || stop.load(std::memory_order_relaxed))
+      const std::int64_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= count || stop.load(std::memory_order_relaxed))
         break;
-      one_source<T>(g, h, static_cast<std::int32_t>(s), ws, d.row(s),
-                    via != nullptr ? via->row(s) : nullptr);
+      const auto [out, tree_out] = row_at(i);
+      one_source<T>(g, h, source_at(i), ws, out, tree_out, format);
       const std::int64_t done = finished.fetch_add(1, std::memory_order_relaxed) + 1;
       if (!reporter)
         continue;
@@ -151,6 +155,34 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
     ctx.round_done(++reported, rounds);
 }
 
+} // namespace
+
+template <class T>
+void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
+                          const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
+                          via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx) {
+  run_rows<T>(
+      g, h, g.n, [](std::int64_t s) { return static_cast<std::int32_t>(s); },
+      [&](std::int64_t s) {
+        return std::pair{d.row(s), via != nullptr ? via->row(s) : nullptr};
+      },
+      tree_format::via, cfg, ctx);
+}
+
+template <class T>
+void sources_dijkstra(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+                      std::span<const std::int32_t> sources, T* d, std::int32_t* tree,
+                      tree_format format, const dijkstra_config& cfg, detail::run_context& ctx) {
+  const std::int64_t n = g.n;
+  run_rows<T>(
+      g, h, static_cast<std::int64_t>(sources.size()),
+      [&](std::int64_t i) { return sources[static_cast<std::size_t>(i)]; },
+      [&](std::int64_t i) {
+        return std::pair{d + i * n, tree != nullptr ? tree + i * n : nullptr};
+      },
+      format, cfg, ctx);
+}
+
 #define APSP_DIJKSTRA(T)                                                                           \
   template void all_sources_dijkstra<T>(const csr_graph<johnson_key_t<T>>&,                        \
                                         const std::vector<johnson_key_t<T>>&, dense_matrix<T>&,    \
@@ -160,5 +192,16 @@ APSP_DIJKSTRA(float)
 APSP_DIJKSTRA(std::int64_t)
 APSP_DIJKSTRA(double)
 #undef APSP_DIJKSTRA
+
+#define APSP_SOURCES_DIJKSTRA(T)                                                                   \
+  template void sources_dijkstra<T>(const csr_graph<johnson_key_t<T>>&,                            \
+                                    const std::vector<johnson_key_t<T>>&,                          \
+                                    std::span<const std::int32_t>, T*, std::int32_t*, tree_format, \
+                                    const dijkstra_config&, detail::run_context&);
+APSP_SOURCES_DIJKSTRA(std::int32_t)
+APSP_SOURCES_DIJKSTRA(float)
+APSP_SOURCES_DIJKSTRA(std::int64_t)
+APSP_SOURCES_DIJKSTRA(double)
+#undef APSP_SOURCES_DIJKSTRA
 
 } // namespace apsp::cpu

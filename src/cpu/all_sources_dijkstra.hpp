@@ -3,6 +3,7 @@
 // straight into the distance (and path) matrix, so a memory-mapped output streams to disk.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "apsp/matrix.hpp"
@@ -27,5 +28,19 @@ template <class T>
 void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
                           const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
                           via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx);
+
+/// How a row of the shortest-path tree is written.
+enum class tree_format {
+  via,         ///< Floyd-Warshall's path matrix: no_via where the parent is the source itself
+  predecessors ///< SciPy's: the parent of every reached vertex, no_predecessor at the source
+};
+
+/// Dijkstra from each of `sources` (any order, repeats allowed) on all threads: row r of `d`
+/// (sources.size() rows of g.n values) and of `tree` (same shape, or null) for sources[r], with
+/// the values of all_sources_dijkstra. Rounds of cfg.sources_per_round sources for progress.
+template <class T>
+void sources_dijkstra(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+                      std::span<const std::int32_t> sources, T* d, std::int32_t* tree,
+                      tree_format format, const dijkstra_config& cfg, detail::run_context& ctx);
 
 } // namespace apsp::cpu

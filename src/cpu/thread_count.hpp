@@ -1,5 +1,6 @@
 #pragma once
-// The cpu back end's thread count, shared by its Floyd-Warshall and Johnson plans.
+// The cpu back end's thread count, shared by its Floyd-Warshall and Johnson plans, and the cap
+// that a whole solve runs under.
 
 #include <omp.h>
 
@@ -16,5 +17,25 @@ inline int thread_count(const solve_options& o) {
                "threads must be >= 0 (0 = all), got " + std::to_string(o.threads));
   return o.threads > 0 ? o.threads : omp_get_max_threads();
 }
+
+/// Caps the calling thread's OpenMP regions at `threads` (when > 0) for a whole solve: the input
+/// checks, the fill and the post-processing as well as the back end (which sizes its own teams).
+class omp_thread_cap {
+public:
+  explicit omp_thread_cap(int threads) : previous_(omp_get_max_threads()), set_(threads > 0) {
+    if (set_)
+      omp_set_num_threads(threads);
+  }
+  ~omp_thread_cap() {
+    if (set_)
+      omp_set_num_threads(previous_);
+  }
+  omp_thread_cap(const omp_thread_cap&) = delete;
+  omp_thread_cap& operator=(const omp_thread_cap&) = delete;
+
+private:
+  int previous_;
+  bool set_;
+};
 
 } // namespace apsp::cpu

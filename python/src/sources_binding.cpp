@@ -1,0 +1,116 @@
+// solve_sources_edges / solve_sources_graph: apsp::solve_from_sources for SciPy's `indices=`,
+// called by apsp/_sparse.py. The rows come back as NumPy arrays that own the library's vectors
+// (no copy), |S| x n, never n x n.
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/sources.hpp"
+#include "edge_input.hpp"
+#include "graph_binding.hpp"
+#include "progress_bridge.hpp"
+
+namespace apsp_py {
+namespace {
+
+using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// A rows x n array that owns `values` through a capsule.
+template <class T> py::array rows_array(std::vector<T>&& values, std::int64_t rows, std::int64_t n) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(std::vector<py::ssize_t>{rows, n}, owned->data(), owner);
+}
+
+struct source_call {
+  std::string dtype;
+  bool predecessors = false;
+  int threads = 0;
+  bool whole_graph_cycles = false;
+  py::object progress;
+};
+
+/// Solves with the GIL released (the progress bridge takes it back for callbacks and Ctrl-C);
+/// returns (distances, predecessors or None).
+py::tuple run(const apsp::graph& g, const int_array& sources, const source_call& c) {
+  if (sources.ndim() != 1)
+    throw py::value_error("sources must be 1-D");
+  if (c.threads < 0)
+    throw py::value_error("threads must be >= 0 (0 = all hardware threads)");
+  apsp::source_options o;
+  o.type = apsp::parse_dtype(c.dtype);
+  o.predecessors = c.predecessors;
+  o.threads = c.threads;
+  o.cycles = c.whole_graph_cycles ? apsp::cycle_scope::whole_graph : apsp::cycle_scope::reachable;
+  progress_bridge bridge(c.progress);
+  o.progress = bridge.callback();
+  const std::span<const std::int64_t> s(sources.data(), static_cast<std::size_t>(sources.size()));
+  apsp::source_result r;
+  try {
+    py::gil_scoped_release release;
+    r = apsp::solve_from_sources(g, s, o);
+  } catch (const apsp::cancelled_error&) {
+    bridge.raise_pending();
+    throw;
+  }
+  const auto rows = static_cast<std::int64_t>(r.sources.size());
+  py::array dist = std::visit(
+      [&](auto& v) -> py::array { return rows_array(std::move(v), rows, r.n); }, r.distances);
+  py::object pred = py::none();
+  if (c.predecessors)
+    pred = rows_array(std::move(r.predecessors), rows, r.n);
+  return py::make_tuple(dist, pred);
+}
+
+} // namespace
+
+void bind_source_solvers(py::module_& m) {
+  m.def(
+      "solve_sources_edges",
+      [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,
+         const int_array& sources, bool directed, bool unweighted, std::string dtype,
+         bool predecessors, int threads, bool whole_graph_cycles, py::object progress) {
+        if (rows.ndim() != 1 || cols.ndim() != 1 || weights.ndim() != 1)
+          throw py::value_error("edge arrays must be 1-D");
+        apsp::graph g;
+        {
+          py::gil_scoped_release release;
+          g = graph_from_edges(
+              n, {rows.data(), static_cast<std::size_t>(rows.size())},
+              {cols.data(), static_cast<std::size_t>(cols.size())},
+              {weights.data(), static_cast<std::size_t>(weights.size())}, directed, unweighted);
+        }
+        return run(g, sources,
+                   {std::move(dtype), predecessors, threads, whole_graph_cycles,
+                    std::move(progress)});
+      },
+      py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::arg("sources"),
+      py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),
+      py::arg("predecessors"), py::arg("threads"), py::arg("whole_graph_cycles"),
+      py::arg("progress"));
+  m.def(
+      "solve_sources_graph",
+      [](const py_graph& graph, const int_array& sources, bool directed, bool unweighted,
+         std::string dtype, bool predecessors, int threads, bool whole_graph_cycles,
+         py::object progress) {
+        const source_call c{std::move(dtype), predecessors, threads, whole_graph_cycles,
+                            std::move(progress)};
+        if (directed && !unweighted)
+          return run(graph.file->g, sources, c);
+        return run(transform_graph(graph.file->g, directed, unweighted), sources, c);
+      },
+      py::arg("graph"), py::arg("sources"), py::kw_only(), py::arg("directed"),
+      py::arg("unweighted"), py::arg("dtype"), py::arg("predecessors"), py::arg("threads"),
+      py::arg("whole_graph_cycles"), py::arg("progress"));
+}
+
+} // namespace apsp_py

@@ -1,0 +1,170 @@
+// apsp::solve_from_sources: Johnson's algorithm for the rows asked only. The graph is copied
+// into CSR once; potentials are computed only when a weight that the sources can reach is
+// negative, and then only over what they reach (cycle_scope::reachable), so a negative cycle
+// elsewhere neither refuses the solve nor costs a search.
+
+#include "apsp/sources.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "apsp/error.hpp"
+#include "apsp/result.hpp"
+#include "core/backend.hpp"
+#include "core/checks.hpp"
+#include "cpu/all_sources_dijkstra.hpp"
+#include "cpu/csr_graph.hpp"
+#include "cpu/potentials.hpp"
+#include "cpu/thread_count.hpp"
+
+namespace apsp {
+namespace {
+
+/// Vertices reachable from `sources` (1 = reached), by a breadth-first search over the arcs.
+template <class W>
+std::vector<char> reachable_from(const cpu::csr_graph<W>& g,
+                                 std::span<const std::int32_t> sources) {
+  std::vector<char> seen(static_cast<std::size_t>(g.n), 0);
+  std::vector<std::int32_t> frontier;
+  for (const std::int32_t s : sources) {
+    if (!seen[static_cast<std::size_t>(s)]) {
+      seen[static_cast<std::size_t>(s)] = 1;
+      frontier.push_back(s);
+    }
+  }
+  while (!frontier.empty()) {
+    const auto u = static_cast<std::size_t>(frontier.back());
+    frontier.pop_back();
+    for (auto a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+      const auto v = g.arcs[static_cast<std::size_t>(a)].target;
+      if (!seen[static_cast<std::size_t>(v)]) {
+        seen[static_cast<std::size_t>(v)] = 1;
+        frontier.push_back(v);
+      }
+    }
+  }
+  return seen;
+}
+
+/// `g` without the arcs that leave unreached vertices (none enters the reached set from
+/// outside it, so no distance from a source changes), and with the most negative self-loop of
+/// a reached vertex (read from the edge list, as the CSR keeps only the graph's most negative).
+template <class T>
+void keep_reached(cpu::csr_graph<cpu::johnson_key_t<T>>& g, const std::vector<char>& seen,
+                  const graph& edges) {
+  using W = cpu::johnson_key_t<T>;
+  std::int64_t write = 0;
+  for (std::int64_t u = 0; u < g.n; ++u) {
+    const auto begin = g.offsets[static_cast<std::size_t>(u)];
+    const auto end = g.offsets[static_cast<std::size_t>(u) + 1];
+    g.offsets[static_cast<std::size_t>(u)] = write;
+    if (!seen[static_cast<std::size_t>(u)])
+      continue;
+    for (auto a = begin; a < end; ++a)
+      g.arcs[static_cast<std::size_t>(write++)] = g.arcs[static_cast<std::size_t>(a)];
+  }
+  g.offsets[static_cast<std::size_t>(g.n)] = write;
+  g.arcs.resize(static_cast<std::size_t>(write));
+  g.negative_loop = -1;
+  g.negative_loop_weight = W{0};
+  const auto& src = edges.sources();
+  for (std::size_t e = 0; e < src.size(); ++e) {
+    const std::int32_t v = src[e];
+    const auto w = static_cast<W>(static_cast<T>(edges.weights()[e]));
+    if (v == edges.targets()[e] && seen[static_cast<std::size_t>(v)] && w < W{0} &&
+        (g.negative_loop < 0 || w < g.negative_loop_weight)) {
+      g.negative_loop = v;
+      g.negative_loop_weight = w;
+    }
+  }
+}
+
+template <class W> bool has_negative_arc(const cpu::csr_graph<W>& g) {
+  return g.negative_loop >= 0 ||
+         std::any_of(g.arcs.begin(), g.arcs.end(), [](const auto& a) { return a.weight < W{0}; });
+}
+
+template <class T>
+void solve_rows(const graph& edges, std::span<const std::int32_t> sources,
+                const source_options& o, int threads, bool negative, source_result& out) {
+  const std::int64_t n = edges.num_vertices();
+  auto g = cpu::csr_from_edges<T>(edges);
+  std::vector<cpu::johnson_key_t<T>> h;
+  if (negative && o.cycles == cycle_scope::reachable) {
+    const auto seen = reachable_from(g, sources);
+    if (std::find(seen.begin(), seen.end(), 0) != seen.end())
+      keep_reached<T>(g, seen, edges);
+    negative = has_negative_arc(g);
+  }
+  if (negative) {
+    h = cpu::johnson_potentials(g);
+    cpu::reweight(g, h);
+  }
+  const std::size_t cells = sources.size() * static_cast<std::size_t>(n);
+  std::vector<T> d;
+  try {
+    d.resize(cells);
+    if (o.predecessors)
+      out.predecessors.resize(cells);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error("cannot allocate " + std::to_string(sources.size()) + " rows of " +
+                              std::to_string(n) + " distances");
+  }
+  solve_options ctx_options;
+  ctx_options.type = o.type;
+  ctx_options.threads = threads;
+  ctx_options.progress = o.progress;
+  detail::run_context ctx(ctx_options, n, negative);
+  cpu::dijkstra_config cfg;
+  cfg.threads = cpu::thread_count(ctx_options);
+  // About 64 progress steps, each at least one source per thread.
+  cfg.sources_per_round = std::max<std::int64_t>(
+      cfg.threads, (static_cast<std::int64_t>(sources.size()) + 63) / 64);
+  cpu::sources_dijkstra<T>(g, h, sources, d.data(),
+                           o.predecessors ? out.predecessors.data() : nullptr,
+                           cpu::tree_format::predecessors, cfg, ctx);
+  out.distances = std::move(d);
+}
+
+} // namespace
+
+source_result solve_from_sources(const graph& g, std::span<const std::int64_t> sources,
+                                 const source_options& options) {
+  APSP_EXPECTS(options.threads >= 0, invalid_argument_error,
+               "threads must be >= 0 (0 = all), got " + std::to_string(options.threads));
+  const std::int64_t n = g.num_vertices();
+  APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
+               "solve_from_sources handles at most 2^31 - 1 vertices");
+  std::vector<std::int32_t> rows(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    APSP_EXPECTS(sources[i] >= 0 && sources[i] < n, invalid_argument_error,
+                 "source " + std::to_string(sources[i]) + " is not a vertex of the graph (0.." +
+                     std::to_string(n - 1) + ")");
+    rows[i] = static_cast<std::int32_t>(sources[i]);
+  }
+  // Threads work across sources: a few sources get as many threads (and the O(m) passes before
+  // them run on those too: on a busy machine a parallel pass waits for its slowest thread).
+  const int threads = static_cast<int>(std::min<std::int64_t>(
+      options.threads > 0 ? options.threads : omp_get_max_threads(),
+      std::max<std::size_t>(1, sources.size())));
+  const cpu::omp_thread_cap cap(threads);
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g, options.type, false);
+  detail::check_representable(facts, options.type, summary.all_integral);
+  // Edges the type cannot hold change no distance (see usable_edges): dropped before the cast.
+  const auto usable = detail::usable_edges(g, options.type);
+  source_result out;
+  out.n = n;
+  out.sources.assign(sources.begin(), sources.end());
+  visit_dtype(options.type, [&](auto zero) {
+    solve_rows<decltype(zero)>(usable ? *usable : g, rows, options, threads, facts.has_negative,
+                               out);
+  });
+  return out;
+}
+
+} // namespace apsp

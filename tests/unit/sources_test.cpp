@@ -1,0 +1,178 @@
+// apsp::solve_from_sources against the naive O(n^3) reference back end: the rows asked for
+// (repeats, any order), in every element type, with negative weights, parallel edges and
+// self-loops; predecessors that lead along shortest paths; negative cycles by scope; errors.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "common/test_graphs.hpp"
+
+namespace {
+
+apsp::result reference(const apsp::graph& g, apsp::dtype type) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::reference;
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
+  o.type = type;
+  return apsp::solve(g, o);
+}
+
+template <class T>
+void expect_rows_match(const apsp::graph& g, const std::vector<std::int64_t>& sources,
+                       const apsp::source_result& got, const apsp::result& want) {
+  const std::int64_t n = g.num_vertices();
+  const auto& d = std::get<std::vector<T>>(got.distances);
+  ASSERT_EQ(d.size(), sources.size() * static_cast<std::size_t>(n));
+  ASSERT_EQ(got.predecessors.size(), d.size());
+  const auto& full = want.distances_as<T>();
+  const auto lightest = apsp::testing::min_edge_weights(g);
+  constexpr T inf = apsp::weight_traits<T>::infinity;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    const std::int64_t s = sources[r];
+    for (std::int64_t t = 0; t < n; ++t) {
+      const auto k = r * static_cast<std::size_t>(n) + static_cast<std::size_t>(t);
+      ASSERT_EQ(d[k], full(s, t)) << "source " << s << " target " << t;
+      const std::int32_t p = got.predecessors[k];
+      if (t == s || d[k] == inf) {
+        EXPECT_EQ(p, apsp::no_predecessor) << s << " -> " << t;
+        continue;
+      }
+      // The predecessor's row entry plus the lightest p -> t edge is the distance to t.
+      ASSERT_GE(p, 0) << s << " -> " << t;
+      const auto edge = lightest.find({p, t});
+      ASSERT_NE(edge, lightest.end()) << s << " -> " << t << " via " << p;
+      const T via = d[r * static_cast<std::size_t>(n) + static_cast<std::size_t>(p)];
+      EXPECT_EQ(static_cast<double>(via) + edge->second, static_cast<double>(d[k]))
+          << s << " -> " << t << " via " << p;
+    }
+  }
+}
+
+struct sources_case {
+  std::int64_t n;
+  bool negative;
+  std::uint64_t seed;
+};
+
+class solve_from_sources_test : public ::testing::TestWithParam<sources_case> {};
+
+TEST_P(solve_from_sources_test, matches_the_reference_in_every_type) {
+  const auto c = GetParam();
+  SCOPED_TRACE("seed=" + std::to_string(c.seed) + " n=" + std::to_string(c.n));
+  apsp::testing::random_graph_spec spec;
+  spec.n = c.n;
+  spec.density = 0.08;
+  spec.min_weight = 1;
+  spec.max_weight = 40;
+  spec.negative_edges = c.negative;
+  const apsp::graph g = apsp::testing::make_random_graph(spec, c.seed);
+  std::vector<std::int64_t> sources;
+  if (c.n > 0)
+    sources = {c.n - 1, 0, c.n / 2, 0}; // any order, a repeat
+  for (auto type :
+       {apsp::dtype::float64, apsp::dtype::float32, apsp::dtype::int64, apsp::dtype::int32}) {
+    SCOPED_TRACE(std::string(apsp::to_string(type)));
+    apsp::source_options o;
+    o.type = type;
+    o.predecessors = true;
+    o.threads = 2;
+    const auto got = apsp::solve_from_sources(g, sources, o);
+    EXPECT_EQ(got.n, c.n);
+    EXPECT_EQ(got.sources, sources);
+    const auto want = reference(g, type);
+    apsp::visit_dtype(type, [&](auto zero) {
+      expect_rows_match<decltype(zero)>(g, sources, got, want);
+    });
+  }
+}
+
+// Sizes around the thread count and the progress step; with and without negative weights.
+INSTANTIATE_TEST_SUITE_P(random_graphs, solve_from_sources_test,
+                         ::testing::Values(sources_case{1, false, 1}, sources_case{2, true, 2},
+                                           sources_case{17, false, 3}, sources_case{17, true, 4},
+                                           sources_case{90, false, 5}, sources_case{90, true, 6}),
+                         [](const auto& info) {
+                           return "n" + std::to_string(info.param.n) +
+                                  (info.param.negative ? "_negative" : "") + "_seed" +
+                                  std::to_string(info.param.seed);
+                         });
+
+/// 0 -> 1 (weight 1), and a negative cycle 2 -> 3 -> 2 that 0 does not reach.
+apsp::graph unreached_negative_cycle() {
+  apsp::graph g(4);
+  g.add_edge(0, 1, 1);
+  g.add_edge(2, 3, -2);
+  g.add_edge(3, 2, 1);
+  return g;
+}
+
+TEST(solve_from_sources, negative_cycles_refuse_by_scope) {
+  const apsp::graph g = unreached_negative_cycle();
+  const std::vector<std::int64_t> from_zero{0};
+  const auto got = apsp::solve_from_sources(g, from_zero); // reachable scope: not in the way
+  const auto& d = std::get<std::vector<double>>(got.distances);
+  EXPECT_EQ(d, (std::vector<double>{0, 1, apsp::weight_traits<double>::infinity,
+                                    apsp::weight_traits<double>::infinity}));
+  apsp::source_options whole;
+  whole.cycles = apsp::cycle_scope::whole_graph;
+  try {
+    (void)apsp::solve_from_sources(g, from_zero, whole);
+    ADD_FAILURE() << "no negative_cycle_error with cycle_scope::whole_graph";
+  } catch (const apsp::negative_cycle_error& e) {
+    EXPECT_EQ(e.cycle(), (std::vector<std::int64_t>{2, 3}));
+    EXPECT_EQ(e.cycle_weight(), -1);
+  }
+  const std::vector<std::int64_t> from_three{3};
+  EXPECT_THROW((void)apsp::solve_from_sources(g, from_three), apsp::negative_cycle_error);
+  apsp::graph loop(3);
+  loop.add_edge(0, 1, 1);
+  loop.add_edge(2, 2, -1); // a negative self-loop is a negative cycle of its own
+  EXPECT_NO_THROW((void)apsp::solve_from_sources(loop, from_zero));
+  const std::vector<std::int64_t> from_two{2};
+  EXPECT_THROW((void)apsp::solve_from_sources(loop, from_two), apsp::negative_cycle_error);
+}
+
+TEST(solve_from_sources, empty_sources_give_no_rows_and_bad_ones_are_refused) {
+  const apsp::graph g = unreached_negative_cycle();
+  const auto none = apsp::solve_from_sources(g, std::vector<std::int64_t>{});
+  EXPECT_TRUE(std::get<std::vector<double>>(none.distances).empty());
+  EXPECT_THROW((void)apsp::solve_from_sources(g, std::vector<std::int64_t>{4}),
+               apsp::invalid_argument_error);
+  EXPECT_THROW((void)apsp::solve_from_sources(g, std::vector<std::int64_t>{-1}),
+               apsp::invalid_argument_error);
+  apsp::graph fractional(2);
+  fractional.add_edge(0, 1, 0.5);
+  apsp::source_options o;
+  o.type = apsp::dtype::int32;
+  EXPECT_THROW((void)apsp::solve_from_sources(fractional, std::vector<std::int64_t>{0}, o),
+               apsp::invalid_input_error);
+}
+
+TEST(solve_from_sources, progress_reports_and_cancels) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 200;
+  const apsp::graph g = apsp::testing::make_random_graph(spec, 7);
+  std::vector<std::int64_t> all(200);
+  for (std::int64_t s = 0; s < 200; ++s)
+    all[static_cast<std::size_t>(s)] = s;
+  std::vector<std::int64_t> done;
+  apsp::source_options o;
+  o.progress = [&](const apsp::progress_info& p) {
+    done.push_back(p.rounds_done);
+    return true;
+  };
+  (void)apsp::solve_from_sources(g, all, o);
+  ASSERT_GE(done.size(), 2U);
+  EXPECT_EQ(done.front(), 1);
+  int calls = 0;
+  o.progress = [&](const apsp::progress_info&) { return ++calls < 2; };
+  EXPECT_THROW((void)apsp::solve_from_sources(g, all, o), apsp::cancelled_error);
+  EXPECT_EQ(calls, 2);
+}
+
+} // namespace
