@@ -160,6 +160,7 @@ CLUSTERS = {
     "4xNVL+NDR": Cluster("4 GPUs/node, NVLink 4 + NDR 400 Gb/s per GPU", 4, NVLINK4, IB_NDR),
     "4xNVL+HDR": Cluster("4 GPUs/node, NVLink 4 + HDR 200 Gb/s per GPU", 4, NVLINK4, IB_HDR),
     "2xH200-nvlink": Cluster("2x H200 in one node, NVLink 4", 2, NVLINK4, IB_NDR),
+    "4xH200-nvlink": Cluster("4x H200 in one node, NVLink 4", 4, NVLINK4, IB_NDR),
 }
 
 
