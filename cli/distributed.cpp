@@ -268,6 +268,9 @@ int solve_distributed(const distributed_solve_args& a) {
       if (!a.out.empty())
         check_distinct_outputs(a.out, a.paths_out);
     }
+    // Checkpoints are saved into --checkpoint DIR, or into the --resume DIR.
+    if (!a.checkpoint_dir.empty() || !a.resume_dir.empty())
+      check_checkpoint_dir(a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir);
     o = to_solve_options(a.solver);
     o.paths = !a.paths_out.empty();
     o.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
