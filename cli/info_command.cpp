@@ -47,6 +47,7 @@ nlohmann::ordered_json plan_json(const backend_status& status, const graph& g,
     const plan p = make_plan(g, o);
     const std::string why = why_not_fitting(p);
     j["device"] = p.device;
+    j["driver"] = to_string(p.run);
     j["algorithm"] = to_string(p.algorithm);
     j["algorithm_reason"] = p.algorithm_reason;
     j["block"] = p.block;
@@ -110,8 +111,9 @@ void print_text(const nlohmann::ordered_json& j) {
     }
     const std::string algorithm = p["algorithm"].get<std::string>();
     std::printf(
-        "  %-10s %s: %s, %s %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
+        "  %-10s %s: %s (%s), %s %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
         p["device"].get<std::string>().c_str(), p["algorithm"].get<std::string>().c_str(),
+        p["driver"].get<std::string>().c_str(),
         algorithm == "johnson"      ? "sources per step"
         : algorithm == "supernodal" ? "widest step"
                                     : "tile",

@@ -109,6 +109,7 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
   j["m"] = in.file.g.num_edges();
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
+  j["driver"] = to_string(p.run);
   j["algorithm"] = to_string(p.algorithm);
   j["algorithm_reason"] = p.algorithm_reason;
   j["dtype"] = to_string(r.type());

@@ -5,12 +5,51 @@
 
 #include <cstdint>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "apsp/types.hpp"
 
 namespace apsp {
 
+/// The drivers a plan can run, each with what it needs. make_plan chooses one; solve runs it
+/// as it is (the display text is made from it, never read back).
+namespace drivers {
+struct none {};                          ///< not planned, or nothing can run it (plan::fits)
+struct reference {};                     ///< the naive O(n^3) Floyd-Warshall (the oracle)
+struct cpu_blocked {                     ///< blocked Floyd-Warshall on the CPU's threads
+  int threads = 1;
+};
+struct supernodal {                      ///< nested-dissection Floyd-Warshall on the CPU
+  int threads = 1;
+};
+struct johnson {                         ///< potentials, then Dijkstra from every source (CPU)
+  int threads = 1;
+};
+struct cuda_in_core {                    ///< one GPU holds the matrix for every round
+  int device = 0;
+};
+struct cuda_split {                      ///< tile rows dealt out over GPUs, in core
+  std::vector<int> devices;
+};
+struct cuda_out_of_core {                ///< the matrix in host memory, streamed through GPUs
+  std::vector<int> devices;              ///< in plan::block x plan::block blocks
+  bool tagged_paths = false;             ///< paths through tagged slices (device memory allows)
+};
+} // namespace drivers
+
+using driver = std::variant<drivers::none, drivers::reference, drivers::cpu_blocked,
+                            drivers::supernodal, drivers::johnson, drivers::cuda_in_core,
+                            drivers::cuda_split, drivers::cuda_out_of_core>;
+
+/// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
+[[nodiscard]] std::string to_string(const driver& d);
+
 struct plan {
+  /// What runs the solve (the engine and its driver, with their parameters).
+  driver run;
+  /// The rounds save and resume checkpoints (solve_options::checkpoint_dir / resume_dir).
+  bool checkpointed = false;
   backend_kind backend = backend_kind::cpu; ///< the concrete back end (never `automatic`)
   std::string device;                       ///< e.g. "cpu (2 threads, avx512)" or a GPU name
   algorithm_kind algorithm = algorithm_kind::floyd_warshall; ///< never `automatic`

@@ -61,6 +61,8 @@ public:
     const cpu::isa isa = cpu::selected_isa();
     plan p;
     p.backend = backend_kind::cpu;
+    p.run = drivers::cpu_blocked{threads};
+    p.checkpointed = wants_checkpoints(o) && n > 0;
     p.device =
         "cpu (" + std::to_string(threads) + " threads, " + std::string(cpu::to_string(isa)) + ")";
     p.type = o.type;

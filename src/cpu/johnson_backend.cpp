@@ -54,6 +54,7 @@ public:
     plan p;
     p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::johnson;
+    p.run = drivers::johnson{threads};
     p.device = "cpu (" + std::to_string(threads) + " threads, Johnson)";
     p.type = o.type;
     p.n = n;

@@ -50,12 +50,9 @@ std::uint64_t in_core_device_bytes(std::int64_t ld, std::size_t value_bytes, boo
 
 using cuda::device_reserve_bytes;
 
-/// Plans of solves that save or resume checkpoints say so in their device.
+/// Plans of solves that save or resume checkpoints say so in their device (display only:
+/// plan::checkpointed is what the run reads).
 constexpr const char* checkpointed_marker = " (checkpointed rounds)";
-
-bool is_checkpointed(const plan& p) {
-  return p.device.find(checkpointed_marker) != std::string::npos;
-}
 
 /// Set by the first device query: release_cuda_devices has nothing to do before it.
 std::atomic<bool> cuda_started{false};
@@ -288,11 +285,12 @@ public:
         free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
     if (o.device_memory_limit != 0)
       usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    p.checkpointed = wants_checkpoints(o) && n > 0;
     // Several devices, or a matrix larger than the device (or a test forcing it): out of core.
     if (cuda::plan_multi_gpu(p, o, count)) {
       // The split and out-of-core rounds save the whole host matrix (multi_gpu.hpp,
       // out_of_core.hpp).
-      if (wants_checkpoints(o) && p.n > 0)
+      if (p.checkpointed)
         p.device += checkpointed_marker;
       return p;
     }
@@ -300,12 +298,13 @@ public:
     if (forced != 0)
       usable = std::min(usable, forced);
     if ((p.device_bytes > usable || forced != 0) &&
-        cuda::plan_out_of_core(p, p.device, usable, o)) {
-      if (wants_checkpoints(o) && n > 0)
+        cuda::plan_out_of_core(p, p.device, usable, o, {device})) {
+      if (p.checkpointed)
         p.device += checkpointed_marker;
       return p;
     }
-    if (wants_checkpoints(o) && n > 0)
+    p.run = drivers::cuda_in_core{device};
+    if (p.checkpointed)
       p.device += checkpointed_marker;
     if (p.device_bytes > usable) {
       p.fits = false;
@@ -321,10 +320,10 @@ public:
     // In-core solves of int32 or float32 on one device (not packed 16-bit arithmetic, which
     // takes the host matrix) or split over several: the matrix is built on the devices from
     // the edges. Packed solves with checkpoints run in int32, so they build it too.
-    const bool packed = narrow && p.type == dtype::int32 && !p.paths && !cuda::is_multi_gpu(p) &&
-                        !is_checkpointed(p);
-    return p.fits && p.n > 0 && !p.out_of_core && !packed &&
-           (p.type == dtype::int32 || p.type == dtype::float32);
+    const bool in_core = std::holds_alternative<drivers::cuda_in_core>(p.run);
+    const bool packed = narrow && p.type == dtype::int32 && !p.paths && in_core && !p.checkpointed;
+    return p.fits && p.n > 0 && (in_core || std::holds_alternative<drivers::cuda_split>(p.run)) &&
+           !packed && (p.type == dtype::int32 || p.type == dtype::float32);
   }
 
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
@@ -332,33 +331,35 @@ public:
     const int count = device_count(&why);
     APSP_EXPECTS(count > 0, backend_unavailable_error, "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
-    const int device = chosen_device(ctx.options());
     std::visit(
         [&](auto& m) {
           using T = typename std::decay_t<decltype(m)>::value_type;
           if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
             if (m.n() == 0)
               return;
-            if (cuda::is_out_of_core(p)) {
-              // One device, or several (a multi-GPU plan that does not fit in their memory).
-              const std::vector<int> devices =
-                  cuda::is_multi_gpu(p) ? cuda::multi_gpu_devices(p, ctx.options(), count)
-                                        : std::vector<int>{device};
-              cuda::solve_out_of_core(m, via, ctx, devices, p.block, cuda::out_of_core_tagged(p));
-              return;
-            }
-            if (cuda::is_multi_gpu(p)) {
-              cuda::solve_multi_gpu(m, via, ctx, count);
-              return;
-            }
-            if constexpr (std::is_same_v<T, std::int32_t>) {
-              // Packed 16-bit arithmetic has no path kernels: with paths, the int32 path runs.
-              if (via == nullptr && ctx.narrow_allowed() && !is_checkpointed(p)) {
-                solve_packed16_on_device(m, ctx, device);
-                return;
-              }
-            }
-            solve_on_device(m, via, ctx, device);
+            // The driver the plan chose, with its devices, block and path workspace.
+            std::visit(
+                [&](const auto& how) {
+                  using D = std::decay_t<decltype(how)>;
+                  if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>) {
+                    cuda::solve_out_of_core(m, via, ctx, how.devices, p.block, how.tagged_paths);
+                  } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
+                    cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
+                  } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
+                    if constexpr (std::is_same_v<T, std::int32_t>) {
+                      // Packed 16-bit arithmetic has no path kernels: with paths, int32 runs.
+                      if (via == nullptr && ctx.narrow_allowed() && !p.checkpointed) {
+                        solve_packed16_on_device(m, ctx, how.device);
+                        return;
+                      }
+                    }
+                    solve_on_device(m, via, ctx, how.device);
+                  } else {
+                    throw internal_error("the cuda back end was given a plan for " +
+                                         to_string(p.run));
+                  }
+                },
+                p.run);
           } else {
             throw invalid_argument_error(
                 "the cuda back end solves int32 and float32 only; use the cpu back end");

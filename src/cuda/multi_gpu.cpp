@@ -12,6 +12,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "apsp/error.hpp"
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
 #include "cuda/block_ops.hpp"
@@ -139,6 +140,8 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   p.device = std::to_string(used) + "x " + prop.name + " " + marker + ", devices " +
              device_list(devices, used) + ", tile rows split)";
   p.devices = used;
+  p.run = drivers::cuda_split{
+      std::vector<int>(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(used))};
   p.block = block;
   p.rounds = tiles;
   const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
@@ -179,7 +182,7 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   const int all = static_cast<int>(devices.size());
   const std::string label = std::to_string(all) + "x " + prop.name + " " + marker + ", devices " +
                             device_list(devices, all) + ")";
-  if (plan_out_of_core(ooc, label, least_usable, o)) {
+  if (plan_out_of_core(ooc, label, least_usable, o, devices)) {
     p = ooc;
   } else {
     p.reason += " (even out of core with the smallest outer block)";
@@ -187,33 +190,16 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
   return true;
 }
 
-std::vector<int> multi_gpu_devices(const plan& p, const solve_options& o, int count) {
-  std::vector<int> devices = resolve_devices(o, count);
-  // An in-core split uses at most one device per tile row; out of core uses every device.
-  if (!is_out_of_core(p)) {
-    const std::int64_t tiles = (p.n + p.block - 1) / p.block;
-    devices.resize(static_cast<std::size_t>(
-        std::min<std::int64_t>(tiles, static_cast<std::int64_t>(devices.size()))));
-  }
-  return devices;
-}
-
-bool is_multi_gpu(const plan& p) {
-  return p.device.find(marker) != std::string::npos;
-}
-
 template <class T>
 void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
-                     int count) {
+                     const std::vector<int>& devices, std::int64_t block) {
   using apsp::detail::round_hooks;
   const std::int64_t n = h_d.n();
-  if (n == 0)
+  if (n == 0 || devices.empty())
     return;
-  const std::int64_t block = split_block(n);
-  std::vector<int> devices = resolve_devices(ctx.options(), count);
-  const int used = static_cast<int>(
-      std::min<std::int64_t>((n + block - 1) / block, static_cast<std::int64_t>(devices.size())));
-  devices.resize(static_cast<std::size_t>(used));
+  APSP_EXPECTS(static_cast<std::int64_t>(devices.size()) <= (n + block - 1) / block,
+               internal_error, "a split plan has a device without tile rows");
+  const int used = static_cast<int>(devices.size());
   std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
   apsp::detail::weight_facts weights;
   weights.has_negative = ctx.negative_weights();
@@ -304,8 +290,9 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
 }
 
 template void solve_multi_gpu<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
-                                            apsp::detail::run_context&, int);
+                                            apsp::detail::run_context&, const std::vector<int>&,
+                                            std::int64_t);
 template void solve_multi_gpu<float>(dense_matrix<float>&, via_matrix*, apsp::detail::run_context&,
-                                     int);
+                                     const std::vector<int>&, std::int64_t);
 
 } // namespace apsp::cuda

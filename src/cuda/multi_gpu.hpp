@@ -23,25 +23,22 @@ namespace apsp::cuda {
 [[nodiscard]] std::vector<int> resolve_devices(const solve_options& o, int count);
 
 /// Fills `p` for a multi-GPU solve when two or more devices are asked for; returns whether it
-/// did (false: single device, the caller plans as before). When the rows do not fit on the
-/// devices (or APSP_CUDA_FORCE_OUT_OF_CORE_BYTES is set), the plan is a multi-GPU out-of-core
-/// one (plan_out_of_core).
+/// did (false: single device, the caller plans as before). Its driver is drivers::cuda_split
+/// (tile rows over the devices that have some, tile edge p.block) or, when the rows do not fit
+/// on the devices (or APSP_CUDA_FORCE_OUT_OF_CORE_BYTES is set), drivers::cuda_out_of_core on
+/// all of them (plan_out_of_core).
 bool plan_multi_gpu(plan& p, const solve_options& o, int count);
 
-/// The devices a plan made by plan_multi_gpu runs on.
-[[nodiscard]] std::vector<int> multi_gpu_devices(const plan& p, const solve_options& o, int count);
-
-/// Whether `p` was made by plan_multi_gpu (in core, or out of core when is_out_of_core(p)).
-[[nodiscard]] bool is_multi_gpu(const plan& p);
-
-/// Runs the multi-GPU solve planned by plan_multi_gpu.
+/// Runs a drivers::cuda_split plan: tile rows of edge `block` dealt out over `devices`.
 template <class T>
 void solve_multi_gpu(dense_matrix<T>& d, via_matrix* via, apsp::detail::run_context& ctx,
-                     int count);
+                     const std::vector<int>& devices, std::int64_t block);
 
 extern template void solve_multi_gpu<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
-                                                   apsp::detail::run_context&, int);
+                                                   apsp::detail::run_context&,
+                                                   const std::vector<int>&, std::int64_t);
 extern template void solve_multi_gpu<float>(dense_matrix<float>&, via_matrix*,
-                                            apsp::detail::run_context&, int);
+                                            apsp::detail::run_context&, const std::vector<int>&,
+                                            std::int64_t);
 
 } // namespace apsp::cuda

@@ -69,11 +69,6 @@ std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool pat
   return largest_fitting_block(n, elem_bytes, paths, usable, top, tile, tagged);
 }
 
-bool out_of_core_tagged(const plan& p) {
-  return p.paths &&
-         p.device_bytes == out_of_core_device_bytes(p.n, p.block, size_of(p.type), true, true);
-}
-
 std::uint64_t forced_out_of_core_bytes() {
   const char* v = std::getenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES");
   if (v == nullptr || *v == '\0')
@@ -103,7 +98,7 @@ std::uint64_t forced_out_of_core_bytes() {
 }
 
 bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
-                      const solve_options& o) {
+                      const solve_options& o, const std::vector<int>& devices) {
   const std::size_t elem = size_of(p.type);
   bool tagged = false;
   std::int64_t bo = choose_outer_block(p.n, elem, p.paths, usable, &tagged);
@@ -134,6 +129,7 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   p.host_bytes = host_bytes;
   p.device = device_label + " " + marker + std::to_string(bo) + ")";
   p.out_of_core = true;
+  p.run = drivers::cuda_out_of_core{devices, p.paths && tagged};
   if (ram != 0 && host_bytes > ram) {
     p.fits = false;
     p.reason = "the out-of-core solve keeps the matrices in host memory: " +
@@ -144,10 +140,6 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
     p.reason.clear();
   }
   return true;
-}
-
-bool is_out_of_core(const plan& p) {
-  return p.out_of_core;
 }
 
 template <class T>

@@ -43,26 +43,21 @@ namespace apsp::cuda {
 [[nodiscard]] std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool paths,
                                               std::uint64_t usable, bool* tagged = nullptr);
 
-/// Whether the out-of-core plan p has room for the tagged-slice workspaces.
-[[nodiscard]] bool out_of_core_tagged(const plan& p);
-
 /// The cap set by APSP_CUDA_FORCE_OUT_OF_CORE_BYTES (bytes, suffixes K, M, G), which also forces
 /// the out-of-core path when the matrix would fit; 0 when unset. For tests.
 [[nodiscard]] std::uint64_t forced_out_of_core_bytes();
 
-/// Turns `p` (an in-core plan for `device_label`) into an out-of-core one when some outer block
-/// fits in `usable` bytes and the host matrices fit in RAM; returns whether it did. A distance
-/// matrix in a file (o.distances_file) needs no RAM; a resume (o.resume_dir) keeps the outer
-/// block its checkpoint was saved with where that block fits.
+/// Turns `p` (an in-core plan for `device_label`) into an out-of-core one on `devices` (its
+/// driver: drivers::cuda_out_of_core, with whether the tagged-slice workspaces fit) when some
+/// outer block fits in `usable` bytes and the host matrices fit in RAM; returns whether it did.
+/// A distance matrix in a file (o.distances_file) needs no RAM; a resume (o.resume_dir) keeps
+/// the outer block its checkpoint was saved with where that block fits.
 bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
-                      const solve_options& o);
-
-/// Whether `p` was made by plan_out_of_core.
-[[nodiscard]] bool is_out_of_core(const plan& p);
+                      const solve_options& o, const std::vector<int>& devices);
 
 /// Runs the out-of-core solve of `d` (and `via` when non-null) on `devices` (one or more; a
 /// device may be listed twice, for tests), outer block bo; `tagged`: the plan has room for the
-/// tagged-slice workspaces (out_of_core_tagged). Saves and resumes checkpoints as the options
+/// tagged-slice workspaces (drivers::cuda_out_of_core::tagged_paths). Saves and resumes checkpoints as the options
 /// ask (checkpoint_dir, resume_dir).
 template <class T>
 void solve_out_of_core(dense_matrix<T>& d, via_matrix* via, apsp::detail::run_context& ctx,

@@ -149,3 +149,19 @@ def test_a_graph_without_edges_is_not_written_where_it_could_not_be_read(apsp, t
         assert not (tmp_path / name).exists()
     assert apsp("convert", "e.gr", "e.mtx", "-q").rc == 0
     assert info(apsp, "e.mtx")["n"] == 0
+
+
+@pytest.mark.parametrize("args,driver", [
+    (["--backend", "cpu", "--threads", "1"], "cpu blocked, 1 thread"),
+    (["--backend", "cpu", "--threads", "2", "--algorithm", "johnson"], "johnson, 2 threads"),
+    (["--backend", "reference"], "reference"),
+])
+def test_info_names_the_driver_solve_runs(apsp, tmp_path, source, args, driver):
+    """The plan carries its driver (apsp/plan.hpp): `info` shows the one `solve` then runs."""
+    j = info(apsp, "g.gr", *args)
+    chosen = {p["backend"]: p for p in j["plans"]}[j["auto"]]
+    assert chosen["driver"] == driver, chosen
+    r = apsp("solve", "g.gr", "--json", *args)
+    assert r.rc == 0, r
+    assert json.loads(r.out)["driver"] == driver
+    assert f"({driver})" in apsp("info", "g.gr", *args).out

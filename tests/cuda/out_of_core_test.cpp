@@ -382,7 +382,7 @@ TEST(CudaOutOfCorePlan, ResumeTakesTheSavedBlockWhereItFits) {
     if (resume)
       o.resume_dir = dir.path;
     EXPECT_TRUE(apsp::cuda::plan_out_of_core(p, "test device",
-                                             out_of_core_bytes(n, room_for, 4, false), o));
+                                             out_of_core_bytes(n, room_for, 4, false), o, {0}));
     return p;
   };
   EXPECT_EQ(planned(384, true).block, 384); // no checkpoint there yet

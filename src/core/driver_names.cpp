@@ -1,0 +1,50 @@
+// to_string(driver) (apsp/plan.hpp): the words for each driver a plan can run.
+
+#include <string>
+#include <type_traits>
+
+#include "apsp/plan.hpp"
+
+namespace apsp {
+namespace {
+
+std::string threads(int t) {
+  return std::to_string(t) + (t == 1 ? " thread" : " threads");
+}
+
+std::string device_list(const std::vector<int>& devices) {
+  std::string out;
+  for (int d : devices)
+    out += (out.empty() ? "" : ",") + std::to_string(d);
+  return out;
+}
+
+} // namespace
+
+std::string to_string(const driver& d) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using D = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<D, drivers::none>)
+          return "none";
+        else if constexpr (std::is_same_v<D, drivers::reference>)
+          return "reference";
+        else if constexpr (std::is_same_v<D, drivers::cpu_blocked>)
+          return "cpu blocked, " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::supernodal>)
+          return "supernodal, " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::johnson>)
+          return "johnson, " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::cuda_in_core>)
+          return "cuda in core, device " + std::to_string(x.device);
+        else if constexpr (std::is_same_v<D, drivers::cuda_split>)
+          return "cuda split, devices " + device_list(x.devices);
+        else
+          return std::string("cuda out of core, ") +
+                 (x.devices.size() == 1 ? "device " : "devices ") + device_list(x.devices) +
+                 (x.tagged_paths ? ", tagged paths" : "");
+      },
+      d);
+}
+
+} // namespace apsp
