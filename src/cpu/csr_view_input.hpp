@@ -21,12 +21,12 @@ namespace apsp::detail {
 
 /// What one pass over a csr_view learned.
 struct csr_scan {
-  std::int64_t arcs = 0;      ///< arcs that are edges (all but +inf ones)
-  double max_abs = 0;         ///< the largest |weight| of those
-  bool negative = false;      ///< some weight has its sign bit set (-0.0 too, as analyze_weights)
-  bool fraction = false;      ///< some weight is not a whole number
-  bool infinite = false;      ///< some entry is +inf (no arc)
-  bool canonical = true;      ///< each row's targets strictly increase (sorted, no repeats)
+  std::int64_t arcs = 0; ///< arcs that are edges (all but +inf ones)
+  double max_abs = 0;    ///< the largest |weight| of those
+  bool negative = false; ///< some weight has its sign bit set (-0.0 too, as analyze_weights)
+  bool fraction = false; ///< some weight is not a whole number
+  bool infinite = false; ///< some entry is +inf (no arc)
+  bool canonical = true; ///< each row's targets strictly increase (sorted, no repeats)
 };
 
 /// Checks the arrays' shape (invalid_argument_error) and every arc (invalid_input_error for the
@@ -85,9 +85,9 @@ template <class Index, class Weight> csr_scan scan_csr(const csr_view<Index, Wei
   }
   if (first_bad < m) {
     const auto e = static_cast<std::size_t>(first_bad);
-    const auto row = std::upper_bound(g.offsets.begin(), g.offsets.end(),
-                                      static_cast<Index>(first_bad)) -
-                     g.offsets.begin() - 1;
+    const auto row =
+        std::upper_bound(g.offsets.begin(), g.offsets.end(), static_cast<Index>(first_bad)) -
+        g.offsets.begin() - 1;
     const auto u = std::to_string(row);
     const auto v = std::to_string(static_cast<std::int64_t>(g.targets[e]));
     const auto t = static_cast<std::int64_t>(g.targets[e]);
