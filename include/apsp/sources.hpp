@@ -61,4 +61,41 @@ struct source_result {
                                                std::span<const std::int64_t> sources,
                                                const source_options& options = {});
 
+/// A graph in compressed sparse rows held by the caller (SciPy's csr_matrix: indptr, indices,
+/// data), read in place. Arc a, offsets[u] <= a < offsets[u + 1], runs from u to targets[a] with
+/// weight weights[a]. As SciPy reads a sparse matrix: every stored entry is an arc, explicit
+/// zeros included; parallel arcs keep the least; +inf is no arc; NaN and -inf are refused.
+/// Index: std::int32_t or std::int64_t; Weight: double or float.
+template <class Index, class Weight> struct csr_view {
+  std::int64_t n = 0;
+  std::span<const Index> offsets; ///< n + 1 entries, from 0, non-decreasing, ending at the arcs
+  std::span<const Index> targets;
+  std::span<const Weight> weights;
+  /// Every arc also runs backwards (SciPy's directed=False).
+  bool symmetric = false;
+  /// Every arc weighs 1 (SciPy's unweighted=True; +inf entries are still no arc).
+  bool unit_weights = false;
+};
+
+/// solve_from_sources on a CSR graph, with the same rows. A graph whose arcs are all >= 0,
+/// directed, with each row's targets strictly increasing (SciPy's canonical format) and weights
+/// the type holds, is searched in place: nothing is copied. Any other (symmetric, negative
+/// weights, unsorted or repeated targets) is copied once into an edge list first.
+/// Throws invalid_argument_error for malformed offsets or array lengths, invalid_input_error
+/// for a target outside 0..n-1 or a NaN or -inf weight, and what the edge-list call throws.
+template <class Index, class Weight>
+[[nodiscard]] source_result solve_from_sources(const csr_view<Index, Weight>& g,
+                                               std::span<const std::int64_t> sources,
+                                               const source_options& options = {});
+
+#define APSP_CSR_SOURCES(Index, Weight)                                                            \
+  extern template source_result solve_from_sources(const csr_view<Index, Weight>&,                \
+                                                   std::span<const std::int64_t>,                  \
+                                                   const source_options&);
+APSP_CSR_SOURCES(std::int32_t, double)
+APSP_CSR_SOURCES(std::int32_t, float)
+APSP_CSR_SOURCES(std::int64_t, double)
+APSP_CSR_SOURCES(std::int64_t, float)
+#undef APSP_CSR_SOURCES
+
 } // namespace apsp

@@ -177,20 +177,29 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     return res
 
 
-def read_graph(path, format=None, *, weight_column="weight"):
+def read_graph(path, format=None, *, weight_column="weight", undirected=None, directed=None):
     """Reads a graph file into an :class:`apsp.Graph` (usable as input to every solver).
 
     ``format`` is one of 'dimacs' (.gr), 'mtx', 'edgelist', 'csv' (.csv, .csv.gz),
     'course-binary' (.bin) or 'npy'; None picks it from the suffix. ``weight_column`` names
     the CSV column with weights (every weight is 1 when the column is absent). Vertex ids of
     the file are kept in ``Graph.labels``.
+
+    ``undirected=True`` (or ``directed=False``) reads the file as an undirected graph, as the
+    command line's ``--undirected`` does: every edge u v (u != v) also goes v -> u with the same
+    weight, in any format, so a negative edge makes a negative cycle. Give one of the two, or
+    both when they agree; the default is directed.
     """
+    if undirected is not None and directed is not None and bool(undirected) == bool(directed):
+        raise ValueError(f"undirected={undirected!r} contradicts directed={directed!r}; give one")
+    if undirected is None:
+        undirected = directed is not None and not directed
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no such file: {path}")
     if format is not None and not isinstance(format, str):
         raise TypeError("format must be a string or None")
-    return _core.read_graph(path, format or "", weight_column)
+    return _core.read_graph(path, format or "", weight_column, bool(undirected))
 
 
 def no_path(dtype):

@@ -263,6 +263,27 @@ def _edges_unless_dense(csgraph, masked_zeros_are_edges):
     return None
 
 
+def csr_arrays(csgraph):
+    """(n, indptr, indices, data) of a SciPy CSR, CSC or COO matrix (the last two converted as
+    SciPy converts them: a COO's duplicates add up), in the types the core reads in place:
+    indptr and indices both int32 or both int64, data float64 or float32, each contiguous. None
+    for any other input."""
+    sparse = _sparse_module()
+    if sparse is None or not sparse.issparse(csgraph) or \
+            csgraph.format not in ("csr", "csc", "coo"):
+        return None
+    _check_square(csgraph.shape)
+    csr = csgraph if csgraph.format == "csr" else csgraph.tocsr()
+    indptr, indices = np.asarray(csr.indptr), np.asarray(csr.indices)
+    if indptr.dtype != indices.dtype or indptr.dtype not in (np.int32, np.int64):
+        indptr, indices = indptr.astype(np.int64), indices.astype(np.int64)
+    data = _real_values(np.asarray(csr.data), "the sparse matrix")
+    if data.dtype not in (np.float64, np.float32):
+        data = data.astype(np.float64)
+    return (csgraph.shape[0], np.ascontiguousarray(indptr), np.ascontiguousarray(indices),
+            np.ascontiguousarray(data))
+
+
 def _nonzero_edges(values, is_edge):
     rows, cols = np.nonzero(is_edge)
     return EdgeList(values.shape[0], rows.astype(np.int64), cols.astype(np.int64),

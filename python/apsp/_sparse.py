@@ -78,6 +78,12 @@ def _solve_sources(csgraph, indices, nodes, *, directed, unweighted, dtype, thre
             rows = _source_rows(indices, csgraph.n, nodes)
             dist, pred = _core.solve_sources_graph(csgraph, np.atleast_1d(rows), **kwargs,
                                                    progress=callback)
+        elif (csr := _inputs.csr_arrays(csgraph)) is not None:
+            # SciPy's own arrays, searched in place where the library can (no copy).
+            n, indptr, targets, data = csr
+            rows = _source_rows(indices, n, nodes)
+            dist, pred = _core.solve_sources_csr(n, indptr, targets, data, np.atleast_1d(rows),
+                                                 **kwargs, progress=callback)
         else:
             edges = _inputs.edge_list(csgraph)
             rows = _source_rows(indices, edges.n, nodes)

@@ -87,11 +87,12 @@ py_graph make_graph(std::int64_t n, const py::object& src_ids, const py::object&
 }
 
 py_graph read(const std::string& path, const std::string& format,
-              const std::string& weight_column) {
+              const std::string& weight_column, bool undirected) {
   apsp::io::read_options o;
   if (!format.empty())
     o.fmt = apsp::io::parse_format(format);
   o.weight_column = weight_column;
+  o.undirected = undirected;
   auto file = std::make_shared<apsp::io::graph_file>();
   {
     py::gil_scoped_release release;
@@ -160,7 +161,8 @@ void bind_graph(py::module_& m) {
                " format=" + std::string(apsp::io::to_string(g.file->source_format)) + ">";
       });
 
-  m.def("read_graph", &read, py::arg("path"), py::arg("format"), py::arg("weight_column"));
+  m.def("read_graph", &read, py::arg("path"), py::arg("format"), py::arg("weight_column"),
+        py::arg("undirected"));
 }
 
 } // namespace apsp_py

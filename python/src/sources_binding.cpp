@@ -1,5 +1,6 @@
-// solve_sources_edges / solve_sources_graph: apsp::solve_from_sources for SciPy's `indices=`,
-// called by apsp/_sparse.py. The rows come back as NumPy arrays that own the library's vectors
+// solve_sources_csr / solve_sources_edges / solve_sources_graph: apsp::solve_from_sources for
+// SciPy's `indices=`, called by apsp/_sparse.py. A CSR matrix's own arrays are handed to the
+// library as they are (a csr_view, searched in place when it can be). The rows come back as NumPy arrays that own the library's vectors
 // (no copy), |S| x n, never n x n.
 
 #include <pybind11/numpy.h>
@@ -41,7 +42,8 @@ struct source_call {
 
 /// Solves with the GIL released (the progress bridge takes it back for callbacks and Ctrl-C);
 /// returns (distances, predecessors or None).
-py::tuple run(const apsp::graph& g, const int_array& sources, const source_call& c) {
+template <class Graph>
+py::tuple run(const Graph& g, const int_array& sources, const source_call& c) {
   if (sources.ndim() != 1)
     throw py::value_error("sources must be 1-D");
   if (c.threads < 0)
@@ -71,6 +73,39 @@ py::tuple run(const apsp::graph& g, const int_array& sources, const source_call&
   return py::make_tuple(dist, pred);
 }
 
+template <class T> std::span<const T> span_of(const py::array& a) {
+  return {static_cast<const T*>(a.data()), static_cast<std::size_t>(a.size())};
+}
+
+template <class T> bool holds(const py::array& a) {
+  return a.dtype().is(py::dtype::of<T>()) && a.ndim() == 1 &&
+         (a.flags() & py::array::c_style) != 0;
+}
+
+/// SciPy's CSR arrays read in place (apsp::csr_view): indptr and indices both int32 or both
+/// int64, data float64 or float32, each 1-D and contiguous (apsp/_sparse.py sees to it).
+template <class Index>
+py::tuple run_csr(std::int64_t n, const py::array& indptr, const py::array& indices,
+                  const py::array& data, const int_array& sources, bool directed,
+                  bool unweighted, const source_call& c) {
+  const auto view = [&](auto weight) {
+    using Weight = decltype(weight);
+    apsp::csr_view<Index, Weight> g;
+    g.n = n;
+    g.offsets = span_of<Index>(indptr);
+    g.targets = span_of<Index>(indices);
+    g.weights = span_of<Weight>(data);
+    g.symmetric = !directed;
+    g.unit_weights = unweighted;
+    return run(g, sources, c);
+  };
+  if (holds<double>(data))
+    return view(double{});
+  if (holds<float>(data))
+    return view(float{});
+  throw py::type_error("data must be a contiguous 1-D float64 or float32 array");
+}
+
 } // namespace
 
 void bind_source_solvers(py::module_& m) {
@@ -94,6 +129,24 @@ void bind_source_solvers(py::module_& m) {
                     std::move(progress)});
       },
       py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::arg("sources"),
+      py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),
+      py::arg("predecessors"), py::arg("threads"), py::arg("whole_graph_cycles"),
+      py::arg("progress"));
+  m.def(
+      "solve_sources_csr",
+      [](std::int64_t n, const py::array& indptr, const py::array& indices, const py::array& data,
+         const int_array& sources, bool directed, bool unweighted, std::string dtype,
+         bool predecessors, int threads, bool whole_graph_cycles, py::object progress) {
+        const source_call c{std::move(dtype), predecessors, threads, whole_graph_cycles,
+                            std::move(progress)};
+        if (holds<std::int32_t>(indptr) && holds<std::int32_t>(indices))
+          return run_csr<std::int32_t>(n, indptr, indices, data, sources, directed, unweighted, c);
+        if (holds<std::int64_t>(indptr) && holds<std::int64_t>(indices))
+          return run_csr<std::int64_t>(n, indptr, indices, data, sources, directed, unweighted, c);
+        throw py::type_error("indptr and indices must be contiguous 1-D arrays, both int32 or "
+                             "both int64");
+      },
+      py::arg("n"), py::arg("indptr"), py::arg("indices"), py::arg("data"), py::arg("sources"),
       py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),
       py::arg("predecessors"), py::arg("threads"), py::arg("whole_graph_cycles"),
       py::arg("progress"));

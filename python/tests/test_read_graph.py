@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.sparse.csgraph import dijkstra as scipy_dijkstra
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
 
 import apsp
@@ -115,3 +116,31 @@ def test_ids_that_are_not_utf8_round_trip_through_labels_and_index(tmp_path):
     assert "\udce9t\udce9" in g.labels  # the undecodable bytes as surrogates, as os.fsdecode does
     for k, label in enumerate(g.labels):
         assert g.index(label) == k and g.label(k) == label
+
+
+def test_undirected_edge_list_is_scipys_symmetrised_graph(tmp_path):
+    rng = np.random.default_rng(41)
+    n, m = 40, 120
+    u, v = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(0, 20, m)  # zeros included; repeats and self-loops happen
+    f = tmp_path / "g.txt"
+    f.write_text("".join(f"{a} {b} {c}\n" for a, b, c in zip(u, v, w)))
+    directed = apsp.read_graph(f, format="edgelist")
+    g = apsp.read_graph(f, format="edgelist", undirected=True)
+    assert apsp.read_graph(f, format="edgelist", directed=False).num_edges == g.num_edges
+    assert g.num_edges == 2 * m - np.count_nonzero(u == v) > directed.num_edges
+    # SciPy's reading of the same edges with directed=False (the lightest of each pair both
+    # ways, zeros kept as explicit entries); apsp's vertex i is the file's id int(label i).
+    order = np.array([int(s) for s in g.labels])
+    lightest = {}
+    for a_, b_, c_ in zip(u, v, w):
+        lightest[(a_, b_)] = min(lightest.get((a_, b_), np.inf), c_)
+    rows, cols = zip(*lightest)
+    a = sp.csr_matrix((np.array(list(lightest.values()), dtype=float), (rows, cols)),
+                      shape=(n, n))
+    want = scipy_dijkstra(a, directed=False)[np.ix_(order, order)]
+    got = apsp.floyd_warshall(g)
+    np.testing.assert_array_equal(got, want)
+    assert not np.array_equal(apsp.floyd_warshall(directed), want)
+    with pytest.raises(ValueError, match="contradicts"):
+        apsp.read_graph(f, format="edgelist", undirected=True, directed=True)

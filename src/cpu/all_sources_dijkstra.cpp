@@ -24,6 +24,46 @@ template <class T> struct queue_select<T, true> {
 };
 template <class T> using queue_for = typename queue_select<T>::type;
 
+/// csr_graph's arcs as one_source reads them (raw pointers, held by value, so the loop keeps them
+/// in registers across the queue's stores).
+template <class W> struct packed_arcs {
+  using weight_type = W;
+  explicit packed_arcs(const csr_graph<W>& g)
+      : n_(g.n), offsets_(g.offsets.data()), arcs_(g.arcs.data()),
+        original_(g.original_weights.empty() ? nullptr : g.original_weights.data()) {}
+  [[nodiscard]] std::int64_t n() const noexcept { return n_; }
+  [[nodiscard]] std::int64_t begin(std::size_t u) const noexcept { return offsets_[u]; }
+  [[nodiscard]] std::int64_t end(std::size_t u) const noexcept { return offsets_[u + 1]; }
+  [[nodiscard]] std::int32_t target(std::int64_t a) const noexcept { return arcs_[a].target; }
+  [[nodiscard]] W weight(std::int64_t a) const noexcept { return arcs_[a].weight; }
+  [[nodiscard]] const W* original() const noexcept { return original_; }
+
+private:
+  std::int64_t n_;
+  const std::int64_t* offsets_;
+  const csr_arc<W>* arcs_;
+  const W* original_;
+};
+
+/// A borrowed_csr's arcs, each weight converted on the fly as csr_from_edges converts it
+/// (to T, then to the key type), or 1 with unit_weights.
+template <class T, class Index, class Weight> struct borrowed_arcs {
+  using weight_type = johnson_key_t<T>;
+  borrowed_csr<Index, Weight> g; // a copy: its pointers stay in registers
+  [[nodiscard]] std::int64_t n() const noexcept { return g.n; }
+  [[nodiscard]] std::int64_t begin(std::size_t u) const noexcept { return g.offsets[u]; }
+  [[nodiscard]] std::int64_t end(std::size_t u) const noexcept { return g.offsets[u + 1]; }
+  [[nodiscard]] std::int32_t target(std::int64_t a) const noexcept {
+    return static_cast<std::int32_t>(g.targets[a]);
+  }
+  [[nodiscard]] weight_type weight(std::int64_t a) const noexcept {
+    if (g.unit_weights)
+      return weight_type{1};
+    return static_cast<weight_type>(static_cast<T>(static_cast<double>(g.weights[a])));
+  }
+  [[nodiscard]] const weight_type* original() const noexcept { return nullptr; }
+};
+
 /// One thread's scratch space, reused for every source it runs.
 template <class T> struct workspace {
   using W = johnson_key_t<T>;
@@ -40,45 +80,44 @@ template <class T> struct workspace {
   queue_for<T> queue;
 };
 
-template <class T>
-void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
-                std::int32_t s, workspace<T>& ws, T* out, std::int32_t* via_out,
-                tree_format format) {
+template <class T, class Arcs>
+void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int32_t s,
+                workspace<T>& ws, T* out, std::int32_t* via_out, tree_format format) {
   using W = johnson_key_t<T>;
   using key_type = typename queue_for<T>::key_type;
   auto& dist = ws.dist;
   auto& pred = ws.pred;
   auto& queue = ws.queue;
   W* real = ws.real.empty() ? nullptr : ws.real.data();
-  const W* original = g.original_weights.empty() ? nullptr : g.original_weights.data();
+  const W* original = g.original();
   queue.clear();
   dist[static_cast<std::size_t>(s)] = W{0};
   if (real != nullptr)
     real[s] = W{0};
   pred[static_cast<std::size_t>(s)] = s;
   queue.push(key_type{0}, s);
-  const std::int64_t* offsets = g.offsets.data();
-  const csr_arc<W>* arcs = g.arcs.data();
   while (!queue.empty()) {
     const auto top = queue.pop();
     const auto u = static_cast<std::size_t>(top.vertex);
     const W du = dist[u];
     if (top.key != static_cast<key_type>(du))
       continue; // a stale entry: u was reached again at a lower distance (radix heap only)
-    for (std::int64_t a = offsets[u]; a < offsets[u + 1]; ++a) {
-      const auto v = static_cast<std::size_t>(arcs[a].target);
-      const W candidate = du + arcs[a].weight;
+    const std::int64_t end = g.end(u);
+    for (std::int64_t a = g.begin(u); a < end; ++a) {
+      const std::int32_t target = g.target(a);
+      const auto v = static_cast<std::size_t>(target);
+      const W candidate = du + g.weight(a);
       if (candidate < dist[v]) {
         dist[v] = candidate;
         pred[v] = top.vertex;
         if (real != nullptr)
           real[v] = real[u] + original[a];
-        queue.push(static_cast<key_type>(candidate), arcs[a].target);
+        queue.push(static_cast<key_type>(candidate), target);
       }
     }
   }
   // Write the row and reset the scratch for the next source in the same pass.
-  const std::int64_t n = g.n;
+  const std::int64_t n = g.n();
   constexpr T inf = weight_traits<T>::infinity;
   const W hs = h.empty() ? W{0} : h[static_cast<std::size_t>(s)];
   const std::int32_t none = format == tree_format::via ? no_via : no_predecessor;
@@ -107,11 +146,11 @@ void one_source(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_
 
 /// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i))
 /// on cfg.threads threads, reporting progress every cfg.sources_per_round rows.
-template <class T, class SourceAt, class RowAt>
-void run_rows(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+template <class T, class Arcs, class SourceAt, class RowAt>
+void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h,
               std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
               const dijkstra_config& cfg, detail::run_context& ctx) {
-  if (count == 0 || g.n == 0)
+  if (count == 0 || g.n() == 0)
     return;
   const int threads = static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), count));
   const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
@@ -128,7 +167,7 @@ void run_rows(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_ke
 #pragma omp parallel num_threads(threads)
   {
     // Each thread allocates (and so first touches) its own scratch space.
-    workspace<T> ws(g.n, !g.original_weights.empty());
+    workspace<T> ws(g.n(), g.original() != nullptr);
     const bool reporter = omp_get_thread_num() == 0;
     for (;;) {
       const std::int64_t i = next.fetch_add(1, std::memory_order_relaxed);
@@ -162,7 +201,7 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
                           const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
                           via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx) {
   run_rows<T>(
-      g, h, g.n, [](std::int64_t s) { return static_cast<std::int32_t>(s); },
+      packed_arcs<johnson_key_t<T>>(g), h, g.n, [](std::int64_t s) { return static_cast<std::int32_t>(s); },
       [&](std::int64_t s) {
         return std::pair{d.row(s), via != nullptr ? via->row(s) : nullptr};
       },
@@ -175,7 +214,22 @@ void sources_dijkstra(const csr_graph<johnson_key_t<T>>& g, const std::vector<jo
                       tree_format format, const dijkstra_config& cfg, detail::run_context& ctx) {
   const std::int64_t n = g.n;
   run_rows<T>(
-      g, h, static_cast<std::int64_t>(sources.size()),
+      packed_arcs<johnson_key_t<T>>(g), h, static_cast<std::int64_t>(sources.size()),
+      [&](std::int64_t i) { return sources[static_cast<std::size_t>(i)]; },
+      [&](std::int64_t i) {
+        return std::pair{d + i * n, tree != nullptr ? tree + i * n : nullptr};
+      },
+      format, cfg, ctx);
+}
+
+template <class T, class Index, class Weight>
+void sources_dijkstra(const borrowed_csr<Index, Weight>& g, std::span<const std::int32_t> sources,
+                      T* d, std::int32_t* tree, tree_format format, const dijkstra_config& cfg,
+                      detail::run_context& ctx) {
+  const std::int64_t n = g.n;
+  run_rows<T>(
+      borrowed_arcs<T, Index, Weight>{g}, std::vector<johnson_key_t<T>>{},
+      static_cast<std::int64_t>(sources.size()),
       [&](std::int64_t i) { return sources[static_cast<std::size_t>(i)]; },
       [&](std::int64_t i) {
         return std::pair{d + i * n, tree != nullptr ? tree + i * n : nullptr};
@@ -203,5 +257,21 @@ APSP_SOURCES_DIJKSTRA(float)
 APSP_SOURCES_DIJKSTRA(std::int64_t)
 APSP_SOURCES_DIJKSTRA(double)
 #undef APSP_SOURCES_DIJKSTRA
+
+#define APSP_BORROWED_DIJKSTRA(T, Index, Weight)                                                   \
+  template void sources_dijkstra<T, Index, Weight>(                                                \
+      const borrowed_csr<Index, Weight>&, std::span<const std::int32_t>, T*, std::int32_t*,       \
+      tree_format, const dijkstra_config&, detail::run_context&);
+#define APSP_BORROWED_DIJKSTRA_T(T)                                                                \
+  APSP_BORROWED_DIJKSTRA(T, std::int32_t, double)                                                  \
+  APSP_BORROWED_DIJKSTRA(T, std::int32_t, float)                                                   \
+  APSP_BORROWED_DIJKSTRA(T, std::int64_t, double)                                                  \
+  APSP_BORROWED_DIJKSTRA(T, std::int64_t, float)
+APSP_BORROWED_DIJKSTRA_T(std::int32_t)
+APSP_BORROWED_DIJKSTRA_T(float)
+APSP_BORROWED_DIJKSTRA_T(std::int64_t)
+APSP_BORROWED_DIJKSTRA_T(double)
+#undef APSP_BORROWED_DIJKSTRA_T
+#undef APSP_BORROWED_DIJKSTRA
 
 } // namespace apsp::cpu

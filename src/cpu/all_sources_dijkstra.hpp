@@ -43,4 +43,22 @@ void sources_dijkstra(const csr_graph<johnson_key_t<T>>& g, const std::vector<jo
                       std::span<const std::int32_t> sources, T* d, std::int32_t* tree,
                       tree_format format, const dijkstra_config& cfg, detail::run_context& ctx);
 
+/// A CSR graph held by the caller (apsp::csr_view), read in place: arc a of u, offsets[u] <= a <
+/// offsets[u + 1], runs to targets[a] with weight weights[a] (1 with unit_weights). The caller
+/// has checked that every weight is finite, >= 0 and below what T can hold.
+template <class Index, class Weight> struct borrowed_csr {
+  std::int64_t n = 0;
+  const Index* offsets = nullptr;
+  const Index* targets = nullptr;
+  const Weight* weights = nullptr;
+  bool unit_weights = false;
+};
+
+/// sources_dijkstra on a borrowed graph (no potentials: its weights are non-negative). Weights
+/// are converted as csr_from_edges converts them, so the rows are the same as on its copy.
+template <class T, class Index, class Weight>
+void sources_dijkstra(const borrowed_csr<Index, Weight>& g, std::span<const std::int32_t> sources,
+                      T* d, std::int32_t* tree, tree_format format, const dijkstra_config& cfg,
+                      detail::run_context& ctx);
+
 } // namespace apsp::cpu

@@ -18,6 +18,7 @@
 #include "core/checks.hpp"
 #include "cpu/all_sources_dijkstra.hpp"
 #include "cpu/csr_graph.hpp"
+#include "cpu/csr_view_input.hpp"
 #include "cpu/potentials.hpp"
 #include "cpu/thread_count.hpp"
 
@@ -88,10 +89,38 @@ template <class W> bool has_negative_arc(const cpu::csr_graph<W>& g) {
          std::any_of(g.arcs.begin(), g.arcs.end(), [](const auto& a) { return a.weight < W{0}; });
 }
 
+/// Allocates the rows, then runs `search(d, predecessors or null, cfg, ctx)` on `threads`
+/// threads with about 64 progress steps.
+template <class T, class Search>
+void fill_rows(std::int64_t n, std::size_t sources, const source_options& o, int threads,
+               bool negative, source_result& out, Search search) {
+  const std::size_t cells = sources * static_cast<std::size_t>(n);
+  std::vector<T> d;
+  try {
+    d.resize(cells);
+    if (o.predecessors)
+      out.predecessors.resize(cells);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error("cannot allocate " + std::to_string(sources) + " rows of " +
+                              std::to_string(n) + " distances");
+  }
+  solve_options ctx_options;
+  ctx_options.type = o.type;
+  ctx_options.threads = threads;
+  ctx_options.progress = o.progress;
+  detail::run_context ctx(ctx_options, n, negative);
+  cpu::dijkstra_config cfg;
+  cfg.threads = cpu::thread_count(ctx_options);
+  // About 64 progress steps, each at least one source per thread.
+  cfg.sources_per_round =
+      std::max<std::int64_t>(cfg.threads, (static_cast<std::int64_t>(sources) + 63) / 64);
+  search(d.data(), o.predecessors ? out.predecessors.data() : nullptr, cfg, ctx);
+  out.distances = std::move(d);
+}
+
 template <class T>
 void solve_rows(const graph& edges, std::span<const std::int32_t> sources,
                 const source_options& o, int threads, bool negative, source_result& out) {
-  const std::int64_t n = edges.num_vertices();
   auto g = cpu::csr_from_edges<T>(edges);
   std::vector<cpu::johnson_key_t<T>> h;
   if (negative && o.cycles == cycle_scope::reachable) {
@@ -104,39 +133,19 @@ void solve_rows(const graph& edges, std::span<const std::int32_t> sources,
     h = cpu::johnson_potentials(g);
     cpu::reweight(g, h);
   }
-  const std::size_t cells = sources.size() * static_cast<std::size_t>(n);
-  std::vector<T> d;
-  try {
-    d.resize(cells);
-    if (o.predecessors)
-      out.predecessors.resize(cells);
-  } catch (const std::bad_alloc&) {
-    throw out_of_memory_error("cannot allocate " + std::to_string(sources.size()) + " rows of " +
-                              std::to_string(n) + " distances");
-  }
-  solve_options ctx_options;
-  ctx_options.type = o.type;
-  ctx_options.threads = threads;
-  ctx_options.progress = o.progress;
-  detail::run_context ctx(ctx_options, n, negative);
-  cpu::dijkstra_config cfg;
-  cfg.threads = cpu::thread_count(ctx_options);
-  // About 64 progress steps, each at least one source per thread.
-  cfg.sources_per_round = std::max<std::int64_t>(
-      cfg.threads, (static_cast<std::int64_t>(sources.size()) + 63) / 64);
-  cpu::sources_dijkstra<T>(g, h, sources, d.data(),
-                           o.predecessors ? out.predecessors.data() : nullptr,
-                           cpu::tree_format::predecessors, cfg, ctx);
-  out.distances = std::move(d);
+  fill_rows<T>(edges.num_vertices(), sources.size(), o, threads, negative, out,
+               [&](T* d, std::int32_t* pred, const cpu::dijkstra_config& cfg,
+                   detail::run_context& ctx) {
+                 cpu::sources_dijkstra<T>(g, h, sources, d, pred,
+                                          cpu::tree_format::predecessors, cfg, ctx);
+               });
 }
 
-} // namespace
-
-source_result solve_from_sources(const graph& g, std::span<const std::int64_t> sources,
-                                 const source_options& options) {
+/// Checks `options.threads` and the sources; returns them as vertex ids.
+std::vector<std::int32_t> checked_sources(std::int64_t n, std::span<const std::int64_t> sources,
+                                          const source_options& options) {
   APSP_EXPECTS(options.threads >= 0, invalid_argument_error,
                "threads must be >= 0 (0 = all), got " + std::to_string(options.threads));
-  const std::int64_t n = g.num_vertices();
   APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                "solve_from_sources handles at most 2^31 - 1 vertices");
   std::vector<std::int32_t> rows(sources.size());
@@ -146,11 +155,24 @@ source_result solve_from_sources(const graph& g, std::span<const std::int64_t> s
                      std::to_string(n - 1) + ")");
     rows[i] = static_cast<std::int32_t>(sources[i]);
   }
-  // Threads work across sources: a few sources get as many threads (and the O(m) passes before
-  // them run on those too: on a busy machine a parallel pass waits for its slowest thread).
-  const int threads = static_cast<int>(std::min<std::int64_t>(
-      options.threads > 0 ? options.threads : omp_get_max_threads(),
-      std::max<std::size_t>(1, sources.size())));
+  return rows;
+}
+
+/// Threads work across sources: a few sources get as many threads (and the O(m) passes before
+/// them run on those too: on a busy machine a parallel pass waits for its slowest thread).
+int source_threads(const source_options& options, std::size_t sources) {
+  return static_cast<int>(
+      std::min<std::int64_t>(options.threads > 0 ? options.threads : omp_get_max_threads(),
+                             static_cast<std::int64_t>(std::max<std::size_t>(1, sources))));
+}
+
+} // namespace
+
+source_result solve_from_sources(const graph& g, std::span<const std::int64_t> sources,
+                                 const source_options& options) {
+  const std::int64_t n = g.num_vertices();
+  const auto rows = checked_sources(n, sources, options);
+  const int threads = source_threads(options, sources.size());
   const cpu::omp_thread_cap cap(threads);
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(g, options.type, false);
@@ -166,5 +188,45 @@ source_result solve_from_sources(const graph& g, std::span<const std::int64_t> s
   });
   return out;
 }
+
+template <class Index, class Weight>
+source_result solve_from_sources(const csr_view<Index, Weight>& g,
+                                 std::span<const std::int64_t> sources,
+                                 const source_options& options) {
+  const int threads = source_threads(options, sources.size());
+  const cpu::omp_thread_cap cap(threads);
+  const auto scan = detail::scan_csr(g);
+  if (!detail::searchable_in_place(g, scan, options.type))
+    return solve_from_sources(detail::edge_list(g, scan), sources, options);
+  // What solve_from_sources(graph) checks and decides, from the scan: analyze_weights' first
+  // bound (searchable_in_place asked for it to suffice), no negative weight, no potentials.
+  const auto rows = checked_sources(g.n, sources, options);
+  detail::check_representable(detail::in_place_facts(g, scan), options.type, !scan.fraction);
+  source_result out;
+  out.n = g.n;
+  out.sources.assign(sources.begin(), sources.end());
+  const cpu::borrowed_csr<Index, Weight> b{g.n, g.offsets.data(), g.targets.data(),
+                                           g.weights.data(), g.unit_weights};
+  visit_dtype(options.type, [&](auto zero) {
+    using T = decltype(zero);
+    fill_rows<T>(g.n, rows.size(), options, threads, false, out,
+                 [&](T* d, std::int32_t* pred, const cpu::dijkstra_config& cfg,
+                     detail::run_context& ctx) {
+                   cpu::sources_dijkstra<T>(b, rows, d, pred, cpu::tree_format::predecessors,
+                                            cfg, ctx);
+                 });
+  });
+  return out;
+}
+
+#define APSP_CSR_SOURCES(Index, Weight)                                                            \
+  template source_result solve_from_sources(const csr_view<Index, Weight>&,                       \
+                                            std::span<const std::int64_t>,                         \
+                                            const source_options&);
+APSP_CSR_SOURCES(std::int32_t, double)
+APSP_CSR_SOURCES(std::int32_t, float)
+APSP_CSR_SOURCES(std::int64_t, double)
+APSP_CSR_SOURCES(std::int64_t, float)
+#undef APSP_CSR_SOURCES
 
 } // namespace apsp

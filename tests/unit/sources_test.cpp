@@ -1,11 +1,15 @@
 // apsp::solve_from_sources against the naive O(n^3) reference back end: the rows asked for
 // (repeats, any order), in every element type, with negative weights, parallel edges and
 // self-loops; predecessors that lead along shortest paths; negative cycles by scope; errors.
+// The CSR overload against the edge-list one: the same rows and predecessors.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -173,6 +177,194 @@ TEST(solve_from_sources, progress_reports_and_cancels) {
   o.progress = [&](const apsp::progress_info&) { return ++calls < 2; };
   EXPECT_THROW((void)apsp::solve_from_sources(g, all, o), apsp::cancelled_error);
   EXPECT_EQ(calls, 2);
+}
+
+} // namespace
+
+namespace {
+
+/// `g`'s edges as CSR arrays in the edge list's order within each row (parallel edges and
+/// self-loops kept) or, with `canonical`, sorted by target with one (the lightest) arc per
+/// target, as SciPy's csr_matrix holds a summed COO.
+template <class Index, class Weight> struct csr_arrays {
+  std::vector<Index> offsets;
+  std::vector<Index> targets;
+  std::vector<Weight> weights;
+
+  csr_arrays(const apsp::graph& g, bool canonical) {
+    const auto n = static_cast<std::size_t>(g.num_vertices());
+    std::vector<std::vector<std::pair<Index, Weight>>> rows(n);
+    for (std::size_t e = 0; e < g.sources().size(); ++e)
+      rows[static_cast<std::size_t>(g.sources()[e])].push_back(
+          {static_cast<Index>(g.targets()[e]), static_cast<Weight>(g.weights()[e])});
+    offsets.push_back(0);
+    for (auto& row : rows) {
+      if (canonical) {
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end(),
+                              [](const auto& a, const auto& b) { return a.first == b.first; }),
+                  row.end());
+      }
+      for (const auto& [t, w] : row) {
+        targets.push_back(t);
+        weights.push_back(w);
+      }
+      offsets.push_back(static_cast<Index>(targets.size()));
+    }
+  }
+  [[nodiscard]] apsp::csr_view<Index, Weight> view(std::int64_t n) const {
+    return {n, offsets, targets, weights};
+  }
+  /// The same arcs as an edge list, in array order.
+  [[nodiscard]] apsp::graph edges(std::int64_t n) const {
+    apsp::graph g(n);
+    for (std::int64_t u = 0; u < n; ++u)
+      for (auto a = offsets[static_cast<std::size_t>(u)];
+           a < offsets[static_cast<std::size_t>(u) + 1]; ++a)
+        g.add_edge(u, targets[static_cast<std::size_t>(a)], weights[static_cast<std::size_t>(a)]);
+    return g;
+  }
+};
+
+/// `g` as the edge-list path reads directed=False (every arc u != v also reversed, after all the
+/// others) and unweighted=True (every weight 1).
+apsp::graph transformed(const apsp::graph& g, bool symmetric, bool unit) {
+  apsp::graph out(g.num_vertices());
+  const auto& s = g.sources();
+  const auto& t = g.targets();
+  for (std::size_t e = 0; e < s.size(); ++e)
+    out.add_edge(s[e], t[e], unit ? 1.0 : g.weights()[e]);
+  for (std::size_t e = 0; symmetric && e < s.size(); ++e)
+    if (s[e] != t[e])
+      out.add_edge(t[e], s[e], unit ? 1.0 : g.weights()[e]);
+  return out;
+}
+
+template <class Index, class Weight>
+void expect_csr_like_edges(const apsp::graph& g, bool canonical, bool negative) {
+  const std::int64_t n = g.num_vertices();
+  const csr_arrays<Index, Weight> a(g, canonical);
+  const apsp::graph edges = a.edges(n);
+  const std::vector<std::int64_t> sources{n - 1, 0, n / 2, 0};
+  for (auto type :
+       {apsp::dtype::float64, apsp::dtype::float32, apsp::dtype::int64, apsp::dtype::int32}) {
+    for (const bool symmetric : {false, true}) {
+      for (const bool unit : {false, true}) {
+        if (negative && symmetric && !unit)
+          continue; // a negative edge both ways is a negative cycle (tested apart)
+        SCOPED_TRACE(std::string(apsp::to_string(type)) + (symmetric ? " symmetric" : "") +
+                     (unit ? " unit" : ""));
+        apsp::source_options o;
+        o.type = type;
+        o.predecessors = true;
+        o.threads = 2;
+        auto view = a.view(n);
+        view.symmetric = symmetric;
+        view.unit_weights = unit;
+        const auto got = apsp::solve_from_sources(view, sources, o);
+        const auto want =
+            apsp::solve_from_sources(transformed(edges, symmetric, unit), sources, o);
+        EXPECT_EQ(got.n, n);
+        EXPECT_EQ(got.sources, sources);
+        EXPECT_EQ(got.distances, want.distances); // same values, same type
+        EXPECT_EQ(got.predecessors, want.predecessors);
+      }
+    }
+  }
+}
+
+struct csr_case {
+  std::int64_t n;
+  bool negative;
+  bool canonical;
+  std::uint64_t seed;
+};
+
+class csr_sources_test : public ::testing::TestWithParam<csr_case> {};
+
+// Searched in place (canonical, non-negative) or through an edge list (the others): the rows and
+// predecessors of the edge-list overload exactly, in every index, weight and element type.
+TEST_P(csr_sources_test, gives_the_edge_list_rows) {
+  const auto c = GetParam();
+  SCOPED_TRACE("seed=" + std::to_string(c.seed) + " n=" + std::to_string(c.n) +
+               (c.canonical ? " canonical" : " raw"));
+  apsp::testing::random_graph_spec spec;
+  spec.n = c.n;
+  spec.density = 0.08;
+  spec.min_weight = 0; // explicit zeros
+  spec.max_weight = 40;
+  spec.negative_edges = c.negative;
+  const apsp::graph g = apsp::testing::make_random_graph(spec, c.seed);
+  expect_csr_like_edges<std::int32_t, double>(g, c.canonical, c.negative);
+  expect_csr_like_edges<std::int64_t, double>(g, c.canonical, c.negative);
+  expect_csr_like_edges<std::int32_t, float>(g, c.canonical, c.negative);
+  expect_csr_like_edges<std::int64_t, float>(g, c.canonical, c.negative);
+}
+
+INSTANTIATE_TEST_SUITE_P(random_graphs, csr_sources_test,
+                         ::testing::Values(csr_case{1, false, true, 11},
+                                           csr_case{17, false, true, 12},
+                                           csr_case{17, false, false, 13},
+                                           csr_case{90, false, true, 14},
+                                           csr_case{90, false, false, 15},
+                                           csr_case{90, true, true, 16}),
+                         [](const auto& info) {
+                           return "n" + std::to_string(info.param.n) +
+                                  (info.param.negative ? "_negative" : "") +
+                                  (info.param.canonical ? "_canonical" : "_raw") + "_seed" +
+                                  std::to_string(info.param.seed);
+                         });
+
+TEST(csr_sources, reads_entries_as_scipy_does) {
+  // 0 -> 1 (2), 0 -> 2 (+inf: no arc), 1 -> 2 (0: an arc), 2 -> 0 (5)
+  const std::vector<std::int32_t> offsets{0, 2, 3, 4};
+  const std::vector<std::int32_t> targets{1, 2, 2, 0};
+  std::vector<double> weights{2, HUGE_VAL, 0, 5};
+  apsp::csr_view<std::int32_t, double> g{3, offsets, targets, weights};
+  apsp::source_options o;
+  o.predecessors = true;
+  const auto r = apsp::solve_from_sources(g, std::vector<std::int64_t>{0, 2}, o);
+  EXPECT_EQ(std::get<std::vector<double>>(r.distances), (std::vector<double>{0, 2, 2, 5, 7, 0}));
+  EXPECT_EQ(r.predecessors, (std::vector<std::int32_t>{apsp::no_predecessor, 0, 1, 2, 0,
+                                                       apsp::no_predecessor}));
+  weights[2] = -1; // a negative weight: potentials, same answer less 1 through 1 -> 2
+  const auto neg = apsp::solve_from_sources(g, std::vector<std::int64_t>{0}, o);
+  EXPECT_EQ(std::get<std::vector<double>>(neg.distances), (std::vector<double>{0, 2, 1}));
+  weights[3] = -1.5; // 0 -> 1 -> 2 -> 0 weighs -0.5
+  EXPECT_THROW((void)apsp::solve_from_sources(g, std::vector<std::int64_t>{1}),
+               apsp::negative_cycle_error);
+  weights[3] = std::nan("");
+  EXPECT_THROW((void)apsp::solve_from_sources(g, std::vector<std::int64_t>{1}),
+               apsp::invalid_input_error);
+  weights[3] = -HUGE_VAL;
+  EXPECT_THROW((void)apsp::solve_from_sources(g, std::vector<std::int64_t>{1}),
+               apsp::invalid_input_error);
+}
+
+TEST(csr_sources, refuses_malformed_arrays) {
+  const std::vector<std::int64_t> offsets{0, 1, 2};
+  const std::vector<std::int64_t> targets{1, 2}; // 2 is outside 0..1
+  const std::vector<float> weights{1, 1};
+  const std::vector<std::int64_t> from_zero{0};
+  EXPECT_THROW((void)apsp::solve_from_sources(apsp::csr_view<std::int64_t, float>{2, offsets,
+                                                                                  targets, weights},
+                                              from_zero),
+               apsp::invalid_input_error);
+  const std::vector<std::int64_t> targets_ok{1, 0};
+  const std::vector<std::int64_t> short_offsets{0, 2};
+  EXPECT_THROW((void)apsp::solve_from_sources(
+                   apsp::csr_view<std::int64_t, float>{2, short_offsets, targets_ok, weights},
+                   from_zero),
+               apsp::invalid_argument_error);
+  const std::vector<std::int64_t> decreasing{0, 2, 1};
+  EXPECT_THROW((void)apsp::solve_from_sources(
+                   apsp::csr_view<std::int64_t, float>{2, decreasing, targets_ok, weights},
+                   from_zero),
+               apsp::invalid_argument_error);
+  const std::vector<std::int64_t> from_two{2};
+  EXPECT_THROW((void)apsp::solve_from_sources(
+                   apsp::csr_view<std::int64_t, float>{2, offsets, targets_ok, weights}, from_two),
+               apsp::invalid_argument_error);
 }
 
 } // namespace
