@@ -66,7 +66,7 @@ constexpr std::string_view shown_default(std::string_view code) {
   return code;
 }
 
-constexpr std::array knobs = {
+constexpr std::array<tuning_knob, tuning_knob_count> knobs = {
 #define APSP_TUNING_ROW(field, type, env, def, how, doc)                                          \
   tuning_knob{#field, env, shown_default(#def), doc},
     APSP_TUNING_KNOBS(APSP_TUNING_ROW)
@@ -77,7 +77,7 @@ std::atomic<const tuning*> replaced{nullptr};
 
 } // namespace
 
-std::span<const tuning_knob> tuning_knobs() {
+const std::array<tuning_knob, tuning_knob_count>& tuning_knobs() {
   return knobs;
 }
 

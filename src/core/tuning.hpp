@@ -6,10 +6,11 @@
 // docs/tuning.md lists every knob of APSP_TUNING_KNOBS (tests/unit/tuning_test.cpp checks it).
 // Internal: not installed.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -90,7 +91,11 @@ struct tuning_knob {
   std::string_view default_text;
   std::string_view doc;
 };
-[[nodiscard]] std::span<const tuning_knob> tuning_knobs();
+#define APSP_TUNING_COUNT(field, type, env, def, how, doc) +1
+inline constexpr std::size_t tuning_knob_count = 0 APSP_TUNING_KNOBS(APSP_TUNING_COUNT);
+#undef APSP_TUNING_COUNT
+/// Every knob, in the order of APSP_TUNING_KNOBS.
+[[nodiscard]] const std::array<tuning_knob, tuning_knob_count>& tuning_knobs();
 
 /// A variable's value, or null when unset.
 using environment_lookup = std::function<const char*(const char* name)>;
