@@ -11,6 +11,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
+#include "process_knobs.hpp"
 #include "solver.hpp"
 
 namespace apsp::cli {
@@ -86,10 +87,10 @@ void in_place_output::finish(output_files& outputs) const {
 }
 
 prefill_mode prefill_setting() {
-  const char* env = std::getenv("APSP_OUTPUT_PREFILL");
-  if (env == nullptr || env[0] == '\0')
+  const auto prefill = knobs().output_prefill;
+  if (!prefill)
     return prefill_mode::while_gpu_starts;
-  return env[0] == '0' ? prefill_mode::never : prefill_mode::always;
+  return *prefill ? prefill_mode::always : prefill_mode::never;
 }
 
 } // namespace apsp::cli

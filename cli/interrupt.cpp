@@ -12,6 +12,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "process_knobs.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -182,10 +183,7 @@ signal_hold::~signal_hold() {
 }
 
 void test_pause_after_output(int k) {
-  static const int pause_at = [] {
-    const char* v = std::getenv("APSP_TEST_PAUSE_IN_WRITE");
-    return v != nullptr ? std::atoi(v) : 0;
-  }();
+  static const int pause_at = knobs().test_pause_in_write;
   if (pause_at <= 0 || k != pause_at)
     return;
   std::fprintf(stderr, "apsp: test: paused after output %d\n", k);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "apsp/error.hpp"
+#include "process_knobs.hpp"
 
 namespace apsp::cli {
 
@@ -38,8 +39,7 @@ namespace {
 /// APSP_CUDA_FORCE_MULTI_GPU (developers, docs/cuda_blocked.md): the library then runs a split
 /// on one GPU listed twice, and the CLI lets such a list through to it.
 bool listed_twice_allowed() {
-  const char* v = std::getenv("APSP_CUDA_FORCE_MULTI_GPU");
-  return v != nullptr && v[0] != '\0' && v[0] != '0';
+  return knobs().force_multi_gpu;
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "distributed.hpp"
+#include "process_knobs.hpp"
 #include "timer.hpp"
 
 namespace apsp::cli {
@@ -21,10 +22,10 @@ namespace {
 enum class detach_mode { never, with_gpu, always };
 
 detach_mode mode_from_environment() noexcept {
-  const char* v = std::getenv("APSP_DETACHED_EXIT");
-  if (v == nullptr || v[0] == '\0')
+  const auto detach = knobs().detached_exit;
+  if (!detach)
     return detach_mode::with_gpu;
-  return v[0] == '0' ? detach_mode::never : detach_mode::always;
+  return *detach ? detach_mode::always : detach_mode::never;
 }
 
 /// What the helper does, written before it starts: it shares this memory with the tool.

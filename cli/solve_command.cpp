@@ -28,6 +28,7 @@
 #include "json_text.hpp"
 #include "output.hpp"
 #include "process_exit.hpp"
+#include "process_knobs.hpp"
 #include "solver.hpp"
 #include "stats.hpp"
 #include "timer.hpp"
@@ -189,9 +190,8 @@ constexpr std::uint64_t early_release_bytes = std::uint64_t{256} << 20;
 constexpr std::uint64_t detached_release_bytes = std::uint64_t{8} << 30;
 
 bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
-  const char* env = std::getenv("APSP_CUDA_RELEASE_EARLY");
-  if (env != nullptr && env[0] != '\0')
-    return env[0] != '0';
+  if (const auto early = knobs().release_early)
+    return *early;
   return result_bytes >= (exit_detaches ? detached_release_bytes : early_release_bytes);
 }
 

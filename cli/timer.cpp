@@ -9,14 +9,13 @@
 #include <sstream>
 #include <string>
 
+#include "process_knobs.hpp"
+
 namespace apsp::cli {
 namespace {
 
 bool trace_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("APSP_TRACE");
-    return v != nullptr && *v != '\0' && std::string(v) != "0";
-  }();
+  static const bool on = knobs().trace;
   return on;
 }
 

@@ -13,10 +13,12 @@
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "core/tuning.hpp"
 
 namespace apsp::detail {
 
-/// What a back end needs besides the matrices: progress/cancel and arithmetic mode.
+/// What a back end needs besides the matrices: progress/cancel, arithmetic mode and the tuning
+/// record (a copy of current_tuning() when the context is made).
 class run_context {
 public:
   run_context(const solve_options& options, std::int64_t n, bool negative_weights,
@@ -40,6 +42,8 @@ public:
   [[nodiscard]] bool fractional_weights() const noexcept { return fractional_weights_; }
   void set_fractional_weights(bool f) noexcept { fractional_weights_ = f; }
   [[nodiscard]] const solve_options& options() const noexcept { return options_; }
+  /// The developer knobs of this solve (core/tuning.hpp).
+  [[nodiscard]] const ::apsp::detail::tuning& tuning() const noexcept { return tuning_; }
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
 
   /// A hash of the input (graph or initial matrix), set when the options ask for checkpoints or
@@ -61,6 +65,7 @@ private:
   bool used_narrow_ = false;
   std::uint64_t input_hash_ = 0;
   std::chrono::steady_clock::time_point start_;
+  ::apsp::detail::tuning tuning_ = current_tuning();
 };
 
 class backend {

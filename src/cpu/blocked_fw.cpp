@@ -127,13 +127,6 @@ private:
   }
 };
 
-/// Whether the environment variable `name` is set to 0: the executor's switches for comparisons
-/// (APSP_CPU_LOOKAHEAD, APSP_CPU_PREFETCH, ...), each on unless so.
-bool switched_off(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && v[0] == '0';
-}
-
 /// Where each thread's time goes (APSP_CPU_PROFILE=1, printed to stderr after the rounds):
 /// seconds in phase-3 tiles, panel tiles and the pivot, the rest of the parallel region being
 /// waits (barriers, look-ahead's spins) and the steps' bookkeeping.
@@ -198,7 +191,7 @@ public:
     // (no barrier) while the others go on to round r's remaining tiles (each its own share
     // first, update()), and round r + 1's panel tiles follow them (APSP_CPU_LOOKAHEAD=0 turns
     // that off).
-    const bool local_ok = cfg.threads > 1 && !switched_off("APSP_CPU_LOOKAHEAD");
+    const bool local_ok = cfg.threads > 1 && ctx.tuning().cpu_lookahead;
     lookahead_ = hooks.lookahead && (comm.distributed() || local_ok);
     overlap_ = lookahead_ && !comm.distributed();
     for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
@@ -209,17 +202,17 @@ public:
     shares_ = std::make_unique<tile_share[]>(static_cast<std::size_t>(threads_));
     // Several threads: product tiles fetch their next tile's operands, which other cores wrote
     // (product_tile); APSP_CPU_PREFETCH=0 turns that off, to compare.
-    fetch_next_ = cfg.threads > 1 && !switched_off("APSP_CPU_PREFETCH");
-    panels_first_ = !switched_off("APSP_CPU_PANELS_FIRST");
+    fetch_next_ = cfg.threads > 1 && ctx.tuning().cpu_prefetch;
+    panels_first_ = ctx.tuning().cpu_panels_first;
     // Each panel tile goes first to the thread that computed its line tile in the round before
     // (APSP_CPU_PANEL_AFFINITY=0: to whichever thread comes).
-    panel_affinity_ = !switched_off("APSP_CPU_PANEL_AFFINITY");
+    panel_affinity_ = ctx.tuning().cpu_panel_affinity;
     line_thread_ = std::make_unique<int[]>(static_cast<std::size_t>(ltc_ + ltr_));
     panel_round_ =
         std::make_unique<std::atomic<std::int64_t>[]>(static_cast<std::size_t>(ltc_ + ltr_));
     for (std::int64_t p = 0; p < ltc_ + ltr_; ++p)
       panel_round_[p].store(-1, std::memory_order_relaxed);
-    if (const char* p = std::getenv("APSP_CPU_PROFILE"); p != nullptr && p[0] == '1')
+    if (ctx.tuning().cpu_profile)
       times_ = std::make_unique<thread_times[]>(static_cast<std::size_t>(threads_));
     if (m_.via != nullptr)
       via_scratch_ = make_filled<std::int32_t>(threads_ * tile_, no_via);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/tuning.hpp"
 
 namespace apsp::detail::cpu {
 
@@ -43,8 +44,7 @@ isa detect_isa() noexcept {
 }
 
 isa selected_isa() {
-  const char* env = std::getenv("APSP_CPU_ISA");
-  const std::string name = env != nullptr ? env : "";
+  const std::string& name = current_tuning().cpu_isa;
   if (name.empty() || name == "auto")
     return detect_isa();
   isa wanted;

@@ -76,7 +76,7 @@ void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_cont
   }
   expect_supernodal_pays(*ep);
   // APSP_SUPERNODAL_VERBOSE=1: the stages' seconds on stderr (as APSP_CUDA_VERBOSE does).
-  const bool verbose = std::getenv("APSP_SUPERNODAL_VERBOSE") != nullptr;
+  const bool verbose = ctx.tuning().supernodal_verbose;
   const auto start = std::chrono::steady_clock::now();
   const auto since = [start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

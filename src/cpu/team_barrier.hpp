@@ -15,6 +15,8 @@
 #include <immintrin.h>
 #endif
 
+#include "core/tuning.hpp"
+
 namespace apsp::detail::cpu {
 
 class team_barrier {
@@ -27,8 +29,8 @@ public:
   /// pause: on the H100 host's 16 threads 20,000 made the rounds at n = 1,000-2,000 5-12 %
   /// faster than sleeping at once, docs/benchmarks.md).
   static int spins_for(int threads) {
-    if (const char* v = std::getenv("APSP_CPU_SPIN"); v != nullptr && *v != '\0')
-      return std::atoi(v);
+    if (const auto spins = current_tuning().cpu_spin)
+      return *spins;
     const unsigned hw = std::thread::hardware_concurrency();
     return hw != 0 && static_cast<unsigned>(threads) > hw ? 0 : default_spins;
   }

@@ -104,7 +104,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   const auto cells = static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld);
   cuda::nvtx_range range("apsp::cuda::solve");
   // APSP_CUDA_VERBOSE=1: where the host's time goes, from here.
-  const bool verbose = std::getenv("APSP_CUDA_VERBOSE") != nullptr;
+  const bool verbose = ctx.tuning().cuda_verbose;
   const auto since = [start = std::chrono::steady_clock::now()] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apsp/error.hpp"
+#include "core/tuning.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -50,10 +51,7 @@ bool sync_after_launch() noexcept {
 #ifdef APSP_CUDA_DEBUG_SYNC
   return true;
 #else
-  static const bool on = [] {
-    const char* v = std::getenv("APSP_CUDA_SYNC_LAUNCHES");
-    return v != nullptr && v[0] != '\0' && v[0] != '0';
-  }();
+  static const bool on = apsp::detail::current_tuning().cuda_sync_launches;
   return on;
 #endif
 }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/tuning.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/resources.hpp"
@@ -17,8 +18,7 @@
 namespace apsp::cuda {
 
 [[nodiscard]] inline bool deferred_pivots_enabled() {
-  const char* v = std::getenv("APSP_CUDA_DEFERRED_PIVOTS");
-  return v == nullptr || std::string(v) != "0";
+  return apsp::detail::current_tuning().cuda_deferred_pivots;
 }
 
 /// Device bytes of the snapshots for a matrix of edge ld with values of `value_bytes`.

@@ -107,9 +107,8 @@ void run_device_rounds(round_kernels& k, cudaStream_t s, apsp::detail::run_conte
   round_control control(one_process, ctx, hooks);
   {
     // APSP_CUDA_LOOKAHEAD=0 turns look-ahead off (measurements).
-    const char* env = std::getenv("APSP_CUDA_LOOKAHEAD");
     const bool lookahead = hooks.lookahead && k.splits_update() && k.rounds() >= 3 &&
-                           !(env != nullptr && env[0] == '0');
+                           ctx.tuning().cuda_lookahead.value_or(true);
     device_executor e(k, s, control, hooks.first_round, lookahead, current);
     apsp::detail::run_rounds(e, hooks.first_round, k.rounds(), lookahead);
     // A failed or cancelled solve waits here for what it enqueued (the executor's streams and

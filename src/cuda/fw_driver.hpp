@@ -10,6 +10,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "core/tuning.hpp"
 #include "cuda/round_kernels.hpp"
 #include "cuda/tile_config.hpp"
 
@@ -50,15 +51,13 @@ template <class T> struct device_problem {
 template <class T> [[nodiscard]] bool three_way_minima(bool negative_weights) {
   if (!std::is_same_v<T, float> || negative_weights)
     return false;
-  const char* env = std::getenv("APSP_CUDA_THREE_WAY");
-  return !(env != nullptr && env[0] == '0');
+  return apsp::detail::current_tuning().cuda_three_way;
 }
 
 /// device_problem::n for a matrix of n vertices padded to ld: n, or ld (no trimming) with
 /// APSP_CUDA_TRIM_PADDING=0 (measurements).
 [[nodiscard]] inline std::int64_t trimmed_vertices(std::int64_t n, std::int64_t ld) {
-  const char* env = std::getenv("APSP_CUDA_TRIM_PADDING");
-  return env != nullptr && env[0] == '0' ? ld : n;
+  return apsp::detail::current_tuning().cuda_trim_padding ? n : ld;
 }
 
 /// Raises the kernels' dynamic shared-memory limits on the current device (once per solve).

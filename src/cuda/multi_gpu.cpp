@@ -15,6 +15,7 @@
 #include "apsp/error.hpp"
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
+#include "core/tuning.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/device_group.hpp"
 #include "cuda/nvtx.hpp"
@@ -50,8 +51,8 @@ apsp::detail::grid_layout layout_of(std::int64_t n, int used, int d) {
 /// below n = 50,000, where it hides the short rounds' pivot and panel steps, off above, where
 /// splitting the product costs more; APSP_CUDA_LOOKAHEAD=0 or 1 decides instead.
 bool split_lookahead(std::int64_t n) {
-  if (const char* v = std::getenv("APSP_CUDA_LOOKAHEAD"); v != nullptr && *v != '\0')
-    return std::string(v) != "0";
+  if (const auto on = apsp::detail::current_tuning().cuda_lookahead)
+    return *on;
   return n < 50000;
 }
 
@@ -81,8 +82,7 @@ bool asks_for_all(const solve_options& o) {
 /// APSP_CUDA_FORCE_MULTI_GPU (tests): the multi-GPU driver runs even for one listed device,
 /// and a device may be listed twice, so its exchange logic runs on a single GPU.
 bool forced_multi_gpu() {
-  const char* v = std::getenv("APSP_CUDA_FORCE_MULTI_GPU");
-  return v != nullptr && *v != '\0' && *v != '0';
+  return apsp::detail::current_tuning().cuda_force_multi_gpu;
 }
 
 } // namespace

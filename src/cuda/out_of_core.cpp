@@ -13,6 +13,7 @@
 #include "core/checkpoint.hpp"
 #include "core/host_memory.hpp"
 #include "core/process_checkpoints.hpp"
+#include "core/tuning.hpp"
 #include "cuda/block_ops.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core_rounds.hpp"
@@ -70,31 +71,7 @@ std::int64_t choose_outer_block(std::int64_t n, std::size_t elem_bytes, bool pat
 }
 
 std::uint64_t forced_out_of_core_bytes() {
-  const char* v = std::getenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES");
-  if (v == nullptr || *v == '\0')
-    return 0;
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v, &end, 10);
-  std::uint64_t scale = 1;
-  if (end != nullptr && *end != '\0') {
-    switch (*end) {
-    case 'K':
-    case 'k':
-      scale = std::uint64_t{1} << 10;
-      break;
-    case 'M':
-    case 'm':
-      scale = std::uint64_t{1} << 20;
-      break;
-    case 'G':
-    case 'g':
-      scale = std::uint64_t{1} << 30;
-      break;
-    default:
-      break;
-    }
-  }
-  return static_cast<std::uint64_t>(x) * scale;
+  return apsp::detail::current_tuning().cuda_force_out_of_core_bytes;
 }
 
 bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t usable,
@@ -169,11 +146,11 @@ void solve_out_of_core(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::ru
   // at full speed without a host copy (each round moves the matrix twice).
   // APSP_CUDA_OOC_NO_PIN=1 skips it (pageable copies, for comparison); APSP_CUDA_VERBOSE=1
   // prints what it cost.
-  const bool pin = std::getenv("APSP_CUDA_OOC_NO_PIN") == nullptr;
+  const bool pin = ctx.tuning().cuda_ooc_pin;
   const auto pin_start = std::chrono::steady_clock::now();
   host_registration pin_d(pin ? h : nullptr, h_d.size() * sizeof(T));
   host_registration pin_v(pin ? hv : nullptr, paths ? h_via->size() * sizeof(std::int32_t) : 0);
-  if (std::getenv("APSP_CUDA_VERBOSE") != nullptr) {
+  if (ctx.tuning().cuda_verbose) {
     const double sec =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - pin_start).count();
     std::fprintf(stderr,

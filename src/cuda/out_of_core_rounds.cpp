@@ -51,7 +51,8 @@ public:
              const std::vector<int>& devices, std::int64_t bo, bool tagged)
       : h_(h), hv_(hv), n_(n), bo_(bo), blocks_((n + bo - 1) / bo), ldp_(blocks_ * bo),
         n_up_(round_up(n, tile)), clamp_(ctx.negative_weights()),
-        three_way_(three_way_minima<T>(ctx.negative_weights())), first_(hooks.first_round),
+        three_way_(three_way_minima<T>(ctx.negative_weights())),
+        verbose_(ctx.tuning().cuda_verbose), first_(hooks.first_round),
         control_(one_process_, ctx, hooks) {
     const auto bb = static_cast<std::size_t>(bo * bo);
     const auto panel = static_cast<std::size_t>(bo * ldp_);
@@ -64,8 +65,7 @@ public:
     }
     // The CPU's share of phase 3 (host_tiles.hpp): distances only; APSP_CUDA_OOC_CPU=0 turns it
     // off. The share follows the measured paces so the host never holds the devices up.
-    const char* cpu_env = std::getenv("APSP_CUDA_OOC_CPU");
-    if (!paths() && !(cpu_env != nullptr && std::string(cpu_env) == "0") && blocks_ >= 3)
+    if (!paths() && ctx.tuning().cuda_ooc_cpu && blocks_ >= 3)
       cpu_ = std::make_unique<host_tiles<T>>(bo, clamp_);
   }
 
@@ -338,7 +338,7 @@ private:
   }
 
   void report_share() const {
-    if (!cpu_ || std::getenv("APSP_CUDA_VERBOSE") == nullptr)
+    if (!cpu_ || !verbose_)
       return;
     std::fprintf(
         stderr, "apsp cuda out-of-core: the host updated %lld of %lld phase-3 tiles (%.1f %%)\n",
@@ -357,6 +357,7 @@ private:
   std::int64_t n_up_; // products stop at the last real tile
   bool clamp_;
   bool three_way_; // float32 minima two pivots at a time (three_way_minima)
+  bool verbose_;   // the host's share on stderr (APSP_CUDA_VERBOSE)
   std::int64_t first_;
   grid_comm one_process_;
   round_control control_;

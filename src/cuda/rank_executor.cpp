@@ -178,8 +178,7 @@ public:
       times_->last.record(s_.get());
     if (!control.failed())
       control.guarded([&] { download(); });
-    if (const char* t = std::getenv("APSP_CUDA_RANK_TIMES");
-        t != nullptr && t[0] == '1' && !control.failed())
+    if (ctx.tuning().cuda_rank_times && !control.failed())
       control.guarded([&] { print_times(); });
     control_ = nullptr;
     control.finish();

@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/tuning.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/gemm_driver.hpp"
@@ -21,8 +22,7 @@ namespace apsp::cuda {
 
 /// False when APSP_CUDA_TAGGED_PATHS=0 (a diagnostic switch; the tests compare both ways).
 [[nodiscard]] inline bool tagged_paths_enabled() {
-  const char* v = std::getenv("APSP_CUDA_TAGGED_PATHS");
-  return v == nullptr || std::string(v) != "0";
+  return apsp::detail::current_tuning().cuda_tagged_paths;
 }
 
 /// Whether a solve of weight type T uses tagged slices: int32 or float32 with paths (the

@@ -8,6 +8,7 @@
 
 #include <omp.h>
 
+#include "core/tuning.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
@@ -64,15 +65,14 @@ struct staging {
 } // namespace
 
 std::size_t staging_chunk_bytes(std::size_t total) {
-  if (const char* mb = std::getenv("APSP_CUDA_STAGING_MB"); mb != nullptr && std::atoi(mb) > 0)
-    return static_cast<std::size_t>(std::atoi(mb)) << 20;
+  if (const int mb = apsp::detail::current_tuning().cuda_staging_mb; mb > 0)
+    return static_cast<std::size_t>(mb) << 20;
   constexpr std::size_t least = std::size_t{4} << 20;
   return std::clamp(total / 8, least, staging_bytes);
 }
 
 bool prefault_enabled() {
-  const char* env = std::getenv("APSP_CUDA_PREFAULT");
-  return env == nullptr || env[0] != '0';
+  return apsp::detail::current_tuning().cuda_prefault;
 }
 
 void prefault_host(void* host, std::size_t bytes) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "apsp/error.hpp"
+#include "core/tuning.hpp"
 
 namespace apsp::distributed {
 namespace {
@@ -107,8 +108,7 @@ std::string mpi_grid_comm::use_device(int device) {
   std::string why;
   if (!nccl_built(why))
     return "panels through host memory (" + why + ")";
-  const char* env = std::getenv("APSP_NCCL");
-  if (env != nullptr && std::string(env) == "0")
+  if (!apsp::detail::current_tuning().nccl)
     return "panels through host memory (APSP_NCCL=0)";
   // The same choice on every rank: NCCL for the rows only if every row has distinct GPUs.
   int ok[2] = {distinct_gpus(row_, device) ? 1 : 0, distinct_gpus(col_, device) ? 1 : 0};

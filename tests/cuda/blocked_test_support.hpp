@@ -13,6 +13,7 @@
 
 #include "apsp/apsp.hpp"
 #include "common/test_graphs.hpp"
+#include "core/tuning.hpp"
 
 namespace apsp::cuda_test {
 
@@ -112,11 +113,11 @@ inline apsp::graph mixed_range_graph(bool negative = false) {
 template <class T = std::int32_t, class Solve>
 apsp::result expect_tagged_matches_rescan(Solve&& solve) {
   apsp::result tagged = solve();
-  ::setenv("APSP_CUDA_TAGGED_PATHS", "0", 1);
-  struct unset {
-    ~unset() { ::unsetenv("APSP_CUDA_TAGGED_PATHS"); }
-  } restore;
-  const apsp::result rescan = solve();
+  const apsp::result rescan = [&] {
+    const apsp::detail::scoped_tuning untagged(
+        [](apsp::detail::tuning& t) { t.cuda_tagged_paths = false; });
+    return solve();
+  }();
   const auto& a = tagged.distances_as<T>();
   const auto& b = rescan.distances_as<T>();
   EXPECT_EQ(a.n(), b.n());

@@ -25,14 +25,14 @@
 
 #include "apsp/apsp.hpp"
 #include "blocked_test_support.hpp"
-#include "common/scoped_env.hpp"
 
 namespace {
 
 constexpr std::int64_t tile = 128; // the cuda back end's tile edge
 
 using apsp::cuda_test::have_gpu;
-using apsp::testing::scoped_env;
+using apsp::detail::scoped_tuning;
+using apsp::detail::tuning;
 
 struct graph_spec {
   std::int64_t n = 0;
@@ -318,7 +318,7 @@ TEST(Cuda, Float32WholeNumbersTakeTheTaggedRoute) {
 template <class T> void expect_deferred_matches_in_round(const apsp::graph& g, apsp::dtype t) {
   const auto deferred = solve_with(g, apsp::backend_kind::cuda, t, true);
   apsp::result in_round = [&] {
-    const scoped_env off("APSP_CUDA_DEFERRED_PIVOTS", "0");
+    const scoped_tuning off([](tuning& t) { t.cuda_deferred_pivots = false; });
     return solve_with(g, apsp::backend_kind::cuda, t, true);
   }();
   apsp::cuda_test::expect_bit_identical<T>(deferred, in_round);
@@ -338,7 +338,7 @@ TEST(Cuda, DeferredPivotsMatchThePivotsFoundInTheRound) {
                                           apsp::dtype::float32);
   expect_deferred_matches_in_round<float>(random_graph({tile - 3, 0.05, 1, 4, false, 92}),
                                           apsp::dtype::float32);
-  const scoped_env untagged("APSP_CUDA_TAGGED_PATHS", "0");
+  const scoped_tuning untagged([](tuning& t) { t.cuda_tagged_paths = false; });
   expect_deferred_matches_in_round<std::int32_t>(random_graph({n, 0.05, 0, 9, true, 93}),
                                                  apsp::dtype::int32);
   apsp::testing::random_graph_spec neg;
@@ -365,7 +365,7 @@ TEST(Cuda, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", paths = " + std::to_string(paths));
       const auto three = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, paths);
       apsp::result two = [&] {
-        const scoped_env off("APSP_CUDA_THREE_WAY", "0");
+        const scoped_tuning off([](tuning& t) { t.cuda_three_way = false; });
         return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, paths);
       }();
       apsp::cuda_test::expect_bit_identical<float>(three, two);
@@ -387,7 +387,7 @@ TEST(Cuda, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
   }
   const auto got = solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true);
   apsp::result forced = [&] {
-    const scoped_env off("APSP_CUDA_THREE_WAY", "0");
+    const scoped_tuning off([](tuning& t) { t.cuda_three_way = false; });
     return solve_with(g, apsp::backend_kind::cuda, apsp::dtype::float32, true);
   }();
   const auto& a = got.distances_as<float>();
@@ -427,7 +427,7 @@ TEST(Cuda, DeferredPivotsAreSettledBeforeACheckpoint) {
   apsp::solve_options resume = o;
   resume.resume_dir = dir;
   const apsp::result resumed = [&] {
-    const scoped_env off("APSP_CUDA_DEFERRED_PIVOTS", "0");
+    const scoped_tuning off([](tuning& t) { t.cuda_deferred_pivots = false; });
     return apsp::solve(g, resume);
   }();
   std::filesystem::remove_all(dir);

@@ -20,6 +20,7 @@
 
 #include "blocked_test_support.hpp"
 #include "core/round_schedule.hpp"
+#include "core/tuning.hpp"
 #include "cuda/device_group.hpp"
 
 namespace {
@@ -130,8 +131,10 @@ TEST(CudaMultiGpu, NegativeCycleIsDetected) {
 /// with a GPU.
 class CudaMultiGpuOnOneDevice : public ::testing::Test {
 protected:
-  void SetUp() override { ::setenv("APSP_CUDA_FORCE_MULTI_GPU", "1", 1); }
-  void TearDown() override { ::unsetenv("APSP_CUDA_FORCE_MULTI_GPU"); }
+  apsp::detail::scoped_tuning tuning_{
+      [](apsp::detail::tuning& t) { t.cuda_force_multi_gpu = true; }};
+  /// The tuning record the test's solves start with (core/tuning.hpp).
+  apsp::detail::tuning& knobs() noexcept { return tuning_.record(); }
   static apsp::solve_options twice(dtype t, bool paths, int copies = 2) {
     apsp::solve_options o = cuda_options(t, paths);
     o.devices.assign(static_cast<std::size_t>(copies), 0);
@@ -150,9 +153,9 @@ TEST_F(CudaMultiGpuOnOneDevice, Int32BitIdenticalToInCore) {
       const auto g = test_graph(n, negative, seed);
       const auto got = apsp::solve(g, twice(dtype::int32, false, copies));
       EXPECT_NE(got.executed_plan().device.find("multi-GPU"), std::string::npos);
-      unsetenv("APSP_CUDA_FORCE_MULTI_GPU");
+      knobs().cuda_force_multi_gpu = false;
       const auto want = apsp::solve(g, cuda_options(dtype::int32, false));
-      setenv("APSP_CUDA_FORCE_MULTI_GPU", "1", 1);
+      knobs().cuda_force_multi_gpu = true;
       expect_bit_identical<std::int32_t>(got, want);
     }
   }
@@ -187,9 +190,9 @@ TEST_F(CudaMultiGpuOnOneDevice, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
     SCOPED_TRACE("paths=" + std::to_string(paths));
     const auto three = apsp::solve(g, twice(dtype::float32, paths, 3));
     EXPECT_NE(three.executed_plan().device.find("multi-GPU"), std::string::npos);
-    ::setenv("APSP_CUDA_THREE_WAY", "0", 1);
+    knobs().cuda_three_way = false;
     const auto two = apsp::solve(g, twice(dtype::float32, paths, 3));
-    ::unsetenv("APSP_CUDA_THREE_WAY");
+    knobs().cuda_three_way = true;
     expect_bit_identical<float>(three, two);
     if (paths) {
       expect_same_vias(three, two);
@@ -245,9 +248,9 @@ TEST_F(CudaMultiGpuOnOneDevice, CheckpointCancelThenResumeIsByteIdentical) {
   ASSERT_TRUE(resumed.has_paths() && once.has_paths());
   EXPECT_TRUE(std::equal(resumed.via().data(), resumed.via().data() + resumed.via().size(),
                          once.via().data()));
-  ::unsetenv("APSP_CUDA_FORCE_MULTI_GPU");
+  knobs().cuda_force_multi_gpu = false;
   expect_bit_identical<std::int32_t>(resumed, apsp::solve(g, cuda_options(dtype::int32, false)));
-  ::setenv("APSP_CUDA_FORCE_MULTI_GPU", "1", 1);
+  knobs().cuda_force_multi_gpu = true;
   apsp::testing::expect_paths_valid(g, resumed);
 }
 
@@ -306,10 +309,6 @@ TEST(DeviceGroup, BroadcastsDownTheColumnAndAgrees) {
 /// fit (here a small --gpu-memory cap) or when APSP_CUDA_FORCE_OUT_OF_CORE_BYTES forces it.
 class CudaMultiGpuOutOfCoreOnOneDevice : public CudaMultiGpuOnOneDevice {
 protected:
-  void TearDown() override {
-    ::unsetenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES");
-    CudaMultiGpuOnOneDevice::TearDown();
-  }
   static bool is_multi_out_of_core(const apsp::plan& p) {
     return p.device.find("multi-GPU") != std::string::npos &&
            p.device.find("out-of-core") != std::string::npos;
@@ -329,7 +328,7 @@ TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, CapPlansOutOfCoreOnAllDevices) {
   const auto g = test_graph(3000, true, 7300);
   const auto got = apsp::solve(g, o);
   EXPECT_TRUE(is_multi_out_of_core(got.executed_plan())) << got.executed_plan().device;
-  unsetenv("APSP_CUDA_FORCE_MULTI_GPU");
+  knobs().cuda_force_multi_gpu = false;
   expect_bit_identical<std::int32_t>(got, apsp::solve(g, cuda_options(dtype::int32, false)));
 }
 
@@ -339,13 +338,13 @@ TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, Int32BitIdenticalAndPathsValid) {
   ref.backend = apsp::backend_kind::reference;
   ref.type = dtype::int32;
   // 1536K: 128-wide outer blocks, so a few hundred vertices make many blocks per device.
-  for (const char* cap : {"1536K", "6M"}) {
-    ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", cap, 1);
+  for (const std::uint64_t cap : {std::uint64_t{1536} << 10, std::uint64_t{6} << 20}) {
+    knobs().cuda_force_out_of_core_bytes = cap;
     for (const auto& [n, copies] :
          std::vector<std::pair<std::int64_t, int>>{{300, 2}, {700, 3}, {1000, 2}}) {
       for (bool negative : {false, true}) {
         const std::uint64_t seed = 7400 + static_cast<std::uint64_t>(n);
-        SCOPED_TRACE(std::string("cap=") + cap + " n=" + std::to_string(n) +
+        SCOPED_TRACE("cap=" + std::to_string(cap) + " n=" + std::to_string(n) +
                      " copies=" + std::to_string(copies) + " negative=" + std::to_string(negative) +
                      " seed=" + std::to_string(seed));
         const auto g = test_graph(n, negative, seed);
@@ -359,7 +358,7 @@ TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, Int32BitIdenticalAndPathsValid) {
       }
     }
   }
-  ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", "1536K", 1);
+  knobs().cuda_force_out_of_core_bytes = std::uint64_t{1536} << 10;
   const auto gf = test_graph(500, true, 75, /*fractional=*/true);
   const auto f = apsp::solve(gf, twice(dtype::float32, false));
   ref.type = dtype::float64;
@@ -368,7 +367,7 @@ TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, Int32BitIdenticalAndPathsValid) {
 
 TEST_F(CudaMultiGpuOutOfCoreOnOneDevice, NegativeCycleIsDetected) {
   APSP_SKIP_WITHOUT_GPU();
-  ::setenv("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", "1536K", 1);
+  knobs().cuda_force_out_of_core_bytes = std::uint64_t{1536} << 10;
   auto g = test_graph(400, false, 5);
   g.add_edge(310, 20, -5000);
   g.add_edge(20, 310, 1);

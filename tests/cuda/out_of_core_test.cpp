@@ -24,14 +24,8 @@ using apsp::dtype;
 using namespace apsp::cuda_test;
 namespace fs = std::filesystem;
 
-/// Sets an environment variable for a scope.
-struct scoped_env {
-  const char* name;
-  scoped_env(const char* n, const std::string& value) : name(n) { ::setenv(n, value.c_str(), 1); }
-  ~scoped_env() { ::unsetenv(name); }
-  scoped_env(const scoped_env&) = delete;
-  scoped_env& operator=(const scoped_env&) = delete;
-};
+using apsp::detail::scoped_tuning;
+using apsp::detail::tuning;
 
 /// Options whose cap admits outer block `bo` (and nothing larger) for n vertices.
 apsp::solve_options capped(std::int64_t n, std::int64_t bo, dtype t, bool paths) {
@@ -43,7 +37,8 @@ apsp::solve_options capped(std::int64_t n, std::int64_t bo, dtype t, bool paths)
 /// Solves with the out-of-core path forced at the options' cap: a small problem whose padded
 /// matrix fits under the cap would otherwise (rightly) run in core.
 apsp::result solve_out_of_core(const apsp::graph& g, const apsp::solve_options& o) {
-  const scoped_env cap("APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", std::to_string(o.device_memory_limit));
+  const scoped_tuning cap(
+      [&](tuning& t) { t.cuda_force_out_of_core_bytes = o.device_memory_limit; });
   return apsp::solve(g, o);
 }
 
@@ -116,17 +111,21 @@ TEST(CudaOutOfCore, HostTakesTilesAndChangesNoResult) {
   const std::int64_t n = 2100;
   const auto g = test_graph(n, true, 4444);
   const auto o = capped(n, 256, dtype::int32, false);
-  ::setenv("APSP_CUDA_VERBOSE", "1", 1);
-  ::testing::internal::CaptureStderr();
-  const auto with_host = solve_out_of_core(g, o);
-  const std::string log = ::testing::internal::GetCapturedStderr();
-  ::unsetenv("APSP_CUDA_VERBOSE");
+  std::string log;
+  const apsp::result with_host = [&] {
+    const scoped_tuning verbose([](tuning& t) { t.cuda_verbose = true; });
+    ::testing::internal::CaptureStderr();
+    apsp::result r = solve_out_of_core(g, o);
+    log = ::testing::internal::GetCapturedStderr();
+    return r;
+  }();
   const auto at = log.find("the host updated ");
   ASSERT_NE(at, std::string::npos) << log;
   EXPECT_GE(std::stoll(log.substr(at + 17)), 1) << log;
-  ::setenv("APSP_CUDA_OOC_CPU", "0", 1);
-  const auto without = solve_out_of_core(g, o);
-  ::unsetenv("APSP_CUDA_OOC_CPU");
+  const apsp::result without = [&] {
+    const scoped_tuning gpus_only([](tuning& t) { t.cuda_ooc_cpu = false; });
+    return solve_out_of_core(g, o);
+  }();
   expect_bit_identical<std::int32_t>(with_host, without);
   apsp::solve_options cpu;
   cpu.backend = apsp::backend_kind::cpu;
@@ -187,7 +186,7 @@ TEST(CudaOutOfCore, ThreeWayFloatMinimaMatchTheTwoOperandOnes) {
     const auto three = solve_out_of_core(g, o);
     expect_out_of_core(three.executed_plan(), 900, 256);
     const apsp::result two = [&] {
-      const scoped_env off("APSP_CUDA_THREE_WAY", "0");
+      const scoped_tuning off([](tuning& t) { t.cuda_three_way = false; });
       return solve_out_of_core(g, o);
     }();
     expect_bit_identical<float>(three, two);
@@ -323,7 +322,7 @@ TEST(CudaOutOfCoreCheckpoint, SeveralDevicesCancelThenResumeIsByteIdentical) {
   APSP_SKIP_WITHOUT_GPU();
   // Device 0 twice: the multi-device rounds (tiles dealt out, panels home from the first one)
   // on one GPU (multi_gpu_test.cpp).
-  const scoped_env twice("APSP_CUDA_FORCE_MULTI_GPU", "1");
+  const scoped_tuning twice([](tuning& t) { t.cuda_force_multi_gpu = true; });
   for (const bool paths : {true, false}) {
     const std::uint64_t seed = 8200 + (paths ? 1 : 0);
     SCOPED_TRACE("paths=" + std::to_string(paths) + " seed=" + std::to_string(seed));

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
-#include "common/scoped_env.hpp"
 #include "common/test_graphs.hpp"
 #include "core/backend.hpp"
 #include "core/checks.hpp"
+#include "core/tuning.hpp"
 #include "cpu/cpu_isa.hpp"
 #include "cpu/tile_ops.hpp"
 
@@ -31,9 +31,10 @@ using apsp::dtype;
 using apsp::via_matrix;
 namespace cpu = apsp::detail::cpu;
 
-/// Forces APSP_CPU_ISA for one scope.
-struct scoped_isa : apsp::testing::scoped_env {
-  explicit scoped_isa(const char* name) : scoped_env("APSP_CPU_ISA", name) {}
+/// Forces the tuning record's cpu_isa (APSP_CPU_ISA) for one scope.
+struct scoped_isa : apsp::detail::scoped_tuning {
+  explicit scoped_isa(const char* name)
+      : scoped_tuning([name](apsp::detail::tuning& t) { t.cpu_isa = name; }) {}
 };
 
 std::vector<cpu::isa> supported_isas() {
