@@ -22,6 +22,7 @@
 #include "commands.hpp"
 #include "csv_labels.hpp"
 #include "distributed.hpp"
+#include "gpu_process.hpp"
 #include "in_place.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
@@ -43,42 +44,11 @@ struct solve_args : distributed_solve_args {
   csv_labels_choice csv_labels = csv_labels_choice::unset;
 };
 
-/// The vertex count the CUDA warm-up plans for when the file declares none: large enough that
-/// the GPU is worth starting.
-constexpr std::int64_t unknown_n = 100000;
-
-/// Vertex counts up to which `apsp solve` narrows CUDA's work queues to 2, and to 1 (below).
-constexpr std::int64_t few_queues_max_n = 20000;
-constexpr std::int64_t one_queue_max_n = 10000;
-
-/// A CUDA context's start and teardown grow with its hardware work queues (the driver's
-/// CUDA_DEVICE_MAX_CONNECTIONS, 8 by default): on an H100, a context with 2 queues started and
-/// ended about 0.1 s sooner than one with 8 (docs/benchmarks.md), a third of a whole run at
-/// n = 5,000. A solve on one GPU in core uses two streams (the rounds and the look-ahead), so
-/// for the graphs that surely are one (a declared n <= 20,000, at most one device named, no
-/// device-memory cap) `apsp solve` asks for 2 before CUDA starts, unless the variable is set.
-/// One queue starts 0.02 s sooner still but serialises the look-ahead (kernels 6-20 % slower),
-/// which the kernels' few hundredths of a second make up for up to n = 10,000: whole runs with
-/// 1 against 2 queues, alternating, took 0.197 / 0.315 / 0.523 s against 0.211 / 0.320 / 0.526
-/// s at n = 5,000 / 10,000 / 15,000, and 0.346 against 0.363 s at 10,000 with paths.
 /// CSV distance matrices are for small graphs (a text row per vertex); refused with exit 2.
 void refuse_csv_above_limit(io::format out_format, const std::string& input, std::int64_t n) {
   if (out_format == io::format::csv && n > 10000) {
     throw invalid_argument_error("CSV output is limited to 10000 vertices (" + input + " has " +
                                  std::to_string(n) + "); use .npy or .bin");
-  }
-}
-
-void narrow_cuda_queues(std::int64_t declared, const solve_options& o) {
-  if (std::getenv("CUDA_DEVICE_MAX_CONNECTIONS") != nullptr || declared > few_queues_max_n ||
-      o.devices.size() > 1 || o.device_memory_limit != 0 || o.backend == backend_kind::cpu)
-    return;
-  if (declared <= one_queue_max_n) {
-    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
-    trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=1");
-  } else {
-    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
-    trace("solve: CUDA_DEVICE_MAX_CONNECTIONS=2");
   }
 }
 
@@ -171,47 +141,24 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
     std::printf("paths            %s\n", a.paths_out.c_str());
 }
 
-/// Whether a GPU solve's contexts are torn down on a thread of their own as soon as it is done,
-/// beside the output's finish, the statistics and the freeing of the solve's data, rather than
-/// by the process's exit after them. On an H100 with 2 work queues the reset takes about 0.035 s
-/// and the exit still 0.04-0.06 s after it, so it pays only when the freeing it hides behind is
-/// as long: whole runs at n = 10,000 / 20,000 (0.4 / 1.6 GB of results) were 0.015 / 0.05 s
-/// shorter with it, n = 5,000 (0.1 GB) 0.023 s longer (docs/benchmarks.md). Hence from
-/// `early_release_bytes` of results on. APSP_CUDA_RELEASE_EARLY=0 / 1 says never / always
-/// (measurements).
-constexpr std::uint64_t early_release_bytes = std::uint64_t{256} << 20;
-
-/// When the process's exit hands the teardown to a helper (process_exit.hpp), the helper takes
-/// the reset off the command's time altogether, but it holds the GPU's memory for about 0.1 s
-/// after the command ends, where a run started right after it would plan with that memory
-/// missing (out of core, or refused). So a solve of `detached_release_bytes` or more (which
-/// takes seconds, where the reset's 0.03-0.1 s hardly counts) still releases its devices before
-/// the command ends.
-constexpr std::uint64_t detached_release_bytes = std::uint64_t{8} << 30;
-
-bool release_devices_early(std::uint64_t result_bytes, bool exit_detaches) {
-  if (const auto early = knobs().release_early)
-    return *early;
-  return result_bytes >= (exit_detaches ? detached_release_bytes : early_release_bytes);
-}
-
-int run(const solve_args& a) {
-  if (under_mpi()) {
-    if (a.map_output) {
-      throw invalid_argument_error("--map-output does not apply under mpirun: the ranks write "
-                                   "their blocks of the outputs with MPI-IO");
-    }
-    return solve_distributed(a);
-  }
-  // Everything that can be refused without reading or solving is refused first.
+/// What `apsp solve` settled before reading: the output's format, the library options and the
+/// vertex count the file declares (unknown_n when it declares none).
+struct checked_request {
   io::format out_format = io::format::npy;
+  solve_options options;
+  std::int64_t declared = unknown_n;
+};
+
+/// Everything that can be refused without reading or solving, refused first.
+checked_request validate(const solve_args& a) {
+  checked_request c;
   if (!a.out.empty()) {
-    out_format = matrix_output_format(a.out, a.output_format);
+    c.out_format = matrix_output_format(a.out, a.output_format);
     check_writable(a.out);
   } else if (!a.output_format.empty()) {
     throw invalid_argument_error("--output-format needs -o OUT");
   }
-  check_csv_labels(a.csv_labels, out_format);
+  check_csv_labels(a.csv_labels, c.out_format);
   if (!a.paths_out.empty()) {
     check_paths_output(a.paths_out);
     check_writable(a.paths_out);
@@ -223,58 +170,79 @@ int run(const solve_args& a) {
     check_checkpoint_dir(a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir);
   if (a.map_output && a.out.empty())
     throw invalid_argument_error("--map-output needs -o OUT");
-  if (a.map_output && out_format == io::format::csv) {
+  if (a.map_output && c.out_format == io::format::csv) {
     throw invalid_argument_error("--map-output solves in place in a .npy or course-binary "
                                  "output; '" +
                                  a.out + "' is CSV, written as text after the solve");
   }
   trace("solve: arguments checked");
-  solve_options options = to_solve_options(a.solver);
+  solve_options& options = c.options;
+  options = to_solve_options(a.solver);
   warn_about_threads(a.solver);
   options.paths = !a.paths_out.empty();
   // A type that the output cannot hold in place is known before the read (auto only after it).
-  if (a.map_output && out_format == io::format::course_binary && options.type != dtype::int32)
-    (void)io::raw_matrix_header(out_format, options.type, 1);
+  if (a.map_output && c.out_format == io::format::course_binary && options.type != dtype::int32)
+    (void)io::raw_matrix_header(c.out_format, options.type, 1);
   refuse_grid_outside_mpi(a.solver);
   // --resume DIR keeps saving into DIR unless --checkpoint names another directory.
   options.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
   options.checkpoint_every_seconds = a.checkpoint_every;
   options.resume_dir = a.resume_dir;
-  // The vertex count the file declares, for the GPU's set-up before the read (below).
+  // The vertex count the file declares, for the GPU's set-up before the read.
   io::read_options peek;
   if (!a.in.format.empty())
     peek.fmt = io::parse_format(a.in.format);
   const std::optional<std::int64_t> header_n = io::peek_vertex_count(a.in.path, peek);
-  const std::int64_t declared = header_n.value_or(unknown_n);
+  c.declared = header_n.value_or(unknown_n);
   if (header_n)
-    refuse_csv_above_limit(out_format, a.in.path, *header_n); // before a long read
-  narrow_cuda_queues(declared, options);
-  // A named cuda back end that cannot run is refused before a long read (a cheap query) ...
-  // The host back ends are always there, and asking about the back ends starts CUDA's driver
-  // (cuInit, 0.1-0.2 s, and its teardown at the exit), which a --backend cpu run must not pay.
-  if (options.backend == backend_kind::cuda) {
-    for (const auto& b : list_backends()) {
-      if (b.kind == options.backend && !b.available) {
-        throw backend_unavailable_error("back end '" + std::string(to_string(b.kind)) +
-                                        "' is unavailable: " + b.detail);
-      }
-    }
-    trace("solve: cuda back end checked");
+    refuse_csv_above_limit(c.out_format, a.in.path, *header_n); // before a long read
+  return c;
+}
+
+/// Writes the outputs that were not solved in place, then commits them all together (a signal
+/// during the writes removes the partial files instead); returns the seconds it took.
+double write_outputs(const solve_args& a, const loaded_graph& in, const result& r,
+                     io::format out_format, output_files& outputs,
+                     std::optional<in_place_output>& distances_file,
+                     std::optional<in_place_output>& paths_file) {
+  const stopwatch write_clock;
+  // Every output goes to its partial file first; only when all are complete (and no signal
+  // came) do they replace their targets, together.
+  if (distances_file) {
+    distances_file->finish(outputs);
+  } else if (!a.out.empty()) {
+    outputs.write(a.out, [&](const auto& partial) {
+      write_distances(partial, r.distances(), out_format, in.file.labels, a.csv_labels);
+    });
   }
+  if (paths_file) {
+    paths_file->finish(outputs);
+  } else if (!a.paths_out.empty()) {
+    outputs.write(a.paths_out, [&](const auto& partial) { io::write_via(partial, r.via()); });
+  }
+  outputs.commit();
+  return write_clock.seconds();
+}
+
+int run(const solve_args& a) {
+  if (under_mpi()) {
+    if (a.map_output) {
+      throw invalid_argument_error("--map-output does not apply under mpirun: the ranks write "
+                                   "their blocks of the outputs with MPI-IO");
+    }
+    return solve_distributed(a);
+  }
+  // 1. validate (nothing read yet), and start the GPU while the input is read.
+  checked_request request = validate(a);
+  const io::format out_format = request.out_format;
+  solve_options& options = request.options;
+  narrow_cuda_queues(request.declared, options);
+  refuse_unavailable_cuda(options);
   check_narrow_backend(options);
   trace("solve: back ends listed");
-  // ... while planning, which creates the GPU context (a few hundred ms), overlaps the read.
-  // Planning for the vertex count the file declares leaves the GPU alone when the cpu would
-  // finish first (the auto back end's small-n rule); with no count declared, it assumes a large
-  // graph. Failures surface in the real plan after the read.
-  auto warm_up = std::async(std::launch::async, [options, declared] {
-    try {
-      (void)make_plan(declared, options);
-    } catch (...) {
-    }
-  });
+  auto warm_up = start_gpu_warm_up(options, request.declared);
 
-  // Joined last, after the solve's data is freed: see release_devices_early below.
+  // Joined last, after the solve's data is freed (release_gpu_when_done).
   std::jthread releaser;
   // Destroyed just before the releaser is joined: stamps the end of the freeing (APSP_TRACE).
   const struct freed_stamp {
@@ -291,6 +259,7 @@ int run(const solve_args& a) {
   // Writes into the partial files of `outputs`: declared after it, so joined before it removes
   // them on the way out.
   std::jthread prefill;
+  // 2. read.
   const loaded_graph in = read_input(a.in);
   trace("solve: input read");
   t.read = in.read_seconds;
@@ -321,16 +290,12 @@ int run(const solve_args& a) {
                    (prefill_when == prefill_mode::while_gpu_starts &&
                     warm_up.wait_for(std::chrono::seconds(0)) != std::future_status::ready))) {
     make_in_place_outputs();
-    prefill =
-        std::jthread([d = distances_file->partial, d_bytes = distances_file->bytes(),
-                      v = paths_file ? paths_file->partial : std::filesystem::path(),
-                      v_bytes = paths_file ? paths_file->bytes() : 0](const std::stop_token& stop) {
-          prefill_file(d, d_bytes, stop);
-          if (!v.empty())
-            prefill_file(v, v_bytes, stop);
-        });
+    prefill = start_prefill(distances_file->partial, distances_file->bytes(),
+                            paths_file ? paths_file->partial : std::filesystem::path(),
+                            paths_file ? paths_file->bytes() : 0);
     trace("solve: output prefill started");
   }
+  // 3. plan (the GPU's context is up): in place or in RAM.
   warm_up.get();
   trace("solve: device warmed up");
   const bool in_place = a.map_output || (mappable && solve_pays_in_place(in.file.g, options));
@@ -366,6 +331,7 @@ int run(const solve_args& a) {
       renames.emplace_back(paths_file->partial, paths_file->out);
     return renames;
   };
+  // 4. solve.
   const result r = [&] {
     try {
       return solve_input(in, options, progress_wanted(a.quiet, a.progress));
@@ -386,31 +352,11 @@ int run(const solve_args& a) {
   }();
   trace("solve: solved");
   const bool detaches = exit_detaches();
-  if (r.executed_plan().backend == backend_kind::cuda &&
-      release_devices_early(result_bytes(n, options), detaches))
-    releaser = std::jthread([] {
-      release_devices();
-      trace("solve: devices released");
-    });
+  releaser = release_gpu_when_done(r, result_bytes(n, options), detaches);
   throw_if_interrupted();
 
-  const stopwatch write_clock;
-  // Every output goes to its partial file first; only when all are complete (and no signal
-  // came) do they replace their targets, together.
-  if (distances_file) {
-    distances_file->finish(outputs);
-  } else if (!a.out.empty()) {
-    outputs.write(a.out, [&](const auto& partial) {
-      write_distances(partial, r.distances(), out_format, in.file.labels, a.csv_labels);
-    });
-  }
-  if (paths_file) {
-    paths_file->finish(outputs);
-  } else if (!a.paths_out.empty()) {
-    outputs.write(a.paths_out, [&](const auto& partial) { io::write_via(partial, r.via()); });
-  }
-  outputs.commit(); // a signal during the writes removes the partial files instead
-  t.write = write_clock.seconds();
+  // 5. write, then report.
+  t.write = write_outputs(a, in, r, out_format, outputs, distances_file, paths_file);
   trace("solve: written");
   if (!options.checkpoint_dir.empty())
     remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had
