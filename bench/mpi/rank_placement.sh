@@ -45,18 +45,7 @@ MPI="mpirun --oversubscribe"
 
 graph() { # n -> $OUT/g$n.bin (20 out-edges per vertex)
   [[ -f $OUT/g$1.bin ]] && return
-  python3 - "$OUT/g$1.bin" "$1" <<'PY'
-import sys
-import numpy as np
-path, n, per = sys.argv[1], int(sys.argv[2]), 20
-rng = np.random.default_rng(n)
-src = np.repeat(np.arange(n, dtype=np.int32), per)
-dst = rng.integers(0, n, size=src.size, dtype=np.int32)
-w = rng.integers(1, 101, size=src.size, dtype=np.int32)
-with open(path, "wb") as f:
-    np.array([n, src.size], dtype=np.int32).tofile(f)
-    np.stack([src, dst, w], axis=1).astype(np.int32).tofile(f)
-PY
+  python3 bench/random_graph.py "$OUT/g$1.bin" "$1" --per-vertex 20
 }
 # case CONFIG N [env VAR=...] [mpirun ARGS... --] solve ARGS...: one run, one row.
 k=0

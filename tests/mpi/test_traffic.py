@@ -15,23 +15,17 @@ the same for every message):
 """
 
 import json
-import os
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-CLI = os.environ.get("APSP_CLI")
-MPIEXEC = os.environ.get("APSP_MPIEXEC", "mpirun")
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMP_NUM_THREADS="1")
+from mpi_env import CLI, ENV, MPIEXEC, need_binary
 
 
 @pytest.fixture(scope="module", autouse=True)
-def need_binary():
-    if not CLI or not Path(CLI).exists():
-        pytest.skip("APSP_CLI is not set to a built apsp binary (run the tests through ctest)")
+def binary():
+    need_binary()
 
 
 @pytest.fixture(scope="module")
