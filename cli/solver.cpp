@@ -117,7 +117,7 @@ result solve_input(const loaded_graph& in, solve_options options, progress_style
   options.progress =
       make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
   try {
-    return solve(in.file.g, options);
+    return solve(in.file.g, p, options); // the plan made above, not a second one
   } catch (const negative_cycle_error& e) {
     rethrow_in_file_ids(e, in);
   } catch (const overflow_risk_error& e) {

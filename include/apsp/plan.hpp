@@ -4,6 +4,7 @@
 /// may run the supernodal solver's analysis, see make_plan).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "apsp/types.hpp"
 
 namespace apsp {
+
+namespace cpu {
+struct elimination_plan; // the supernodal solver's analysis of one graph (opaque here)
+}
 
 /// The drivers a plan can run, each with what it needs. make_plan chooses one; solve runs it
 /// as it is (the display text is made from it, never read back).
@@ -22,6 +27,9 @@ struct cpu_blocked {                     ///< blocked Floyd-Warshall on the CPU'
 };
 struct supernodal {                      ///< nested-dissection Floyd-Warshall on the CPU
   int threads = 1;
+  /// The elimination analysis of the graph it was planned for (made once, by make_plan(graph),
+  /// and used by the solve); null when planned without the graph.
+  std::shared_ptr<const cpu::elimination_plan> analysis;
 };
 struct johnson {                         ///< potentials, then Dijkstra from every source (CPU)
   int threads = 1;

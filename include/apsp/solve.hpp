@@ -28,10 +28,17 @@ namespace apsp {
 /// which takes time and memory of the order of the graph's (2 s and 0.2 GB for n = 490,000).
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options = {});
 
-/// All-pairs shortest paths of `g`.
+/// All-pairs shortest paths of `g`: plans (make_plan(g, options)), then runs that plan.
 /// Throws overflow_risk_error (int types whose range the graph could exceed),
 /// negative_cycle_error, out_of_memory_error, backend_unavailable_error, cancelled_error.
 [[nodiscard]] result solve(const graph& g, const solve_options& options = {});
+
+/// Runs exactly `p`, a plan that make_plan(g, options) returned for this graph and these
+/// options (its driver, devices, block and, for the supernodal solver, its analysis: nothing is
+/// planned again). Throws invalid_argument_error for a plan made for another vertex count,
+/// type or paths setting, out_of_memory_error for a plan that does not fit, and what solve
+/// throws.
+[[nodiscard]] result solve(const graph& g, const plan& p, const solve_options& options);
 
 /// All-pairs shortest paths from an initial distance matrix (`infinity` of the element type =
 /// no edge; the diagonal is taken as min(0, given)). The element type must match options.type.

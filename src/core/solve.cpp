@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
@@ -253,16 +254,21 @@ struct planned {
   plan p;
 };
 
+/// What a chosen plan must be to run: checkpoints where they are saved, and room.
+void check_planned(const planned& chosen, const solve_options& o) {
+  APSP_EXPECTS(!detail::wants_checkpoints(o) || chosen.backend->kind() != backend_kind::reference,
+               backend_unavailable_error,
+               "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu and cuda back ends "
+               "and the distributed solver's ranks, not by the reference back end");
+  APSP_EXPECTS(chosen.p.fits, out_of_memory_error, "the solve does not fit: " + chosen.p.reason);
+}
+
 planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o,
                    const graph* g = nullptr) {
   engine e = choose_engine(n, m, o, g);
   plan p = plan_with(e, n, o);
   planned out{std::move(e.backend), std::move(p)};
-  APSP_EXPECTS(!detail::wants_checkpoints(o) || out.backend->kind() != backend_kind::reference,
-               backend_unavailable_error,
-               "checkpoints (checkpoint_dir, resume_dir) are saved by the cpu and cuda back ends "
-               "and the distributed solver's ranks, not by the reference back end");
-  APSP_EXPECTS(out.p.fits, out_of_memory_error, "the solve does not fit: " + out.p.reason);
+  check_planned(out, o);
   return out;
 }
 
@@ -356,19 +362,34 @@ plan make_plan(const graph& g, const solve_options& options) {
                    edges.num_vertices(), options);
 }
 
-result solve(const graph& g, const solve_options& options) {
-  const auto t0 = clock_type::now();
-  check_options(options);
-  const omp_thread_cap cap(options.threads);
-  const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
-  detail::check_representable(facts, options.type, summary.all_integral);
-  // Edges the type cannot hold are dropped here (they change nothing), before any back end
-  // casts them.
-  const auto usable = detail::usable_edges(g, options.type);
-  const graph& edges = usable ? *usable : g;
-  // Plan before allocating, so an impossible request fails fast and allocates nothing.
-  planned chosen = plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
+namespace {
+
+/// The back end that runs `p`'s driver (stateless, or holding the plan's analysis).
+std::unique_ptr<detail::backend> backend_for(const plan& p) {
+  return std::visit(
+      [&p](const auto& how) -> std::unique_ptr<detail::backend> {
+        using D = std::decay_t<decltype(how)>;
+        if constexpr (std::is_same_v<D, drivers::none>)
+          throw invalid_argument_error("the plan has no driver to run" +
+                                       (p.reason.empty() ? std::string() : ": " + p.reason));
+        else if constexpr (std::is_same_v<D, drivers::reference>)
+          return detail::make_reference_backend();
+        else if constexpr (std::is_same_v<D, drivers::cpu_blocked>)
+          return detail::make_cpu_backend();
+        else if constexpr (std::is_same_v<D, drivers::johnson>)
+          return detail::make_johnson_backend();
+        else if constexpr (std::is_same_v<D, drivers::supernodal>)
+          return detail::make_supernodal_backend(how.analysis);
+        else
+          return detail::make_cuda_backend();
+      },
+      p.run);
+}
+
+/// The shared solve of a graph once its plan is chosen: `edges` are the ones it keeps.
+result solve_planned(const graph& g, const graph& edges, planned chosen,
+                     const graph::weight_summary& summary, const detail::weight_facts& facts,
+                     const solve_options& options, clock_type::time_point t0) {
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   std::optional<via_matrix> via = make_via(g.num_vertices(), options);
   any_matrix d = options.distances_file.empty()
@@ -389,6 +410,45 @@ result solve(const graph& g, const solve_options& options) {
       throw;
     cpu::rethrow_with_cycle(g, e); // Floyd-Warshall names vertices; add one cycle in order
   }
+}
+
+} // namespace
+
+result solve(const graph& g, const solve_options& options) {
+  const auto t0 = clock_type::now();
+  check_options(options);
+  const omp_thread_cap cap(options.threads);
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
+  detail::check_representable(facts, options.type, summary.all_integral);
+  // Edges the type cannot hold are dropped here (they change nothing), before any back end
+  // casts them.
+  const auto usable = detail::usable_edges(g, options.type);
+  const graph& edges = usable ? *usable : g;
+  // Plan before allocating, so an impossible request fails fast and allocates nothing.
+  planned chosen = plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
+  return solve_planned(g, edges, std::move(chosen), summary, facts, options, t0);
+}
+
+result solve(const graph& g, const plan& p, const solve_options& options) {
+  const auto t0 = clock_type::now();
+  check_options(options);
+  const omp_thread_cap cap(options.threads);
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
+  detail::check_representable(facts, options.type, summary.all_integral);
+  const auto usable = detail::usable_edges(g, options.type);
+  const graph& edges = usable ? *usable : g;
+  APSP_EXPECTS(p.n == edges.num_vertices() && p.type == options.type && p.paths == options.paths,
+               invalid_argument_error,
+               "the plan was made for another problem (" + std::to_string(p.n) + " vertices, " +
+                   std::string(to_string(p.type)) + (p.paths ? " with paths" : "") +
+                   "), not for this one (" + std::to_string(edges.num_vertices()) +
+                   " vertices, " + std::string(to_string(options.type)) +
+                   (options.paths ? " with paths" : "") + ")");
+  planned chosen{backend_for(p), p};
+  check_planned(chosen, options);
+  return solve_planned(g, edges, std::move(chosen), summary, facts, options, t0);
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {

@@ -129,7 +129,7 @@ public:
     plan p;
     p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::supernodal;
-    p.run = drivers::supernodal{threads};
+    p.run = drivers::supernodal{threads, plan_ && plan_->n == n ? plan_ : nullptr};
     p.device = "cpu (" + std::to_string(threads) + " threads, supernodal Floyd-Warshall";
     if (plan_ && plan_->n == n) {
       p.device += ", " + plan_->order_name + ", " + std::to_string(plan_->steps.size()) +

@@ -629,4 +629,73 @@ TEST(WriteGraph, WeightsTheReadersRefuseAreNotWritten) {
   EXPECT_FALSE(std::filesystem::exists(target));
 }
 
+
+namespace plan_contract {
+
+// The plan is the contract (apsp/plan.hpp): solve(g, plan, options) runs the plan it is given,
+// with the same distances as solve(g, options), and refuses a plan made for another problem.
+std::vector<apsp::solve_options> engines() {
+  std::vector<apsp::solve_options> out;
+  for (auto algorithm : {apsp::algorithm_kind::floyd_warshall, apsp::algorithm_kind::johnson,
+                         apsp::algorithm_kind::supernodal}) {
+    apsp::solve_options o;
+    o.backend = apsp::backend_kind::cpu;
+    o.algorithm = algorithm;
+    o.threads = 2;
+    out.push_back(o);
+  }
+  out.push_back(reference_options());
+  return out;
+}
+
+TEST(PlanContract, SolveRunsThePlanItIsGiven) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 61;
+  spec.density = 0.08;
+  const apsp::graph g = apsp::testing::make_random_graph(spec, 7);
+  const apsp::result oracle = apsp::solve(g, reference_options());
+  for (const apsp::solve_options& o : engines()) {
+    const apsp::plan p = apsp::make_plan(g, o);
+    const apsp::result r = apsp::solve(g, p, o);
+    EXPECT_EQ(apsp::to_string(r.executed_plan().run), apsp::to_string(p.run));
+    EXPECT_EQ(r.executed_plan().block, p.block);
+    EXPECT_TRUE(std::equal(r.distances_as<std::int32_t>().data(),
+                           r.distances_as<std::int32_t>().data() + 61 * 61,
+                           oracle.distances_as<std::int32_t>().data()))
+        << apsp::to_string(p.run);
+    if (o.algorithm == apsp::algorithm_kind::supernodal) {
+      // The analysis made while planning travels in the plan, for the solve to use.
+      const auto* s = std::get_if<apsp::drivers::supernodal>(&p.run);
+      ASSERT_NE(s, nullptr);
+      EXPECT_NE(s->analysis, nullptr);
+    }
+  }
+}
+
+TEST(PlanContract, APlanForAnotherProblemIsRefused) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 20;
+  const apsp::graph g = apsp::testing::make_random_graph(spec, 3);
+  apsp::testing::random_graph_spec other = spec;
+  other.n = 21;
+  const apsp::graph h = apsp::testing::make_random_graph(other, 3);
+  apsp::solve_options o = engines().front();
+  const apsp::plan for_h = apsp::make_plan(h, o);
+  EXPECT_THROW((void)apsp::solve(g, for_h, o), apsp::invalid_argument_error);
+  apsp::solve_options with_paths = o;
+  with_paths.paths = true;
+  EXPECT_THROW((void)apsp::solve(g, apsp::make_plan(g, o), with_paths),
+               apsp::invalid_argument_error);
+  apsp::plan unplanned; // no driver
+  unplanned.n = g.num_vertices();
+  unplanned.type = o.type;
+  EXPECT_THROW((void)apsp::solve(g, unplanned, o), apsp::invalid_argument_error);
+  apsp::plan too_big = apsp::make_plan(g, o);
+  too_big.fits = false;
+  too_big.reason = "made up";
+  EXPECT_THROW((void)apsp::solve(g, too_big, o), apsp::out_of_memory_error);
+}
+
+} // namespace plan_contract
+
 } // namespace
