@@ -94,6 +94,29 @@ public:
 [[nodiscard]] std::unique_ptr<backend> make_cpu_backend();
 /// Johnson's algorithm on the cpu (kind() is cpu; its plans say algorithm_kind::johnson).
 [[nodiscard]] std::unique_ptr<backend> make_johnson_backend();
+
+// The supernodal Floyd-Warshall (src/cpu): what the core's engine choice asks of it, so that
+// core names no cpu header.
+
+/// kind() is cpu; its plans say algorithm_kind::supernodal. `ep`, when given, is the analysis
+/// already made for the graph to be solved (the cost model makes it to choose); else run()
+/// makes it.
+[[nodiscard]] std::unique_ptr<backend>
+make_supernodal_backend(std::shared_ptr<const ::apsp::cpu::elimination_plan> ep = nullptr);
+/// Whether the analysis orders by nested dissection (the build has METIS).
+[[nodiscard]] bool supernodal_has_nested_dissection() noexcept;
+/// The analysis of `g` (n vertices): order, steps and fill, bounded by supernodal_fill_limit.
+[[nodiscard]] std::shared_ptr<const ::apsp::cpu::elimination_plan> analyse_supernodal(std::int64_t n,
+                                                                            const graph& g);
+/// The min-plus updates an analysis will cost.
+[[nodiscard]] double supernodal_updates(const ::apsp::cpu::elimination_plan& ep) noexcept;
+/// Throws invalid_argument_error (saying why and what to use instead) when the analysis stopped
+/// because the graph has no small separators.
+void expect_supernodal_pays(const ::apsp::cpu::elimination_plan& ep);
+
+/// A negative cycle found by Floyd-Warshall (which names vertices on cycles) again, with one
+/// cycle in order and its weight, found on `g`'s edges by the cpu's Bellman-Ford potentials.
+[[noreturn]] void rethrow_with_one_cycle(const graph& g, const negative_cycle_error& found);
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
 /// apsp::release_devices for the cuda back end (a no-op in builds without CUDA).

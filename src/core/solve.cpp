@@ -20,10 +20,7 @@
 #include "core/host_memory.hpp"
 #include "core/mapped_matrix.hpp"
 #include "core/process_checkpoints.hpp"
-#include "cpu/elimination.hpp"
-#include "cpu/potentials.hpp"
-#include "cpu/supernodal_backend.hpp"
-#include "cpu/thread_count.hpp"
+#include "core/thread_count.hpp"
 
 namespace apsp {
 namespace {
@@ -141,8 +138,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
       return {detail::make_supernodal_backend(), "requested"};
     // Analysed now, before the matrix is allocated: the plan shows the steps, and a graph
     // without small separators is refused at once.
-    auto analysis = std::make_shared<const cpu::elimination_plan>(
-        cpu::plan_elimination(n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
+    auto analysis = detail::analyse_supernodal(n, *g);
     detail::expect_supernodal_pays(*analysis);
     return {detail::make_supernodal_backend(std::move(analysis)), "requested"};
   }
@@ -171,7 +167,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   shape.threads = cpu_threads(o);
   if (fw->kind() == backend_kind::cuda)
     shape.gpus = std::max(1, fw->make_plan(n, o).devices);
-  std::shared_ptr<const cpu::elimination_plan> analysis;
+  std::shared_ptr<const apsp::cpu::elimination_plan> analysis;
   // The supernodal path matrix is exact only without zero-weight cycles (with them it may name
   // pivots whose expansion revisits vertices): with paths, auto takes it only when every weight
   // is positive, where no such cycle can exist -- positive as the solve's type holds it (1e-50
@@ -181,11 +177,11 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   };
   const bool supernodal_paths_safe =
       !o.paths || (g != nullptr && positive(g->summarize_weights().min));
-  if (g != nullptr && cpu::have_metis() && n >= 2 && m <= supernodal_max_degree * n &&
+  if (g != nullptr && detail::supernodal_has_nested_dissection() && n >= 2 &&
+      m <= supernodal_max_degree * n &&
       supernodal_paths_safe) {
-    analysis = std::make_shared<const cpu::elimination_plan>(
-        cpu::plan_elimination(n, g->sources(), g->targets(), detail::supernodal_fill_limit(n)));
-    shape.supernodal_updates = analysis->updates;
+    analysis = detail::analyse_supernodal(n, *g);
+    shape.supernodal_updates = detail::supernodal_updates(*analysis);
   }
   auto choice = detail::choose_algorithm(shape, fw->kind());
   choice.reason = and_why(std::move(choice.reason));
@@ -272,7 +268,7 @@ planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o,
   return out;
 }
 
-using cpu::omp_thread_cap;
+using detail::omp_thread_cap;
 
 /// The path matrix a solve with paths writes: in paths_file (mapped) or in memory. Made before
 /// the distances' file is mapped, so that a path file that cannot be made leaves that one alone.
@@ -408,7 +404,7 @@ result solve_planned(const graph& g, const graph& edges, planned chosen,
   } catch (const negative_cycle_error& e) {
     if (!e.cycle().empty())
       throw;
-    cpu::rethrow_with_cycle(g, e); // Floyd-Warshall names vertices; add one cycle in order
+    detail::rethrow_with_one_cycle(g, e); // Floyd-Warshall names vertices; add one in order
   }
 }
 

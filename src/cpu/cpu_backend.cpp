@@ -15,12 +15,10 @@
 #include "core/process_checkpoints.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
-#include "cpu/thread_count.hpp"
+#include "core/thread_count.hpp"
 
 namespace apsp::detail {
 namespace {
-
-using apsp::cpu::thread_count;
 
 /// Default tile edge. Phase 3 reads and writes the whole matrix once per round: b updates per
 /// element moved. 128 (96 for 8-byte types, whose kernel strips are half as wide)

@@ -20,7 +20,7 @@
 #include "cpu/csr_graph.hpp"
 #include "cpu/csr_view_input.hpp"
 #include "cpu/potentials.hpp"
-#include "cpu/thread_count.hpp"
+#include "core/thread_count.hpp"
 
 namespace apsp {
 namespace {
@@ -110,7 +110,7 @@ void fill_rows(std::int64_t n, std::size_t sources, const source_options& o, int
   ctx_options.progress = o.progress;
   detail::run_context ctx(ctx_options, n, negative);
   cpu::dijkstra_config cfg;
-  cfg.threads = cpu::thread_count(ctx_options);
+  cfg.threads = detail::thread_count(ctx_options);
   // About 64 progress steps, each at least one source per thread.
   cfg.sources_per_round =
       std::max<std::int64_t>(cfg.threads, (static_cast<std::int64_t>(sources) + 63) / 64);
@@ -173,7 +173,7 @@ source_result solve_from_sources(const graph& g, std::span<const std::int64_t> s
   const std::int64_t n = g.num_vertices();
   const auto rows = checked_sources(n, sources, options);
   const int threads = source_threads(options, sources.size());
-  const cpu::omp_thread_cap cap(threads);
+  const detail::omp_thread_cap cap(threads);
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(g, options.type, false);
   detail::check_representable(facts, options.type, summary.all_integral);
@@ -194,7 +194,7 @@ source_result solve_from_sources(const csr_view<Index, Weight>& g,
                                  std::span<const std::int64_t> sources,
                                  const source_options& options) {
   const int threads = source_threads(options, sources.size());
-  const cpu::omp_thread_cap cap(threads);
+  const detail::omp_thread_cap cap(threads);
   const auto scan = detail::scan_csr(g);
   if (!detail::searchable_in_place(g, scan, options.type))
     return solve_from_sources(detail::edge_list(g, scan), sources, options);

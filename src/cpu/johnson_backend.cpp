@@ -12,7 +12,7 @@
 #include "cpu/all_sources_dijkstra.hpp"
 #include "cpu/csr_graph.hpp"
 #include "cpu/potentials.hpp"
-#include "cpu/thread_count.hpp"
+#include "core/thread_count.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -33,7 +33,7 @@ void run_johnson(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context
     cpu::reweight(g, h);
   }
   cpu::dijkstra_config cfg;
-  cfg.threads = apsp::cpu::thread_count(ctx.options());
+  cfg.threads = apsp::detail::thread_count(ctx.options());
   cfg.sources_per_round = p.block;
   cpu::all_sources_dijkstra<T>(g, h, d, via, cfg, ctx);
 }
@@ -50,7 +50,7 @@ public:
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                  "the cpu back end handles at most 2^31 - 1 vertices");
-    const int threads = apsp::cpu::thread_count(o);
+    const int threads = apsp::detail::thread_count(o);
     plan p;
     p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::johnson;

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "apsp/error.hpp"
+#include "core/backend.hpp"
 #include "core/negative_cycle.hpp"
 
 namespace apsp::cpu {
@@ -157,3 +158,11 @@ APSP_POTENTIALS(double)
 #undef APSP_POTENTIALS
 
 } // namespace apsp::cpu
+
+namespace apsp::detail {
+
+void rethrow_with_one_cycle(const graph& g, const negative_cycle_error& found) {
+  cpu::rethrow_with_cycle(g, found);
+}
+
+} // namespace apsp::detail

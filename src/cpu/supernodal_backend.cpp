@@ -19,7 +19,7 @@
 #include "cpu/elimination.hpp"
 #include "cpu/supernodal_backend.hpp"
 #include "cpu/supernodal_fw.hpp"
-#include "cpu/thread_count.hpp"
+#include "core/thread_count.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -61,7 +61,7 @@ template <class T>
 void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context& ctx,
                     std::shared_ptr<const cpu::elimination_plan> ep) {
   const std::int64_t n = p.n;
-  const int threads = apsp::cpu::thread_count(ctx.options());
+  const int threads = apsp::detail::thread_count(ctx.options());
   const graph* g = ctx.initial_edges();
   if (!ep || ep->n != n) {
     std::vector<std::int32_t> heads, tails;
@@ -125,7 +125,7 @@ public:
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                  "the cpu back end handles at most 2^31 - 1 vertices");
-    const int threads = apsp::cpu::thread_count(o);
+    const int threads = apsp::detail::thread_count(o);
     plan p;
     p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::supernodal;
@@ -182,6 +182,19 @@ std::int64_t supernodal_fill_limit(std::int64_t n) {
   // more than the dense triangle.
   const std::int64_t triangle = n * (n - 1) / 2;
   return std::max<std::int64_t>(0, std::min<std::int64_t>(triangle, std::int64_t{1} << 28));
+}
+
+bool supernodal_has_nested_dissection() noexcept {
+  return cpu::have_metis();
+}
+
+std::shared_ptr<const cpu::elimination_plan> analyse_supernodal(std::int64_t n, const graph& g) {
+  return std::make_shared<const cpu::elimination_plan>(
+      cpu::plan_elimination(n, g.sources(), g.targets(), supernodal_fill_limit(n)));
+}
+
+double supernodal_updates(const cpu::elimination_plan& ep) noexcept {
+  return ep.updates;
 }
 
 std::unique_ptr<backend> make_supernodal_backend(std::shared_ptr<const cpu::elimination_plan> ep) {

@@ -5,7 +5,7 @@
 // min-plus products (gemm_driver.hpp). Panels travel GPU to GPU where the communicator can
 // (NCCL, grid_comm::device_row/col), through pinned host memory otherwise; with look-ahead the
 // next round's panels travel while this round's product runs. Host-only header; builds without
-// CUDA get stand-ins that are never available (core/cuda_unavailable.cpp).
+// CUDA get stand-ins that are never available (cuda/unavailable.cpp).
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
-// The cpu back end's thread count, shared by its Floyd-Warshall and Johnson plans, and the cap
-// that a whole solve runs under.
+// The host engines' thread count (the cpu back end's Floyd-Warshall, Johnson, the supernodal
+// solver, the per-source solves) and the cap that a whole solve runs under.
 
 #include <omp.h>
 
@@ -9,7 +9,7 @@
 #include "apsp/error.hpp"
 #include "apsp/options.hpp"
 
-namespace apsp::cpu {
+namespace apsp::detail {
 
 /// `o.threads`, or every OpenMP thread when it is 0; invalid_argument_error when negative.
 inline int thread_count(const solve_options& o) {
@@ -38,4 +38,4 @@ private:
   bool set_;
 };
 
-} // namespace apsp::cpu
+} // namespace apsp::detail
