@@ -382,10 +382,22 @@ std::unique_ptr<detail::backend> backend_for(const plan& p) {
       p.run);
 }
 
-/// The shared solve of a graph once its plan is chosen: `edges` are the ones it keeps.
-result solve_planned(const graph& g, const graph& edges, planned chosen,
-                     const graph::weight_summary& summary, const detail::weight_facts& facts,
-                     const solve_options& options, clock_type::time_point t0) {
+/// The solve of a graph: its weights checked and the edges it keeps (those the type can hold)
+/// handed to `choose`, which returns the planned back end; then allocation, fill and run.
+template <class Choose>
+result solve_graph(const graph& g, const solve_options& options, Choose&& choose) {
+  const auto t0 = clock_type::now();
+  check_options(options);
+  const omp_thread_cap cap(options.threads);
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
+  detail::check_representable(facts, options.type, summary.all_integral);
+  // Edges the type cannot hold are dropped here (they change nothing), before any back end
+  // casts them.
+  const auto usable = detail::usable_edges(g, options.type);
+  const graph& edges = usable ? *usable : g;
+  // Planned before allocating, so an impossible request fails fast and allocates nothing.
+  planned chosen = choose(edges);
   const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
   std::optional<via_matrix> via = make_via(g.num_vertices(), options);
   any_matrix d = options.distances_file.empty()
@@ -411,40 +423,26 @@ result solve_planned(const graph& g, const graph& edges, planned chosen,
 } // namespace
 
 result solve(const graph& g, const solve_options& options) {
-  const auto t0 = clock_type::now();
-  check_options(options);
-  const omp_thread_cap cap(options.threads);
-  const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
-  detail::check_representable(facts, options.type, summary.all_integral);
-  // Edges the type cannot hold are dropped here (they change nothing), before any back end
-  // casts them.
-  const auto usable = detail::usable_edges(g, options.type);
-  const graph& edges = usable ? *usable : g;
-  // Plan before allocating, so an impossible request fails fast and allocates nothing.
-  planned chosen = plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
-  return solve_planned(g, edges, std::move(chosen), summary, facts, options, t0);
+  return solve_graph(g, options, [&](const graph& edges) {
+    return plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
+  });
 }
 
 result solve(const graph& g, const plan& p, const solve_options& options) {
-  const auto t0 = clock_type::now();
-  check_options(options);
-  const omp_thread_cap cap(options.threads);
-  const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(g, options.type, options.narrow != narrow_mode::off);
-  detail::check_representable(facts, options.type, summary.all_integral);
-  const auto usable = detail::usable_edges(g, options.type);
-  const graph& edges = usable ? *usable : g;
-  APSP_EXPECTS(p.n == edges.num_vertices() && p.type == options.type && p.paths == options.paths,
-               invalid_argument_error,
-               "the plan was made for another problem (" + std::to_string(p.n) + " vertices, " +
-                   std::string(to_string(p.type)) + (p.paths ? " with paths" : "") +
-                   "), not for this one (" + std::to_string(edges.num_vertices()) +
-                   " vertices, " + std::string(to_string(options.type)) +
-                   (options.paths ? " with paths" : "") + ")");
-  planned chosen{backend_for(p), p};
-  check_planned(chosen, options);
-  return solve_planned(g, edges, std::move(chosen), summary, facts, options, t0);
+  return solve_graph(g, options, [&](const graph& edges) {
+    APSP_EXPECTS(p.n == edges.num_vertices() && p.type == options.type &&
+                     p.paths == options.paths,
+                 invalid_argument_error,
+                 "the plan was made for another problem (" + std::to_string(p.n) +
+                     " vertices, " + std::string(to_string(p.type)) +
+                     (p.paths ? " with paths" : "") + "), not for this one (" +
+                     std::to_string(edges.num_vertices()) + " vertices, " +
+                     std::string(to_string(options.type)) +
+                     (options.paths ? " with paths" : "") + ")");
+    planned chosen{backend_for(p), p};
+    check_planned(chosen, options);
+    return chosen;
+  });
 }
 
 result solve_dense(any_matrix initial, const solve_options& options) {

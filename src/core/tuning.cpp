@@ -95,6 +95,15 @@ tuning tuning_from_environment() {
   return tuning_from([](const char* name) -> const char* { return std::getenv(name); });
 }
 
+int launcher_size_from_environment() noexcept {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS"}) {
+    if (const char* v = std::getenv(name); v != nullptr && std::atoi(v) > 0)
+      return std::atoi(v);
+  }
+  return 1;
+}
+
 const tuning& current_tuning() {
   if (const tuning* t = replaced.load(std::memory_order_acquire))
     return *t;

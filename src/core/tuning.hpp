@@ -106,6 +106,11 @@ using environment_lookup = std::function<const char*(const char* name)>;
 /// The record from the process's environment.
 [[nodiscard]] tuning tuning_from_environment();
 
+/// The number of processes an MPI launcher started this one with, from the launcher's own
+/// variables (Open MPI, PMI, PMIx, srun's step size: not apsp knobs, but read here, the one
+/// file of the library that reads the environment); 1 when no launcher says.
+[[nodiscard]] int launcher_size_from_environment() noexcept;
+
 /// The process's record: the environment's, read once at the first call, unless a
 /// scoped_tuning replaces it. A run context copies it when it is made.
 [[nodiscard]] const tuning& current_tuning();

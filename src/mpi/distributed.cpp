@@ -27,6 +27,7 @@
 #include "core/distance_stats.hpp"
 #include "core/host_memory.hpp"
 #include "core/round_schedule.hpp"
+#include "core/tuning.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
 #include "cuda/rank_executor.hpp"
@@ -140,13 +141,7 @@ bool available() noexcept {
 }
 
 int launched_size() noexcept {
-  // Open MPI, PMI (MPICH, srun --mpi=pmi2), PMIx, and srun's own step size.
-  for (const char* name :
-       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS"}) {
-    if (const char* v = std::getenv(name); v != nullptr && std::atoi(v) > 0)
-      return std::atoi(v);
-  }
-  return 1;
+  return detail::launcher_size_from_environment();
 }
 
 session::session() : s_(std::make_unique<state>()) {
