@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -155,8 +156,13 @@ void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     return;
+  // Never more than the file system has free: posix_fallocate would take every free block until
+  // it failed (the solve's own reservation then names the shortfall).
+  struct statvfs fs {};
+  const bool room = ::fstatvfs(fd, &fs) != 0 ||
+                    bytes <= static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
   void* base = MAP_FAILED;
-  if (bytes > 0 && ::posix_fallocate(fd, 0, static_cast<off_t>(bytes)) == 0)
+  if (bytes > 0 && room && ::posix_fallocate(fd, 0, static_cast<off_t>(bytes)) == 0)
     base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
   if (base == MAP_FAILED)

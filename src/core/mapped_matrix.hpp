@@ -9,9 +9,14 @@
 
 namespace apsp::detail {
 
+/// Bytes the file system of the open file `fd` has free for this process (all ones when it
+/// does not say).
+[[nodiscard]] std::uint64_t free_file_bytes(int fd) noexcept;
+
 /// Creates (or overwrites) `file` with `offset` bytes of zeros followed by room for an n x n
 /// matrix of `type`, reserves its disk blocks (so a full disk fails here, not as a crash on
-/// first touch), and maps it shared: writes to the matrix are writes to the file.
+/// first touch; a file larger than the free space is refused before any block is taken), and
+/// maps it shared: writes to the matrix are writes to the file.
 /// Throws invalid_argument_error (bad offset, cannot create) or out_of_memory_error (no space).
 /// `what` names the matrix in messages ("distance", "path").
 [[nodiscard]] any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& file,
