@@ -63,10 +63,9 @@ std::uint64_t result_bytes(std::int64_t n, const solve_options& options) {
   return cells * (size_of(options.type) + (options.paths ? sizeof(std::int32_t) : 0));
 }
 
-bool solve_pays_in_place(const graph& g, const solve_options& options) {
-  const plan p = make_plan(g, options);
+bool solve_pays_in_place(const plan& p, const solve_options& options) {
   const std::uint64_t ram = host_memory_bytes();
-  const std::uint64_t file_bytes = result_bytes(g.num_vertices(), options);
+  const std::uint64_t file_bytes = result_bytes(p.n, options);
   return (ram != 0 && p.host_bytes > ram) ||
          (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
          (p.algorithm == algorithm_kind::johnson && p.fits) ||

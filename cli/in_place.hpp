@@ -12,7 +12,7 @@
 
 namespace apsp::cli {
 
-/// Whether the plan for `g` is better off working in the output file than in RAM: with a
+/// Whether `p` (planned with the outputs in RAM) is better off working in the output file: with a
 /// matrix larger than RAM; for an in-core GPU solve (the host only fills the matrix and receives
 /// the result, so the separate write of the whole matrix, about a quarter of a whole run,
 /// disappears); for Johnson's (each source's row goes straight into the file's pages, which the
@@ -21,7 +21,7 @@ namespace apsp::cli {
 /// place: DE.gr's 9.6 GB with 128 GB of RAM took 3.1 s against 4.6-4.9 s in RAM plus the write,
 /// with the path matrix (19.2 GB) 4.9-5.1 s against 9.9-11.9 s; with 24 GB of RAM, throttled
 /// writeback made it 31-47 s against 18-19 s).
-[[nodiscard]] bool solve_pays_in_place(const graph& g, const solve_options& options);
+[[nodiscard]] bool solve_pays_in_place(const plan& p, const solve_options& options);
 
 /// Bytes of a solve's n x n results: the distances in options.type and, with options.paths, the
 /// path matrix (int32).

@@ -13,6 +13,7 @@
 #include "distributed.hpp"
 #include "input.hpp"
 #include "json_text.hpp"
+#include "plan_json.hpp"
 #include "solver.hpp"
 
 namespace apsp::cli {
@@ -28,8 +29,8 @@ struct info_args {
 constexpr const char* int16_needs_cuda =
     "--dtype int16 (packed 16-bit arithmetic) runs on the cuda back end only";
 
-nlohmann::ordered_json plan_json(const backend_status& status, const graph& g,
-                                 const solve_options& base) {
+nlohmann::ordered_json backend_plan_json(const backend_status& status, const graph& g,
+                                         const solve_options& base) {
   nlohmann::ordered_json j;
   j["backend"] = to_string(status.kind);
   j["available"] = status.available;
@@ -46,18 +47,13 @@ nlohmann::ordered_json plan_json(const backend_status& status, const graph& g,
   try {
     const plan p = make_plan(g, o);
     const std::string why = why_not_fitting(p);
-    j["device"] = p.device;
-    j["driver"] = to_string(p.run);
-    j["algorithm"] = to_string(p.algorithm);
-    j["algorithm_reason"] = p.algorithm_reason;
-    j["block"] = p.block;
-    j["rounds"] = p.rounds;
-    j["host_bytes"] = p.host_bytes;
-    j["device_bytes"] = p.device_bytes;
-    j["out_of_core"] = p.out_of_core;
-    j["fits"] = why.empty();
+    nlohmann::ordered_json fields = plan_json(p);
+    fields.erase("backend");
+    fields.erase("reason");
+    fields["fits"] = why.empty();
     if (!why.empty())
-      j["reason"] = why;
+      fields["reason"] = why;
+    j.update(fields);
   } catch (const apsp::error& e) {
     j["fits"] = false;
     j["reason"] = e.what();
@@ -159,12 +155,13 @@ int run(const info_args& a) {
     j["auto"] = to_string(p.backend);
     j["auto_algorithm"] = to_string(p.algorithm);
     j["auto_reason"] = p.algorithm_reason;
+    j["plan"] = plan_json(p); // the plan `solve` runs, in full
   } catch (const apsp::error& e) {
     j["auto"] = std::string("none (") + e.what() + ")";
   }
   j["plans"] = nlohmann::ordered_json::array();
   for (const backend_status& status : list_backends()) {
-    j["plans"].push_back(plan_json(status, g, base));
+    j["plans"].push_back(backend_plan_json(status, g, base));
   }
   if (a.json) {
     std::printf("%s\n", json_text(j, 2).c_str());

@@ -28,6 +28,7 @@
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "output.hpp"
+#include "plan_json.hpp"
 #include "process_exit.hpp"
 #include "process_knobs.hpp"
 #include "solver.hpp"
@@ -87,6 +88,7 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
   j["narrow"] = p.narrow;
   j["block"] = p.block;
   j["rounds"] = p.rounds;
+  j["plan"] = plan_json(p); // as `apsp info --json` shows the plan it would run
   j["seconds"] = {{"read", t.read},
                   {"setup", r.timings().setup_seconds},
                   {"solve", r.timings().solve_seconds},
@@ -295,10 +297,12 @@ int run(const solve_args& a) {
                             paths_file ? paths_file->bytes() : 0);
     trace("solve: output prefill started");
   }
-  // 3. plan (the GPU's context is up): in place or in RAM.
+  // 3. plan, once (the GPU's context is up): in place or in RAM.
   warm_up.get();
   trace("solve: device warmed up");
-  const bool in_place = a.map_output || (mappable && solve_pays_in_place(in.file.g, options));
+  plan p = make_plan(in.file.g, options);
+  trace("solve: planned");
+  const bool in_place = a.map_output || (mappable && solve_pays_in_place(p, options));
   if (prefill.joinable()) {
     prefill.request_stop(); // what is not in the page cache yet, the solve's prefault does
     prefill.join();
@@ -323,6 +327,7 @@ int run(const solve_args& a) {
       options.paths_file = paths_file->partial;
       options.paths_file_offset = paths_file->header.size();
     }
+    count_host_memory(p, options); // the same plan, its outputs now in files
   }
   // The errors of a solve in place name the hidden files it worked in.
   const auto in_place_renames = [&] {
@@ -334,7 +339,7 @@ int run(const solve_args& a) {
   // 4. solve.
   const result r = [&] {
     try {
-      return solve_input(in, options, progress_wanted(a.quiet, a.progress));
+      return solve_input(in, p, options, progress_wanted(a.quiet, a.progress));
     } catch (const out_of_memory_error& e) {
       if (!in_place)
         throw;

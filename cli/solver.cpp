@@ -107,8 +107,13 @@ std::string checkpoint_note(const std::filesystem::path& dir) {
 
 } // namespace
 
-result solve_input(const loaded_graph& in, solve_options options, progress_style progress) {
-  const plan p = make_plan(in.file.g, options);
+result solve_input(const loaded_graph& in, const solve_options& options,
+                   progress_style progress) {
+  return solve_input(in, make_plan(in.file.g, options), options, progress);
+}
+
+result solve_input(const loaded_graph& in, const plan& p, solve_options options,
+                   progress_style progress) {
   if (const std::string why = why_not_fitting(p); !why.empty()) {
     throw out_of_memory_error(in.path + ": cannot solve: " + why);
   }
@@ -117,7 +122,7 @@ result solve_input(const loaded_graph& in, solve_options options, progress_style
   options.progress =
       make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
   try {
-    return solve(in.file.g, p, options); // the plan made above, not a second one
+    return solve(in.file.g, p, options); // the plan as it is, not a second one
   } catch (const negative_cycle_error& e) {
     rethrow_in_file_ids(e, in);
   } catch (const overflow_risk_error& e) {

@@ -21,9 +21,14 @@ namespace apsp::cli {
 /// physical memory. Empty when it fits, else the reason.
 [[nodiscard]] std::string why_not_fitting(const plan& p);
 
-/// Plans (failing fast with out_of_memory_error before anything large is allocated), then
-/// solves `in` with `options` (its progress callback is replaced by the CLI's own).
-[[nodiscard]] result solve_input(const loaded_graph& in, solve_options options,
+/// Runs `p`, the plan of `in` with `options` (failing fast with out_of_memory_error, before
+/// anything large is allocated, when it does not fit); the options' progress callback is
+/// replaced by the CLI's own.
+[[nodiscard]] result solve_input(const loaded_graph& in, const plan& p, solve_options options,
+                                 progress_style progress);
+
+/// Plans, then solves as above.
+[[nodiscard]] result solve_input(const loaded_graph& in, const solve_options& options,
                                  progress_style progress);
 
 /// Rethrows a negative_cycle_error with the vertices in the file's own ids.

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "apsp/options.hpp"
 #include "apsp/types.hpp"
 
 namespace apsp {
@@ -70,15 +71,29 @@ struct plan {
   std::int64_t rounds = 0; ///< ceil(n / block)
   bool paths = false;
   bool narrow = false;            ///< the rounds ran in packed 16-bit arithmetic
-  std::uint64_t host_bytes = 0;   ///< peak host memory (RAM): matrices plus working copies
-  std::uint64_t file_bytes = 0;   ///< bytes of the memory-mapped distances_file (not in RAM)
+  /// Peak host memory (RAM): the output matrices that live in RAM (not in the memory-mapped
+  /// solve_options::distances_file and paths_file) plus working_host_bytes.
+  std::uint64_t host_bytes = 0;
+  /// Host memory besides the output matrices: working copies, buffers, staging, the analysis.
+  std::uint64_t working_host_bytes = 0;
+  std::uint64_t file_bytes = 0;   ///< bytes of the memory-mapped output files (not in RAM)
   std::uint64_t device_bytes = 0; ///< peak device memory (0 for host back ends)
   bool out_of_core = false;       ///< the matrix stays in host memory and streams through the
                                   ///< device(s) during the solve (larger than device memory)
   int devices = 1;                ///< GPUs the solve uses (cuda; 1 for host back ends)
   bool fits = true;               ///< false when the memory above is not available
+  /// The driver's own part of `fits` (its devices and their memory); `fits` adds the host
+  /// memory, counted for where the options keep the outputs (count_host_memory).
+  bool driver_fits = true;
   std::string reason;             ///< why it does not fit (empty when it fits)
 };
+
+/// Counts `p`'s host memory for where `options` keeps the output matrices (in RAM, or in the
+/// memory-mapped solve_options::distances_file and paths_file): sets host_bytes, file_bytes,
+/// fits and reason from working_host_bytes, driver_fits and the physical memory. make_plan
+/// calls it; a caller that moves a planned solve's outputs into files calls it again instead
+/// of planning again (the driver, and any analysis, stay as planned).
+void count_host_memory(plan& p, const solve_options& options);
 
 /// Physical memory of this machine in bytes (0 when the system does not say); plans compare
 /// their host_bytes with it.

@@ -35,9 +35,11 @@ namespace apsp {
 
 /// Runs exactly `p`, a plan that make_plan(g, options) returned for this graph and these
 /// options (its driver, devices, block and, for the supernodal solver, its analysis: nothing is
-/// planned again). Throws invalid_argument_error for a plan made for another vertex count,
-/// type or paths setting, out_of_memory_error for a plan that does not fit, and what solve
-/// throws.
+/// planned again). A caller that has since moved the outputs into memory-mapped files
+/// (distances_file, paths_file) recounts the plan's host memory with count_host_memory first.
+/// Throws invalid_argument_error for a plan made for another vertex count, type or paths
+/// setting, out_of_memory_error for a plan that does not fit (as given, or as the options place
+/// the outputs), and what solve throws.
 [[nodiscard]] result solve(const graph& g, const plan& p, const solve_options& options);
 
 /// All-pairs shortest paths from an initial distance matrix (`infinity` of the element type =

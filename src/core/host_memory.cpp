@@ -5,6 +5,9 @@
 
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <type_traits>
+#include <variant>
 
 #include "apsp/plan.hpp"
 
@@ -62,19 +65,65 @@ void advise_huge_pages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
-void check_host_fit(plan& p, const std::string& who) {
-  const std::uint64_t physical = physical_memory_bytes();
-  if (physical != 0 && p.host_bytes > physical) {
-    p.fits = false;
-    p.reason = who + " needs " + gib(p.host_bytes) + " of host memory but this machine has " +
-               gib(physical);
-  }
-}
-
 } // namespace detail
 
 std::uint64_t host_memory_bytes() noexcept {
   return detail::physical_memory_bytes();
+}
+
+namespace {
+
+/// Who needs the host memory, in a plan's reason.
+std::string host_user(const plan& p) {
+  return std::visit(
+      [](const auto& how) -> std::string {
+        using D = std::decay_t<decltype(how)>;
+        if constexpr (std::is_same_v<D, drivers::reference>)
+          return "the reference back end";
+        else if constexpr (std::is_same_v<D, drivers::cpu_blocked>)
+          return "the cpu back end";
+        else if constexpr (std::is_same_v<D, drivers::supernodal>)
+          return "the supernodal Floyd-Warshall on the cpu";
+        else if constexpr (std::is_same_v<D, drivers::johnson>)
+          return "Johnson's algorithm on the cpu";
+        else if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>)
+          return "the out-of-core solve, which keeps the matrices in host memory,";
+        else
+          return "the cuda back end";
+      },
+      p.run);
+}
+
+} // namespace
+
+void count_host_memory(plan& p, const solve_options& o) {
+  using detail::add_bytes;
+  using detail::matrix_bytes;
+  // Every driver's output matrices are the core's: allocated in RAM or mapped from the files.
+  p.host_bytes = add_bytes(add_bytes(detail::distances_ram_bytes(p.n, o),
+                                     detail::paths_ram_bytes(p.n, o)),
+                           p.working_host_bytes);
+  // Saturating: an absurd n plans as "does not fit", never as a small wrapped size.
+  p.file_bytes = 0;
+  if (!o.distances_file.empty())
+    p.file_bytes = add_bytes(o.distances_file_offset, matrix_bytes(p.n, size_of(p.type)));
+  if (p.paths && !o.paths_file.empty())
+    p.file_bytes = add_bytes(
+        p.file_bytes,
+        add_bytes(o.paths_file_offset, matrix_bytes(p.n, sizeof(std::int32_t))));
+  if (!p.driver_fits) { // the driver's own reason stands
+    p.fits = false;
+    return;
+  }
+  const std::uint64_t physical = detail::physical_memory_bytes();
+  p.fits = physical == 0 || p.host_bytes <= physical;
+  p.reason.clear();
+  if (!p.fits) {
+    p.reason = host_user(p) + " needs " + detail::gib(p.host_bytes) +
+               " of host memory but this machine has " + detail::gib(physical);
+    if (std::holds_alternative<drivers::cuda_out_of_core>(p.run) && o.distances_file.empty())
+      p.reason += " (keep the distances in a memory-mapped file: --map-output)";
+  }
 }
 
 } // namespace apsp

@@ -29,10 +29,6 @@ namespace apsp::detail {
 /// page faults' time. Call before the memory is touched; a no-op where unsupported.
 void advise_huge_pages(void* p, std::size_t bytes) noexcept;
 
-/// Marks `p` as not fitting, with the reason "WHO needs X of host memory but this machine has
-/// Y", when p.host_bytes exceeds the physical memory (the host back ends' plans).
-void check_host_fit(plan& p, const std::string& who);
-
 /// "1.50 GiB": sizes in plan reasons and device descriptions.
 [[nodiscard]] std::string gib(std::uint64_t bytes);
 

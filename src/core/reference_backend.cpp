@@ -49,8 +49,6 @@ public:
     p.block = 1;
     p.rounds = n;
     p.paths = o.paths;
-    p.host_bytes = add_bytes(distances_ram_bytes(n, o), paths_ram_bytes(n, o));
-    check_host_fit(p, "the reference back end");
     return p;
   }
   void run(any_matrix& d, via_matrix* via, const plan&, run_context& ctx) override {

@@ -76,6 +76,14 @@ bool cpu_sooner_at_small_n(std::int64_t n, const solve_options& o, std::string* 
   return true;
 }
 
+/// The back end's plan, its host memory counted for where `o` keeps the outputs.
+plan counted_plan(const detail::backend& b, std::int64_t n, const solve_options& o) {
+  plan p = b.make_plan(n, o);
+  p.driver_fits = p.fits;
+  count_host_memory(p, o);
+  return p;
+}
+
 /// Resolves the back end for Floyd-Warshall (`automatic`: the cpu for problems it finishes
 /// before a GPU could start, else cuda when a device is present and the plan fits, else cpu)
 /// and checks that it can run. `why` (when the choice needs explaining) is set.
@@ -90,7 +98,7 @@ std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_o
     }
     auto cuda = detail::make_cuda_backend();
     const bool cuda_type = o.type == dtype::int32 || o.type == dtype::float32;
-    if (cuda_type && cuda->status().available && cuda->make_plan(n, o).fits)
+    if (cuda_type && cuda->status().available && counted_plan(*cuda, n, o).fits)
       return cuda;
     return detail::make_cpu_backend();
   }
@@ -192,19 +200,10 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   return {std::move(fw), std::move(choice.reason)};
 }
 
-/// The back end's plan, plus the bytes that live in the memory-mapped distance and path files.
+/// The engine's plan, with why it was chosen.
 plan plan_with(const engine& e, std::int64_t n, const solve_options& o) {
-  plan p = e.backend->make_plan(n, o);
+  plan p = counted_plan(*e.backend, n, o);
   p.algorithm_reason = e.reason;
-
-  // Saturating: an absurd n plans as "does not fit", never as a small wrapped size.
-  if (!o.distances_file.empty())
-    p.file_bytes =
-        detail::add_bytes(o.distances_file_offset, detail::matrix_bytes(n, size_of(o.type)));
-  if (o.paths && !o.paths_file.empty())
-    p.file_bytes = detail::add_bytes(
-        p.file_bytes,
-        detail::add_bytes(o.paths_file_offset, detail::matrix_bytes(n, sizeof(std::int32_t))));
   return p;
 }
 
@@ -440,6 +439,8 @@ result solve(const graph& g, const plan& p, const solve_options& options) {
                      std::string(to_string(options.type)) +
                      (options.paths ? " with paths" : "") + ")");
     planned chosen{backend_for(p), p};
+    check_planned(chosen, options); // as the caller has it (count_host_memory after a move)
+    count_host_memory(chosen.p, options); // and as these options place the outputs
     check_planned(chosen, options);
     return chosen;
   });

@@ -70,9 +70,7 @@ public:
         o.block > 0 ? std::min(o.block, std::max<std::int64_t>(n, 1)) : default_block(n, o.type);
     p.rounds = n == 0 ? 0 : (n + p.block - 1) / p.block;
     p.paths = o.paths;
-    p.host_bytes = add_bytes(add_bytes(distances_ram_bytes(n, o), paths_ram_bytes(n, o)),
-                             cpu::workspace_bytes(n, p.block, threads, size_of(o.type), o.paths));
-    check_host_fit(p, "the cpu back end");
+    p.working_host_bytes = cpu::workspace_bytes(n, p.block, threads, size_of(o.type), o.paths);
     return p;
   }
 

@@ -63,8 +63,7 @@ public:
     p.paths = o.paths;
     // Per thread: distances (8 bytes), predecessors (4) and a queue of about n entries (16).
     const auto scratch = static_cast<std::uint64_t>(n) * 28 * static_cast<std::uint64_t>(threads);
-    p.host_bytes = add_bytes(add_bytes(distances_ram_bytes(n, o), paths_ram_bytes(n, o)), scratch);
-    check_host_fit(p, "Johnson's algorithm on the cpu");
+    p.working_host_bytes = scratch;
     return p;
   }
 

@@ -152,9 +152,7 @@ public:
     const std::uint64_t analysis =
         static_cast<std::uint64_t>(n) * 64 +
         (plan_ && plan_->n == n ? plan_->ancestors.size() * sizeof(std::int32_t) : 0);
-    p.host_bytes = add_bytes(add_bytes(distances_ram_bytes(n, o), paths_ram_bytes(n, o)),
-                             static_cast<std::uint64_t>(2 * threads + 2) * row_bytes + analysis);
-    check_host_fit(p, "the supernodal Floyd-Warshall on the cpu");
+    p.working_host_bytes = static_cast<std::uint64_t>(2 * threads + 2) * row_bytes + analysis;
     return p;
   }
 

@@ -256,10 +256,8 @@ public:
     // Required packed 16-bit runs (or is refused by the core), so it may plan half the bytes.
     if (o.narrow == narrow_mode::required && o.type == dtype::int32 && !o.paths && n > 0)
       p.device_bytes = cuda::packed16_device_bytes(ld);
-    // Matrices kept in memory-mapped files (solve_options::distances_file, paths_file) need
-    // no RAM.
-    p.host_bytes =
-        distances_ram_bytes(n, o) + paths_ram_bytes(n, o) + (n == 0 ? 0 : 2 * cuda::staging_bytes);
+    // Besides the output matrices (the core counts them): the pinned staging buffers.
+    p.working_host_bytes = n == 0 ? 0 : 2 * cuda::staging_bytes;
 
     std::string why;
     const int count = device_count(&why);

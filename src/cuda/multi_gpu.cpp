@@ -144,8 +144,6 @@ bool plan_multi_gpu(plan& p, const solve_options& o, int count) {
       std::vector<int>(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(used))};
   p.block = block;
   p.rounds = tiles;
-  const auto host_cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
-  p.host_bytes = host_cells * (elem + (p.paths ? 4 : 0));
   p.device_bytes = 0;
   p.fits = true;
   p.reason.clear();

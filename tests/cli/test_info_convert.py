@@ -165,3 +165,20 @@ def test_info_names_the_driver_solve_runs(apsp, tmp_path, source, args, driver):
     assert r.rc == 0, r
     assert json.loads(r.out)["driver"] == driver
     assert f"({driver})" in apsp("info", "g.gr", *args).out
+
+
+@pytest.mark.parametrize("args", [
+    ["--backend", "cpu", "--threads", "2"],
+    ["--backend", "cpu", "--threads", "2", "--algorithm", "johnson"],
+    ["--backend", "cpu", "--algorithm", "fw", "--dtype", "float64", "--block", "32"],
+    ["--backend", "reference", "--dtype", "int64"],
+])
+def test_info_shows_the_whole_plan_solve_runs(apsp, tmp_path, source, args):
+    """`apsp info` prints the plan `apsp solve` would run, field for field (issue 33)."""
+    planned = info(apsp, "g.gr", *args)["plan"]
+    r = apsp("solve", "g.gr", "--json", *args)
+    assert r.rc == 0, r
+    ran = json.loads(r.out)["plan"]
+    assert planned == ran
+    assert planned["fits"] and planned["host_bytes"] >= planned["working_host_bytes"]
+    assert planned["file_bytes"] == 0  # nothing written, nothing mapped

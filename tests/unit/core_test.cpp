@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cmath>
@@ -403,6 +404,29 @@ TEST(SolveInFile, PathsLiveInTheirMappedFile) {
   bad.paths_file_offset = 2; // not a multiple of 4
   EXPECT_THROW((void)apsp::solve(g, bad), apsp::invalid_argument_error);
   EXPECT_FALSE(std::filesystem::exists(file));
+}
+
+TEST(SolveInFile, AFileLargerThanTheFreeSpaceIsRefusedBeforeAnyBlockIsTaken) {
+  const auto dir = std::filesystem::temp_directory_path();
+  struct statvfs fs {};
+  ASSERT_EQ(::statvfs(dir.c_str(), &fs), 0);
+  const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+  // An int64 matrix of twice the free space (at least 2 x 2 cells).
+  const auto n = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::sqrt(free_bytes / 4)));
+  apsp::graph g(n);
+  g.add_edge(0, 1, 1);
+  auto o = reference_options(dtype::int64);
+  o.distances_file = dir / "apsp_core_test_no_room.bin";
+  try {
+    (void)apsp::solve(g, o);
+    FAIL() << "a " << n << " x " << n << " int64 file was reserved with " << free_bytes
+           << " bytes free";
+  } catch (const apsp::out_of_memory_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("free"), std::string::npos) << what; // refused by the free-space check
+    EXPECT_NE(what.find(o.distances_file.string()), std::string::npos) << what;
+  }
+  EXPECT_FALSE(std::filesystem::exists(o.distances_file));
 }
 
 TEST(SolveInFile, PlansLeaveTheMatrixOutOfRam) {

@@ -1,0 +1,14 @@
+#pragma once
+// A plan as JSON: what `apsp info --json` shows for each back end and for the one `solve`
+// would run, and what `apsp solve --json` reports it ran, in the same words.
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/plan.hpp"
+
+namespace apsp::cli {
+
+/// The plan's fields (driver, algorithm and why, device, type, block, rounds, memory, fits).
+[[nodiscard]] nlohmann::ordered_json plan_json(const plan& p);
+
+} // namespace apsp::cli
