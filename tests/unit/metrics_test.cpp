@@ -289,7 +289,9 @@ TEST(compute_metrics, wf_improved_off_matches_the_definition) {
   const apsp::graph g = test_graph(25, 0.1, false, false, apsp::dtype::float64, 9);
   apsp::metrics_options mo;
   mo.wf_improved = false;
-  const auto m = apsp::compute_metrics(g, {}, mo);
+  apsp::solve_options so;
+  so.type = apsp::dtype::float64;
+  const auto m = apsp::compute_metrics(g, so, mo);
   const auto naive = naive_metrics(reference(g, apsp::dtype::float64), false);
   expect_close(m.closeness, naive.closeness, "closeness without wf_improved");
 }
