@@ -123,6 +123,15 @@ result solve_input(const loaded_graph& in, const plan& p, solve_options options,
       make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
   try {
     return solve(in.file.g, p, options); // the plan as it is, not a second one
+  } catch (...) {
+    rethrow_for_input(in, options, "solving");
+  }
+}
+
+void rethrow_for_input(const loaded_graph& in, const solve_options& options,
+                       const std::string& doing) {
+  try {
+    throw;
   } catch (const negative_cycle_error& e) {
     rethrow_in_file_ids(e, in);
   } catch (const overflow_risk_error& e) {
@@ -140,10 +149,10 @@ result solve_input(const loaded_graph& in, const plan& p, solve_options options,
     }
     throw backend_unavailable_error(why);
   } catch (const cancelled_error&) {
-    throw cancelled_error(interrupted_text() + " while solving " + in.path +
+    throw cancelled_error(interrupted_text() + " while " + doing + " " + in.path +
                           "; no output was written" + checkpoint_note(options.checkpoint_dir));
   } catch (const std::bad_alloc&) {
-    throw out_of_memory_error(in.path + ": out of host memory while solving");
+    throw out_of_memory_error(in.path + ": out of host memory while " + doing);
   }
 }
 

@@ -31,6 +31,12 @@ namespace apsp::cli {
 [[nodiscard]] result solve_input(const loaded_graph& in, const solve_options& options,
                                  progress_style progress);
 
+/// In a catch block: rethrows the error being handled as the CLI reports it for `in` (its
+/// vertices in the file's ids, its name in input errors, a cancel that says "interrupted
+/// (SIGINT) while DOING INPUT; no output was written"); other errors go on unchanged.
+[[noreturn]] void rethrow_for_input(const loaded_graph& in, const solve_options& options,
+                                    const std::string& doing);
+
 /// Rethrows a negative_cycle_error with the vertices in the file's own ids.
 [[noreturn]] void rethrow_in_file_ids(const negative_cycle_error& e, const loaded_graph& in);
 

@@ -7,6 +7,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
 #include "apsp/matrix.hpp"
+#include "apsp/metrics.hpp"
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/result.hpp"

@@ -114,6 +114,14 @@ void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f,
 /// (int32 only). Throws invalid_argument_error for other formats and types.
 [[nodiscard]] std::string raw_matrix_header(format f, dtype type, std::int64_t n);
 
+/// Writes per-vertex values (`apsp metrics -o`): n = labels.size() rows of columns.size()
+/// values, row-major in `values`. csv: a header row "vertex,COLUMN,..." and each row's vertex id
+/// (quoted as RFC 4180 asks) before its values, in their shortest round-trip form; npy: an
+/// n x k float64 array, without ids or names. Throws invalid_argument_error for another format
+/// or when the sizes disagree.
+void write_vertex_table(const std::filesystem::path& p, const std::vector<std::string>& columns,
+                        const std::vector<double>& values, const vertex_labels& labels, format f);
+
 /// Writes the via matrix as .npy (int32).
 void write_via(const std::filesystem::path& p, const via_matrix& via);
 

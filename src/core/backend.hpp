@@ -117,6 +117,27 @@ void expect_supernodal_pays(const ::apsp::cpu::elimination_plan& ep);
 /// A negative cycle found by Floyd-Warshall (which names vertices on cycles) again, with one
 /// cycle in order and its weight, found on `g`'s edges by the cpu's Bellman-Ford potentials.
 [[noreturn]] void rethrow_with_one_cycle(const graph& g, const negative_cycle_error& found);
+// Rows of distances without the matrix (apsp::compute_metrics): the core reduces them, the cpu
+// computes them.
+
+/// Takes rows of distances, one source at a time, from several threads.
+template <class T> class row_sink {
+public:
+  virtual ~row_sink() = default;
+  /// Before the first row: how many threads will call take() (worker ids 0..workers-1).
+  virtual void start(int workers) = 0;
+  /// The distances from `source` to every vertex (n values, weight_traits<T>::infinity where
+  /// unreachable, 0 at the source), on thread `worker`; `row` is valid during the call only.
+  virtual void take(int worker, std::int64_t source, const T* row) = 0;
+};
+
+/// Dijkstra from every vertex of `edges` (src/cpu), each row handed to `sink` as it is made:
+/// Bellman-Ford potentials first when some weight is negative (negative_cycle_error naming one
+/// cycle, as Johnson's solve), then thread_count(ctx.options()) threads, ctx.round_done after
+/// every `batch` sources. Memory: the graph and O(n) per thread, never a matrix.
+template <class T>
+void dijkstra_rows(const graph& edges, std::int64_t batch, row_sink<T>& sink, run_context& ctx);
+
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
 /// apsp::release_devices for the cuda back end (a no-op in builds without CUDA).

@@ -144,15 +144,26 @@ void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int3
     via_out[s] = none;
 }
 
-/// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i))
-/// on cfg.threads threads, reporting progress every cfg.sources_per_round rows.
-template <class T, class Arcs, class SourceAt, class RowAt>
+/// Nothing to do once a row is written (the rows stay where row_at put them).
+struct keep_row {
+  template <class T> void operator()(std::int64_t, const T*) const noexcept {}
+};
+
+/// The threads run_rows starts for `count` rows.
+int row_threads(const dijkstra_config& cfg, std::int64_t count) {
+  return static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), count));
+}
+
+/// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i),
+/// then row_done(i, row) on the same thread) on cfg.threads threads, reporting progress every
+/// cfg.sources_per_round rows.
+template <class T, class Arcs, class SourceAt, class RowAt, class RowDone = keep_row>
 void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h,
               std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
-              const dijkstra_config& cfg, detail::run_context& ctx) {
+              const dijkstra_config& cfg, detail::run_context& ctx, RowDone row_done = {}) {
   if (count == 0 || g.n() == 0)
     return;
-  const int threads = static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), count));
+  const int threads = row_threads(cfg, count);
   const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
   const std::int64_t rounds = (count + per_round - 1) / per_round;
   // No barrier between progress steps: on a shared machine a thread that waits at one for a
@@ -175,6 +186,7 @@ void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h,
         break;
       const auto [out, tree_out] = row_at(i);
       one_source<T>(g, h, source_at(i), ws, out, tree_out, format);
+      row_done(i, static_cast<const T*>(out));
       const std::int64_t done = finished.fetch_add(1, std::memory_order_relaxed) + 1;
       if (!reporter)
         continue;
@@ -206,6 +218,28 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
         return std::pair{d.row(s), via != nullptr ? via->row(s) : nullptr};
       },
       tree_format::via, cfg, ctx);
+}
+
+template <class T>
+void sink_dijkstra(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+                   detail::row_sink<T>& sink, const dijkstra_config& cfg,
+                   detail::run_context& ctx) {
+  if (g.n == 0)
+    return;
+  // One row per thread, reused for each of its sources and reduced before the next.
+  const int workers = row_threads(cfg, g.n);
+  std::vector<std::vector<T>> rows(static_cast<std::size_t>(workers),
+                                   std::vector<T>(static_cast<std::size_t>(g.n)));
+  sink.start(workers);
+  run_rows<T>(
+      packed_arcs<johnson_key_t<T>>(g), h, g.n,
+      [](std::int64_t s) { return static_cast<std::int32_t>(s); },
+      [&](std::int64_t) {
+        return std::pair{rows[static_cast<std::size_t>(omp_get_thread_num())].data(),
+                         static_cast<std::int32_t*>(nullptr)};
+      },
+      tree_format::via, cfg, ctx,
+      [&](std::int64_t s, const T* row) { sink.take(omp_get_thread_num(), s, row); });
 }
 
 template <class T>
@@ -246,6 +280,16 @@ APSP_DIJKSTRA(float)
 APSP_DIJKSTRA(std::int64_t)
 APSP_DIJKSTRA(double)
 #undef APSP_DIJKSTRA
+
+#define APSP_SINK_DIJKSTRA(T)                                                                      \
+  template void sink_dijkstra<T>(const csr_graph<johnson_key_t<T>>&,                               \
+                                 const std::vector<johnson_key_t<T>>&, detail::row_sink<T>&,       \
+                                 const dijkstra_config&, detail::run_context&);
+APSP_SINK_DIJKSTRA(std::int32_t)
+APSP_SINK_DIJKSTRA(float)
+APSP_SINK_DIJKSTRA(std::int64_t)
+APSP_SINK_DIJKSTRA(double)
+#undef APSP_SINK_DIJKSTRA
 
 #define APSP_SOURCES_DIJKSTRA(T)                                                                   \
   template void sources_dijkstra<T>(const csr_graph<johnson_key_t<T>>&,                            \

@@ -29,6 +29,15 @@ void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
                           const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,
                           via_matrix* via, const dijkstra_config& cfg, detail::run_context& ctx);
 
+/// Dijkstra from every vertex of `g` (reweighted, with potentials `h` as above) on cfg.threads
+/// threads, each row made in its thread's own buffer of g.n values and handed to
+/// sink.take(thread, source, row) before the thread's next source: O(n) memory per thread.
+/// sink.start(threads) comes first; ctx.round_done after every cfg.sources_per_round sources.
+template <class T>
+void sink_dijkstra(const csr_graph<johnson_key_t<T>>& g, const std::vector<johnson_key_t<T>>& h,
+                   detail::row_sink<T>& sink, const dijkstra_config& cfg,
+                   detail::run_context& ctx);
+
 /// How a row of the shortest-path tree is written.
 enum class tree_format {
   via,         ///< Floyd-Warshall's path matrix: no_via where the parent is the source itself

@@ -1,0 +1,249 @@
+// apsp::compute_metrics: the engine choice (Dijkstra rows in batches, or a Floyd-Warshall plan
+// solved into RAM) and the reduction of its rows (core/metrics_accumulator.hpp).
+
+#include "apsp/metrics.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "apsp/error.hpp"
+#include "apsp/solve.hpp"
+#include "core/backend.hpp"
+#include "core/checks.hpp"
+#include "core/host_memory.hpp"
+#include "core/metrics_accumulator.hpp"
+#include "core/thread_count.hpp"
+
+namespace apsp {
+
+std::string_view to_string(metric m) noexcept {
+  switch (m) {
+  case metric::out_eccentricity:
+    return "out-eccentricity";
+  case metric::in_eccentricity:
+    return "in-eccentricity";
+  case metric::closeness:
+    return "closeness";
+  case metric::harmonic:
+    return "harmonic";
+  case metric::reachable:
+    return "reachable";
+  case metric::diameter:
+    return "diameter";
+  case metric::radius:
+    return "radius";
+  case metric::average_path_length:
+    return "average-path-length";
+  case metric::global_efficiency:
+    return "global-efficiency";
+  case metric::reachable_pairs:
+    return "reachable-pairs";
+  case metric::histogram:
+    break;
+  }
+  return "histogram";
+}
+
+std::vector<metric> metric_list() {
+  std::vector<metric> all;
+  for (metric_set bit = 1; (all_metrics & bit) != 0; bit <<= 1)
+    all.push_back(static_cast<metric>(bit));
+  return all;
+}
+
+metric_set parse_metrics(std::string_view list) {
+  const auto valid = [] {
+    std::string names;
+    for (const metric m : metric_list())
+      names += std::string(to_string(m)) + ", ";
+    return names + "all";
+  };
+  metric_set which = 0;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view word = list.substr(start, comma - start);
+    bool known = word == "all";
+    if (known)
+      which = all_metrics;
+    for (const metric m : metric_list()) {
+      if (word == to_string(m)) {
+        which |= static_cast<metric_set>(m);
+        known = true;
+      }
+    }
+    APSP_EXPECTS(known, invalid_argument_error,
+                 (word.empty() ? std::string("an empty metric name")
+                               : "unknown metric '" + std::string(word) + "'") +
+                     " in '" + std::string(list) + "' (metrics: " + valid() + ")");
+    if (comma == list.size())
+      return which;
+    start = comma + 1;
+  }
+}
+
+std::vector<double> distance_histogram::edges() const {
+  std::vector<double> e(counts.size() + 1);
+  for (std::size_t i = 0; i < e.size(); ++i)
+    e[i] = static_cast<double>(i) * width;
+  return e;
+}
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+/// Every row of a full matrix through the accumulator, on `threads` threads.
+template <class T>
+void reduce_matrix(const dense_matrix<T>& d, detail::metrics_accumulator<T>& acc, int threads) {
+  const std::int64_t n = d.n();
+  const int workers = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n)));
+  acc.start(workers);
+#pragma omp parallel for num_threads(workers) schedule(dynamic, 16)
+  for (std::int64_t i = 0; i < n; ++i)
+    acc.take(omp_get_thread_num(), i, d.row(i));
+}
+
+graph_metrics reduce_any(const any_matrix& d, const metrics_options& o, int threads) {
+  return std::visit(
+      [&](const auto& m) {
+        using T = typename std::decay_t<decltype(m)>::value_type;
+        detail::metrics_accumulator<T> acc(m.n(), o);
+        reduce_matrix(m, acc, threads);
+        return acc.finish();
+      },
+      d);
+}
+
+/// What a metrics run refuses: outputs and checkpoints belong to a solve that keeps a matrix.
+void check_metrics_options(const solve_options& s, const metrics_options& m) {
+  APSP_EXPECTS(m.histogram_bins >= 1, invalid_argument_error,
+               "histogram_bins must be >= 1, got " + std::to_string(m.histogram_bins));
+  APSP_EXPECTS(!s.paths && s.paths_file.empty(), invalid_argument_error,
+               "metrics need no path matrix: leave solve_options::paths off");
+  APSP_EXPECTS(s.distances_file.empty(), invalid_argument_error,
+               "metrics keep no distance matrix: solve_options::distances_file does not apply");
+  APSP_EXPECTS(s.checkpoint_dir.empty() && s.resume_dir.empty(), invalid_argument_error,
+               "metrics runs save no checkpoints (checkpoint_dir, resume_dir)");
+  APSP_EXPECTS(s.threads >= 0, invalid_argument_error,
+               "threads must be >= 0 (0 = all), got " + std::to_string(s.threads));
+  APSP_EXPECTS(s.block >= 0, invalid_argument_error,
+               "block must be >= 0 (0 = choose), got " + std::to_string(s.block));
+}
+
+/// Why the n x n matrix of plan `p` cannot be kept in RAM (empty when it can).
+std::string matrix_does_not_fit(const plan& p) {
+  if (!p.fits)
+    return p.reason;
+  const std::uint64_t ram = host_memory_bytes();
+  if (ram != 0 && p.host_bytes > ram)
+    return "it needs " + detail::gib(p.host_bytes) + " of host memory, this machine has " +
+           detail::gib(ram);
+  return {};
+}
+
+/// The plan of Dijkstra in batches: Johnson's driver and block, the memory of rows that are
+/// reduced instead of kept.
+plan batch_plan(const graph& g, const solve_options& o, std::string reason) {
+  solve_options jo = o;
+  jo.algorithm = algorithm_kind::johnson;
+  plan p = apsp::make_plan(g.num_vertices(), jo);
+  const auto n = static_cast<std::uint64_t>(g.num_vertices());
+  const auto m = static_cast<std::uint64_t>(g.num_edges());
+  const auto threads = static_cast<std::uint64_t>(detail::thread_count(o));
+  // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
+  // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
+  const std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
+  p.host_bytes = detail::add_bytes(16 * m + 8 * n, per_thread * threads);
+  p.file_bytes = 0;
+  p.fits = true;
+  p.reason.clear();
+  detail::check_host_fit(p, "Dijkstra in batches on the cpu");
+  p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra in batches)";
+  p.algorithm_reason = std::move(reason);
+  return p;
+}
+
+} // namespace
+
+graph_metrics metrics_of(const any_matrix& d, const metrics_options& options) {
+  const auto t0 = clock_type::now();
+  APSP_EXPECTS(options.histogram_bins >= 1, invalid_argument_error,
+               "histogram_bins must be >= 1, got " + std::to_string(options.histogram_bins));
+  detail::check_negative_cycles(d);
+  graph_metrics out = reduce_any(d, options, omp_get_max_threads());
+  out.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  return out;
+}
+
+graph_metrics compute_metrics(const graph& g, const solve_options& solve,
+                              const metrics_options& options) {
+  const auto t0 = clock_type::now();
+  check_metrics_options(solve, options);
+  solve_options o = solve;
+  if (options.progress)
+    o.progress = options.progress;
+  const detail::omp_thread_cap cap(o.threads);
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g, o.type, false);
+  detail::check_representable(facts, o.type, summary.all_integral);
+  // Edges the type cannot hold change no distance: dropped as solve drops them.
+  const auto usable = detail::usable_edges(g, o.type);
+  const graph& edges = usable ? *usable : g;
+  const std::int64_t n = edges.num_vertices();
+
+  // The engine: Dijkstra in batches when asked, when auto picks Johnson, or when the matrix of
+  // the plan auto would run cannot be kept in RAM; else that plan.
+  std::optional<plan> batches;
+  std::optional<plan> matrix;
+  if (o.algorithm == algorithm_kind::johnson) {
+    batches = batch_plan(edges, o, "requested");
+  } else {
+    plan p = apsp::make_plan(edges, o);
+    const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
+    const std::string why = matrix_does_not_fit(p);
+    if (o.algorithm == algorithm_kind::automatic && host_auto &&
+        p.algorithm == algorithm_kind::johnson)
+      batches = batch_plan(edges, o, p.algorithm_reason);
+    else if (o.algorithm == algorithm_kind::automatic && host_auto && !why.empty())
+      batches = batch_plan(edges, o,
+                           "auto: the " + std::to_string(n) + " x " + std::to_string(n) +
+                               " matrix of " + to_string(p.run) + " would not fit in RAM (" +
+                               why + "); Dijkstra in batches keeps no matrix");
+    else
+      matrix = std::move(p);
+  }
+
+  graph_metrics out;
+  if (batches) {
+    APSP_EXPECTS(batches->fits, out_of_memory_error,
+                 "the metrics do not fit: " + batches->reason);
+    out = visit_dtype(o.type, [&](auto zero) {
+      using T = decltype(zero);
+      detail::metrics_accumulator<T> acc(n, options);
+      detail::run_context ctx(o, n, facts.has_negative);
+      try {
+        detail::dijkstra_rows<T>(edges, batches->block, acc, ctx);
+      } catch (const std::bad_alloc&) {
+        throw out_of_memory_error("out of host memory while computing metrics");
+      }
+      return acc.finish();
+    });
+    out.executed_plan = std::move(*batches);
+  } else {
+    result r = apsp::solve(g, *matrix, o);
+    out = reduce_any(r.distances(), options, detail::thread_count(o));
+    out.executed_plan = r.executed_plan();
+  } // the matrix is freed here
+  out.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+  return out;
+}
+
+} // namespace apsp

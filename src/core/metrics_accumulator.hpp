@@ -1,0 +1,196 @@
+#pragma once
+// The reduction behind apsp::compute_metrics and apsp::metrics_of: rows of distances, from any
+// engine and in any order, folded into per-vertex and per-thread sums. Internal: not installed.
+//
+// A row (the distances from one source s) is complete when it arrives, so the out-metrics of s
+// (its eccentricity, reach, sum and sum of inverses) are finished at once, by the thread that
+// holds the row. The in-metrics of a vertex v need column v, which every row touches: each
+// thread keeps its own column sums, merged at the end. Memory: O(n) per thread.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/metrics.hpp"
+#include "apsp/types.hpp"
+#include "core/backend.hpp"
+#include "core/metrics_histogram.hpp"
+
+namespace apsp::detail {
+
+/// Whether `v` is a path length, not "no path" (integer types: their infinity; floats: +inf).
+template <class T> [[nodiscard]] inline bool finite_distance(T v) noexcept {
+  return v < weight_traits<T>::infinity;
+}
+
+template <class T> class metrics_accumulator final : public row_sink<T> {
+public:
+  metrics_accumulator(std::int64_t n, const metrics_options& o)
+      : n_(n), options_(o),
+        columns_wanted_(contains(o.which, metric::in_eccentricity) ||
+                        contains(o.which, metric::closeness) ||
+                        contains(o.which, metric::harmonic) ||
+                        contains(o.which, metric::reachable)),
+        histogram_wanted_(contains(o.which, metric::histogram)),
+        out_max_(size(), 0), reach_out_(size(), 0), row_sum_(size(), 0), row_inverse_(size(), 0) {
+    (void)histogram_builder(o.histogram_bins, true); // refuses a bad bin count before any row
+  }
+
+  void start(int workers) override {
+    workers_.assign(static_cast<std::size_t>(std::max(1, workers)), worker_state(*this));
+  }
+
+  void take(int worker, std::int64_t source, const T* row) override {
+    worker_state& w = workers_[static_cast<std::size_t>(worker)];
+    T out_max = 0;
+    std::int64_t reach = 0;
+    double sum = 0;
+    double inverse = 0;
+    for (std::int64_t t = 0; t < n_; ++t) {
+      const T v = row[t];
+      if (t == source || !finite_distance(v))
+        continue;
+      ++reach;
+      out_max = std::max(out_max, v);
+      sum += static_cast<double>(v);
+      if (v > T{0})
+        inverse += 1.0 / static_cast<double>(v);
+      if (columns_wanted_) {
+        const auto k = static_cast<std::size_t>(t);
+        ++w.in_count[k];
+        w.in_max[k] = std::max(w.in_max[k], v);
+        w.in_sum[k] += static_cast<double>(v);
+        if (v > T{0})
+          w.in_inverse[k] += 1.0 / static_cast<double>(v);
+      }
+      if (histogram_wanted_) {
+        if constexpr (std::is_integral_v<T>)
+          w.histogram.add(static_cast<std::int64_t>(v));
+        else
+          w.histogram.add(static_cast<double>(v));
+      }
+    }
+    const auto s = static_cast<std::size_t>(source);
+    out_max_[s] = out_max;
+    reach_out_[s] = reach;
+    row_sum_[s] = sum;
+    row_inverse_[s] = inverse;
+  }
+
+  /// The metrics asked for, after every row was taken (a source never taken counts as reaching
+  /// nothing).
+  [[nodiscard]] graph_metrics finish() const;
+
+private:
+  struct worker_state {
+    explicit worker_state(const metrics_accumulator& a)
+        : in_count(a.columns_wanted_ ? a.size() : 0, 0),
+          in_max(a.columns_wanted_ ? a.size() : 0, T{0}),
+          in_sum(a.columns_wanted_ ? a.size() : 0, 0),
+          in_inverse(a.columns_wanted_ ? a.size() : 0, 0),
+          histogram(a.options_.histogram_bins, std::is_integral_v<T>) {}
+    std::vector<std::int64_t> in_count;
+    std::vector<T> in_max;
+    std::vector<double> in_sum;
+    std::vector<double> in_inverse;
+    histogram_builder histogram;
+  };
+
+  [[nodiscard]] std::size_t size() const noexcept { return static_cast<std::size_t>(n_); }
+
+  std::int64_t n_;
+  metrics_options options_;
+  bool columns_wanted_;
+  bool histogram_wanted_;
+  // Per source, written by the one thread that took its row.
+  std::vector<T> out_max_;
+  std::vector<std::int64_t> reach_out_;
+  std::vector<double> row_sum_;
+  std::vector<double> row_inverse_;
+  std::vector<worker_state> workers_;
+};
+
+template <class T> graph_metrics metrics_accumulator<T>::finish() const {
+  const metric_set which = options_.which;
+  const std::size_t n = size();
+  graph_metrics g;
+  g.n = n_;
+  g.computed = which;
+  // Graph-level sums in vertex order, each row's own sum made in column order: the same
+  // result whichever thread took which row.
+  std::uint64_t pairs = 0;
+  double total = 0;
+  double inverse = 0;
+  double diameter = 0;
+  double radius = 0;
+  bool any_reach = false;
+  for (std::size_t v = 0; v < n; ++v) {
+    pairs += static_cast<std::uint64_t>(reach_out_[v]);
+    total += row_sum_[v];
+    inverse += row_inverse_[v];
+    const auto ecc = static_cast<double>(out_max_[v]);
+    diameter = v == 0 ? ecc : std::max(diameter, ecc);
+    if (reach_out_[v] > 0) {
+      radius = any_reach ? std::min(radius, ecc) : ecc;
+      any_reach = true;
+    }
+  }
+  if (contains(which, metric::out_eccentricity))
+    g.out_eccentricity.assign(out_max_.begin(), out_max_.end());
+  if (contains(which, metric::diameter))
+    g.diameter = diameter;
+  if (contains(which, metric::radius))
+    g.radius = radius;
+  if (contains(which, metric::reachable_pairs))
+    g.reachable_pairs = pairs;
+  if (contains(which, metric::average_path_length))
+    g.average_path_length = pairs > 0 ? total / static_cast<double>(pairs) : 0.0;
+  if (contains(which, metric::global_efficiency)) {
+    const double ordered = static_cast<double>(n_) * static_cast<double>(n_ - 1);
+    g.global_efficiency = n_ > 1 ? inverse / ordered : 0.0;
+  }
+  if (columns_wanted_) {
+    std::vector<std::int64_t> count(n, 0);
+    std::vector<T> max(n, T{0});
+    std::vector<double> sum(n, 0);
+    std::vector<double> inv(n, 0);
+    for (const worker_state& w : workers_) {
+      for (std::size_t v = 0; v < n; ++v) {
+        count[v] += w.in_count[v];
+        max[v] = std::max(max[v], w.in_max[v]);
+        sum[v] += w.in_sum[v];
+        inv[v] += w.in_inverse[v];
+      }
+    }
+    if (contains(which, metric::in_eccentricity))
+      g.in_eccentricity.assign(max.begin(), max.end());
+    if (contains(which, metric::harmonic))
+      g.harmonic = std::move(inv);
+    if (contains(which, metric::reachable)) {
+      g.reach_out = reach_out_;
+      g.reach_in = count;
+    }
+    if (contains(which, metric::closeness)) {
+      g.closeness.assign(n, 0.0);
+      for (std::size_t v = 0; v < n; ++v) {
+        const auto r = static_cast<double>(count[v]);
+        if (sum[v] > 0 && n_ > 1) {
+          g.closeness[v] = r / sum[v];
+          if (options_.wf_improved)
+            g.closeness[v] *= r / static_cast<double>(n_ - 1);
+        }
+      }
+    }
+  }
+  if (histogram_wanted_) {
+    histogram_builder all(options_.histogram_bins, std::is_integral_v<T>);
+    for (const worker_state& w : workers_)
+      all.merge(w.histogram);
+    g.histogram = all.result();
+  }
+  return g;
+}
+
+} // namespace apsp::detail

@@ -1,0 +1,500 @@
+// apsp::compute_metrics on every engine built for the cpu (reference, cpu blocked, supernodal,
+// Dijkstra in batches, auto) against apsp::metrics_of on the reference back end's full matrix;
+// metrics_of itself against a naive computation from the definitions; the histogram's
+// independence of row order; negative cycles, cancellation and the metric-name parser.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "common/test_graphs.hpp"
+#include "core/backend.hpp"
+#include "core/metrics_histogram.hpp"
+
+namespace {
+
+apsp::result reference(const apsp::graph& g, apsp::dtype type) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::reference;
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
+  o.type = type;
+  return apsp::solve(g, o);
+}
+
+void expect_close(double got, double want, const std::string& what) {
+  const double tol = 1e-9 * std::max(1.0, std::abs(want));
+  EXPECT_NEAR(got, want, tol) << what;
+}
+
+void expect_close(const std::vector<double>& got, const std::vector<double>& want,
+                  const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    expect_close(got[i], want[i], what + "[" + std::to_string(i) + "]");
+}
+
+/// Every field: exact where the values are counts or single distances, within rounding where
+/// they are sums in another order.
+void expect_same_metrics(const apsp::graph_metrics& got, const apsp::graph_metrics& want) {
+  ASSERT_EQ(got.n, want.n);
+  EXPECT_EQ(got.computed, want.computed);
+  EXPECT_EQ(got.out_eccentricity, want.out_eccentricity);
+  EXPECT_EQ(got.in_eccentricity, want.in_eccentricity);
+  EXPECT_EQ(got.reach_out, want.reach_out);
+  EXPECT_EQ(got.reach_in, want.reach_in);
+  expect_close(got.closeness, want.closeness, "closeness");
+  expect_close(got.harmonic, want.harmonic, "harmonic");
+  EXPECT_EQ(got.diameter, want.diameter);
+  EXPECT_EQ(got.radius, want.radius);
+  EXPECT_EQ(got.reachable_pairs, want.reachable_pairs);
+  expect_close(got.average_path_length, want.average_path_length, "average path length");
+  expect_close(got.global_efficiency, want.global_efficiency, "global efficiency");
+  EXPECT_EQ(got.histogram.width, want.histogram.width);
+  EXPECT_EQ(got.histogram.counts, want.histogram.counts);
+  EXPECT_EQ(got.histogram.negative, want.histogram.negative);
+}
+
+/// The definitions of include/apsp/metrics.hpp, written out pair by pair on the reference
+/// matrix (in double), independently of the library's reduction.
+apsp::graph_metrics naive_metrics(const apsp::result& r, bool wf_improved) {
+  const std::int64_t n = r.n();
+  apsp::graph_metrics m;
+  m.n = n;
+  const auto N = static_cast<std::size_t>(n);
+  m.out_eccentricity.assign(N, 0);
+  m.in_eccentricity.assign(N, 0);
+  m.closeness.assign(N, 0);
+  m.harmonic.assign(N, 0);
+  m.reach_out.assign(N, 0);
+  m.reach_in.assign(N, 0);
+  double total = 0;
+  double inverse = 0;
+  for (std::int64_t v = 0; v < n; ++v) {
+    double to_v = 0;
+    for (std::int64_t u = 0; u < n; ++u) {
+      if (u == v || !r.reachable(u, v))
+        continue;
+      const double d = r.distance(u, v);
+      ++m.reach_in[static_cast<std::size_t>(v)];
+      ++m.reach_out[static_cast<std::size_t>(u)];
+      to_v += d;
+      total += d;
+      m.in_eccentricity[static_cast<std::size_t>(v)] =
+          std::max(m.in_eccentricity[static_cast<std::size_t>(v)], d);
+      m.out_eccentricity[static_cast<std::size_t>(u)] =
+          std::max(m.out_eccentricity[static_cast<std::size_t>(u)], d);
+      if (d > 0) {
+        m.harmonic[static_cast<std::size_t>(v)] += 1 / d;
+        inverse += 1 / d;
+      }
+    }
+    const auto reached = static_cast<double>(m.reach_in[static_cast<std::size_t>(v)]);
+    if (to_v > 0 && n > 1) {
+      m.closeness[static_cast<std::size_t>(v)] =
+          reached / to_v * (wf_improved ? reached / static_cast<double>(n - 1) : 1.0);
+    }
+  }
+  bool any = false;
+  for (std::size_t v = 0; v < N; ++v) {
+    m.reachable_pairs += static_cast<std::uint64_t>(m.reach_out[v]);
+    m.diameter = std::max(m.diameter, m.out_eccentricity[v]);
+    if (m.reach_out[v] > 0) {
+      m.radius = any ? std::min(m.radius, m.out_eccentricity[v]) : m.out_eccentricity[v];
+      any = true;
+    }
+  }
+  m.average_path_length = m.reachable_pairs > 0 ? total / static_cast<double>(m.reachable_pairs) : 0;
+  m.global_efficiency = n > 1 ? inverse / (static_cast<double>(n) * static_cast<double>(n - 1)) : 0;
+  return m;
+}
+
+/// Random graph with zero and (optionally) negative weights, unreachable vertices, self-loops
+/// and parallel edges; weights in quarters for float types, both directions when undirected.
+apsp::graph test_graph(std::int64_t n, double density, bool negative, bool undirected,
+                       apsp::dtype type, std::uint64_t seed) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = n;
+  spec.density = density;
+  spec.min_weight = 0;
+  spec.max_weight = 20;
+  spec.negative_edges = negative;
+  spec.isolated_fraction = 0.15;
+  const apsp::graph base = apsp::testing::make_random_graph(spec, seed);
+  const double scale = apsp::is_integral(type) ? 1.0 : 0.25;
+  apsp::graph g(n);
+  for (std::int64_t e = 0; e < base.num_edges(); ++e) {
+    const auto k = static_cast<std::size_t>(e);
+    const std::int32_t u = base.sources()[k];
+    const std::int32_t v = base.targets()[k];
+    const double w = base.weights()[k] * scale;
+    g.add_edge(u, v, w);
+    if (undirected && u != v)
+      g.add_edge(v, u, w);
+  }
+  return g;
+}
+
+struct engine {
+  const char* name;
+  apsp::backend_kind backend;
+  apsp::algorithm_kind algorithm;
+  std::int64_t block;
+};
+
+std::vector<engine> cpu_engines() {
+  std::vector<engine> e = {
+      {"reference", apsp::backend_kind::reference, apsp::algorithm_kind::floyd_warshall, 0},
+      {"cpu blocked", apsp::backend_kind::cpu, apsp::algorithm_kind::floyd_warshall, 0},
+      {"dijkstra batches of 3", apsp::backend_kind::cpu, apsp::algorithm_kind::johnson, 3},
+      {"dijkstra batches of 7", apsp::backend_kind::automatic, apsp::algorithm_kind::johnson, 7},
+      {"auto", apsp::backend_kind::automatic, apsp::algorithm_kind::automatic, 0},
+  };
+  if (apsp::detail::supernodal_has_nested_dissection())
+    e.push_back({"supernodal", apsp::backend_kind::cpu, apsp::algorithm_kind::supernodal, 0});
+  return e;
+}
+
+struct metrics_case {
+  std::int64_t n;
+  double density;
+  bool negative;
+  bool undirected;
+  apsp::dtype type;
+  std::uint64_t seed;
+};
+
+class compute_metrics_test : public ::testing::TestWithParam<metrics_case> {};
+
+TEST_P(compute_metrics_test, every_engine_matches_the_reference_matrix) {
+  const auto c = GetParam();
+  SCOPED_TRACE("seed=" + std::to_string(c.seed) + " n=" + std::to_string(c.n) + " type=" +
+               std::string(apsp::to_string(c.type)) + (c.negative ? " negative" : "") +
+               (c.undirected ? " undirected" : ""));
+  const apsp::graph g = test_graph(c.n, c.density, c.negative, c.undirected, c.type, c.seed);
+  const apsp::result full = reference(g, c.type);
+  apsp::metrics_options mo;
+  mo.histogram_bins = 5;
+  const apsp::graph_metrics want = apsp::metrics_of(full.distances(), mo);
+  {
+    SCOPED_TRACE("metrics_of against the definitions");
+    apsp::graph_metrics naive = naive_metrics(full, true);
+    naive.computed = want.computed;
+    naive.histogram = want.histogram; // checked on its own below
+    expect_same_metrics(want, naive);
+  }
+  for (const engine& e : cpu_engines()) {
+    SCOPED_TRACE(e.name);
+    apsp::solve_options so;
+    so.backend = e.backend;
+    so.algorithm = e.algorithm;
+    so.type = c.type;
+    so.block = e.block;
+    so.threads = 2;
+    apsp::graph_metrics got;
+    try {
+      got = apsp::compute_metrics(g, so, mo);
+    } catch (const apsp::invalid_argument_error& err) {
+      // The supernodal solver refuses a graph without small separators; nothing else may.
+      ASSERT_EQ(e.algorithm, apsp::algorithm_kind::supernodal) << err.what();
+      continue;
+    }
+    expect_same_metrics(got, want);
+    if (e.algorithm == apsp::algorithm_kind::johnson) {
+      EXPECT_TRUE(std::holds_alternative<apsp::drivers::johnson>(got.executed_plan.run));
+      EXPECT_EQ(got.executed_plan.block, e.block);
+    }
+    if (e.backend == apsp::backend_kind::reference) {
+      EXPECT_TRUE(std::holds_alternative<apsp::drivers::reference>(got.executed_plan.run));
+    }
+  }
+}
+
+std::vector<metrics_case> cases() {
+  std::vector<metrics_case> out;
+  std::uint64_t seed = 101;
+  const apsp::dtype types[] = {apsp::dtype::int32, apsp::dtype::float32, apsp::dtype::int64,
+                               apsp::dtype::float64};
+  // Sizes 0, 1, 2 and either side of 32- and 64-wide tiles; sparse and denser.
+  for (const std::int64_t n : {0, 1, 2, 31, 33, 65}) {
+    for (const apsp::dtype t : types) {
+      out.push_back({n, 0.08, false, false, t, seed++});
+      out.push_back({n, 0.08, true, false, t, seed++});
+      out.push_back({n, 0.3, false, true, t, seed++});
+    }
+  }
+  out.push_back({130, 0.03, true, false, apsp::dtype::int32, seed++});
+  out.push_back({129, 0.02, false, true, apsp::dtype::float64, seed++});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(random_graphs, compute_metrics_test, ::testing::ValuesIn(cases()));
+
+TEST(compute_metrics, a_hand_checked_graph) {
+  // 0 -> 1 (2), 1 -> 2 (3), 2 -> 0 (0), 3 isolated: a 3-cycle with a zero-weight arc.
+  apsp::graph g(4);
+  g.add_edge(0, 1, 2);
+  g.add_edge(1, 2, 3);
+  g.add_edge(2, 0, 0);
+  apsp::solve_options so;
+  so.algorithm = apsp::algorithm_kind::johnson;
+  const auto m = apsp::compute_metrics(g, so);
+  // d: 0->1 2, 0->2 5, 1->2 3, 1->0 3, 2->0 0, 2->1 2.
+  EXPECT_EQ(m.out_eccentricity, (std::vector<double>{5, 3, 2, 0}));
+  EXPECT_EQ(m.in_eccentricity, (std::vector<double>{3, 2, 5, 0}));
+  EXPECT_EQ(m.reach_out, (std::vector<std::int64_t>{2, 2, 2, 0}));
+  EXPECT_EQ(m.reach_in, (std::vector<std::int64_t>{2, 2, 2, 0}));
+  EXPECT_EQ(m.reachable_pairs, 6u);
+  EXPECT_EQ(m.diameter, 5);
+  EXPECT_EQ(m.radius, 2);
+  EXPECT_DOUBLE_EQ(m.average_path_length, 15.0 / 6);
+  // To 0: from 1 (3) and 2 (0): r = 2, S = 3: 2/3 * 2/3. Harmonic skips the 0.
+  EXPECT_DOUBLE_EQ(m.closeness[0], 2.0 / 3 * 2.0 / 3);
+  EXPECT_DOUBLE_EQ(m.harmonic[0], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(m.closeness[3], 0);
+  EXPECT_DOUBLE_EQ(m.global_efficiency, (1.0 / 2 + 1.0 / 5 + 1.0 / 3 + 1.0 / 3 + 1.0 / 2) / 12);
+  // Bins of width 1 from 0 (32 bins hold 0..5): 0, 2, 2, 3, 3, 5.
+  EXPECT_EQ(m.histogram.width, 1);
+  EXPECT_EQ(m.histogram.counts[0], 1u);
+  EXPECT_EQ(m.histogram.counts[2], 2u);
+  EXPECT_EQ(m.histogram.counts[3], 2u);
+  EXPECT_EQ(m.histogram.counts[5], 1u);
+  EXPECT_EQ(m.histogram.edges().back(), 32);
+}
+
+TEST(compute_metrics, asks_only_for_what_is_wanted) {
+  const apsp::graph g = test_graph(20, 0.2, false, false, apsp::dtype::int32, 7);
+  apsp::metrics_options mo;
+  mo.which = apsp::metric::diameter | apsp::metric::closeness;
+  const auto m = apsp::compute_metrics(g, {}, mo);
+  EXPECT_EQ(m.closeness.size(), 20u);
+  EXPECT_TRUE(m.harmonic.empty());
+  EXPECT_TRUE(m.out_eccentricity.empty());
+  EXPECT_TRUE(m.reach_in.empty());
+  EXPECT_TRUE(m.histogram.counts.empty());
+  EXPECT_EQ(m.reachable_pairs, 0u);
+  const auto all = apsp::compute_metrics(g);
+  EXPECT_EQ(m.diameter, all.diameter);
+  EXPECT_EQ(m.closeness, all.closeness);
+}
+
+TEST(compute_metrics, wf_improved_off_matches_the_definition) {
+  const apsp::graph g = test_graph(25, 0.1, false, false, apsp::dtype::float64, 9);
+  apsp::metrics_options mo;
+  mo.wf_improved = false;
+  apsp::solve_options so;
+  so.type = apsp::dtype::float64;
+  const auto m = apsp::compute_metrics(g, so, mo);
+  const auto naive = naive_metrics(reference(g, apsp::dtype::float64), false);
+  expect_close(m.closeness, naive.closeness, "closeness without wf_improved");
+}
+
+TEST(compute_metrics, the_histogram_does_not_depend_on_row_order_or_threads) {
+  const apsp::graph g = test_graph(90, 0.05, true, false, apsp::dtype::float32, 21);
+  apsp::metrics_options mo;
+  mo.histogram_bins = 7;
+  std::vector<apsp::distance_histogram> seen;
+  for (const int threads : {1, 2}) {
+    for (const std::int64_t block : {1, 4, 89}) {
+      apsp::solve_options so;
+      so.algorithm = apsp::algorithm_kind::johnson;
+      so.type = apsp::dtype::float32;
+      so.threads = threads;
+      so.block = block;
+      seen.push_back(apsp::compute_metrics(g, so, mo).histogram);
+    }
+  }
+  for (const auto& h : seen) {
+    EXPECT_EQ(h.width, seen.front().width);
+    EXPECT_EQ(h.counts, seen.front().counts);
+    EXPECT_EQ(h.negative, seen.front().negative);
+  }
+}
+
+TEST(histogram_builder, any_order_and_any_split_give_the_same_bins) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> value(-3, 1000);
+  std::vector<double> values(500);
+  for (double& v : values)
+    v = value(rng);
+  values.push_back(0);
+  const int bins = 6;
+  const auto build = [&](const std::vector<double>& vs) {
+    apsp::detail::histogram_builder h(bins, false);
+    for (const double v : vs)
+      h.add(v);
+    return h.result();
+  };
+  auto ascending = values;
+  std::sort(ascending.begin(), ascending.end());
+  auto descending = ascending;
+  std::reverse(descending.begin(), descending.end());
+  const auto a = build(values);
+  const auto b = build(ascending);
+  const auto c = build(descending);
+  // Two halves built apart, then merged.
+  apsp::detail::histogram_builder first(bins, false);
+  apsp::detail::histogram_builder second(bins, false);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    (i % 3 == 0 ? first : second).add(descending[i]);
+  first.merge(second);
+  const auto d = first.result();
+  for (const auto* h : {&b, &c, &d}) {
+    EXPECT_EQ(h->width, a.width);
+    EXPECT_EQ(h->counts, a.counts);
+    EXPECT_EQ(h->negative, a.negative);
+  }
+  // The rule itself: the smallest power of two with max < bins * width, then floor(v / width).
+  const double max = *std::max_element(values.begin(), values.end());
+  double width = std::ldexp(1.0, -20);
+  while (max >= bins * width)
+    width *= 2;
+  EXPECT_EQ(a.width, width);
+  std::vector<std::uint64_t> counts(bins, 0);
+  std::uint64_t negative = 0;
+  for (const double v : values) {
+    if (v < 0)
+      ++negative;
+    else
+      ++counts[static_cast<std::size_t>(std::floor(v / width))];
+  }
+  EXPECT_EQ(a.counts, counts);
+  EXPECT_EQ(a.negative, negative);
+}
+
+TEST(histogram_builder, integers_start_at_width_one) {
+  apsp::detail::histogram_builder h(4, true);
+  for (const std::int64_t v : {0, 1, 3, 3})
+    h.add(v);
+  EXPECT_EQ(h.result().width, 1);
+  h.add(std::int64_t{9}); // beyond 4 bins of 1 and of 2: width 4
+  const auto r = h.result();
+  EXPECT_EQ(r.width, 4);
+  EXPECT_EQ(r.counts, (std::vector<std::uint64_t>{4, 0, 1, 0}));
+}
+
+TEST(compute_metrics, a_negative_cycle_is_refused_by_every_engine) {
+  apsp::graph g(5);
+  g.add_edge(0, 1, 1);
+  g.add_edge(1, 2, -2);
+  g.add_edge(2, 1, 1);
+  g.add_edge(3, 4, 1);
+  for (const engine& e : cpu_engines()) {
+    SCOPED_TRACE(e.name);
+    apsp::solve_options so;
+    so.backend = e.backend;
+    so.algorithm = e.algorithm;
+    so.block = e.block;
+    try {
+      (void)apsp::compute_metrics(g, so);
+      ADD_FAILURE() << "no negative_cycle_error";
+    } catch (const apsp::negative_cycle_error& err) {
+      EXPECT_EQ(err.cycle(), (std::vector<std::int64_t>{1, 2}));
+    } catch (const apsp::invalid_argument_error&) {
+      EXPECT_EQ(e.algorithm, apsp::algorithm_kind::supernodal);
+    }
+  }
+  // metrics_of refuses a matrix with a negative diagonal.
+  apsp::dense_matrix<double> d(2);
+  d(0, 0) = -1;
+  d(0, 1) = d(1, 0) = 1;
+  d(1, 1) = 0;
+  EXPECT_THROW((void)apsp::metrics_of(apsp::any_matrix(std::move(d))),
+               apsp::negative_cycle_error);
+}
+
+TEST(compute_metrics, a_false_from_progress_cancels) {
+  const apsp::graph g = test_graph(120, 0.05, false, false, apsp::dtype::int32, 3);
+  for (const auto algorithm : {apsp::algorithm_kind::johnson, apsp::algorithm_kind::floyd_warshall}) {
+    apsp::solve_options so;
+    so.algorithm = algorithm;
+    so.backend = apsp::backend_kind::cpu;
+    so.block = algorithm == apsp::algorithm_kind::johnson ? 10 : 16; // several rounds either way
+    int calls = 0;
+    apsp::metrics_options mo;
+    mo.progress = [&calls](const apsp::progress_info& p) {
+      EXPECT_GT(p.rounds_total, 0);
+      return ++calls < 2;
+    };
+    EXPECT_THROW((void)apsp::compute_metrics(g, so, mo), apsp::cancelled_error);
+    EXPECT_EQ(calls, 2);
+  }
+}
+
+TEST(compute_metrics, progress_comes_after_each_batch) {
+  const apsp::graph g = test_graph(50, 0.1, false, false, apsp::dtype::int32, 4);
+  apsp::solve_options so;
+  so.algorithm = apsp::algorithm_kind::johnson;
+  so.block = 7;
+  std::vector<std::int64_t> rounds;
+  apsp::metrics_options mo;
+  mo.progress = [&rounds](const apsp::progress_info& p) {
+    EXPECT_EQ(p.rounds_total, 8); // ceil(50 / 7)
+    rounds.push_back(p.rounds_done);
+    return true;
+  };
+  (void)apsp::compute_metrics(g, so, mo);
+  EXPECT_EQ(rounds, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+TEST(compute_metrics, auto_takes_batches_for_sparse_graphs) {
+  // A long path: Johnson's cost is far below Floyd-Warshall's n^3, so auto runs batches.
+  const std::int64_t n = 3000;
+  apsp::graph g(n);
+  for (std::int64_t v = 0; v + 1 < n; ++v)
+    g.add_edge(v, v + 1, 1);
+  apsp::metrics_options mo;
+  mo.which = apsp::metric::diameter | apsp::metric::reachable_pairs;
+  apsp::solve_options so;
+  so.backend = apsp::backend_kind::cpu;
+  const auto m = apsp::compute_metrics(g, so, mo);
+  EXPECT_EQ(m.diameter, n - 1);
+  EXPECT_EQ(m.reachable_pairs, static_cast<std::uint64_t>(n * (n - 1) / 2));
+  if (std::holds_alternative<apsp::drivers::johnson>(m.executed_plan.run)) {
+    EXPECT_LT(m.executed_plan.host_bytes, static_cast<std::uint64_t>(n) * n * 4);
+  } else {
+    EXPECT_NE(m.executed_plan.algorithm, apsp::algorithm_kind::johnson);
+  }
+}
+
+TEST(compute_metrics, refuses_what_a_metrics_run_cannot_take) {
+  const apsp::graph g(3);
+  apsp::solve_options so;
+  so.paths = true;
+  EXPECT_THROW((void)apsp::compute_metrics(g, so), apsp::invalid_argument_error);
+  apsp::metrics_options mo;
+  mo.histogram_bins = 0;
+  EXPECT_THROW((void)apsp::compute_metrics(g, {}, mo), apsp::invalid_argument_error);
+  so = {};
+  so.algorithm = apsp::algorithm_kind::johnson;
+  so.backend = apsp::backend_kind::reference;
+  EXPECT_THROW((void)apsp::compute_metrics(g, so), apsp::backend_unavailable_error);
+}
+
+TEST(parse_metrics, names_lists_and_errors) {
+  EXPECT_EQ(apsp::parse_metrics("all"), apsp::all_metrics);
+  EXPECT_EQ(apsp::parse_metrics("closeness,diameter"),
+            apsp::metric::closeness | apsp::metric::diameter);
+  for (const apsp::metric m : apsp::metric_list())
+    EXPECT_EQ(apsp::parse_metrics(apsp::to_string(m)), static_cast<apsp::metric_set>(m));
+  EXPECT_EQ(apsp::metric_list().size(), 11u);
+  try {
+    (void)apsp::parse_metrics("closeness,betweenness");
+    ADD_FAILURE() << "no error";
+  } catch (const apsp::invalid_argument_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'betweenness'"), std::string::npos) << what;
+    EXPECT_NE(what.find("average-path-length"), std::string::npos) << what;
+  }
+  EXPECT_THROW((void)apsp::parse_metrics(""), apsp::invalid_argument_error);
+  EXPECT_THROW((void)apsp::parse_metrics("closeness,"), apsp::invalid_argument_error);
+}
+
+} // namespace
