@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "apsp/error.hpp"
+#include "process_knobs.hpp"
 #include "solver.hpp"
 #include "timer.hpp"
 
 namespace apsp::cli {
 namespace {
 
-constexpr std::int64_t batch_cells = std::int64_t{1} << 24;
+constexpr std::int64_t default_batch_cells = std::int64_t{1} << 24;
 
 /// The cycle of a negative_cycle_error found in the reversed graph, in the input's direction:
 /// c0 -> c1 -> ... -> ck-1 there is c0 -> ck-1 -> ... -> c1 here (still from its smallest).
@@ -51,7 +52,9 @@ batch_settings dijkstra_settings(const solver_options& options, const std::strin
 }
 
 std::int64_t sources_per_batch(std::int64_t n) noexcept {
-  return std::max<std::int64_t>(1, batch_cells / std::max<std::int64_t>(n, 1));
+  const std::int64_t cells =
+      knobs().source_batch_cells > 0 ? knobs().source_batch_cells : default_batch_cells;
+  return std::max<std::int64_t>(1, cells / std::max<std::int64_t>(n, 1));
 }
 
 graph reversed_graph(const graph& g) {

@@ -35,7 +35,8 @@ struct batch_settings {
                                                const std::string& what);
 
 /// Sources per batch for a graph of n vertices: rows of at most 2^24 cells at a time (64 MiB of
-/// int32 distances, plus as much for predecessors), at least one source.
+/// int32 distances, plus as much for predecessors; APSP_SOURCE_BATCH_CELLS for tests), at least
+/// one source.
 [[nodiscard]] std::int64_t sources_per_batch(std::int64_t n) noexcept;
 
 /// `g` with every edge turned around: its rows from t are the input's columns to t.

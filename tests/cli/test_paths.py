@@ -5,15 +5,13 @@ weights add up to that distance."""
 import csv
 import io
 import json
-import struct
+import os
 
 import numpy as np
 import pytest
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from conftest import assert_error
-from graph_files import random_edges, write_gr
+from graph_files import write_gr
 from test_subsets import full_matrix, potential_shifted, random_graph
 
 
@@ -117,38 +115,19 @@ def test_string_ids_of_a_csv_graph(apsp_in, tmp_path):
     assert full[("ADAL", "PVQ")] == 6
 
 
-def test_batches_on_a_larger_graph(apsp_in, tmp_path):
-    """n = 2^17: 128 sources per batch; 300 distinct sources in an interleaved order."""
-    n, m = 1 << 17, 3 << 17
+def test_batches_of_sources(apsp_in, tmp_path):
+    """Three sources per batch (APSP_SOURCE_BATCH_CELLS = 3n), 25 distinct sources interleaved:
+    every answer comes from the right batch and row."""
+    graph, edges = random_graph(tmp_path, 43)
+    full = full_matrix(apsp_in, graph)
     rng = np.random.default_rng(43)
-    u, v, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 100, m)
-    (tmp_path / "big.bin").write_bytes(
-        struct.pack("<ii", n, m) + np.stack([u, v, w], 1).astype("<i4").tobytes())
-    sources = rng.choice(n, 300, replace=False)
-    pairs = [(int(sources[k % 300]), int(t)) for k, t in enumerate(rng.integers(0, n, 900))]
+    sources = [str(int(x)) for x in rng.choice(np.arange(1, 61), 25, replace=False)]
+    pairs = [(sources[k % 25], str(int(t))) for k, t in enumerate(rng.integers(1, 61, 120))]
     (tmp_path / "pairs.txt").write_text("".join(f"{s} {t}\n" for s, t in pairs))
-    r = apsp_in("paths", "big.bin", "--pairs", "pairs.txt", "-o", "p.jsonl")
+    r = apsp_in("paths", graph, "--pairs", "pairs.txt", "-o", "p.jsonl",
+                env=dict(os.environ, APSP_SOURCE_BATCH_CELLS="180"))
     assert r.rc == 0, r
-    answers = json_lines((tmp_path / "p.jsonl").read_text())
-    arcs = {}
-    for a, b, c in zip(u.tolist(), v.tolist(), w.tolist()):
-        arcs[(a, b)] = min(arcs.get((a, b), 1 << 30), c)
-    keys = [k for k in arcs if k[0] != k[1]]
-    g = csr_matrix(([float(arcs[k]) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
-                   shape=(n, n))
-    want = dijkstra(g, directed=True, indices=sources)
-    row = {int(s): k for k, s in enumerate(sources)}
-    assert len(answers) == len(pairs)
-    for (s, t), a in zip(pairs, answers):
-        assert (a["source"], a["target"]) == (s, t)
-        d = want[row[s], t]
-        if np.isinf(d):
-            assert a["distance"] is None and a["path"] == []
-        else:
-            assert a["distance"] == d
-            p = a["path"]
-            assert p[0] == s and p[-1] == t
-            assert sum(arcs[(x, y)] for x, y in zip(p, p[1:])) == d
+    check_answers(json_lines((tmp_path / "p.jsonl").read_text()), pairs, full, lightest(edges))
 
 
 @pytest.mark.parametrize("pairs_text, args, fragments", [
@@ -181,7 +160,6 @@ def test_negative_cycle_exits_4(apsp_in, tmp_path):
 
 
 def test_sigterm_before_the_rename_leaves_nothing(apsp_bin, tmp_path):
-    import os
     import signal
 
     from test_signals import Child

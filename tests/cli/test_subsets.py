@@ -7,15 +7,12 @@ import io
 import json
 import os
 import signal
-import struct
 
 import numpy as np
 import pytest
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
 from conftest import assert_error
-from graph_files import random_edges, write_gr
+from graph_files import random_edges, reference_distances, write_gr
 
 COURSE_INF = 1073741823
 
@@ -191,38 +188,30 @@ def test_integer_ids_of_an_edge_list(apsp_in, tmp_path):
     check_block(tmp_path, "d.csv", full, s, t)
 
 
-def test_batches_on_a_larger_graph_match_scipy(apsp_in, tmp_path):
-    """n = 2^17: 128 sources per batch, so 300 sources run in three batches."""
-    n, m = 1 << 17, 3 << 17
-    rng = np.random.default_rng(36)
-    u, v, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 100, m)
-    data = struct.pack("<ii", n, m) + np.stack([u, v, w], 1).astype("<i4").tobytes()
-    (tmp_path / "big.bin").write_bytes(data)
-    sources = rng.choice(n, 300, replace=False)
-    targets = rng.choice(n, 400, replace=False)
-    (tmp_path / "s.txt").write_text(" ".join(map(str, sources)))
-    (tmp_path / "t.txt").write_text("\n".join(map(str, targets)))
-    r = apsp_in("solve", "big.bin", "--sources", "@s.txt", "--targets", "@t.txt", "-o", "d.npy",
-                "--json")
+@pytest.mark.parametrize("sets", [
+    ["--sources", "3,60,9,9,41,12,7", "--targets", "1,2,3,4,5,6,7,8,58"],  # 2 + 2 + 2 + 1 rows
+    ["--targets", "60,1,22,22,5"],                                           # reversed, 2 + 2 + 1
+])
+def test_batches_match_the_full_matrix_and_scipy(apsp_in, tmp_path, sets):
+    """Two sources per batch (APSP_SOURCE_BATCH_CELLS = 2n): every batch boundary is crossed."""
+    graph, edges = random_graph(tmp_path, 36)
+    full = full_matrix(apsp_in, graph)
+    r = apsp_in("solve", graph, *sets, "-o", "d.npy", "--json",
+                env=dict(os.environ, APSP_SOURCE_BATCH_CELLS="120"))
     assert r.rc == 0, r
+    every = [str(v) for v in range(1, 61)]
+    sources = sets[1].split(",") if sets[0] == "--sources" else every
+    targets = sets[-1].split(",")
+    block = check_block(tmp_path, "d.npy", full, sources, targets)
+    scipy = reference_distances(60, edges)
+    np.testing.assert_array_equal(
+        block, scipy[np.ix_([int(x) - 1 for x in sources], [int(x) - 1 for x in targets])])
     report = json.loads(r.out)
-    assert (report["n"], report["sources"], report["targets"]) == (n, 300, 400)
-    assert report["engine"] == "dijkstra_from_sources" and report["output"] == "d.npy"
-    # The lightest of parallel edges: sort by weight descending so the last assignment wins.
-    order = np.argsort(-w, kind="stable")
-    dense_w = {}
-    for a, b, c in zip(u[order], v[order], w[order]):
-        if a != b:
-            dense_w[(a, b)] = c
-    keys = np.array(list(dense_w.keys()))
-    g = csr_matrix((np.array(list(dense_w.values()), dtype=float), (keys[:, 0], keys[:, 1])),
-                   shape=(n, n))
-    want = dijkstra(g, directed=True, indices=sources)[:, targets]
-    got = np.load(tmp_path / "d.npy").astype(float)
-    got[got == COURSE_INF] = np.inf
-    np.testing.assert_array_equal(got, want)
-    finite = np.isfinite(want) & (sources[:, None] != targets[None, :])
-    assert report["reachable_pairs"] == int(finite.sum())
+    assert report["engine"] == ("dijkstra_from_sources" if sets[0] == "--sources"
+                                else "dijkstra_from_targets")
+    off_diagonal = [(a, b) for a in sources for b in targets if a != b]
+    assert report["pairs"] == len(off_diagonal)
+    assert report["reachable_pairs"] == sum(np.isfinite(full[p]) for p in off_diagonal)
 
 
 def test_json_and_text_reports(apsp_in, tmp_path):
@@ -285,7 +274,7 @@ def test_negative_cycle_named_in_the_files_direction(apsp_in, tmp_path):
 
 
 def test_sigterm_before_the_rename_leaves_the_old_output(apsp_bin, tmp_path):
-    from test_signals import Child, TIMEOUT  # noqa: F401  (the helper that waits for a line)
+    from test_signals import Child  # the helper that waits for a stderr line
 
     graph, _ = random_graph(tmp_path, 39)
     (tmp_path / "d.npy").write_bytes(b"an earlier result")
