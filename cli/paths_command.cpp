@@ -93,7 +93,8 @@ public:
       : labels_(in.file.labels), numbers_(ids_are_numbers(in)), format_(f) {}
 
   [[nodiscard]] std::string operator()(std::int64_t s, std::int64_t t, const any_rows& d,
-                                       std::size_t at, const std::vector<std::int64_t>& path) const {
+                                       std::size_t at,
+                                       const std::vector<std::int64_t>& path) const {
     if (format_ == paths_format::csv) {
       std::string ids;
       for (std::size_t k = 0; k < path.size(); ++k)
@@ -123,7 +124,7 @@ private:
 std::vector<std::string> pair_lines(const loaded_graph& in,
                                     const std::vector<std::pair<std::int64_t, std::int64_t>>& pairs,
                                     const batch_settings& settings, const line_writer& line) {
-  std::vector<std::int64_t> sources;             // distinct, in order of first appearance
+  std::vector<std::int64_t> sources;               // distinct, in order of first appearance
   std::vector<std::vector<std::size_t>> of_source; // the pairs of each
   std::unordered_map<std::int64_t, std::size_t> slot;
   for (std::size_t p = 0; p < pairs.size(); ++p) {
@@ -136,19 +137,17 @@ std::vector<std::string> pair_lines(const loaded_graph& in,
   }
   const std::int64_t n = in.file.g.num_vertices();
   std::vector<std::string> lines(pairs.size());
-  for_each_batch(in, in.file.g, sources, settings,
-                 [&](std::size_t first, const source_result& rows) {
-                   for (std::size_t k = 0; k < rows.sources.size(); ++k) {
-                     const std::int32_t* pred =
-                         rows.predecessors.data() + k * static_cast<std::size_t>(n);
-                     for (const std::size_t p : of_source[first + k]) {
-                       const auto [s, t] = pairs[p];
-                       const std::size_t at = k * static_cast<std::size_t>(n) +
-                                              static_cast<std::size_t>(t);
-                       lines[p] = line(s, t, rows.distances, at, walk_back(pred, n, s, t));
-                     }
-                   }
-                 });
+  for_each_batch(
+      in, in.file.g, sources, settings, [&](std::size_t first, const source_result& rows) {
+        for (std::size_t k = 0; k < rows.sources.size(); ++k) {
+          const std::int32_t* pred = rows.predecessors.data() + k * static_cast<std::size_t>(n);
+          for (const std::size_t p : of_source[first + k]) {
+            const auto [s, t] = pairs[p];
+            const std::size_t at = k * static_cast<std::size_t>(n) + static_cast<std::size_t>(t);
+            lines[p] = line(s, t, rows.distances, at, walk_back(pred, n, s, t));
+          }
+        }
+      });
   return lines;
 }
 
@@ -163,8 +162,7 @@ void write_lines(const std::filesystem::path& p, paths_format f,
   const int saved = errno;
   ok = std::fclose(file) == 0 && ok;
   if (!ok) {
-    throw io_error("cannot write " + p.string() + ": " +
-                   std::strerror(saved != 0 ? saved : errno));
+    throw io_error("cannot write " + p.string() + ": " + std::strerror(saved != 0 ? saved : errno));
   }
 }
 

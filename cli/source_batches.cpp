@@ -85,8 +85,8 @@ void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std:
     if (interrupted())
       throw cancelled();
     const auto batch = sources.subspan(first, std::min(per_batch, sources.size() - first));
-    o.progress = [&, first, size = static_cast<std::int64_t>(batch.size())](
-                     const progress_info& p) {
+    o.progress = [&, first,
+                  size = static_cast<std::int64_t>(batch.size())](const progress_info& p) {
       progress_info all;
       all.rounds_total = total;
       all.rounds_done = static_cast<std::int64_t>(first) +

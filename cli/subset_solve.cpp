@@ -35,8 +35,8 @@ struct block_request {
   batch_settings settings;
 };
 
-block_request validate(const distributed_solve_args& a, const subset_selection& s,
-                       bool map_output, csv_labels_choice csv_labels) {
+block_request validate(const distributed_solve_args& a, const subset_selection& s, bool map_output,
+                       csv_labels_choice csv_labels) {
   if (under_mpi())
     throw invalid_argument_error(std::string(subsets_option) + " have no distributed mode");
   const auto refuse = [](bool given, const char* option, const char* why) {
@@ -171,9 +171,9 @@ struct block_report {
 };
 
 std::string engine_text(const block_report& r) {
-  return r.from_targets ? "Dijkstra from the " + std::to_string(r.targets) +
-                              " targets on the reversed graph"
-                        : "Dijkstra from the " + std::to_string(r.sources) + " sources";
+  return r.from_targets
+             ? "Dijkstra from the " + std::to_string(r.targets) + " targets on the reversed graph"
+             : "Dijkstra from the " + std::to_string(r.sources) + " sources";
 }
 
 void print_report(const distributed_solve_args& a, const loaded_graph& in, const block_report& r) {
@@ -203,7 +203,8 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
   std::printf("engine           %s (cpu)\n", engine_text(r).c_str());
   std::printf("dtype            %s\n", std::string(to_string(r.type)).c_str());
   std::printf("seconds          read %.3f, solve %.3f, write %.3f\n", r.read, r.solve, r.write);
-  std::printf("reachable pairs  %llu of %llu\n", static_cast<unsigned long long>(r.counts.reachable),
+  std::printf("reachable pairs  %llu of %llu\n",
+              static_cast<unsigned long long>(r.counts.reachable),
               static_cast<unsigned long long>(r.counts.pairs));
   if (!a.out.empty())
     std::printf("distances        %s\n", a.out.c_str());
@@ -212,10 +213,11 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
 } // namespace
 
 void add_subset_options(CLI::App& cmd, subset_selection& s) {
-  cmd.add_option("--sources", s.sources,
-                 "only the rows of these vertices: ids as the file writes them, comma-separated "
-                 "(1,5,9), or @FILE (ids separated by whitespace, '#' comments); solved by "
-                 "Dijkstra, never the n x n matrix");
+  cmd.add_option(
+      "--sources", s.sources,
+      "only the rows of these vertices: ids as the file writes them, comma-separated "
+      "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved by "
+      "Dijkstra, never the n x n matrix");
   cmd.add_option("--targets", s.targets,
                  "only the columns of these vertices (same forms); alone, or when fewer than the "
                  "sources, solved by Dijkstra from them on the reversed graph");
@@ -244,8 +246,8 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   }
   // The searches run from the smaller set: --targets alone, or fewer targets than sources, on
   // the reversed graph.
-  report.from_targets = request.sources.empty() ||
-                        (!request.targets.empty() && targets.size() < sources.size());
+  report.from_targets =
+      request.sources.empty() || (!request.targets.empty() && targets.size() < sources.size());
   report.sources = sources.size();
   report.targets = targets.size();
   report.type = request.settings.type;

@@ -1,9 +1,10 @@
 #include "vertex_lists.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <numeric>
-#include <sstream>
 
 #include "apsp/error.hpp"
 
@@ -29,7 +30,8 @@ std::vector<std::string> words(const std::string& line) {
 }
 
 /// Calls take(line_number, words) for each line of `path` that holds a word.
-template <class Take> void for_each_line(const std::string& path, const std::string& what, Take take) {
+template <class Take>
+void for_each_line(const std::string& path, const std::string& what, Take take) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     throw invalid_argument_error("cannot read " + what + " file '" + path +

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 

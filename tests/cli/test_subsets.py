@@ -2,8 +2,6 @@
 rows and columns of the full matrix that the reference back end writes (a labelled CSV, so each
 entry is found by its ids), and, for a graph too large for that, against SciPy's Dijkstra."""
 
-import csv
-import io
 import json
 import os
 import signal
@@ -13,28 +11,16 @@ import pytest
 
 from conftest import assert_error
 from graph_files import random_edges, reference_distances, write_gr
+from test_undirected_labels import read_labelled_csv
 
 COURSE_INF = 1073741823
-
-
-def labelled_csv(text):
-    """(column ids, row ids, {(row_id, column_id): float}) of a CSV with ids."""
-    rows = list(csv.reader(io.StringIO(text)))
-    header = rows[0]
-    assert header[0] == "", header
-    values = {}
-    for row in rows[1:]:
-        assert len(row) == len(header), (row, header)
-        for col, value in zip(header[1:], row[1:]):
-            values[(row[0], col)] = float(value)
-    return header[1:], [row[0] for row in rows[1:]], values
 
 
 def full_matrix(apsp, graph, *extra):
     """{(u_id, v_id): distance} of the whole graph by the naive reference back end."""
     r = apsp("solve", graph, "--backend", "reference", "-o", "full.csv", "-q", *extra)
     assert r.rc == 0, r
-    return labelled_csv((apsp.cwd / "full.csv").read_text())[2]
+    return read_labelled_csv((apsp.cwd / "full.csv").read_text())[2]
 
 
 @pytest.fixture
@@ -60,7 +46,7 @@ def read_block(path, rows, cols):
         block = raw.reshape(rows, cols).astype(float)
         block[block == COURSE_INF] = np.inf
         return block, None
-    columns, row_ids, values = labelled_csv(path.read_text())
+    columns, row_ids, values = read_labelled_csv(path.read_text())
     assert len(columns) == cols and len(row_ids) == rows
     block = np.array([[values[(r, c)] for c in columns] for r in row_ids]).reshape(rows, cols)
     return block, (row_ids, columns)
