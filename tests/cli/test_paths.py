@@ -173,3 +173,13 @@ def test_sigterm_before_the_rename_leaves_nothing(apsp_bin, tmp_path):
     rc, lines = child.finish()
     assert rc == 143, lines
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.gr", "pairs.txt"]
+
+
+def test_undirected_paths_walk_edges_either_way(apsp_in, tmp_path):
+    graph, edges = random_graph(tmp_path, 48)
+    full = full_matrix(apsp_in, graph, "--undirected")
+    both = edges + [(v, u, w) for u, v, w in edges]
+    r = apsp_in("paths", graph, "--undirected", "--sources", "60,1", "--targets", "59,2,33")
+    assert r.rc == 0, r
+    pairs = [(s, t) for s in ["60", "1"] for t in ["59", "2", "33"]]
+    check_answers(json_lines(r.out), pairs, full, lightest(both))

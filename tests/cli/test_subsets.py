@@ -292,3 +292,26 @@ def test_sigterm_during_the_searches_leaves_nothing(apsp_bin, tmp_path):
     assert len(errors) == 1 and errors[0].startswith(
         "apsp: error: interrupted (SIGTERM) while solving big.gr"), lines
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.txt", "big.gr"]
+
+
+def test_no_csv_labels_writes_values_only(apsp_in, tmp_path):
+    graph, _ = random_graph(tmp_path, 46)
+    full = full_matrix(apsp_in, graph)
+    r = apsp_in("solve", graph, "--sources", "5,1", "--targets", "2,60,9", "-o", "d.csv",
+                "--no-csv-labels", "-q")
+    assert r.rc == 0, r
+    got = np.loadtxt(tmp_path / "d.csv", delimiter=",", ndmin=2)
+    want = np.array([[full[(s, t)] for t in ["2", "60", "9"]] for s in ["5", "1"]])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_engine_options_are_ignored_with_one_warning_each(apsp_in, tmp_path):
+    graph, _ = random_graph(tmp_path, 47)
+    full = full_matrix(apsp_in, graph)
+    r = apsp_in("solve", graph, "--sources", "3", "--backend", "reference", "--algorithm", "fw",
+                "-o", "d.npy", "-q")
+    assert r.rc == 0, r
+    lines = r.err.splitlines()
+    assert len(lines) == 2 and all(x.startswith("apsp: warning: --") for x in lines), r
+    assert "--backend reference is ignored" in lines[0] and "--algorithm fw" in lines[1], r
+    check_block(tmp_path, "d.npy", full, ["3"], [str(v) for v in range(1, 61)])
