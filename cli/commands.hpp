@@ -12,6 +12,7 @@ using command_action = std::function<int()>;
 
 void add_solve_command(CLI::App& app, command_action& action);
 void add_path_command(CLI::App& app, command_action& action);
+void add_paths_command(CLI::App& app, command_action& action);
 void add_info_command(CLI::App& app, command_action& action);
 void add_convert_command(CLI::App& app, command_action& action);
 void add_verify_command(CLI::App& app, command_action& action);

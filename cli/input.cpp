@@ -268,6 +268,10 @@ nlohmann::json label_json(const io::vertex_labels& labels, std::int64_t i, bool 
   return id;
 }
 
+bool ids_are_numbers(const loaded_graph& in) {
+  return in.file.source_format != io::format::csv && labels_are_integers(in.file.labels);
+}
+
 std::int64_t find_vertex(const loaded_graph& in, const std::string& id) {
   const auto found = in.file.labels.find(id);
   if (!found) {

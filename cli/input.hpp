@@ -83,6 +83,9 @@ void check_narrow_backend(const solve_options& o);
 
 /// True when every id is a canonical integer, so JSON can show ids as numbers.
 [[nodiscard]] bool labels_are_integers(const io::vertex_labels& labels);
+/// Whether JSON shows the input's ids as numbers: every id is an integer and the file is not a
+/// CSV (whose vertices are names, even those that look like numbers).
+[[nodiscard]] bool ids_are_numbers(const loaded_graph& in);
 /// The file's id of internal vertex i, as a JSON number (when `as_number`) or string.
 [[nodiscard]] nlohmann::json label_json(const io::vertex_labels& labels, std::int64_t i,
                                         bool as_number);

@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
   command_action action;
   add_solve_command(app, action);
   add_path_command(app, action);
+  add_paths_command(app, action);
   add_info_command(app, action);
   add_convert_command(app, action);
   add_verify_command(app, action);
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
                          "  apsp info rome99.gr\n"
                          "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
                          "  apsp path rome99.gr 1 3353 --json\n"
+                         "  apsp paths rome99.gr --pairs pairs.txt -o paths.jsonl\n"
                          "  apsp verify rome99.gr dist.npy\n"
                          "  apsp metrics rome99.gr -o metrics.csv\n"
                          "  apsp convert rome99.gr rome99.bin\n\n") +

@@ -222,46 +222,54 @@ void output_files::commit() {
   }
 }
 
+namespace {
+
+template <class T> std::string value_text(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    if (v >= weight_traits<T>::infinity)
+      return "inf";
+    return std::to_string(v);
+  } else {
+    if (!std::isfinite(v))
+      return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
+    if (std::trunc(v) == v && std::fabs(static_cast<double>(v)) <= 9007199254740992.0)
+      return std::to_string(static_cast<std::int64_t>(v)); // "100000", not "1e+05"
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return {buf, r.ptr};
+  }
+}
+
+template <class T> nlohmann::json value_json(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    if (v >= weight_traits<T>::infinity)
+      return nullptr;
+    return static_cast<std::int64_t>(v);
+  } else {
+    if (!std::isfinite(v))
+      return nullptr;
+    // A float32 distance is shown as the shortest decimal that reads back as that float
+    // (0.1, not 0.10000000149011612).
+    return std::strtod(value_text(v).c_str(), nullptr);
+  }
+}
+
+} // namespace
+
 std::string distance_text(const any_matrix& d, std::int64_t i, std::int64_t j) {
-  return std::visit(
-      [&](const auto& m) -> std::string {
-        using T = typename std::decay_t<decltype(m)>::value_type;
-        const T v = m(i, j);
-        if constexpr (std::is_integral_v<T>) {
-          if (v >= weight_traits<T>::infinity)
-            return "inf";
-          return std::to_string(v);
-        } else {
-          if (!std::isfinite(v))
-            return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
-          if (std::trunc(v) == v && std::fabs(static_cast<double>(v)) <= 9007199254740992.0)
-            return std::to_string(static_cast<std::int64_t>(v)); // "100000", not "1e+05"
-          char buf[64];
-          const auto r = std::to_chars(buf, buf + sizeof buf, v);
-          return {buf, r.ptr};
-        }
-      },
-      d);
+  return std::visit([&](const auto& m) { return value_text(m(i, j)); }, d);
 }
 
 nlohmann::json distance_json(const any_matrix& d, std::int64_t i, std::int64_t j) {
-  return std::visit(
-      [&](const auto& m) -> nlohmann::json {
-        using T = typename std::decay_t<decltype(m)>::value_type;
-        const T v = m(i, j);
-        if constexpr (std::is_integral_v<T>) {
-          if (v >= weight_traits<T>::infinity)
-            return nullptr;
-          return static_cast<std::int64_t>(v);
-        } else {
-          if (!std::isfinite(v))
-            return nullptr;
-          // A float32 distance is shown as the shortest decimal that reads back as that float
-          // (0.1, not 0.10000000149011612).
-          return std::strtod(distance_text(d, i, j).c_str(), nullptr);
-        }
-      },
-      d);
+  return std::visit([&](const auto& m) { return value_json(m(i, j)); }, d);
+}
+
+std::string distance_text(const any_rows& rows, std::size_t k) {
+  return std::visit([&](const auto& r) { return value_text(r[k]); }, rows);
+}
+
+nlohmann::json distance_json(const any_rows& rows, std::size_t k) {
+  return std::visit([&](const auto& r) { return value_json(r[k]); }, rows);
 }
 
 } // namespace apsp::cli

@@ -12,6 +12,7 @@
 
 #include "apsp/io.hpp"
 #include "apsp/matrix.hpp"
+#include "apsp/sources.hpp"
 #include "apsp/types.hpp"
 
 namespace apsp::cli {
@@ -105,5 +106,8 @@ void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
 [[nodiscard]] std::string distance_text(const any_matrix& d, std::int64_t i, std::int64_t j);
 /// d(i, j) as JSON: an integer, a number, or null when unreachable.
 [[nodiscard]] nlohmann::json distance_json(const any_matrix& d, std::int64_t i, std::int64_t j);
+/// The same for value k of rows from solve_from_sources.
+[[nodiscard]] std::string distance_text(const any_rows& rows, std::size_t k);
+[[nodiscard]] nlohmann::json distance_json(const any_rows& rows, std::size_t k);
 
 } // namespace apsp::cli

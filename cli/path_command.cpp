@@ -137,9 +137,7 @@ void print_path(const path_args& a, const loaded_graph& in, const any_matrix& di
   const auto& labels = in.file.labels;
   if (a.json) {
     // Key order and spacing are fixed by the documentation, so the object is written by hand.
-    // A CSV's vertices are names, even those that look like numbers.
-    const bool numeric =
-        in.file.source_format != io::format::csv && labels_are_integers(labels);
+    const bool numeric = ids_are_numbers(in);
     std::string text = "{\"source\": " + json_text(label_json(labels, s, numeric)) +
                        ", \"target\": " + json_text(label_json(labels, t, numeric)) +
                        ", \"length\": " + json_text(distance_json(dist, s, t)) + ", \"path\": [";

@@ -25,7 +25,9 @@ namespace apsp::cli {
   X(test_pause_in_write, int, "APSP_TEST_PAUSE_IN_WRITE", 0, int_value,                           \
     "test hook: pause after the K-th output is complete (read once)")                            \
   X(force_multi_gpu, bool, "APSP_CUDA_FORCE_MULTI_GPU", false, nonzero_on,                        \
-    "let --devices list a device twice (the library's knob of the same name runs it)")
+    "let --devices list a device twice (the library's knob of the same name runs it)")           \
+  X(source_batch_cells, int, "APSP_SOURCE_BATCH_CELLS", 0, int_value,                             \
+    "distances per batch of solve --sources/--targets and paths (0 or less: 2^24)")
 
 struct process_knobs {
 #define APSP_CLI_FIELD(field, type, env, def, how, doc) type field = def;

@@ -33,6 +33,7 @@
 #include "process_knobs.hpp"
 #include "solver.hpp"
 #include "stats.hpp"
+#include "subset_solve.hpp"
 #include "timer.hpp"
 
 namespace apsp::cli {
@@ -43,6 +44,7 @@ struct solve_args : distributed_solve_args {
   bool map_output = false;
   bool no_map_output = false;
   csv_labels_choice csv_labels = csv_labels_choice::unset;
+  subset_selection subsets; ///< --sources/--targets: a block instead (subset_solve.hpp)
 };
 
 /// CSV distance matrices are for small graphs (a text row per vertex); refused with exit 2.
@@ -227,6 +229,8 @@ double write_outputs(const solve_args& a, const loaded_graph& in, const result& 
 }
 
 int run(const solve_args& a) {
+  if (a.subsets.given())
+    return solve_subsets(a, a.subsets, a.map_output, a.csv_labels);
   if (under_mpi()) {
     if (a.map_output) {
       throw invalid_argument_error("--map-output does not apply under mpirun: the ranks write "
@@ -402,6 +406,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "format of -o, overriding its suffix: npy, course-binary or csv")
       ->check(format_name());
   add_csv_labels_options(*cmd, args->csv_labels);
+  add_subset_options(*cmd, args->subsets);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");

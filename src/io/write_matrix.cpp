@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "apsp/block_io.hpp"
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "io/atomic_output.hpp"
@@ -30,28 +32,44 @@ template <class T> bool is_unreachable(T v) noexcept {
   }
 }
 
-template <class T> void write_npy(atomic_output& out, const dense_matrix<T>& d) {
-  out.write(detail::make_npy_header(weight_traits<T>::type, d.n(), d.n()));
-  out.write(d.data(), d.size() * sizeof(T));
+/// A rows x cols row-major array of distances: an n x n matrix, or a block of its rows and
+/// columns (write_block).
+template <class T> struct values_view {
+  const T* data = nullptr;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  [[nodiscard]] std::size_t size() const noexcept {
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  }
+  [[nodiscard]] const T* row(std::int64_t i) const noexcept { return data + i * cols; }
+};
+
+template <class T> values_view<T> view_of(const dense_matrix<T>& d) {
+  return {d.data(), d.n(), d.n()};
+}
+
+template <class T> void write_npy(atomic_output& out, const values_view<T>& d) {
+  out.write(detail::make_npy_header(weight_traits<T>::type, d.rows, d.cols));
+  out.write(d.data, d.size() * sizeof(T));
 }
 
 // The course tools' output: raw int32, unreachable = 2^30-1. Other types are converted a block of
 // rows at a time; the first value that has no exact int32 course encoding aborts the write.
 template <class T>
-void write_course(atomic_output& out, const std::filesystem::path& p, const dense_matrix<T>& d) {
+void write_course(atomic_output& out, const std::filesystem::path& p, const values_view<T>& d) {
   if constexpr (std::is_same_v<T, std::int32_t>) {
-    out.write(d.data(), d.size() * sizeof(T));
+    out.write(d.data, d.size() * sizeof(T));
   } else {
-    const std::int64_t n = d.n();
+    const std::int64_t n = d.cols;
     const std::int64_t rows_per_block =
         std::max<std::int64_t>(1, (std::int64_t{1} << 22) / std::max<std::int64_t>(n, 1));
-    std::vector<std::int32_t> buf(static_cast<std::size_t>(std::min(n, rows_per_block) * n));
-    for (std::int64_t r0 = 0; r0 < n; r0 += rows_per_block) {
-      const std::int64_t rows = std::min(rows_per_block, n - r0);
+    std::vector<std::int32_t> buf(static_cast<std::size_t>(std::min(d.rows, rows_per_block) * n));
+    for (std::int64_t r0 = 0; r0 < d.rows; r0 += rows_per_block) {
+      const std::int64_t rows = std::min(rows_per_block, d.rows - r0);
       std::int64_t first_bad = rows * n;
 #pragma omp parallel for schedule(static) reduction(min : first_bad)
       for (std::int64_t k = 0; k < rows * n; ++k) {
-        const T v = d.data()[static_cast<std::size_t>(r0 * n + k)];
+        const T v = d.data[static_cast<std::size_t>(r0 * n + k)];
         std::int32_t out_v = detail::course_infinity;
         if (!is_unreachable(v)) {
           const auto x = static_cast<double>(v);
@@ -67,7 +85,7 @@ void write_course(atomic_output& out, const std::filesystem::path& p, const dens
         const std::int64_t i = r0 + first_bad / n;
         const std::int64_t j = first_bad % n;
         std::string value;
-        detail::append_real(value, static_cast<double>(d(i, j)));
+        detail::append_real(value, static_cast<double>(d.row(i)[j]));
         throw invalid_argument_error("cannot write " + detail::display_name(p) +
                                      " in course-binary format: d[" + std::to_string(i) + "][" +
                                      std::to_string(j) + "] (rows and columns from 0) = " + value +
@@ -86,32 +104,34 @@ void check_csv_size(const std::filesystem::path& p, std::int64_t n) {
   }
 }
 
+/// Ids as CSV fields, or none.
+struct csv_ids {
+  std::vector<std::string> rows;
+  std::vector<std::string> cols;
+  [[nodiscard]] bool empty() const noexcept { return rows.empty(); }
+};
+
 // One row per line; unreachable is written as "inf" (numpy.loadtxt and pandas read it as
 // infinity). With ids: a header row of them after an empty cell, and each row's id first, as
 // pandas.read_csv(..., index_col=0) reads a labelled matrix.
-template <class T>
-void write_csv(atomic_output& out, const dense_matrix<T>& d, const vertex_labels* labels) {
-  const std::int64_t n = d.n();
-  std::vector<std::string> ids;
-  if (labels != nullptr) {
-    ids.resize(static_cast<std::size_t>(n));
+template <class T> void write_csv(atomic_output& out, const values_view<T>& d, const csv_ids& ids) {
+  if (!ids.empty()) {
     std::string header;
-    for (std::int64_t i = 0; i < n; ++i) {
-      ids[static_cast<std::size_t>(i)] = detail::csv_field(labels->label(i));
+    for (const std::string& id : ids.cols) {
       header += ',';
-      header += ids[static_cast<std::size_t>(i)];
+      header += id;
     }
     header += '\n';
     out.write(header);
   }
-  detail::write_chunked(out, n, 16, [&](std::string& text, std::int64_t b, std::int64_t e) {
+  detail::write_chunked(out, d.rows, 16, [&](std::string& text, std::int64_t b, std::int64_t e) {
     for (std::int64_t i = b; i < e; ++i) {
       const T* row = d.row(i);
-      if (labels != nullptr) {
-        text += ids[static_cast<std::size_t>(i)];
+      if (!ids.empty()) {
+        text += ids.rows[static_cast<std::size_t>(i)];
         text += ',';
       }
-      for (std::int64_t j = 0; j < n; ++j) {
+      for (std::int64_t j = 0; j < d.cols; ++j) {
         if (j > 0)
           text += ',';
         const T v = row[j];
@@ -132,12 +152,29 @@ void write_csv(atomic_output& out, const dense_matrix<T>& d, const vertex_labels
   });
 }
 
-void write_matrix_with(const std::filesystem::path& p, const any_matrix& m, format f,
-                       const vertex_labels* labels) {
+void check_matrix_format(format f) {
   if (f != format::npy && f != format::course_binary && f != format::csv) {
     throw invalid_argument_error("cannot write a distance matrix as " + std::string(to_string(f)) +
                                  " (use npy, course-binary or csv)");
   }
+}
+
+template <class T>
+void write_values(const std::filesystem::path& p, const values_view<T>& d, format f,
+                  const csv_ids& ids) {
+  atomic_output out(p, f == format::csv && detail::wants_gzip(p));
+  if (f == format::npy)
+    write_npy(out, d);
+  if (f == format::course_binary)
+    write_course(out, p, d);
+  if (f == format::csv)
+    write_csv(out, d, ids);
+  out.commit();
+}
+
+void write_matrix_with(const std::filesystem::path& p, const any_matrix& m, format f,
+                       const vertex_labels* labels) {
+  check_matrix_format(f);
   std::visit(
       [&](const auto& d) {
         if (labels != nullptr && labels->size() != d.n()) {
@@ -148,14 +185,13 @@ void write_matrix_with(const std::filesystem::path& p, const any_matrix& m, form
         }
         if (f == format::csv)
           check_csv_size(p, d.n());
-        atomic_output out(p, f == format::csv && detail::wants_gzip(p));
-        if (f == format::npy)
-          write_npy(out, d);
-        if (f == format::course_binary)
-          write_course(out, p, d);
-        if (f == format::csv)
-          write_csv(out, d, labels);
-        out.commit();
+        csv_ids ids;
+        if (labels != nullptr && f == format::csv) {
+          for (std::int64_t i = 0; i < d.n(); ++i)
+            ids.rows.push_back(detail::csv_field(labels->label(i)));
+          ids.cols = ids.rows;
+        }
+        write_values(p, view_of(d), f, ids);
       },
       m);
 }
@@ -171,9 +207,47 @@ void write_matrix(const std::filesystem::path& p, const any_matrix& m, format f,
   write_matrix_with(p, m, f, &labels);
 }
 
+void write_block(const std::filesystem::path& p, const distance_block& block, format f,
+                 std::span<const std::string> row_ids, std::span<const std::string> col_ids) {
+  check_matrix_format(f);
+  const auto cells = static_cast<std::size_t>(block.rows) * static_cast<std::size_t>(block.cols);
+  APSP_EXPECTS(block.rows >= 0 && block.cols >= 0 &&
+                   std::visit([&](const auto& v) { return v.size() == cells; }, block.values),
+               invalid_argument_error,
+               "cannot write " + detail::display_name(p) + ": the block is not " +
+                   std::to_string(block.rows) + " x " + std::to_string(block.cols));
+  csv_ids ids;
+  if (f == format::csv) {
+    if (block.rows * block.cols > max_csv_vertices * max_csv_vertices) {
+      detail::fail_write(p, "CSV output is limited to 10^8 distances (" +
+                                std::to_string(block.rows) + " x " + std::to_string(block.cols) +
+                                " asked); write npy instead");
+    }
+    APSP_EXPECTS(row_ids.empty() == col_ids.empty() &&
+                     (row_ids.empty() || (static_cast<std::int64_t>(row_ids.size()) == block.rows &&
+                                          static_cast<std::int64_t>(col_ids.size()) == block.cols)),
+                 invalid_argument_error,
+                 "cannot write " + detail::display_name(p) + ": the ids do not fit the block");
+    for (const std::string& id : row_ids)
+      ids.rows.push_back(detail::csv_field(id));
+    for (const std::string& id : col_ids)
+      ids.cols.push_back(detail::csv_field(id));
+  }
+  std::visit(
+      [&](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        write_values(p, values_view<T>{v.data(), block.rows, block.cols}, f, ids);
+      },
+      block.values);
+}
+
+std::string csv_text_field(std::string text) {
+  return detail::csv_field(std::move(text));
+}
+
 void write_via(const std::filesystem::path& p, const via_matrix& via) {
   atomic_output out(p, false);
-  write_npy(out, via);
+  write_npy(out, view_of(via));
   out.commit();
 }
 

@@ -1,0 +1,121 @@
+#include "source_batches.hpp"
+
+#include <algorithm>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "process_knobs.hpp"
+#include "solver.hpp"
+#include "timer.hpp"
+
+namespace apsp::cli {
+namespace {
+
+constexpr std::int64_t default_batch_cells = std::int64_t{1} << 24;
+
+/// The cycle of a negative_cycle_error found in the reversed graph, in the input's direction:
+/// c0 -> c1 -> ... -> ck-1 there is c0 -> ck-1 -> ... -> c1 here (still from its smallest).
+negative_cycle_error turned_around(const negative_cycle_error& e) {
+  std::vector<std::int64_t> cycle = e.cycle();
+  if (cycle.size() > 1)
+    std::reverse(cycle.begin() + 1, cycle.end());
+  return {e.what(), e.vertices(), std::move(cycle), e.cycle_weight()};
+}
+
+} // namespace
+
+batch_settings dijkstra_settings(const solver_options& options, const std::string& what) {
+  const solve_options o = to_solve_options(options);
+  if (o.narrow == narrow_mode::required) {
+    throw invalid_argument_error("--dtype int16 computes on the cuda back end, but " + what +
+                                 " solve by Dijkstra on the cpu; use int32");
+  }
+  warn_about_threads(options);
+  const std::string ignored = " is ignored: " + what + " solve by Dijkstra on the cpu";
+  if (options.backend != "auto" && options.backend != "cpu")
+    print_warning("--backend " + options.backend + ignored);
+  if (options.algorithm != "auto" && options.algorithm != "johnson")
+    print_warning("--algorithm " + options.algorithm + ignored);
+  if (options.block != 0)
+    print_warning("--block" + ignored);
+  if (!options.gpu_memory.empty())
+    print_warning("--gpu-memory" + ignored);
+  if (!options.devices.empty())
+    print_warning("--devices" + ignored);
+  batch_settings s;
+  s.type = o.type;
+  s.threads = o.threads;
+  return s;
+}
+
+std::int64_t sources_per_batch(std::int64_t n) noexcept {
+  const std::int64_t cells =
+      knobs().source_batch_cells > 0 ? knobs().source_batch_cells : default_batch_cells;
+  return std::max<std::int64_t>(1, cells / std::max<std::int64_t>(n, 1));
+}
+
+graph reversed_graph(const graph& g) {
+  graph r(g.num_vertices());
+  r.assign(g.targets(), g.sources(), g.weights());
+  return r;
+}
+
+void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std::int64_t> sources,
+                    const batch_settings& settings,
+                    const std::function<void(std::size_t, const source_result&)>& consume) {
+  const std::int64_t n = g.num_vertices();
+  const auto total = static_cast<std::int64_t>(sources.size());
+  const auto per_batch = static_cast<std::size_t>(sources_per_batch(n));
+  // One progress line over every batch: "round" counts sources done, of all sources.
+  const progress_callback shown = make_progress(settings.progress);
+  const stopwatch clock;
+  source_options o;
+  o.type = settings.type;
+  o.threads = settings.threads;
+  o.predecessors = settings.predecessors;
+  o.cycles = cycle_scope::whole_graph;
+  const auto cancelled = [&] {
+    return cancelled_error(interrupted_text() + " while solving " + in.path +
+                           "; no output was written");
+  };
+  for (std::size_t first = 0; first < sources.size(); first += per_batch) {
+    if (interrupted())
+      throw cancelled();
+    const auto batch = sources.subspan(first, std::min(per_batch, sources.size() - first));
+    o.progress = [&, first,
+                  size = static_cast<std::int64_t>(batch.size())](const progress_info& p) {
+      progress_info all;
+      all.rounds_total = total;
+      all.rounds_done = static_cast<std::int64_t>(first) +
+                        (p.rounds_total > 0 ? p.rounds_done * size / p.rounds_total : size);
+      all.elapsed_seconds = clock.seconds();
+      // As Johnson's rate in `apsp solve`: n^2 Floyd-Warshall updates per source row.
+      all.updates_per_second = all.elapsed_seconds > 0
+                                   ? static_cast<double>(n) * static_cast<double>(n) *
+                                         static_cast<double>(all.rounds_done) / all.elapsed_seconds
+                                   : 0.0;
+      return shown(all);
+    };
+    source_result rows;
+    try {
+      rows = solve_from_sources(g, batch, o);
+    } catch (const negative_cycle_error& e) {
+      rethrow_in_file_ids(settings.reversed ? turned_around(e) : e, in);
+    } catch (const overflow_risk_error& e) {
+      throw overflow_risk_error(with_file(e.what(), in.path));
+    } catch (const invalid_input_error& e) {
+      throw invalid_input_error(with_file(e.what(), in.path));
+    } catch (const cancelled_error&) {
+      throw cancelled();
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory_error(in.path + ": out of host memory while solving from " +
+                                std::to_string(batch.size()) + " sources");
+    }
+    consume(first, rows);
+  }
+}
+
+} // namespace apsp::cli

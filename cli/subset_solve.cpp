@@ -1,0 +1,284 @@
+#include "subset_solve.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/block_io.hpp"
+#include "apsp/error.hpp"
+#include "apsp/plan.hpp"
+#include "input.hpp"
+#include "interrupt.hpp"
+#include "json_text.hpp"
+#include "output.hpp"
+#include "solver.hpp"
+#include "source_batches.hpp"
+#include "timer.hpp"
+#include "vertex_lists.hpp"
+
+namespace apsp::cli {
+namespace {
+
+constexpr const char* subsets_option = "--sources/--targets";
+
+/// What the block needs, settled before the input is read.
+struct block_request {
+  std::vector<written_id> sources; // empty: every vertex
+  std::vector<written_id> targets; // empty: every vertex
+  io::format out_format = io::format::npy;
+  batch_settings settings;
+};
+
+block_request validate(const distributed_solve_args& a, const subset_selection& s, bool map_output,
+                       csv_labels_choice csv_labels) {
+  if (under_mpi())
+    throw invalid_argument_error(std::string(subsets_option) + " have no distributed mode");
+  const auto refuse = [](bool given, const char* option, const char* why) {
+    if (given) {
+      throw invalid_argument_error(std::string(option) + " does not apply to " + subsets_option +
+                                   ": " + why);
+    }
+  };
+  refuse(!a.paths_out.empty(), "--paths",
+         "the path matrix is n x n; use 'apsp paths' for the paths of chosen pairs");
+  refuse(map_output, "--map-output", "the block is computed in memory, a batch of rows at a time");
+  refuse(!a.checkpoint_dir.empty(), "--checkpoint", "the Dijkstra searches save no state");
+  refuse(!a.resume_dir.empty(), "--resume", "the Dijkstra searches save no state");
+  block_request r;
+  if (!a.out.empty()) {
+    r.out_format = matrix_output_format(a.out, a.output_format);
+    check_writable(a.out);
+  } else if (!a.output_format.empty()) {
+    throw invalid_argument_error("--output-format needs -o OUT");
+  }
+  check_csv_labels(csv_labels, r.out_format);
+  refuse_grid_outside_mpi(a.solver);
+  r.settings = dijkstra_settings(a.solver, subsets_option);
+  r.settings.progress = progress_wanted(a.quiet, a.progress);
+  if (s.sources)
+    r.sources = read_id_list(*s.sources, "--sources");
+  if (s.targets)
+    r.targets = read_id_list(*s.targets, "--targets");
+  return r;
+}
+
+/// The vertices of a set as given, or every vertex.
+std::vector<std::int64_t> resolve(const loaded_graph& in, const std::vector<written_id>& ids) {
+  return ids.empty() ? every_vertex(in.file.g.num_vertices()) : find_vertices(in, ids);
+}
+
+/// The rows x cols block, allocated (out_of_memory_error when it cannot be).
+io::distance_block allocate_block(const loaded_graph& in, dtype type, std::size_t rows,
+                                  std::size_t cols) {
+  io::distance_block b;
+  b.rows = static_cast<std::int64_t>(rows);
+  b.cols = static_cast<std::int64_t>(cols);
+  const std::uint64_t bytes = static_cast<std::uint64_t>(rows) * cols * size_of(type);
+  const std::uint64_t ram = host_memory_bytes();
+  const std::string what = std::to_string(rows) + " x " + std::to_string(cols) + " block";
+  if (ram != 0 && bytes > ram) {
+    throw out_of_memory_error(in.path + ": cannot solve: the " + what + " needs " +
+                              format_bytes(bytes) + " but this machine has " + format_bytes(ram));
+  }
+  try {
+    visit_dtype(type, [&](auto zero) {
+      b.values = std::vector<decltype(zero)>(static_cast<std::size_t>(rows) * cols);
+    });
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(in.path + ": out of host memory for the " + what);
+  }
+  return b;
+}
+
+/// Fills `block` (sources x targets) from Dijkstra's rows: from the sources, their rows at the
+/// targets' columns; or, `from_targets`, from the targets on the reversed graph, each row a
+/// column of the block.
+void fill_block(const loaded_graph& in, const std::vector<std::int64_t>& sources,
+                const std::vector<std::int64_t>& targets, bool from_targets,
+                batch_settings settings, io::distance_block& block) {
+  const std::int64_t n = in.file.g.num_vertices();
+  const std::vector<std::int64_t>& searched = from_targets ? targets : sources;
+  const std::vector<std::int64_t>& kept = from_targets ? sources : targets;
+  const auto cols = static_cast<std::size_t>(block.cols);
+  const auto copy = [&](std::size_t first, const source_result& rows) {
+    std::visit(
+        [&](auto& out) {
+          using T = typename std::decay_t<decltype(out)>::value_type;
+          const auto& d = std::get<std::vector<T>>(rows.distances);
+          for (std::size_t k = 0; k < rows.sources.size(); ++k) {
+            const T* row = d.data() + k * static_cast<std::size_t>(n);
+            for (std::size_t j = 0; j < kept.size(); ++j) {
+              const T v = row[kept[j]];
+              if (from_targets)
+                out[j * cols + first + k] = v;
+              else
+                out[(first + k) * cols + j] = v;
+            }
+          }
+        },
+        block.values);
+  };
+  if (from_targets) {
+    settings.reversed = true;
+    const graph reversed = reversed_graph(in.file.g);
+    for_each_batch(in, reversed, searched, settings, copy);
+  } else {
+    for_each_batch(in, in.file.g, searched, settings, copy);
+  }
+}
+
+/// Pairs with s != t, and those of them with a finite distance.
+struct block_counts {
+  std::uint64_t pairs = 0;
+  std::uint64_t reachable = 0;
+};
+
+block_counts count_pairs(const io::distance_block& block, const std::vector<std::int64_t>& sources,
+                         const std::vector<std::int64_t>& targets) {
+  block_counts c;
+  std::visit(
+      [&](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+          for (std::size_t j = 0; j < targets.size(); ++j) {
+            if (sources[i] == targets[j])
+              continue;
+            ++c.pairs;
+            if (v[i * targets.size() + j] < weight_traits<T>::infinity)
+              ++c.reachable;
+          }
+        }
+      },
+      block.values);
+  return c;
+}
+
+struct block_report {
+  std::size_t sources = 0;
+  std::size_t targets = 0;
+  bool from_targets = false;
+  dtype type = dtype::int32;
+  block_counts counts;
+  double read = 0;
+  double solve = 0;
+  double write = 0;
+};
+
+std::string engine_text(const block_report& r) {
+  return r.from_targets
+             ? "Dijkstra from the " + std::to_string(r.targets) + " targets on the reversed graph"
+             : "Dijkstra from the " + std::to_string(r.sources) + " sources";
+}
+
+void print_report(const distributed_solve_args& a, const loaded_graph& in, const block_report& r) {
+  const auto n = static_cast<long long>(in.file.g.num_vertices());
+  const auto m = static_cast<long long>(in.file.g.num_edges());
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["input"] = a.in.path;
+    j["format"] = io::to_string(in.file.source_format);
+    j["n"] = n;
+    j["m"] = m;
+    j["sources"] = r.sources;
+    j["targets"] = r.targets;
+    j["engine"] = r.from_targets ? "dijkstra_from_targets" : "dijkstra_from_sources";
+    j["dtype"] = to_string(r.type);
+    j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
+    j["pairs"] = r.counts.pairs;
+    j["reachable_pairs"] = r.counts.reachable;
+    j["output"] = a.out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.out);
+    std::printf("%s\n", json_text(j, 2).c_str());
+    return;
+  }
+  std::printf("input            %s (%s)\n", a.in.path.c_str(),
+              std::string(io::to_string(in.file.source_format)).c_str());
+  std::printf("vertices, edges  %lld, %lld\n", n, m);
+  std::printf("block            %zu sources x %zu targets\n", r.sources, r.targets);
+  std::printf("engine           %s (cpu)\n", engine_text(r).c_str());
+  std::printf("dtype            %s\n", std::string(to_string(r.type)).c_str());
+  std::printf("seconds          read %.3f, solve %.3f, write %.3f\n", r.read, r.solve, r.write);
+  std::printf("reachable pairs  %llu of %llu\n",
+              static_cast<unsigned long long>(r.counts.reachable),
+              static_cast<unsigned long long>(r.counts.pairs));
+  if (!a.out.empty())
+    std::printf("distances        %s\n", a.out.c_str());
+}
+
+} // namespace
+
+void add_subset_options(CLI::App& cmd, subset_selection& s) {
+  cmd.add_option(
+      "--sources", s.sources,
+      "only the rows of these vertices: ids as the file writes them, comma-separated "
+      "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved by "
+      "Dijkstra, never the n x n matrix");
+  cmd.add_option("--targets", s.targets,
+                 "only the columns of these vertices (same forms); alone, or when fewer than the "
+                 "sources, solved by Dijkstra from them on the reversed graph");
+}
+
+int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bool map_output,
+                  csv_labels_choice csv_labels) {
+  block_request request = validate(a, s, map_output, csv_labels);
+  trace("solve: arguments checked");
+  const sigint_scope sigint;
+  output_files outputs;
+  block_report report;
+  const loaded_graph in = read_input(a.in);
+  report.read = in.read_seconds;
+  throw_if_interrupted();
+  solve_options resolved = to_solve_options(a.solver);
+  resolve_auto_dtype(resolved, a.solver, in.file.g);
+  request.settings.type = resolved.type;
+  const std::vector<std::int64_t> sources = resolve(in, request.sources);
+  const std::vector<std::int64_t> targets = resolve(in, request.targets);
+  if (!a.out.empty() && request.out_format == io::format::csv &&
+      sources.size() * targets.size() > std::uint64_t{100000000}) {
+    throw invalid_argument_error("CSV output is limited to 10^8 distances (" +
+                                 std::to_string(sources.size()) + " x " +
+                                 std::to_string(targets.size()) + " asked); use .npy or .bin");
+  }
+  // The searches run from the smaller set: --targets alone, or fewer targets than sources, on
+  // the reversed graph.
+  report.from_targets =
+      request.sources.empty() || (!request.targets.empty() && targets.size() < sources.size());
+  report.sources = sources.size();
+  report.targets = targets.size();
+  report.type = request.settings.type;
+  io::distance_block block =
+      allocate_block(in, request.settings.type, sources.size(), targets.size());
+  const stopwatch solve_clock;
+  fill_block(in, sources, targets, report.from_targets, request.settings, block);
+  report.solve = solve_clock.seconds();
+  trace("solve: solved");
+  if (!a.out.empty()) {
+    const stopwatch write_clock;
+    std::vector<std::string> row_ids;
+    std::vector<std::string> col_ids;
+    if (request.out_format == io::format::csv && csv_labels != csv_labels_choice::off) {
+      for (const std::int64_t v : sources)
+        row_ids.push_back(in.file.labels.label(v));
+      for (const std::int64_t v : targets)
+        col_ids.push_back(in.file.labels.label(v));
+    }
+    outputs.write(a.out, [&](const auto& partial) {
+      io::write_block(partial, block, request.out_format, row_ids, col_ids);
+    });
+    outputs.commit();
+    report.write = write_clock.seconds();
+    trace("solve: written");
+  }
+  if (a.json || !a.quiet) {
+    report.counts = count_pairs(block, sources, targets);
+    print_report(a, in, report);
+  }
+  return 0;
+}
+
+} // namespace apsp::cli
