@@ -161,11 +161,16 @@ plan batch_plan(const graph& g, const solve_options& o, std::string reason) {
   // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
   // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
   const std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
-  p.host_bytes = detail::add_bytes(16 * m + 8 * n, per_thread * threads);
+  // No n x n matrix: the working memory is all of it.
+  p.working_host_bytes = detail::add_bytes(16 * m + 8 * n, per_thread * threads);
+  p.host_bytes = p.working_host_bytes;
   p.file_bytes = 0;
-  p.fits = true;
-  p.reason.clear();
-  detail::check_host_fit(p, "Dijkstra in batches on the cpu");
+  p.driver_fits = true;
+  const std::uint64_t ram = host_memory_bytes();
+  p.fits = ram == 0 || p.host_bytes <= ram;
+  p.reason = p.fits ? std::string()
+                    : "Dijkstra in batches on the cpu needs " + detail::gib(p.host_bytes) +
+                          " of host memory but this machine has " + detail::gib(ram);
   p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra in batches)";
   p.algorithm_reason = std::move(reason);
   return p;
