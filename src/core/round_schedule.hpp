@@ -20,6 +20,7 @@
 // checkpoint or stop is due run without look-ahead, so the saved state is exactly "r + 1 rounds
 // done".
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 
@@ -89,6 +90,15 @@ private:
   }
 };
 
+/// This process's tiles: local_rows() x local_cols() row-major values of the layout, and the
+/// via values in the same shape (null: no paths). What every executor works on: the cpu
+/// team's, a GPU rank's, an MPI rank's.
+template <class T> struct local_tiles {
+  grid_layout layout;
+  T* d = nullptr;
+  std::int32_t* via = nullptr;
+};
+
 /// How the processes of a grid exchange tiles. The default does nothing: one process.
 /// Called from one thread per process only.
 class grid_comm {
@@ -144,9 +154,28 @@ enum class update_part {
   rest        ///< all but those
 };
 
+// The schedule itself is C++20 (a concept); CUDA translation units that include this header
+// for the layout types compile as C++17 and never run rounds.
+#ifdef __cpp_concepts
+/// What run_rounds asks of an executor: the steps at the top of this file. The executors: the
+/// cpu team's tiles (cpu/blocked_fw.cpp), a GPU's resident tiles with panels between processes
+/// (cuda/rank_executor.cpp), one GPU holding the whole matrix (cuda/device_rounds.cpp) and
+/// blocks streamed through GPUs from host memory (cuda/out_of_core_rounds.cpp).
+template <class E>
+concept round_executor = requires(E& e, std::int64_t r, update_part part, std::uint32_t decision) {
+  e.pivot(r);
+  e.share_pivot(r);
+  e.panels(r);
+  e.start_share(r);
+  e.finish_share(r);
+  { e.check(r) } -> std::convertible_to<std::uint32_t>;
+  e.update(r, part);
+  { e.round_end(r, decision) } -> std::convertible_to<bool>;
+};
+
 /// Runs rounds [first, last) with executor `e` (see the top of this file). round_end returns
 /// false to stop.
-template <class Executor>
+template <round_executor Executor>
 void run_rounds(Executor& e, std::int64_t first, std::int64_t last, bool lookahead) {
   bool ahead = false; // round r's pivot and panels were computed during round r - 1
   for (std::int64_t r = first; r < last; ++r) {
@@ -173,5 +202,6 @@ void run_rounds(Executor& e, std::int64_t first, std::int64_t last, bool lookahe
       return;
   }
 }
+#endif
 
 } // namespace apsp::detail

@@ -176,10 +176,10 @@ private:
 
 /// One process's team of threads carrying out the schedule's steps. Every step is called on
 /// every thread of the team; communication and the hooks run on thread 0 (MPI_THREAD_FUNNELED).
-template <class T> class tile_executor {
+template <class T> class team_tile_executor {
 public:
-  tile_executor(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
-                run_context& ctx, const round_hooks& hooks)
+  team_tile_executor(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
+                     run_context& ctx, const round_hooks& hooks)
       : L_(tiles.layout), m_{tiles.d, tiles.via, tiles.layout.local_cols()}, comm_(comm),
         hooks_(hooks), control_(comm, ctx, hooks),
         ops_(select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), tiles.via != nullptr)),
@@ -655,7 +655,7 @@ std::uint64_t workspace_bytes(std::int64_t n, std::int64_t block, int threads,
   if (n == 0 || block <= 0)
     return 0;
   const std::int64_t tiles = (n + block - 1) / block;
-  // Several threads in one process keep two sets of snapshots (look-ahead, see tile_executor).
+  // Several threads in one process keep two sets of snapshots (look-ahead, see team_tile_executor).
   return workspace_bytes(tiles, tiles, block, threads, element_size, paths, threads > 1);
 }
 
@@ -663,7 +663,7 @@ template <class T>
 void blocked_floyd_warshall(const local_tiles<T>& tiles, grid_comm& comm, const blocked_config& cfg,
                             run_context& ctx, const round_hooks& hooks) {
   APSP_EXPECTS(cfg.block == tiles.layout.b, internal_error, "tile edge and layout disagree");
-  tile_executor<T> e(tiles, comm, cfg, ctx, hooks);
+  team_tile_executor<T> e(tiles, comm, cfg, ctx, hooks);
   e.run();
 }
 

@@ -21,14 +21,7 @@ struct blocked_config {
   isa kernels = isa::scalar;
 };
 
-/// This process's tiles: local_rows() x local_cols() row-major values of the layout, and the
-/// via values in the same shape (null: no paths).
-template <class T> struct local_tiles {
-  grid_layout layout;
-  T* d = nullptr;
-  std::int32_t* via = nullptr;
-};
-
+using detail::local_tiles;
 using detail::round_hooks;
 
 /// Row stride, in elements, of packed tiles for tile edge `block`.

@@ -18,10 +18,11 @@ using apsp::detail::update_part;
 /// The steps of core/round_schedule.hpp for one device: every kernel on s_, but for the
 /// look-ahead's part: round r's tiles of row and column r + 1, then round r + 1's pivot and
 /// panels, run on ahead_ while the rest of round r's update runs on s_, joined by events.
-class device_executor {
+class whole_matrix_executor {
 public:
-  device_executor(round_kernels& k, cudaStream_t s, round_control& control,
-                  std::int64_t first_round, bool lookahead, const std::function<void()>& current)
+  whole_matrix_executor(round_kernels& k, cudaStream_t s, round_control& control,
+                        std::int64_t first_round, bool lookahead,
+                        const std::function<void()>& current)
       : k_(k), s_(s), control_(control), first_(first_round), current_(current) {
     // Made before the rounds, so no driver call waits for it inside them. High priority: the
     // look-ahead's short kernels start as soon as an SM is free, not after the queued update.
@@ -109,7 +110,7 @@ void run_device_rounds(round_kernels& k, cudaStream_t s, apsp::detail::run_conte
     // APSP_CUDA_LOOKAHEAD=0 turns look-ahead off (measurements).
     const bool lookahead = hooks.lookahead && k.splits_update() && k.rounds() >= 3 &&
                            ctx.tuning().cuda_lookahead.value_or(true);
-    device_executor e(k, s, control, hooks.first_round, lookahead, current);
+    whole_matrix_executor e(k, s, control, hooks.first_round, lookahead, current);
     apsp::detail::run_rounds(e, hooks.first_round, k.rounds(), lookahead);
     // A failed or cancelled solve waits here for what it enqueued (the executor's streams and
     // events go with it); a finished one leaves its last rounds, and what settles them, running

@@ -247,7 +247,7 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
         std::unique_ptr<rank_gpu<T>> gpu;
         std::uint32_t made = apsp::detail::go_on;
         try {
-          const apsp::detail::cpu::local_tiles<T> tiles{layout_of(n, used, i), h_d.data(), via};
+          const apsp::detail::local_tiles<T> tiles{layout_of(n, used, i), h_d.data(), via};
           gpu = make_rank_gpu<T>(devices[at], tiles, weights, initial, /*whole_host=*/true);
         } catch (...) {
           errors[at] = std::current_exception();

@@ -45,10 +45,11 @@ struct pivot_block {
   std::int64_t right; // first column (row) after the pivot block
 };
 
-template <class T> class ooc_rounds {
+template <class T> class streamed_block_executor {
 public:
-  ooc_rounds(T* h, std::int32_t* hv, std::int64_t n, run_context& ctx, const round_hooks& hooks,
-             const std::vector<int>& devices, std::int64_t bo, bool tagged)
+  streamed_block_executor(T* h, std::int32_t* hv, std::int64_t n, run_context& ctx,
+                          const round_hooks& hooks, const std::vector<int>& devices,
+                          std::int64_t bo, bool tagged)
       : h_(h), hv_(hv), n_(n), bo_(bo), blocks_((n + bo - 1) / bo), ldp_(blocks_ * bo),
         n_up_(round_up(n, tile)), clamp_(ctx.negative_weights()),
         three_way_(three_way_minima<T>(ctx.negative_weights())),
@@ -375,7 +376,7 @@ void run_out_of_core_rounds(T* h, std::int32_t* hv, std::int64_t n, run_context&
                             std::int64_t bo, bool tagged) {
   if (n == 0 || devices.empty())
     return;
-  ooc_rounds<T>(h, hv, n, ctx, hooks, devices, bo, tagged).run();
+  streamed_block_executor<T>(h, hv, n, ctx, hooks, devices, bo, tagged).run();
 }
 
 template void run_out_of_core_rounds<std::int32_t>(std::int32_t*, std::int32_t*, std::int64_t,

@@ -83,10 +83,11 @@ struct bands {
 };
 
 /// The device copy of a rank's tiles (rank_gpu) and the executor of its rounds.
-template <class T> class gpu_tiles final : public rank_gpu<T> {
+template <class T> class resident_tile_executor final : public rank_gpu<T> {
 public:
-  gpu_tiles(int device, const apsp::detail::cpu::local_tiles<T>& tiles,
-            const apsp::detail::weight_facts& weights, const graph* initial, bool whole_host)
+  resident_tile_executor(int device, const apsp::detail::local_tiles<T>& tiles,
+                         const apsp::detail::weight_facts& weights, const graph* initial,
+                         bool whole_host)
       : L_(tiles.layout), host_d_(tiles.d), host_via_(tiles.via), device_(device),
         clamp_(weights.has_negative && std::is_integral_v<T>),
         three_way_(three_way_minima<T>(weights.has_negative)), rows_(padded(L_.local_rows())),
@@ -627,17 +628,18 @@ std::uint64_t rank_executor_bytes(const grid_layout& L, std::size_t element_size
 }
 
 template <class T>
-std::unique_ptr<rank_gpu<T>>
-make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles,
-              const apsp::detail::weight_facts& weights, const graph* initial, bool whole_host) {
-  return std::make_unique<gpu_tiles<T>>(device, tiles, weights, initial, whole_host);
+std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device, const apsp::detail::local_tiles<T>& tiles,
+                                           const apsp::detail::weight_facts& weights,
+                                           const graph* initial, bool whole_host) {
+  return std::make_unique<resident_tile_executor<T>>(device, tiles, weights, initial, whole_host);
 }
 
 template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&,
+make_rank_gpu(int, const apsp::detail::local_tiles<std::int32_t>&,
               const apsp::detail::weight_facts&, const graph*, bool);
-template std::unique_ptr<rank_gpu<float>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, const apsp::detail::weight_facts&,
-              const graph*, bool);
+template std::unique_ptr<rank_gpu<float>> make_rank_gpu(int,
+                                                        const apsp::detail::local_tiles<float>&,
+                                                        const apsp::detail::weight_facts&,
+                                                        const graph*, bool);
 
 } // namespace apsp::cuda

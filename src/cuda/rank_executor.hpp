@@ -16,7 +16,6 @@
 #include "core/checks.hpp"
 #include "core/round_control.hpp"
 #include "core/round_schedule.hpp"
-#include "cpu/blocked_fw.hpp"
 
 namespace apsp::cuda {
 
@@ -68,7 +67,7 @@ public:
 /// local matrix of its own.
 template <class T>
 [[nodiscard]] std::unique_ptr<rank_gpu<T>>
-make_rank_gpu(int device, const apsp::detail::cpu::local_tiles<T>& tiles,
+make_rank_gpu(int device, const apsp::detail::local_tiles<T>& tiles,
               const apsp::detail::weight_facts& weights, const graph* initial = nullptr,
               bool whole_host = false);
 

@@ -49,16 +49,17 @@ std::uint64_t rank_executor_bytes(const apsp::detail::grid_layout&, std::size_t,
 }
 
 template <class T>
-std::unique_ptr<rank_gpu<T>> make_rank_gpu(int, const apsp::detail::cpu::local_tiles<T>&,
+std::unique_ptr<rank_gpu<T>> make_rank_gpu(int, const apsp::detail::local_tiles<T>&,
                                            const apsp::detail::weight_facts&, const graph*, bool) {
   throw backend_unavailable_error("this build of apsp has no CUDA support");
 }
 
 template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<std::int32_t>&,
+make_rank_gpu(int, const apsp::detail::local_tiles<std::int32_t>&,
               const apsp::detail::weight_facts&, const graph*, bool);
-template std::unique_ptr<rank_gpu<float>>
-make_rank_gpu(int, const apsp::detail::cpu::local_tiles<float>&, const apsp::detail::weight_facts&,
-              const graph*, bool);
+template std::unique_ptr<rank_gpu<float>> make_rank_gpu(int,
+                                                        const apsp::detail::local_tiles<float>&,
+                                                        const apsp::detail::weight_facts&,
+                                                        const graph*, bool);
 
 } // namespace apsp::cuda

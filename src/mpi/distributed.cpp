@@ -553,7 +553,7 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   // GPU ranks: the tiles go to the device once; the rounds keep them there. The NCCL
   // communicators connect meanwhile (setup, not rounds).
   std::unique_ptr<cuda::rank_gpu<T>> gpu;
-  const detail::cpu::local_tiles<T> tiles{L, local.get(), o.paths ? via.get() : nullptr};
+  const detail::local_tiles<T> tiles{L, local.get(), o.paths ? via.get() : nullptr};
   if constexpr (gpu_type) {
     if (p.gpu && p.n > 0) {
       s.agree([&] { out.exchange = comm.use_device(p.gpu_device); });
