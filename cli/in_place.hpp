@@ -18,9 +18,9 @@ namespace apsp::cli {
 /// disappears); for Johnson's (each source's row goes straight into the file's pages, which the
 /// kernel writes back while later rows are computed); and for the supernodal solver while the
 /// files stay within the kernel's dirty-page limit (it fills and relabels the whole matrix in
-/// place: DE.gr's 9.6 GB with 128 GB of RAM took 3.1 s against 4.6-4.9 s in RAM plus the write,
-/// with the path matrix (19.2 GB) 4.9-5.1 s against 9.9-11.9 s; with 24 GB of RAM, throttled
-/// writeback made it 31-47 s against 18-19 s).
+/// place, which is faster than solving in RAM and writing the file after, until throttled
+/// writeback beyond that limit makes it slower; measured: docs/dev/benchmark-log.md, 'Figures
+/// from code comments').
 [[nodiscard]] bool solve_pays_in_place(const plan& p, const solve_options& options);
 
 /// Bytes of a solve's n x n results: the distances in options.type and, with options.paths, the

@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
   const int code = run_action(action);
   finish_mpi(); // under mpirun: every rank waits here until the first printed its error
   // Every output is complete (closed and renamed) here. Leaving without static destructors and
-  // the CUDA runtime's teardown, and leaving the driver's teardown to a helper, saves 0.05-0.13 s
-  // of a whole run on a GPU (process_exit.hpp).
+  // the CUDA runtime's teardown, and leaving the driver's teardown to a helper, takes the
+  // context's teardown off a whole run on a GPU (process_exit.hpp).
   end_process(code);
 }

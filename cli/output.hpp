@@ -94,10 +94,11 @@ private:
 };
 
 /// Creates `path` with `bytes` reserved and puts its pages in the page cache, as zeros, until
-/// `stop` is requested. A file's pages enter the page cache one at a time (about 3-4 GB/s on an
-/// H100 host whatever the threads), so `apsp solve` does this for a GPU solve's output while the
-/// GPU's context starts, and the solve's own prefault then finds them there. Failures are left
-/// to the solve, which maps the file itself.
+/// `stop` is requested. A file's pages enter the page cache one at a time (at a rate that more
+/// threads do not raise; measured: docs/dev/benchmark-log.md, 'Figures from code comments'), so
+/// `apsp solve` does this for a GPU solve's output while the GPU's context starts, and the
+/// solve's own prefault then finds them there. Failures are left to the solve, which maps the
+/// file itself.
 void prefill_file(const std::filesystem::path& path, std::uint64_t bytes,
                   const std::stop_token& stop) noexcept;
 

@@ -1,9 +1,10 @@
 #pragma once
 // How the `apsp` process ends once a command's outputs are complete.
 //
-// A process that used a GPU spends 0.04-0.13 s in its exit after its last line (the driver tears
-// the CUDA context down when the process's device files close, and the kernel unmaps the
-// address space), a third of a whole run at n = 5,000 (docs/benchmarks.md). The command's
+// A process that used a GPU spends a noticeable time in its exit after its last line (the driver
+// tears the CUDA context down when the process's device files close, and the kernel unmaps the
+// address space), a large share of a whole run on a small graph (measured:
+// docs/dev/benchmark-log.md, 'Figures from code comments'). The command's
 // results are final by then, so the tool leaves that work to a helper: a child that shares the
 // address space and holds copies of the device files, closes every other file (so a caller
 // reading the tool's stdout sees its end with the tool's exit), waits until the tool is gone and

@@ -381,8 +381,9 @@ int run(const solve_args& a) {
     trace("solve: summary printed"); // what follows until "command done": freeing the solve's data
   }
   // The helper that takes the exit's teardown also takes the freeing of the solve's data (the
-  // output's mapping, the graph): 0.005 / 0.02 / 0.09 s at n = 5,000 / 10,000 / 20,000 on the
-  // command's time otherwise. The outputs are complete and renamed.
+  // output's mapping, the graph), time that grows with n and would otherwise be on the
+  // command's time (measured: docs/dev/benchmark-log.md, 'Figures from code comments'). The
+  // outputs are complete and renamed.
   if (detaches) {
     if (releaser.joinable()) // the GPU's memory is free when the command ends
       releaser.join();

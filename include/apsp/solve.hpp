@@ -25,7 +25,7 @@ namespace apsp {
 /// graph's size, edge count and weights (the cost model of docs/sparse.md); the plan says
 /// which algorithm and why. Where auto weighs the supernodal solver (a sparse graph, a cpu
 /// back end, METIS present) this runs its analysis, the nested-dissection order and the fill,
-/// which takes time and memory of the order of the graph's (2 s and 0.2 GB for n = 490,000).
+/// which takes time and memory of the order of the graph's.
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options = {});
 
 /// All-pairs shortest paths of `g`: plans (make_plan(g, options)), then runs that plan.
@@ -56,8 +56,8 @@ struct backend_status {
 
 /// Gives back what this process holds on its GPUs: the CUDA context of every device that a
 /// plan or solve of this library started, with all its memory. A later plan or solve starts
-/// them again (about 0.2-0.4 s on an H100). For a program that is done with the GPUs: tearing
-/// a context down takes 0.05-0.13 s, which the process would otherwise spend in its exit, and on
+/// them again, which takes a noticeable time. For a program that is done with the GPUs: tearing
+/// a context down also takes time, which the process would otherwise spend in its exit, and on
 /// a thread of its own it runs beside the program's last work (`apsp solve` does so once the
 /// solve is done). Call it only while no solve runs. Does nothing where CUDA was never used.
 void release_devices() noexcept;

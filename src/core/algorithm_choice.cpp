@@ -25,34 +25,32 @@ constexpr double johnson_seconds_per_vertex_int = 40e-9;   // radix heap pop + t
 constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
 // The supernodal steps stream their blocks from memory: updates per second per thread (4-byte
 // types; 8-byte ones half), and seconds per matrix cell per thread for the fill and the two
-// relabelling passes. DE.gr: 5.2e10 updates in 2.8-3.0 s on the 2-core VM (9e9 per thread),
-// the whole solve stage in 1.3-1.7 s on the H100 host's 16 threads (bandwidth-bound, about 3e9
-// per thread); docs/sparse.md.
+// relabelling passes. The rate lies between the per-thread rates measured on a few threads and
+// on many, where the steps are bound by memory bandwidth (the runs behind it: docs/sparse.md
+// and docs/dev/benchmark-log.md, 'Figures from code comments').
 constexpr double supernodal_rate_4_byte = 4.0e9;
 constexpr double supernodal_seconds_per_cell = 2.0e-9;
 
 /// Threads' worth of speed for the host's sparse engines: they are bound by memory and by
-/// shared cores, so 2 threads give about 1.7 and 16 about 9 (threads^0.8). Johnson on DE.gr:
-/// 73.8 s on the 2-core VM, 13.9-16.2 s on the H100 host's 16 threads; on the two-H200 host's
-/// 32, 41.9 s for a random 80,000-vertex graph with 1.6 M arcs (estimated 69 s, 13-15 s and
-/// 48 s with this rule; 60 s, 7.5 s and 24 s with linear scaling).
+/// shared cores, so 2 threads give about 1.7 and 16 about 9 (threads^0.8). Johnson's measured
+/// times on 2, 16 and 32 threads are closer to this rule's estimates than to linear scaling's
+/// (measured: docs/dev/benchmark-log.md, 'Figures from code comments').
 double sparse_threads(int threads) {
   return std::pow(static_cast<double>(threads > 0 ? threads : 1), 0.8);
 }
 
 /// What a GPU adds to a whole run besides its rounds. `apsp solve` starts the context beside
 /// the read with 2 work queues and leaves its teardown to a helper after the outputs are
-/// complete, so on an H100 host (16 threads, median of 7 whole runs, random graphs with n^2/16
-/// edges) n = 1,500 took 0.24 s on the GPU against 0.10 s on the cpu, n = 3,000 0.28 against
-/// 0.21 s and n = 4,000 0.29 against 0.45 s: the GPU's extra is about 0.15 s, and the rule
-/// below puts the crossing at about 3,700 (docs/benchmarks.md). It was 0.3 s while the exit
-/// still tore the context down.
+/// complete; the constant below is that extra in seconds, fitted to whole runs on the GPU and
+/// the cpu of one host, and with it the rule puts the crossing between the two where those runs
+/// put it (measured, with the larger value it had while the exit still tore the context down:
+/// docs/dev/benchmark-log.md, 'Figures from code comments').
 constexpr double gpu_start_seconds = 0.15;
 
 std::atomic<bool> gpu_started_flag{false};
 
-/// Two or more GPUs split the rounds: 0.9 of linear (two H200: 1.92x at n = 80,000, 1.70-1.73x
-/// at 40,000).
+/// Two or more GPUs split the rounds: 0.9 of linear, between the speed-ups two GPUs reached at
+/// a smaller and a larger n (measured: docs/dev/benchmark-log.md, 'Figures from code comments').
 constexpr double multi_gpu_efficiency = 0.9;
 
 double cube(std::int64_t n) {

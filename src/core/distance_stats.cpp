@@ -29,7 +29,8 @@ struct partial {
 
 /// Adds the finite entries of [b, e) to r. For int32 with a 64-bit sum per range (a row holds
 /// fewer than 2^32 entries below 2^30) and masks instead of branches, so the compiler vectorises
-/// it: on a 10 GB matrix the per-entry 128-bit form took 1 s on two cores.
+/// it: the per-entry 128-bit form is not vectorised and was much slower (measured:
+/// docs/dev/benchmark-log.md, 'Figures from code comments').
 template <class T> void add_range(const T* b, const T* e, partial& r) {
   if constexpr (std::is_same_v<T, std::int32_t>) {
     std::int64_t sum = 0;

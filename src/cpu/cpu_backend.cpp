@@ -32,8 +32,9 @@ std::int64_t default_block(std::int64_t n, dtype type) {
   const double matrix_bytes =
       static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(size_of(type));
   // int32 with the matrix in the last-level cache: 96-wide tiles balance the phases better
-  // (2-core Zen 4, rounds at n = 1,000 / 2,000 / 2,800: +3 %, +3 %, +8 % over 128); float32's
-  // kernels lose 25 % there, so they keep 128 (bench/results/cpu_block_2026-11-23.csv).
+  // (faster rounds than 128); float32's kernels lose speed there, so they keep 128 (measured:
+  // docs/dev/benchmark-log.md, 'Figures from code comments';
+  // bench/results/cpu_block_2026-11-23.csv).
   const bool int32_in_cache = type == dtype::int32 && matrix_bytes <= l3_bytes;
   std::int64_t b = matrix_bytes > l3_bytes ? 2 * base : int32_in_cache ? 96 : base;
   // Small graphs: at least 8 rounds, so the serial phase 1 stays a small share.

@@ -25,9 +25,9 @@ public:
   team_barrier(int count, int spins) : count_(count), left_(count), spins_(spins) {}
 
   /// The spin count for a team of `threads`: APSP_CPU_SPIN when set, else 0 when the team
-  /// outnumbers the hardware threads, else `default_spins` (some 0.1-1 ms, by the CPU's
-  /// pause: on the H100 host's 16 threads 20,000 made the rounds at n = 1,000-2,000 5-12 %
-  /// faster than sleeping at once, docs/benchmarks.md).
+  /// outnumbers the hardware threads, else `default_spins` (a short wait, whose length depends
+  /// on the CPU's pause: spinning that long made the rounds of small solves faster than
+  /// sleeping at once; measured: docs/dev/benchmark-log.md, 'Figures from code comments').
   static int spins_for(int threads) {
     if (const auto spins = current_tuning().cpu_spin)
       return *spins;

@@ -141,10 +141,11 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
     saved.emplace(ctx, n, cuda::kernels::fw_tile, h_d.data(), via, ld / cuda::kernels::fw_tile);
   const bool resumed = saved && saved->hooks.first_round > 0;
   const graph* initial = resumed ? nullptr : ctx.initial_edges();
-  // Page-locked staging buffers (page-locking costs about 0.5 ms per MiB): built from the
-  // edges, one pair carries the edges up and the matrices down (sized for the edges, at least a
-  // row); from a host matrix, the download's pair is made on a thread while the rounds run. The
-  // download makes its own if that failed.
+  // Page-locked staging buffers (page-locking costs time per MiB pinned; measured:
+  // docs/dev/benchmark-log.md, 'Figures from code comments'): built from the edges, one pair
+  // carries the edges up and the matrices down (sized for the edges, at least a row); from a
+  // host matrix, the download's pair is made on a thread while the rounds run. The download
+  // makes its own if that failed.
   const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(T);
   std::optional<cuda::staging_buffers> staging;
   std::jthread pin;

@@ -68,11 +68,10 @@ std::string device_list(const std::vector<int>& devices, int count) {
 }
 
 /// `--devices all` splits an in-core matrix only from this n on: below it the per-round pivot
-/// row exchange and the synchronisation cost more than the second GPU saves. Measured whole
-/// runs on 2x H200: n = 20,000 took 1.63 s on two GPUs against 1.35 s on one; with the ranks'
-/// prefault (rank_executor.cpp), n = 30,000 took 2.77-2.83 s on two against 2.84-2.88 s on one
-/// and n = 40,000 4.75 s against 5.69-5.72 s (docs/benchmarks.md). An explicit device list is
-/// always honoured.
+/// row exchange and the synchronisation cost more than the second GPU saves. In whole runs on
+/// two GPUs the split was slower than one GPU below this n, about even at it (with the ranks'
+/// prefault, rank_executor.cpp) and clearly faster above (measured: docs/dev/benchmark-log.md,
+/// 'Figures from code comments'). An explicit device list is always honoured.
 constexpr std::int64_t all_devices_min_n = 30000;
 
 bool asks_for_all(const solve_options& o) {

@@ -115,12 +115,12 @@ public:
       enqueue_fill_rect<std::int32_t>(via_.data(), cols_, 0, rows_, 0, cols_, no_via, s);
     from_edges_ = initial != nullptr;
     // One page-locked staging pair for the set-up's copies and the downloads, made once:
-    // page-locking costs about 0.5 ms per MiB, and made per copy it was 0.06 s of every
-    // download of a large share (two 64 MiB buffers, the most there were then) on the
-    // command's time. Built from the edges, the pair is sized for them (at least a row), as in
-    // the one-device solve (cuda_backend.cpp): a sparse graph's set-up then pins a few MiB
-    // instead of a pair sized for the download (n = 40,000 on two H200s, 800,000 edges, 2 x 64
-    // MiB: set-up 0.11-0.15 s per device, most of it page-locking, against 0.011-0.015 s).
+    // page-locking costs time per MiB pinned, and made per copy it was a visible part of every
+    // download of a large share on the command's time. Built from the edges, the pair is sized
+    // for them (at least a row), as in the one-device solve (cuda_backend.cpp): a sparse graph's
+    // set-up then pins a few MiB instead of a pair sized for the download, whose page-locking
+    // was most of the set-up (measured: docs/dev/benchmark-log.md, 'Figures from code
+    // comments').
     const std::size_t row_bytes = static_cast<std::size_t>(L_.local_cols()) * sizeof(T);
     const std::size_t copy_bytes =
         initial != nullptr
@@ -166,8 +166,9 @@ public:
     // Built from the edges, the host tiles are first written by a download: their pages are
     // faulted in on a thread while the rounds run (as in the one-device solve, cuda_backend.cpp),
     // or the download would fault them in page by page (costly above all in a memory-mapped
-    // output file: n = 30,000 on two GPUs took 1.2-1.7 s longer than on one). download() joins
-    // it first. APSP_CUDA_PREFAULT=0: none (measurements).
+    // output file, where it made two GPUs slower than one; measured: docs/dev/benchmark-log.md,
+    // 'Figures from code comments'). download() joins it first. APSP_CUDA_PREFAULT=0: none
+    // (measurements).
     if (from_edges_ && prefault_enabled())
       fault_ = std::jthread([this] { fault_in_host_rows(); });
     // Two timed events a round on each stream: the per-rank report of a distributed solve.
@@ -466,7 +467,8 @@ private:
 
   /// The local tiles between the host (stride local columns) and the device (stride cols_),
   /// through pinned staging buffers and host copies on all cores (transfer.hpp): a pageable
-  /// copy of a 39 GB rank took seconds more.
+  /// copy of a large rank is much slower (measured: docs/dev/benchmark-log.md, 'Figures from
+  /// code comments').
   template <class V> void host_rect(V* dev, V* host, cudaMemcpyKind kind) {
     const std::int64_t rows = L_.local_rows();
     const std::int64_t cols = L_.local_cols();

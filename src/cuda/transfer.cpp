@@ -16,19 +16,19 @@
 namespace apsp::cuda {
 namespace {
 
-/// The threads of a parallel host copy: half the cores. On an H100 host (16 cores) the
-/// download of n = 5,000 / 10,000 took 0.003-0.004 / 0.010-0.013 s on 8 threads against
-/// 0.004-0.026 / 0.010-0.075 s on 16, whose static shares wait for the slowest core while the
-/// CUDA runtime's and the solve's other threads run (docs/benchmarks.md).
+/// The threads of a parallel host copy: half the cores. On all the cores the download is no faster
+/// and far more variable than on half, as their static shares wait for the slowest core while
+/// the CUDA runtime's and the solve's other threads run (measured: docs/dev/benchmark-log.md,
+/// 'Figures from code comments').
 int copy_threads() {
   static const int threads = std::max(1, omp_get_num_procs() / 2);
   return threads;
 }
 
 /// Copies rows [row0, row0 + rows) of a copy between the host (rows where `map` says) and a
-/// dense staging buffer, in parallel from 1 MiB on (one core cannot keep up with a PCIe 5 link:
-/// 7.7 GB/s for the 4 MiB pieces of n = 5,000): into the staging buffer when the host side is
-/// const, out of it otherwise.
+/// dense staging buffer, in parallel from 1 MiB on (one core's copy is well below what a PCIe 5
+/// link carries; measured: docs/dev/benchmark-log.md, 'Figures from code comments'): into the
+/// staging buffer when the host side is const, out of it otherwise.
 template <class Host>
 void copy_rows(Host* host, unsigned char* stage, std::int64_t row0, std::int64_t rows,
                std::size_t row_bytes, std::size_t stride_bytes, const host_rows& map) {

@@ -13,10 +13,8 @@
 namespace apsp::cuda {
 
 /// Bytes of each of the two pinned staging buffers, at most. 16 MiB pays for its page-locking
-/// better than 64: on 2x H200 at n = 40,000 (n^2/16 arcs), a split's set-up 0.09-0.12 s per
-/// device against 0.18-0.20 and its download 0.09-0.14 s against 0.14-0.15; one GPU's solve
-/// stage 4.62-4.68 s against 4.73-4.80, and 0.63-0.64 s against 0.68-0.77 at n = 20,000
-/// (docs/benchmarks.md).
+/// better than 64: a two-GPU split's set-up and download and one GPU's solve stage were all
+/// faster with it (measured: docs/dev/benchmark-log.md, 'Figures from code comments').
 inline constexpr std::size_t staging_bytes = std::size_t{16} << 20;
 
 /// The staging buffers' size for a copy of `total` bytes: an eighth of it, between 4 MiB and
@@ -25,8 +23,9 @@ inline constexpr std::size_t staging_bytes = std::size_t{16} << 20;
 [[nodiscard]] std::size_t staging_chunk_bytes(std::size_t total);
 
 /// The two pinned staging buffers of a copy of `total` bytes (staging_chunk_bytes each), made
-/// ahead of time: page-locking costs about 0.3-0.7 ms per MiB on the H100 host, so the cuda
-/// back end makes the download's buffers on a host thread while the rounds run.
+/// ahead of time: page-locking costs time per MiB pinned (measured: docs/dev/benchmark-log.md,
+/// 'Figures from code comments'), so the cuda back end makes the download's buffers on a host
+/// thread while the rounds run.
 class staging_buffers {
 public:
   /// Each buffer holds at least `row_bytes` (one row of the copy).

@@ -473,10 +473,10 @@ rank_report report_of(const session& s, const grid_plan& p, const comm_stats& c,
 }
 
 /// GPU ranks on one node whose panels all travel GPU to GPU: look-ahead by default only below
-/// this n. Measured on 2x H200 (block 512, bench/results/mpi_gpu_ranks_2026-11-23.csv): at
-/// n = 80,000 and 140,000 the split update cost more than the broadcasts it hides (20.40 s
-/// without, 21.39 s with; 97.0 s without, 100.5 s with), while at n = 20,000 it hides the pivot
-/// and panel steps of short rounds (1.37-1.46 s with, 1.90-1.95 s without).
+/// this n. For large n the split update costs more than the broadcasts it hides, while for
+/// small n it hides the pivot and panel steps of short rounds (measured:
+/// docs/dev/benchmark-log.md, 'Figures from code comments';
+/// bench/results/mpi_gpu_ranks_2026-11-23.csv).
 constexpr std::int64_t gpu_lookahead_below_n = 50000;
 
 template <class T>
