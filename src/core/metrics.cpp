@@ -163,9 +163,14 @@ plan batch_plan(const graph& g, const solve_options& o, std::string reason) {
   const std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
   p.host_bytes = detail::add_bytes(16 * m + 8 * n, per_thread * threads);
   p.file_bytes = 0;
-  p.fits = true;
+  p.working_host_bytes = p.host_bytes;
+  p.driver_fits = true;
+  const std::uint64_t physical = detail::physical_memory_bytes();
+  p.fits = physical == 0 || p.host_bytes <= physical;
   p.reason.clear();
-  detail::check_host_fit(p, "Dijkstra in batches on the cpu");
+  if (!p.fits)
+    p.reason = "Dijkstra in batches on the cpu needs " + detail::gib(p.host_bytes) +
+               " of host memory but this machine has " + detail::gib(physical);
   p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra in batches)";
   p.algorithm_reason = std::move(reason);
   return p;
