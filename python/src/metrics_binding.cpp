@@ -98,8 +98,8 @@ py::dict to_dict(apsp::graph_metrics&& gm, const apsp::plan& ran, double seconds
     d["histogram_width"] = gm.histogram.width;
     d["histogram_negative"] = gm.histogram.negative;
   } else {
-    for (const char* key : {"histogram_edges", "histogram_counts", "histogram_width",
-                            "histogram_negative"})
+    for (const char* key :
+         {"histogram_edges", "histogram_counts", "histogram_width", "histogram_negative"})
       d[key] = py::none();
   }
   d["dtype"] = std::string(apsp::to_string(ran.type));
@@ -161,10 +161,10 @@ void bind_metrics(py::module_& m) {
         apsp::graph g;
         {
           py::gil_scoped_release release;
-          g = graph_from_edges(
-              n, {rows.data(), static_cast<std::size_t>(rows.size())},
-              {cols.data(), static_cast<std::size_t>(cols.size())},
-              {weights.data(), static_cast<std::size_t>(weights.size())}, directed, unweighted);
+          g = graph_from_edges(n, {rows.data(), static_cast<std::size_t>(rows.size())},
+                               {cols.data(), static_cast<std::size_t>(cols.size())},
+                               {weights.data(), static_cast<std::size_t>(weights.size())}, directed,
+                               unweighted);
         }
         return run({std::move(which), wf_improved, histogram_bins, std::move(dtype),
                     std::move(backend), std::move(algorithm), threads, std::move(progress)},
@@ -176,9 +176,9 @@ void bind_metrics(py::module_& m) {
       py::arg("threads"), py::arg("progress"));
   m.def(
       "metrics_graph",
-      [](const py_graph& graph, bool directed, bool unweighted, std::string which,
-         bool wf_improved, int histogram_bins, std::string dtype, std::string backend,
-         std::string algorithm, int threads, py::object progress) {
+      [](const py_graph& graph, bool directed, bool unweighted, std::string which, bool wf_improved,
+         int histogram_bins, std::string dtype, std::string backend, std::string algorithm,
+         int threads, py::object progress) {
         const metrics_call c{std::move(which), wf_improved,        histogram_bins,
                              std::move(dtype), std::move(backend), std::move(algorithm),
                              threads,          std::move(progress)};
@@ -187,9 +187,9 @@ void bind_metrics(py::module_& m) {
         const apsp::graph g = transform_graph(graph.file->g, directed, unweighted);
         return run(c, on_graph(g));
       },
-      py::arg("graph"), py::kw_only(), py::arg("directed"), py::arg("unweighted"),
-      py::arg("which"), py::arg("wf_improved"), py::arg("histogram_bins"), py::arg("dtype"),
-      py::arg("backend"), py::arg("algorithm"), py::arg("threads"), py::arg("progress"));
+      py::arg("graph"), py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("which"),
+      py::arg("wf_improved"), py::arg("histogram_bins"), py::arg("dtype"), py::arg("backend"),
+      py::arg("algorithm"), py::arg("threads"), py::arg("progress"));
   m.def(
       "metrics_dense",
       [](const py::array& values, const py::object& mask, bool directed, bool unweighted,
@@ -199,23 +199,22 @@ void bind_metrics(py::module_& m) {
         const matrix_builder build =
             dense_builder(values, mask, apsp::parse_dtype(dtype), directed, unweighted);
         const std::int64_t n = values.shape(0);
-        return run({std::move(which), wf_improved, histogram_bins, std::move(dtype),
-                    std::move(backend), std::move(algorithm), threads, std::move(progress)},
-                   [&](const apsp::solve_options& o, const apsp::metrics_options& mo,
-                       apsp::plan& ran) {
-                     // Plan first, so an impossible request fails before the n x n allocation.
-                     const apsp::plan p = apsp::make_plan(n, o);
-                     if (!p.fits)
-                       throw apsp::out_of_memory_error("the solve does not fit: " + p.reason);
-                     apsp::result r = apsp::solve_dense(build(), o);
-                     ran = r.executed_plan();
-                     return apsp::metrics_of(r.distances(), mo);
-                   });
+        return run(
+            {std::move(which), wf_improved, histogram_bins, std::move(dtype), std::move(backend),
+             std::move(algorithm), threads, std::move(progress)},
+            [&](const apsp::solve_options& o, const apsp::metrics_options& mo, apsp::plan& ran) {
+              // Plan first, so an impossible request fails before the n x n allocation.
+              const apsp::plan p = apsp::make_plan(n, o);
+              if (!p.fits)
+                throw apsp::out_of_memory_error("the solve does not fit: " + p.reason);
+              apsp::result r = apsp::solve_dense(build(), o);
+              ran = r.executed_plan();
+              return apsp::metrics_of(r.distances(), mo);
+            });
       },
-      py::arg("values"), py::arg("mask"), py::kw_only(), py::arg("directed"),
-      py::arg("unweighted"), py::arg("which"), py::arg("wf_improved"), py::arg("histogram_bins"),
-      py::arg("dtype"), py::arg("backend"), py::arg("algorithm"), py::arg("threads"),
-      py::arg("progress"));
+      py::arg("values"), py::arg("mask"), py::kw_only(), py::arg("directed"), py::arg("unweighted"),
+      py::arg("which"), py::arg("wf_improved"), py::arg("histogram_bins"), py::arg("dtype"),
+      py::arg("backend"), py::arg("algorithm"), py::arg("threads"), py::arg("progress"));
 }
 
 } // namespace apsp_py
