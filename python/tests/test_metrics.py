@@ -282,3 +282,14 @@ def test_rome99_sample_against_networkx():
             m.out_eccentricity[v] == max(out.values()), f"vertex {v}"
     hops = apsp.eccentricity(g, v=sample)
     assert dict(zip(sample, hops.tolist())) == nx.eccentricity(G, v=sample)
+
+
+@pytest.mark.parametrize("algorithm", ["johnson", "fw"])
+def test_progress_cancels_and_reports(algorithm):
+    G = random_graph(30, 0.2, 3, True)
+    with pytest.raises(apsp.Cancelled):
+        apsp.metrics(G, algorithm=algorithm, progress=lambda done, total, rate: False)
+    calls = []
+    m = apsp.metrics(G, algorithm=algorithm, progress=lambda *a: calls.append(a))
+    assert calls and calls[-1][0] == calls[-1][1]  # the last call reports every round done
+    assert m.algorithm == algorithm
