@@ -62,12 +62,12 @@ def c_elegans(shared):
     return G
 
 
-def time_apsp(G, repeat):
+def time_apsp(G, repeat, threads):
     import apsp
     best, result = float("inf"), None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        result = apsp.metrics(G, weight="weight")
+        result = apsp.metrics(G, weight="weight", threads=threads)
         best = min(best, time.perf_counter() - t0)
     return best, result
 
@@ -146,6 +146,7 @@ def main():
     p.add_argument("--networkx-sample", type=int, metavar="K",
                    help="time NetworkX on K vertices of larger graphs and scale by n / K")
     p.add_argument("--repeat", type=int, default=3, help="apsp calls; the best counts")
+    p.add_argument("--threads", type=int, default=0, help="apsp's CPU threads (0 = all)")
     p.add_argument("--seed", type=int, default=36)
     p.add_argument("--shared-data", default=os.environ.get("APSP_SHARED_DATA",
                                                            str(ROOT.parent / "shared" / "data")))
@@ -161,7 +162,7 @@ def main():
             print(f"{name}: skipped (not in {args.shared_data})")
             continue
         n, m = G.number_of_nodes(), G.number_of_edges()
-        apsp_seconds, result = time_apsp(G, args.repeat)
+        apsp_seconds, result = time_apsp(G, args.repeat, args.threads)
         k = args.networkx_sample
         if k is not None and k < n:
             nx_seconds, closeness, ecc = time_networkx_sampled(G, k, args.seed)
