@@ -293,3 +293,12 @@ def test_progress_cancels_and_reports(algorithm):
     m = apsp.metrics(G, algorithm=algorithm, progress=lambda *a: calls.append(a))
     assert calls and calls[-1][0] == calls[-1][1]  # the last call reports every round done
     assert m.algorithm == algorithm
+
+
+def test_errors_without_networkx_are_plain_value_errors(monkeypatch):
+    import sys
+    cut = scipy_sparse.coo_array(([1.0], ([0], [1])), shape=(3, 3))
+    monkeypatch.setitem(sys.modules, "networkx", None)  # `import networkx` now fails
+    with pytest.raises(apsp.NotConnectedError) as err:
+        apsp.diameter(cut)
+    assert not isinstance(err.value, nx.NetworkXError) and isinstance(err.value, ValueError)
