@@ -41,6 +41,8 @@ def test_block_is_the_full_solve_restricted(seed, directed):
         block = apsp.solve(g, sources=s, targets=t, directed=directed)
         assert block.shape == (len(s), len(t)), msg
         np.testing.assert_array_equal(block, full[np.ix_(s, t)], err_msg=msg)
+        apsp_full = apsp.solve(g, directed=directed, paths=False).distances
+        np.testing.assert_array_equal(block, apsp_full[np.ix_(s, t)], err_msg=msg)
         np.testing.assert_array_equal(apsp.solve(g, sources=s, directed=directed), full[s],
                                       err_msg=msg)
         np.testing.assert_array_equal(apsp.solve(g, targets=t, directed=directed), full[:, t],
