@@ -10,10 +10,8 @@ Run with Debian's interpreter and the build's module:
 Rows are appended (a header first when the file is new)."""
 
 import argparse
-import csv
 import datetime
 import os
-import pathlib
 import platform
 import resource
 import subprocess
@@ -23,6 +21,8 @@ import time
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
+
+from bench_rows import append_csv, commit
 
 FIELDS = ["date", "machine", "commit", "command", "n", "m", "sources", "impl", "threads",
           "seconds", "peak_mib"]
@@ -87,16 +87,6 @@ def peak_mib(args, impl, count):
     return float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
-def commit():
-    root = pathlib.Path(__file__).resolve().parents[2]
-    try:
-        out = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        out = "unknown"
-    return out
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=10_000)
@@ -138,13 +128,7 @@ def main():
     print(f"({platform.processor() or platform.machine()}, {os.cpu_count()} cores, apsp "
           f"{apsp.__version__})")
     if args.csv:
-        path = pathlib.Path(args.csv)
-        new = not path.exists()
-        with path.open("a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            if new:
-                w.writeheader()
-            w.writerows(rows)
+        append_csv(args.csv, FIELDS, rows)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,15 @@ smaller dtypes, every apsp back end, progress and cancel, path helpers and file 
 See docs/python.md.
 """
 
-from ._errors import BackendUnavailable, Cancelled, NegativeCycleError
+from ._errors import (BackendUnavailable, Cancelled, DirectedGraphError, NegativeCycleError,
+                      NotConnectedError, NullGraphError)
 from . import _core
 from ._core import Graph, Result
 from ._api import (backends, floyd_warshall, no_path, read_graph, release_devices,
                    shortest_path, solve)
+from ._metrics import Metrics, metrics
+from ._networkx_metrics import (average_shortest_path_length, closeness_centrality, diameter,
+                                eccentricity, global_efficiency, harmonic_centrality, radius)
 from ._path import path
 from ._networkx import NodeArray
 from ._sparse import bellman_ford, dijkstra, johnson
@@ -19,8 +23,11 @@ NO_PREDECESSOR = _core.NO_PREDECESSOR
 __version__ = _core.version()
 
 __all__ = [
-    "BackendUnavailable", "Cancelled", "Graph", "NO_PREDECESSOR", "NegativeCycleError", "NodeArray",
-    "Result", "backends", "bellman_ford", "dijkstra", "floyd_warshall", "johnson", "no_path", "path",
-    "read_graph", "release_devices", "shortest_path", "solve",
+    "BackendUnavailable", "Cancelled", "DirectedGraphError", "Graph", "Metrics", "NO_PREDECESSOR",
+    "NegativeCycleError", "NodeArray", "NotConnectedError", "NullGraphError", "Result",
+    "average_shortest_path_length", "backends", "bellman_ford", "closeness_centrality",
+    "diameter", "dijkstra", "eccentricity", "floyd_warshall", "global_efficiency",
+    "harmonic_centrality", "johnson", "metrics", "no_path", "path", "radius", "read_graph",
+    "release_devices", "shortest_path", "solve",
 ]
-Graph.__module__ = Result.__module__ = NodeArray.__module__ = "apsp"
+Graph.__module__ = Result.__module__ = NodeArray.__module__ = Metrics.__module__ = "apsp"

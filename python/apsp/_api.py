@@ -5,6 +5,7 @@ import os
 import numpy as np
 
 from . import _core, _inputs, _networkx
+from ._sets import solve_block
 from ._sparse import solve_rows
 
 # SciPy's method names -> apsp's algorithms. 'D' and 'BF' give SciPy's answers through
@@ -136,14 +137,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     return _labelled(dist, pred, nodes, return_predecessors)
 
 
-def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=True,
+def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto", paths=None,
           progress=None, threads=0, devices=None, gpu_memory=None, algorithm="auto",
-          weight="weight"):
+          weight="weight", sources=None, targets=None):
     """All-pairs shortest paths with everything apsp knows about the run.
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
-    ``return_predecessors`` and defaults to True; ``threads`` sets the number of CPU threads, 0 = all) and
-    returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
+    ``return_predecessors`` and defaults to True; ``threads`` sets the number of CPU threads,
+    0 = all) and, without ``sources`` and ``targets``, returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
     ``.seconds``, ``.timings``, ``.algorithm``, ``.algorithm_reason`` and ``.nodes`` (a
     NetworkX graph's nodes in vertex order, else None; ``weight`` as in
@@ -168,13 +169,45 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
         ('2G', '512M', '1536K', '2GiB'; K/M/G/T, case-insensitive). None means no cap beyond
         what is free. A matrix above the cap is solved out of core (it stays in host memory
         and streams through the GPU).
+
+    sources, targets : None or a sequence of vertices (nodes of a NetworkX graph)
+        With either, only the block of distances from ``sources`` (rows; None: every vertex)
+        to ``targets`` (columns; None: every vertex) is computed and returned, as a 2-D array
+        of ``dtype`` (an :class:`apsp.NodeArray` labelled by the target nodes for a NetworkX
+        graph), never the n x n matrix: Dijkstra from the smaller side on all CPU threads
+        (after Bellman-Ford potentials where a weight is negative), the graph reversed when
+        the columns are searched. Memory: the graph and ``min(|S|, |T|) x n`` distances. This
+        runs on the cpu: ``backend`` must be 'auto' or 'cpu', ``algorithm`` 'auto' or
+        'johnson', and ``paths``, ``devices`` and ``gpu_memory`` must be left unset. A negative
+        cycle anywhere raises, as the full solve does.
     """
     graph, directed, nodes = _networkx.prepare(csgraph, weight, directed)
+    if sources is not None or targets is not None:
+        _check_block_options(backend, algorithm, paths, devices, gpu_memory)
+        return solve_block(graph, sources, targets, directed=directed, unweighted=unweighted,
+                           dtype=dtype, threads=threads, progress=progress, nodes=nodes)
     res = _inputs.solve(graph, directed=directed, unweighted=unweighted, dtype=dtype,
-                        backend=backend, paths=paths, progress=progress, threads=threads,
-                        devices=devices, gpu_memory=gpu_memory, algorithm=algorithm)
+                        backend=backend, paths=True if paths is None else paths,
+                        progress=progress, threads=threads, devices=devices,
+                        gpu_memory=gpu_memory, algorithm=algorithm)
     res.nodes = nodes
     return res
+
+
+def _check_block_options(backend, algorithm, paths, devices, gpu_memory):
+    """A solve from sources or to targets runs Dijkstra on the cpu, without a path matrix."""
+    if _inputs.normalize_backend(backend) not in ("auto", "cpu"):
+        raise ValueError(f"solve with sources or targets runs on the cpu; backend={backend!r} "
+                         "cannot be honoured (use 'auto' or 'cpu')")
+    if _inputs.normalize_algorithm(algorithm) not in ("auto", "johnson"):
+        raise ValueError(f"solve with sources or targets runs Dijkstra; algorithm={algorithm!r} "
+                         "cannot be honoured (use 'auto' or 'johnson')")
+    if paths:
+        raise ValueError("solve with sources or targets keeps no paths; for predecessors use "
+                         "apsp.dijkstra(graph, indices=sources, return_predecessors=True)")
+    if devices is not None or gpu_memory is not None:
+        raise ValueError("devices and gpu_memory apply to the cuda back end, which a solve "
+                         "with sources or targets does not use")
 
 
 def read_graph(path, format=None, *, weight_column="weight", undirected=None, directed=None):

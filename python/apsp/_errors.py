@@ -31,3 +31,42 @@ class Cancelled(RuntimeError):
 
 class BackendUnavailable(RuntimeError):
     """The requested back end was not built into this apsp, or has no device here."""
+
+
+class NotConnectedError(ValueError):
+    """A function that NetworkX defines only on (strongly) connected graphs (eccentricity,
+    diameter, radius, average_shortest_path_length) was given one that is not.
+
+    The instance raised is also a ``networkx.NetworkXError`` when networkx is importable, so
+    code written for NetworkX catches it; ``apsp.metrics`` gives the values over the pairs
+    that are reachable instead of raising.
+    """
+
+
+class NullGraphError(ValueError):
+    """The graph has no vertices, where NetworkX raises NetworkXPointlessConcept (also one of
+    those when networkx is importable)."""
+
+
+class DirectedGraphError(TypeError):
+    """A function that NetworkX implements for undirected graphs only (global_efficiency) was
+    given a directed NetworkX graph (also a networkx.NetworkXNotImplemented when networkx is
+    importable)."""
+
+
+_NETWORKX_TWINS = {}
+
+
+def networkx_compatible(error_class, networkx_name, message):
+    """An `error_class` instance that is also networkx's `networkx_name` exception when networkx
+    can be imported (imported here only, when an error is raised)."""
+    try:
+        import networkx
+    except ImportError:
+        return error_class(message)
+    twin = _NETWORKX_TWINS.get(error_class)
+    if twin is None:
+        twin = type(error_class.__name__, (error_class, getattr(networkx, networkx_name)),
+                    {"__module__": "apsp", "__doc__": error_class.__doc__})
+        _NETWORKX_TWINS[error_class] = twin
+    return twin(message)

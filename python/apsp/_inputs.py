@@ -226,13 +226,24 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
         gpu_memory=normalize_gpu_memory(gpu_memory),
         algorithm=normalize_algorithm(algorithm),
     )
+    kind, graph = classify(csgraph, masked_zeros_are_edges)
+    if kind == "graph":
+        return _core.solve_graph(graph, **kwargs)
+    if kind == "edges":
+        return _core.solve_edges(graph.n, graph.rows, graph.cols, graph.weights, **kwargs)
+    return _core.solve_dense(*graph, **kwargs)
+
+
+def classify(csgraph, masked_zeros_are_edges=False):
+    """(kind, graph) for the compiled entry points: ('graph', an apsp.Graph), ('edges', an
+    EdgeList: sparse input, a NetworkX graph's edges, a masked array whose unmasked zeros are
+    edges) or ('dense', (values, mask or None)), checked square and real."""
     if isinstance(csgraph, _core.Graph):
-        return _core.solve_graph(csgraph, **kwargs)
+        return "graph", csgraph
     edges = _edges_unless_dense(csgraph, masked_zeros_are_edges)
     if edges is not None:
-        return _core.solve_edges(edges.n, edges.rows, edges.cols, edges.weights, **kwargs)
-    values, mask = _dense_values(csgraph)
-    return _core.solve_dense(values, mask, **kwargs)
+        return "edges", edges
+    return "dense", _dense_values(csgraph)
 
 
 def _edges_unless_dense(csgraph, masked_zeros_are_edges):
@@ -282,6 +293,15 @@ def csr_arrays(csgraph):
         data = data.astype(np.float64)
     return (csgraph.shape[0], np.ascontiguousarray(indptr), np.ascontiguousarray(indices),
             np.ascontiguousarray(data))
+
+
+def dense_edges(values, mask):
+    """The edges of a dense matrix under Floyd-Warshall's rule (off the diagonal, 0, inf, NaN
+    and masked entries are no edge; a diagonal entry is a self-loop) as an EdgeList."""
+    is_edge = (values != 0) & np.isfinite(values)
+    if mask is not None:
+        is_edge &= ~mask
+    return _nonzero_edges(values, is_edge)
 
 
 def _nonzero_edges(values, is_edge):

@@ -30,6 +30,15 @@ template <class T> py::array_t<T> to_numpy(apsp::dense_matrix<T>&& m) {
   return py::array_t<T>(square_shape(n), square_strides<T>(n), owned->data(), owner);
 }
 
+/// Moves `values` to the heap and returns an array of `shape` (its sizes multiply to
+/// values.size()) that owns them through a capsule.
+template <class T>
+py::array_t<T> owning_array(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(std::move(shape), owned->data(), owner);
+}
+
 /// An n x n array viewing `m`, which `base` keeps alive.
 template <class T>
 py::array_t<T> view_numpy(const apsp::dense_matrix<T>& m, const py::object& base) {

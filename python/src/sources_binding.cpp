@@ -1,7 +1,7 @@
 // solve_sources_csr / solve_sources_edges / solve_sources_graph: apsp::solve_from_sources for
 // SciPy's `indices=`, called by apsp/_sparse.py. A CSR matrix's own arrays are handed to the
-// library as they are (a csr_view, searched in place when it can be). The rows come back as NumPy arrays that own the library's vectors
-// (no copy), |S| x n, never n x n.
+// library as they are (a csr_view, searched in place when it can be). The rows come back as
+// NumPy arrays that own the library's vectors (no copy), |S| x n, never n x n.
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -17,6 +17,7 @@
 #include "apsp/sources.hpp"
 #include "edge_input.hpp"
 #include "graph_binding.hpp"
+#include "numpy_owner.hpp"
 #include "progress_bridge.hpp"
 
 namespace apsp_py {
@@ -24,13 +25,6 @@ namespace {
 
 using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
-/// A rows x n array that owns `values` through a capsule.
-template <class T> py::array rows_array(std::vector<T>&& values, std::int64_t rows, std::int64_t n) {
-  auto* owned = new std::vector<T>(std::move(values));
-  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-  return py::array_t<T>(std::vector<py::ssize_t>{rows, n}, owned->data(), owner);
-}
 
 struct source_call {
   std::string dtype;
@@ -66,10 +60,10 @@ py::tuple run(const Graph& g, const int_array& sources, const source_call& c) {
   }
   const auto rows = static_cast<std::int64_t>(r.sources.size());
   py::array dist = std::visit(
-      [&](auto& v) -> py::array { return rows_array(std::move(v), rows, r.n); }, r.distances);
+      [&](auto& v) -> py::array { return owning_array(std::move(v), {rows, r.n}); }, r.distances);
   py::object pred = py::none();
   if (c.predecessors)
-    pred = rows_array(std::move(r.predecessors), rows, r.n);
+    pred = owning_array(std::move(r.predecessors), {rows, r.n});
   return py::make_tuple(dist, pred);
 }
 
