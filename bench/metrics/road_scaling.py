@@ -23,6 +23,8 @@ import datetime
 import json
 import math
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -31,7 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = os.path.join(HERE, "..", "road_graph.py")
 COLUMNS = ["date", "device", "commit", "command", "n", "m", "engine", "threads", "seconds",
-           "peak_rss_bytes", "load_average", "cpu_seconds", "metrics_seconds"]
+           "peak_rss_bytes", "load_average", "cpu_seconds", "metrics_seconds", "note"]
 PREDICT = [500_000, 1_000_000, 10_000_000]
 
 
@@ -55,16 +57,26 @@ def load_average():
         return ""
 
 
-def run_child(cmd):
-    """(exit code, stdout, wall s, cpu s, peak RSS bytes) of one child, from os.wait4."""
+def run_child(cmd, stop_after=0):
+    """(exit code, stdout, stderr, wall s, cpu s, peak RSS bytes) of one child, from os.wait4;
+    with stop_after, SIGTERM after that many seconds (a probe)."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
-        _, status, ru = os.wait4(proc.pid, 0)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errf:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=errf)
+        pid = 0
+        while stop_after and time.perf_counter() - t0 < stop_after:
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            time.sleep(0.2)
+        if not pid:
+            if stop_after:
+                proc.send_signal(signal.SIGTERM)
+            _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
-        err = proc.stderr.read().decode(errors="replace")
-        proc.stderr.close()
+        errf.seek(0)
+        err = errf.read().decode(errors="replace")
         out.seek(0)
         text = out.read().decode(errors="replace")
     # ru_maxrss is in KiB on Linux
@@ -113,6 +125,11 @@ def report(rows, device, threads_filter=None):
             continue
         if threads_filter and int(r["threads"]) != threads_filter:
             continue
+        if r["engine"].endswith("-probe"):
+            print(f"\nprobe n {r['n']} ({r['engine']}, {r['threads']} threads): peak RSS"
+                  f" {int(r['peak_rss_bytes']) / 2**20:.1f} MiB, load {r['load_average']};"
+                  f" {r.get('note', '')}")
+            continue
         groups.setdefault((r["engine"], int(r["threads"])), []).append(r)
     fits = {}
     for (engine, threads), rs in sorted(groups.items()):
@@ -149,6 +166,41 @@ def report(rows, device, threads_filter=None):
     return fits
 
 
+def append_row(path, row):
+    if not path:
+        return
+    fresh = not os.path.exists(path) or os.path.getsize(path) == 0
+    fields = COLUMNS
+    if not fresh:  # append in the file's own column order
+        with open(path, newline="") as f:
+            fields = next(csv.reader(f))
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        if fresh:
+            w.writeheader()
+        w.writerow(row)
+
+
+PROGRESS = re.compile(r"round (\d+)/(\d+).*?elapsed ([\d.]+) s")
+
+
+def probe_row(err, rc, wall, cpu):
+    """Projects a stopped johnson run from its progress lines ('round X/Y ... elapsed E s'):
+    rounds per second between the first and the last line, so the graph's reading and the
+    first round are left out; the CPU projection scales the probe's CPU seconds by Y / X."""
+    marks = [(int(x), int(y), float(e)) for x, y, e in PROGRESS.findall(err)]
+    if len(marks) < 2 or marks[-1][2] <= marks[0][2] or marks[-1][0] <= marks[0][0]:
+        return None
+    (x0, total, e0), (x1, _, e1) = marks[0], marks[-1]
+    rate = (x1 - x0) / (e1 - e0)
+    projected = total / rate
+    projected_cpu = cpu * total / x1
+    return {"metrics_seconds": f"{projected:.1f}",
+            "note": (f"probe stopped after {wall:.0f} s (exit {rc}) at round {x1}/{total};"
+                     f" projected whole run {projected:.0f} s wall, {projected_cpu:.0f} s cpu"
+                     " (an extrapolation, not a measurement)")}
+
+
 def read_rows(path):
     if not os.path.exists(path):
         return []
@@ -170,6 +222,10 @@ def main(argv=None):
     p.add_argument("--csv", default=None, help="CSV to append rows to and fit from")
     p.add_argument("--commit", default="", help="the commit the binary was built from")
     p.add_argument("--fit-only", action="store_true", help="no runs: fit the rows of --csv")
+    p.add_argument("--probe", type=float, default=0, metavar="SECONDS",
+                   help="no full runs: run johnson with --progress for SECONDS per size, stop it,"
+                        " and project the whole run from the rounds done (sizes too large to"
+                        " finish); rows get engine johnson-probe and are left out of the fits")
     p.add_argument("--max-seconds", type=float, default=0,
                    help="skip a size whose predicted time (from the sizes already run) exceeds this")
     a = p.parse_args(argv)
@@ -189,7 +245,7 @@ def main(argv=None):
               "cmake --build build --target apsp_cli, or pass --apsp", file=sys.stderr)
         return 1
     sizes = [int(s) for s in a.sizes.split(",") if s]
-    engines = [e for e in a.engines.split(",") if e]
+    engines = [e for e in a.engines.split(",") if e] if not a.probe else ["johnson"]
     for e in engines:
         if e not in ("johnson", "auto"):
             p.error(f"unknown engine {e}")
@@ -216,6 +272,26 @@ def main(argv=None):
             if a.threads:
                 cmd += ["--threads", str(a.threads)]
             load = load_average()
+            if a.probe:
+                cmd = [c if c != "-q" else "--progress" for c in cmd]
+                rc, out, err, wall, cpu, rss = run_child(cmd, stop_after=a.probe)
+                row = probe_row(err, rc, wall, cpu)
+                if row is None:
+                    print(f"error: {' '.join(cmd)}: no progress to project from (exit {rc})\n{err}",
+                          file=sys.stderr)
+                    return 2
+                row.update({"date": datetime.date.today().isoformat(), "device": device,
+                            "commit": a.commit,
+                            "command": " ".join(["apsp"] + cmd[1:]).replace(workdir + "/", ""),
+                            "n": nn, "m": mm, "engine": "johnson-probe",
+                            "threads": a.threads or os.cpu_count(),
+                            "seconds": f"{wall:.3f}", "peak_rss_bytes": rss,
+                            "load_average": load, "cpu_seconds": f"{cpu:.3f}"})
+                print(f"{'johnson-probe':>20}  n {nn:>8}  m {mm:>8}  {wall:8.2f} s  cpu {cpu:8.2f} s"
+                      f"  RSS {rss / 2**20:8.1f} MiB  load {load}  {row['note']}", flush=True)
+                new_rows.append(row)
+                append_row(a.csv, row)
+                continue
             rc, out, err, wall, cpu, rss = run_child(cmd)
             if rc != 0:
                 print(f"error: {' '.join(cmd)} exited {rc}\n{err}", file=sys.stderr)
@@ -240,13 +316,7 @@ def main(argv=None):
                   f"  RSS {rss / 2**20:8.1f} MiB  load {load}", flush=True)
             new_rows.append(row)
             done.append((nn, wall))
-            if a.csv:
-                fresh = not os.path.exists(a.csv)
-                with open(a.csv, "a", newline="") as f:
-                    w = csv.DictWriter(f, fieldnames=COLUMNS)
-                    if fresh:
-                        w.writeheader()
-                    w.writerow(row)
+            append_row(a.csv, row)
     rows = read_rows(a.csv) if a.csv else new_rows
     report(rows, device)
     if tmp:
