@@ -155,8 +155,17 @@ def report(rows, device, threads_filter=None):
         print(f"  fit (wall): seconds = {c:.3e} * n^{a:.3f}")
         if cc is not None:
             print(f"  fit (cpu):  cpu seconds = {cc:.3e} * n^{ca:.3f}"
-                  f"  (per-thread rate at the largest n: "
-                  f"{ns[-1] / float(best[ns[-1]]['cpu_seconds']):.0f} sources/s per thread)")
+                  f"  (at the largest n, n / cpu seconds = "
+                  f"{ns[-1] / float(best[ns[-1]]['cpu_seconds']):.0f} sources per CPU-second)")
+        if engine == "johnson" and cc is not None:
+            # the textbook form: one Dijkstra per source, each ~ m log2 n
+            ks = [float(best[n]["cpu_seconds"]) / (n * int(best[n]["m"]) * math.log2(n)) for n in ns]
+            k = ks[-1]
+            ratio = int(best[ns[-1]]["m"]) / ns[-1]
+            print(f"  n m log2(n) form: cpu seconds = k * n * m * log2(n), k = "
+                  + ", ".join(f"{x:.3e}" for x in ks) + " (by n); with the largest n's k and"
+                  f" m = {ratio:.2f} n: " + ", ".join(
+                      f"n {n}: {human(k * n * ratio * n * math.log2(n))} cpu" for n in PREDICT))
         for n in PREDICT:
             line = f"  PREDICTION n {n:>9}: {human(c * n ** a)} wall on {threads} threads"
             if cc is not None:
