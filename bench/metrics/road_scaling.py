@@ -235,6 +235,10 @@ def main(argv=None):
                    help="no full runs: run johnson with --progress for SECONDS per size, stop it,"
                         " and project the whole run from the rounds done (sizes too large to"
                         " finish); rows get engine johnson-probe and are left out of the fits")
+    p.add_argument("--block", type=int, default=0,
+                   help="--block for apsp (sources per progress step for johnson; 0: apsp's"
+                        " choice, about n / 250, except with --probe: 32, so that a probe sees"
+                        " several steps at large n)")
     p.add_argument("--max-seconds", type=float, default=0,
                    help="skip a size whose predicted time (from the sizes already run) exceeds this")
     a = p.parse_args(argv)
@@ -280,6 +284,9 @@ def main(argv=None):
                 cmd += ["--algorithm", "johnson"]
             if a.threads:
                 cmd += ["--threads", str(a.threads)]
+            block = a.block or (32 if a.probe else 0)
+            if block:
+                cmd += ["--block", str(block)]
             load = load_average()
             if a.probe:
                 cmd = [c if c != "-q" else "--progress" for c in cmd]
