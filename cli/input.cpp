@@ -136,6 +136,8 @@ loaded_graph read_input(const input_options& in) {
   }
   ro.weight_column = in.weight_column;
   ro.undirected = in.undirected;
+  if (in.no_matrix)
+    ro.max_vertices = io::max_edge_format_vertices;
   try {
     out.file = io::read_graph(in.path, ro);
   } catch (const overflow_risk_error& e) {

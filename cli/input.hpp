@@ -20,6 +20,9 @@ struct input_options {
   std::string format; // empty: by suffix
   std::string weight_column = "weight";
   bool undirected = false; ///< --undirected: every edge also goes the other way
+  /// Commands that keep no n x n matrix (metrics, solve --sources/--targets, paths) read edge
+  /// formats up to io::max_edge_format_vertices instead of the matrix-sized default.
+  bool no_matrix = false;
 };
 
 /// Adds the positional INPUT (required) and --format / --weight-column / --undirected.
@@ -37,6 +40,12 @@ struct loaded_graph {
 /// its format; invalid_input_error ("cannot open for reading") when it cannot be opened.
 [[nodiscard]] bool format_is_evident(const std::string& path);
 [[nodiscard]] loaded_graph read_input(const input_options& in);
+
+/// `in`, read by a command that keeps no n x n matrix (input_options::no_matrix).
+[[nodiscard]] inline input_options keeping_no_matrix(input_options in) {
+  in.no_matrix = true;
+  return in;
+}
 
 /// --backend, --algorithm, --dtype, --block, --threads.
 struct solver_options {

@@ -212,7 +212,7 @@ int run(const metrics_args& a) {
   const interrupt_scope signals;
   output_files outputs;
   // 2. Read, 3. compute.
-  const loaded_graph in = read_input(a.in);
+  const loaded_graph in = read_input(keeping_no_matrix(a.in));
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
   mo.progress = make_progress(progress_wanted(a.quiet, a.progress));

@@ -178,7 +178,7 @@ int run(const paths_args& a) {
   const auto written = written_pairs(a);
   const sigint_scope sigint;
   output_files outputs;
-  const loaded_graph in = read_input(a.in);
+  const loaded_graph in = read_input(keeping_no_matrix(a.in));
   throw_if_interrupted();
   solve_options resolved = to_solve_options(a.solver);
   resolve_auto_dtype(resolved, a.solver, in.file.g);

@@ -230,7 +230,7 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   const sigint_scope sigint;
   output_files outputs;
   block_report report;
-  const loaded_graph in = read_input(a.in);
+  const loaded_graph in = read_input(keeping_no_matrix(a.in));
   report.read = in.read_seconds;
   throw_if_interrupted();
   solve_options resolved = to_solve_options(a.solver);

@@ -82,7 +82,15 @@ struct read_options {
   /// Every edge u -> v (u != v) also goes v -> u with the same weight, in any format: the file
   /// is read as an undirected graph. A negative edge then makes a negative cycle u -> v -> u.
   bool undirected = false;
+  /// The most vertices an edge format (DIMACS, Matrix Market, edge list, CSV, course binary)
+  /// may declare or use; 0 = 2^19 = 524,288, the largest n whose n x n int32 distance matrix
+  /// fits in 1 TiB. What keeps no n x n matrix (apsp metrics, solve --sources/--targets, paths)
+  /// raises it, up to max_edge_format_vertices. .npy graphs are matrices and keep 2^19.
+  std::int64_t max_vertices = 0;
 };
+
+/// The most vertices read_options::max_vertices may allow: vertex ids are int32.
+inline constexpr std::int64_t max_edge_format_vertices = (std::int64_t{1} << 31) - 1;
 
 /// Reads a graph. A .npy graph is a square matrix of weights in which +inf/NaN (float) or values
 /// >= 2^30-1 (integer) mean "no edge"; the diagonal gives self-loops.

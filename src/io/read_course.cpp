@@ -27,7 +27,8 @@ std::int32_t load_i32(const char* at) noexcept {
 
 } // namespace
 
-graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes) {
+graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes,
+                              std::int64_t limit) {
   if (bytes.empty())
     fail_byte(p, 0, "empty file (expected int32 n, int32 m, then m edges)");
   if (bytes.size() < 8) {
@@ -37,10 +38,10 @@ graph_file read_course_binary(const std::filesystem::path& p, std::string_view b
   const std::int64_t m = load_i32(bytes.data() + 4);
   if (n < 0)
     fail_byte(p, 0, "vertex count " + std::to_string(n) + " is negative");
-  if (n > max_vertices) {
+  if (n > limit) {
     fail_byte(p, 0,
               "vertex count " + std::to_string(n) + " is too large (at most " +
-                  std::to_string(max_vertices) + ")");
+                  std::to_string(limit) + ")");
   }
   if (m < 0)
     fail_byte(p, 4, "edge count " + std::to_string(m) + " is negative");

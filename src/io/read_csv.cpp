@@ -29,7 +29,7 @@ std::string_view trim(std::string_view s) {
 } // namespace
 
 graph_file read_csv(const std::filesystem::path& p, std::string_view text,
-                    const std::string& weight_column) {
+                    const std::string& weight_column, std::int64_t limit) {
   if (text.empty())
     fail_line(p, 1, "empty file (expected a CSV header row)");
   csv_records records(text, p);
@@ -65,8 +65,8 @@ graph_file read_csv(const std::filesystem::path& p, std::string_view text,
       fail_line(p, at, "empty vertex id");
     auto [it, inserted] = first_seen.try_emplace(id, static_cast<std::int32_t>(names.size()));
     if (inserted) {
-      if (static_cast<std::int64_t>(names.size()) == max_vertices) {
-        fail_line(p, at, "more than " + std::to_string(max_vertices) + " distinct vertex ids");
+      if (static_cast<std::int64_t>(names.size()) == limit) {
+        fail_line(p, at, "more than " + std::to_string(limit) + " distinct vertex ids");
       }
       names.push_back(id);
     }

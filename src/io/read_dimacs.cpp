@@ -10,7 +10,8 @@
 
 namespace apsp::io::detail {
 
-graph_file read_dimacs(const std::filesystem::path& p, std::string_view text) {
+graph_file read_dimacs(const std::filesystem::path& p, std::string_view text,
+                       std::int64_t limit) {
   if (text.empty())
     fail_line(p, 1, "empty file (expected a DIMACS 'p sp n m' line)");
   line_reader lines(text);
@@ -42,7 +43,7 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text) {
         fail_line(p, at, "problem type " + quote_token(problem) + " is not 'sp' (shortest paths)");
       }
       n = parse_count(n_tok, "vertex count", p, at);
-      check_vertex_count(n, p, at);
+      check_vertex_count(n, limit, p, at);
       m = parse_count(m_tok, "arc count", p, at);
       check_record_count(m, lines.remaining(), 7, "arcs ('a u v w' lines)", p, at);
       src.reserve(static_cast<std::size_t>(m));

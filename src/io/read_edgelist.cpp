@@ -23,7 +23,8 @@ std::int64_t parse_id(std::string_view token, const std::filesystem::path& p, st
 
 } // namespace
 
-graph_file read_edgelist(const std::filesystem::path& p, std::string_view text) {
+graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
+                         std::int64_t limit) {
   if (text.empty())
     fail_line(p, 1, "empty file (expected lines 'u v [w]')");
   line_reader lines(text);
@@ -51,10 +52,10 @@ graph_file read_edgelist(const std::filesystem::path& p, std::string_view text) 
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   const auto n = static_cast<std::int64_t>(sorted.size());
-  if (n > max_vertices) {
+  if (n > limit) {
     fail_line(p, lines.line_number(),
               "the file has " + std::to_string(n) + " distinct vertex ids; at most " +
-                  std::to_string(max_vertices) + " are supported");
+                  std::to_string(limit) + " are supported");
   }
   const auto m = static_cast<std::int64_t>(weight.size());
   std::vector<std::int32_t> src(static_cast<std::size_t>(m));

@@ -10,6 +10,7 @@
 #include "apsp/io.hpp"
 #include "io/diagnostics.hpp"
 #include "io/file_bytes.hpp"
+#include "io/limits.hpp"
 #include "io/npy_header.hpp"
 #include "io/readers.hpp"
 
@@ -73,17 +74,23 @@ graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view byt
     text_bytes = gunzip(bytes, p);
     bytes = text_bytes.view();
   }
+  APSP_EXPECTS(o.max_vertices >= 0 && o.max_vertices <= max_edge_format_vertices,
+               invalid_argument_error,
+               "read_options::max_vertices must be 0 (the default) or at most " +
+                   std::to_string(max_edge_format_vertices) + ", got " +
+                   std::to_string(o.max_vertices));
+  const std::int64_t limit = o.max_vertices > 0 ? o.max_vertices : max_vertices;
   switch (f) {
   case format::dimacs:
-    return read_dimacs(p, bytes);
+    return read_dimacs(p, bytes, limit);
   case format::mtx:
-    return read_mtx(p, bytes);
+    return read_mtx(p, bytes, limit);
   case format::edgelist:
-    return read_edgelist(p, bytes);
+    return read_edgelist(p, bytes, limit);
   case format::csv:
-    return read_csv(p, bytes, o.weight_column);
+    return read_csv(p, bytes, o.weight_column, limit);
   case format::course_binary:
-    return read_course_binary(p, bytes);
+    return read_course_binary(p, bytes, limit);
   case format::npy:
     return read_npy_graph(p, bytes);
   }

@@ -67,7 +67,7 @@ mtx_banner parse_banner(std::string_view line, const std::filesystem::path& p) {
 
 } // namespace
 
-graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
+graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::int64_t limit) {
   if (text.empty())
     fail_line(p, 1, "empty file (expected a '%%MatrixMarket' banner)");
   line_reader lines(text);
@@ -103,7 +103,7 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text) {
                       "; an adjacency matrix must be square");
       }
       n = rows;
-      check_vertex_count(n, p, at);
+      check_vertex_count(n, limit, p, at);
       nnz = parse_count(nnz_tok, "entry count", p, at);
       check_record_count(nnz, lines.remaining(), pattern ? 3 : 5, "entries", p, at);
       const auto reserve = static_cast<std::size_t>(banner.symmetric ? 2 * nnz : nnz);

@@ -13,12 +13,17 @@
 
 namespace apsp::io::detail {
 
-[[nodiscard]] graph_file read_dimacs(const std::filesystem::path& p, std::string_view text);
-[[nodiscard]] graph_file read_mtx(const std::filesystem::path& p, std::string_view text);
-[[nodiscard]] graph_file read_edgelist(const std::filesystem::path& p, std::string_view text);
+// `limit`: the most vertices accepted (vertex_limit(read_options)).
+[[nodiscard]] graph_file read_dimacs(const std::filesystem::path& p, std::string_view text,
+                                     std::int64_t limit);
+[[nodiscard]] graph_file read_mtx(const std::filesystem::path& p, std::string_view text,
+                                  std::int64_t limit);
+[[nodiscard]] graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
+                                       std::int64_t limit);
 [[nodiscard]] graph_file read_csv(const std::filesystem::path& p, std::string_view text,
-                                  const std::string& weight_column);
-[[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes);
+                                  const std::string& weight_column, std::int64_t limit);
+[[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes,
+                                            std::int64_t limit);
 [[nodiscard]] graph_file read_npy_graph(const std::filesystem::path& p, std::string_view bytes);
 
 /// What read_graph does once the file is in memory: text formats are gunzipped when the bytes

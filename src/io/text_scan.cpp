@@ -75,11 +75,13 @@ std::int64_t parse_count(std::string_view token, std::string_view what,
   return v;
 }
 
-void check_vertex_count(std::int64_t n, const std::filesystem::path& p, std::int64_t line) {
-  if (n > max_vertices) {
+void check_vertex_count(std::int64_t n, std::int64_t limit, const std::filesystem::path& p,
+                        std::int64_t line) {
+  if (n > limit) {
     fail_line(p, line,
               "vertex count " + std::to_string(n) + " is too large (at most " +
-                  std::to_string(max_vertices) + ": an n x n int32 matrix must fit in 1 TiB)");
+                  std::to_string(limit) +
+                  (limit == max_vertices ? ": an n x n int32 matrix must fit in 1 TiB)" : ")"));
   }
 }
 

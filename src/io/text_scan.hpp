@@ -111,7 +111,8 @@ private:
                                        const std::filesystem::path& p, std::int64_t line);
 
 /// Refuses a vertex count the library cannot hold (n > 2^19, whose int32 matrix exceeds 1 TiB).
-void check_vertex_count(std::int64_t n, const std::filesystem::path& p, std::int64_t line);
+void check_vertex_count(std::int64_t n, std::int64_t limit, const std::filesystem::path& p,
+                        std::int64_t line);
 
 /// Refuses a declared record count that `remaining` bytes cannot hold when every record needs at
 /// least `min_record_bytes` plus a newline.

@@ -315,3 +315,23 @@ def test_engine_options_are_ignored_with_one_warning_each(apsp_in, tmp_path):
     assert len(lines) == 2 and all(x.startswith("apsp: warning: --") for x in lines), r
     assert "--backend reference is ignored" in lines[0] and "--algorithm fw" in lines[1], r
     check_block(tmp_path, "d.npy", full, ["3"], [str(v) for v in range(1, 61)])
+
+
+def test_a_graph_beyond_the_matrix_limit_is_read_for_some_rows(apsp_in, tmp_path):
+    """Above 2^19 vertices no n x n matrix is possible, but --sources/--targets and `apsp paths`
+    keep none: their read takes the graph, and the full solve still refuses it."""
+    n = (1 << 19) + 5
+    # A path 1 -> 2 -> ... -> 6 at the start, and one arc into the last vertex.
+    arcs = [(k, k + 1, k) for k in range(1, 6)] + [(3, n, 7)]
+    write_gr(tmp_path / "wide.gr", n, arcs)
+    r = apsp_in("solve", "wide.gr", "--sources", "1,3", "--targets", f"6,{n}", "-o", "b.npy", "-q")
+    assert r.rc == 0, r
+    block = np.load(tmp_path / "b.npy").astype(float)
+    block[block >= COURSE_INF] = np.inf
+    assert block.tolist() == [[15.0, 10.0], [12.0, 7.0]]
+    r = apsp_in("paths", "wide.gr", "--sources", "1", "--targets", str(n))
+    assert r.rc == 0, r
+    line = json.loads(r.out.splitlines()[0])
+    assert line["distance"] == 10 and line["path"] == [1, 2, 3, n], line
+    r = apsp_in("solve", "wide.gr", "-o", "full.npy")
+    assert r.rc == 3 and "too large" in r.err and "1 TiB" in r.err, r
