@@ -30,6 +30,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from bench_rows import cpu_model  # noqa: E402  (bench/python, beside this folder)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATOR = os.path.join(HERE, "..", "road_graph.py")
 COLUMNS = ["date", "device", "commit", "command", "n", "m", "engine", "threads", "seconds",
@@ -38,16 +41,7 @@ PREDICT = [500_000, 1_000_000, 10_000_000]
 
 
 def cpu_device():
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model} ({os.cpu_count()} cpus)"
+    return f"{cpu_model()} ({os.cpu_count()} cpus)"
 
 
 def load_average():

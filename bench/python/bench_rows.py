@@ -17,6 +17,20 @@ def commit():
         return "unknown"
 
 
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo, or 'unknown CPU'."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return model
+
+
 def append_csv(path, fields, rows):
     """Appends `rows` (dicts) to the CSV at `path`, with a header first when the file is new."""
     path = pathlib.Path(path)

@@ -31,7 +31,7 @@ import time
 import networkx as nx
 import numpy as np
 
-from bench_rows import ROOT, append_csv, commit
+from bench_rows import ROOT, append_csv, commit, cpu_model
 
 FIELDS = ["date", "device", "commit", "command", "graph", "n", "m", "apsp_seconds",
           "networkx_seconds", "networkx_measured", "speedup"]
@@ -127,16 +127,7 @@ def check(result, closeness, eccentricity, name):
 
 
 def device():
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores"
+    return f"{cpu_model()}, {os.cpu_count()} cores"
 
 
 def main():
