@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -118,6 +119,7 @@ nlohmann::ordered_json run_json(const metrics_args& a, const loaded_graph& in,
   j["algorithm"] = to_string(p.algorithm);
   j["algorithm_reason"] = p.algorithm_reason;
   j["block"] = p.block;
+  j["host_matrix"] = m.host_matrix;
   j["seconds"] = {{"read", in.read_seconds}, {"metrics", m.seconds}};
   return j;
 }
@@ -171,8 +173,11 @@ void print_summary(const metrics_args& a, const loaded_graph& in, const graph_me
               std::string(io::to_string(in.file.source_format)).c_str());
   std::printf("vertices, edges    %lld, %lld\n", static_cast<long long>(m.n),
               static_cast<long long>(in.file.g.num_edges()));
-  std::printf("engine             %s (%s)\n", to_string(p.run).c_str(),
-              p.algorithm_reason.c_str());
+  std::printf("engine             %s (%s)%s\n", to_string(p.run).c_str(),
+              p.algorithm_reason.c_str(),
+              std::holds_alternative<drivers::cuda_in_core>(p.run) && !m.host_matrix
+                  ? ", reduced on the GPU"
+                  : "");
   std::printf("dtype              %s\n", std::string(to_string(p.type)).c_str());
   std::printf("seconds            read %.3f, metrics %.3f\n", in.read_seconds, m.seconds);
   const auto line = [&m](metric x, const char* label, double v) {

@@ -113,6 +113,9 @@ struct graph_metrics {
   /// What ran: drivers::johnson for Dijkstra in batches (never an n x n matrix), else the
   /// Floyd-Warshall plan whose matrix was reduced and freed (empty for metrics_of).
   plan executed_plan;
+  /// Whether the n x n distance matrix was made in host memory: false for Dijkstra in batches
+  /// and for a GPU that reduced the matrix where it solved it (only O(n) sums came back).
+  bool host_matrix = false;
   double seconds = 0;
 };
 
@@ -123,11 +126,12 @@ struct graph_metrics {
 /// The metrics of `g`'s shortest distances in the type solve.type. Under algorithm and back end
 /// auto: Dijkstra from every source in batches (memory O(m + n x threads)) when the cost model
 /// picks Johnson or when the n x n matrix would not fit in RAM, else the plan apsp::make_plan
-/// chooses, solved into RAM, reduced and freed. An explicit algorithm or back end is honoured
-/// (algorithm_kind::johnson: the batches; solve.block: sources per batch). Negative weights are
-/// allowed; throws negative_cycle_error as apsp::solve does, cancelled_error, and
-/// invalid_argument_error for options a metric run cannot take (paths, memory-mapped files,
-/// checkpoints, histogram_bins < 1).
+/// chooses, solved into RAM, reduced and freed; a cuda plan in core (one GPU, no paths)
+/// reduces the matrix on its GPU instead, and no n x n matrix is made in host memory. An explicit
+/// algorithm or back end is honoured (algorithm_kind::johnson: the batches; solve.block: sources
+/// per batch). Negative weights are allowed; throws negative_cycle_error as apsp::solve does,
+/// cancelled_error, and invalid_argument_error for options a metric run cannot take (paths,
+/// memory-mapped files, checkpoints, histogram_bins < 1).
 [[nodiscard]] graph_metrics compute_metrics(const graph& g, const solve_options& solve = {},
                                             const metrics_options& options = {});
 

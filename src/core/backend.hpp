@@ -13,9 +13,24 @@
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "core/matrix_partials.hpp"
 #include "core/tuning.hpp"
 
 namespace apsp::detail {
+
+/// Takes the reductions of a solved matrix from a back end that makes them where the matrix
+/// lives (backend::reduces_where_solved), for the metrics; take() may be called from several
+/// threads, one block of rows at a time.
+class matrix_reduction {
+public:
+  virtual ~matrix_reduction() = default;
+  /// What to reduce.
+  [[nodiscard]] virtual metrics_request request() const = 0;
+  /// A block of rows reduced (throws internal_error for a type the metrics were not set up
+  /// for).
+  virtual void take(const matrix_partials<std::int32_t>& p) = 0;
+  virtual void take(const matrix_partials<float>& p) = 0;
+};
 
 /// What a back end needs besides the matrices: progress/cancel, arithmetic mode and the tuning
 /// record (a copy of current_tuning() when the context is made).
@@ -51,6 +66,11 @@ public:
   void set_input_hash(std::uint64_t h) noexcept { input_hash_ = h; }
   [[nodiscard]] std::uint64_t input_hash() const noexcept { return input_hash_; }
 
+  /// Non-null when the solved matrix goes to these reductions where it lives instead of into
+  /// the matrix passed to run() (which is then unset): backend::reduces_where_solved.
+  [[nodiscard]] matrix_reduction* reduction() const noexcept { return reduction_; }
+  void set_reduction(matrix_reduction* r) noexcept { reduction_ = r; }
+
   /// Call after each pivot round from the orchestrating thread. Throws cancelled_error when the
   /// progress callback returns false.
   void round_done(std::int64_t rounds_done, std::int64_t rounds_total);
@@ -62,6 +82,7 @@ private:
   bool fractional_weights_ = false;
   bool narrow_safe_;
   const graph* initial_edges_;
+  matrix_reduction* reduction_ = nullptr;
   bool used_narrow_ = false;
   std::uint64_t input_hash_ = 0;
   std::chrono::steady_clock::time_point start_;
@@ -84,6 +105,13 @@ public:
     (void)narrow;
     return false;
   }
+  /// Whether run() under plan `p` can hand the solved matrix to run_context::reduction() where
+  /// it lives (a GPU), building the initial matrix from the edges, so that no n x n matrix is
+  /// made in host memory.
+  [[nodiscard]] virtual bool reduces_where_solved(const plan& p) const {
+    (void)p;
+    return false;
+  }
   /// All pairs in place on `d` (Floyd-Warshall, or the algorithm the plan names) (n x n, diagonal
   /// already min(0, self-loop), infinity = no edge; unset when initial edges are given). When `via`
   /// is non-null it has the same n and the back end fills every element.
@@ -91,6 +119,9 @@ public:
 };
 
 [[nodiscard]] std::unique_ptr<backend> make_reference_backend();
+/// The back end that runs plan `p`'s driver (stateless, or holding the plan's analysis); throws
+/// invalid_argument_error for a plan without a driver.
+[[nodiscard]] std::unique_ptr<backend> backend_for(const plan& p);
 [[nodiscard]] std::unique_ptr<backend> make_cpu_backend();
 /// Johnson's algorithm on the cpu (kind() is cpu; its plans say algorithm_kind::johnson).
 [[nodiscard]] std::unique_ptr<backend> make_johnson_backend();

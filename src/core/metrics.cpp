@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@
 #include "core/backend.hpp"
 #include "core/checks.hpp"
 #include "core/host_memory.hpp"
+#include "core/matrix_partials.hpp"
 #include "core/metrics_accumulator.hpp"
 #include "core/thread_count.hpp"
 
@@ -122,6 +125,99 @@ graph_metrics reduce_any(const any_matrix& d, const metrics_options& o, int thre
       d);
 }
 
+/// Where "no path" starts among solved distances of type T (metrics_request::path_limit).
+template <class T> double path_limit(const detail::weight_facts& facts) {
+  if constexpr (std::is_integral_v<T>) {
+    constexpr auto below_infinity = static_cast<double>(weight_traits<T>::infinity - 1);
+    return facts.has_negative ? std::min(facts.distance_bound, below_infinity) : below_infinity;
+  } else {
+    return static_cast<double>(std::numeric_limits<T>::max());
+  }
+}
+
+/// The accumulator behind a back end that reduces its matrix where it was solved: blocks of
+/// rows taken one at a time, the negative diagonal entries counted.
+template <class T> class reduction_sink final : public detail::matrix_reduction {
+public:
+  reduction_sink(detail::metrics_accumulator<T>& acc, double path_limit)
+      : acc_(acc), request_(acc.request(path_limit)) {
+    acc_.start(1);
+  }
+  [[nodiscard]] detail::metrics_request request() const override { return request_; }
+  void take(const detail::matrix_partials<std::int32_t>& p) override { add(p); }
+  void take(const detail::matrix_partials<float>& p) override { add(p); }
+  [[nodiscard]] const detail::negative_diagonal& negative() const noexcept { return negative_; }
+
+private:
+  template <class U> void add(const detail::matrix_partials<U>& p) {
+    if constexpr (std::is_same_v<U, T>) {
+      const std::lock_guard lock(mutex_);
+      acc_.take(0, p);
+      negative_.count += p.negative_diagonal_count;
+      for (const std::int64_t v : p.negative_diagonal) {
+        if (negative_.first.size() < detail::negative_diagonal::kept)
+          negative_.first.push_back(v);
+      }
+    } else {
+      throw internal_error("a back end reduced a matrix of another type than the metrics'");
+    }
+  }
+
+  detail::metrics_accumulator<T>& acc_;
+  detail::metrics_request request_;
+  detail::negative_diagonal negative_;
+  std::mutex mutex_;
+};
+
+/// Whether plan `p`'s back end reduces the matrix where it solves it; if so, `p` is counted
+/// again without the n x n matrix in host memory.
+bool reduces_where_solved(plan& p) {
+  if (std::holds_alternative<drivers::none>(p.run) ||
+      !detail::backend_for(p)->reduces_where_solved(p))
+    return false;
+  p.host_bytes = p.working_host_bytes;
+  p.file_bytes = 0;
+  const std::uint64_t ram = host_memory_bytes();
+  p.fits = p.driver_fits && (ram == 0 || p.host_bytes <= ram);
+  if (p.fits)
+    p.reason.clear();
+  else if (p.driver_fits)
+    p.reason = "it needs " + detail::gib(p.host_bytes) + " of host memory, this machine has " +
+               detail::gib(ram);
+  return true;
+}
+
+/// Plan `p` run with its matrix reduced where it is solved (reduces_where_solved): no n x n
+/// matrix in host memory.
+graph_metrics solve_and_reduce(const graph& g, const graph& edges, const plan& p,
+                               const solve_options& o, const metrics_options& options,
+                               const detail::weight_facts& facts) {
+  APSP_EXPECTS(p.fits, out_of_memory_error, "the metrics do not fit: " + p.reason);
+  const std::int64_t n = edges.num_vertices();
+  try {
+    return visit_dtype(o.type, [&](auto zero) {
+      using T = decltype(zero);
+      detail::metrics_accumulator<T> acc(n, options);
+      reduction_sink<T> sink(acc, path_limit<T>(facts));
+      detail::run_context ctx(o, n, facts.has_negative, false, &edges);
+      ctx.set_fractional_weights(facts.has_fraction);
+      ctx.set_reduction(&sink);
+      any_matrix unset = dense_matrix<T>(0);
+      try {
+        detail::backend_for(p)->run(unset, nullptr, p, ctx);
+      } catch (const std::bad_alloc&) {
+        throw out_of_memory_error("out of host memory while computing metrics");
+      }
+      detail::throw_negative_cycle(sink.negative());
+      return acc.finish();
+    });
+  } catch (const negative_cycle_error& e) {
+    if (!e.cycle().empty())
+      throw;
+    detail::rethrow_with_one_cycle(g, e); // Floyd-Warshall names vertices; add one in order
+  }
+}
+
 /// What a metrics run refuses: outputs and checkpoints belong to a solve that keeps a matrix.
 void check_metrics_options(const solve_options& s, const metrics_options& m) {
   APSP_EXPECTS(m.histogram_bins >= 1, invalid_argument_error,
@@ -208,10 +304,12 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   // the plan auto would run cannot be kept in RAM; else that plan.
   std::optional<plan> batches;
   std::optional<plan> matrix;
+  bool in_place = false; // the matrix is reduced where it is solved (a GPU)
   if (o.algorithm == algorithm_kind::johnson) {
     batches = batch_plan(edges, o, "requested");
   } else {
     plan p = apsp::make_plan(edges, o);
+    in_place = reduces_where_solved(p);
     const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
     const std::string why = matrix_does_not_fit(p);
     if (o.algorithm == algorithm_kind::automatic && host_auto &&
@@ -242,10 +340,15 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
       return acc.finish();
     });
     out.executed_plan = std::move(*batches);
+  } else if (in_place) {
+    out = solve_and_reduce(g, edges, *matrix, o, options, facts);
+    out.executed_plan = std::move(*matrix);
+    out.host_matrix = false;
   } else {
     result r = apsp::solve(g, *matrix, o);
     out = reduce_any(r.distances(), options, detail::thread_count(o));
     out.executed_plan = r.executed_plan();
+    out.host_matrix = true;
   } // the matrix is freed here
   out.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
   return out;

@@ -16,6 +16,7 @@
 #include "apsp/metrics.hpp"
 #include "apsp/types.hpp"
 #include "core/backend.hpp"
+#include "core/matrix_partials.hpp"
 #include "core/metrics_histogram.hpp"
 
 namespace apsp::detail {
@@ -77,6 +78,38 @@ public:
     reach_out_[s] = reach;
     row_sum_[s] = sum;
     row_inverse_[s] = inverse;
+  }
+
+  /// What a back end reduced where the matrix lives, on thread `worker` (as take() has it):
+  /// the rows' out-metrics are finished, the columns' sums added to that worker's.
+  void take(int worker, const matrix_partials<T>& p) {
+    worker_state& w = workers_[static_cast<std::size_t>(worker)];
+    for (std::size_t i = 0; i < p.row_max.size(); ++i) {
+      const auto s = static_cast<std::size_t>(p.first_row) + i;
+      out_max_[s] = p.row_max[i];
+      reach_out_[s] = p.row_reach[i];
+      row_sum_[s] = p.row_sum[i];
+      row_inverse_[s] = p.row_inverse[i];
+    }
+    if (columns_wanted_) {
+      for (std::size_t v = 0; v < size(); ++v) {
+        w.in_count[v] += p.column_reach[v];
+        w.in_max[v] = std::max(w.in_max[v], p.column_max[v]);
+        w.in_sum[v] += p.column_sum[v];
+        w.in_inverse[v] += p.column_inverse[v];
+      }
+    }
+    if (histogram_wanted_) {
+      w.histogram.merge(histogram_builder(options_.histogram_bins, std::is_integral_v<T>,
+                                          p.histogram_exponent, p.histogram_counts,
+                                          p.histogram_negative));
+    }
+  }
+
+  /// The reductions a back end must make for take(partials), with "no path" above
+  /// `path_limit` (metrics_request).
+  [[nodiscard]] metrics_request request(double path_limit) const {
+    return {columns_wanted_, histogram_wanted_ ? options_.histogram_bins : 0, path_limit};
   }
 
   /// The metrics asked for, after every row was taken (a source never taken counts as reaching

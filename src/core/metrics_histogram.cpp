@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "apsp/error.hpp"
 
@@ -19,6 +20,24 @@ histogram_builder::histogram_builder(int bins, bool integral)
       exponent_(integral ? 0 : float_min_exponent), integral_(integral) {
   APSP_EXPECTS(bins >= 1, invalid_argument_error,
                "histogram_bins must be >= 1, got " + std::to_string(bins));
+}
+
+histogram_builder::histogram_builder(int bins, bool integral, int exponent,
+                                     std::vector<std::uint64_t> counts, std::uint64_t negative)
+    : histogram_builder(bins, integral) {
+  APSP_EXPECTS(counts.size() == counts_.size() && exponent >= exponent_, internal_error,
+               "histogram counts of another shape");
+  counts_ = std::move(counts);
+  negative_ = negative;
+  exponent_ = exponent;
+  seen_ = std::any_of(counts_.begin(), counts_.end(), [](std::uint64_t c) { return c != 0; });
+}
+
+int histogram_builder::exponent_for(double largest, int bins, bool integral) {
+  int exponent = integral ? 0 : float_min_exponent;
+  while (std::ldexp(largest, -exponent) >= static_cast<double>(bins))
+    ++exponent;
+  return exponent;
 }
 
 void histogram_builder::add(double v) {

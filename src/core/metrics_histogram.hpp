@@ -17,6 +17,15 @@ class histogram_builder {
 public:
   /// `integral`: values are whole numbers, and the width is at least 1 (else at least 2^-20).
   histogram_builder(int bins, bool integral);
+  /// The state of a builder that was given values whose largest (>= 0) is `largest`, each
+  /// counted elsewhere in bin floor(v / 2^exponent) (matrix_partials): `counts` has `bins`
+  /// entries, `negative` counts values < 0.
+  histogram_builder(int bins, bool integral, int exponent, std::vector<std::uint64_t> counts,
+                    std::uint64_t negative);
+
+  /// The exponent of the width a builder reaches when `largest` (>= 0) is the largest value
+  /// it was given (the order does not matter, see above).
+  [[nodiscard]] static int exponent_for(double largest, int bins, bool integral);
 
   /// A whole number (integral types).
   void add(std::int64_t v) {

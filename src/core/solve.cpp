@@ -357,29 +357,35 @@ plan make_plan(const graph& g, const solve_options& options) {
                    edges.num_vertices(), options);
 }
 
-namespace {
+} // namespace apsp
 
-/// The back end that runs `p`'s driver (stateless, or holding the plan's analysis).
-std::unique_ptr<detail::backend> backend_for(const plan& p) {
+namespace apsp::detail {
+
+std::unique_ptr<backend> backend_for(const plan& p) {
   return std::visit(
-      [&p](const auto& how) -> std::unique_ptr<detail::backend> {
+      [&p](const auto& how) -> std::unique_ptr<backend> {
         using D = std::decay_t<decltype(how)>;
         if constexpr (std::is_same_v<D, drivers::none>)
           throw invalid_argument_error("the plan has no driver to run" +
                                        (p.reason.empty() ? std::string() : ": " + p.reason));
         else if constexpr (std::is_same_v<D, drivers::reference>)
-          return detail::make_reference_backend();
+          return make_reference_backend();
         else if constexpr (std::is_same_v<D, drivers::cpu_blocked>)
-          return detail::make_cpu_backend();
+          return make_cpu_backend();
         else if constexpr (std::is_same_v<D, drivers::johnson>)
-          return detail::make_johnson_backend();
+          return make_johnson_backend();
         else if constexpr (std::is_same_v<D, drivers::supernodal>)
-          return detail::make_supernodal_backend(how.analysis);
+          return make_supernodal_backend(how.analysis);
         else
-          return detail::make_cuda_backend();
+          return make_cuda_backend();
       },
       p.run);
 }
+
+} // namespace apsp::detail
+
+namespace apsp {
+namespace {
 
 /// The solve of a graph: its weights checked and the edges it keeps (those the type can hold)
 /// handed to `choose`, which returns the planned back end; then allocation, fill and run.
@@ -438,7 +444,7 @@ result solve(const graph& g, const plan& p, const solve_options& options) {
                      std::to_string(edges.num_vertices()) + " vertices, " +
                      std::string(to_string(options.type)) +
                      (options.paths ? " with paths" : "") + ")");
-    planned chosen{backend_for(p), p};
+    planned chosen{detail::backend_for(p), p};
     check_planned(chosen, options); // as the caller has it (count_host_memory after a move)
     count_host_memory(chosen.p, options); // and as these options place the outputs
     check_planned(chosen, options);

@@ -26,6 +26,7 @@
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
 #include "cuda/initial_matrix.hpp"
+#include "cuda/metrics_reduce.hpp"
 #include "cuda/multi_gpu.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/out_of_core.hpp"
@@ -99,7 +100,9 @@ std::int64_t padded_edge(std::int64_t n) {
 
 template <class T>
 void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, int device) {
-  const std::int64_t n = h_d.n();
+  // With run_context::reduction() the matrix stays on the device and h_d is unset.
+  const std::int64_t n = ctx.n();
+  matrix_reduction* const reduction = ctx.reduction();
   const std::int64_t ld = padded_edge(n);
   const auto cells = static_cast<std::size_t>(ld) * static_cast<std::size_t>(ld);
   cuda::nvtx_range range("apsp::cuda::solve");
@@ -119,13 +122,14 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   const bool checkpoints = wants_checkpoints(ctx.options());
   const graph* edges = checkpoints ? nullptr : ctx.initial_edges();
   // std::jthread: joined on every way out, exceptions included.
-  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && cuda::prefault_enabled()] {
-    if (!fault)
-      return;
-    cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-    if (h_via != nullptr)
-      cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-  });
+  std::jthread prefault(
+      [&h_d, h_via, fault = edges != nullptr && reduction == nullptr && cuda::prefault_enabled()] {
+        if (!fault)
+          return;
+        cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
+        if (h_via != nullptr)
+          cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
+      });
 
   cuda::device_guard guard(device);
   cuda::stream s;
@@ -208,6 +212,12 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   if (verbose)
     s.synchronize(); // only to time the rounds apart from the downloads
   const double t_rounds = since();
+  if (reduction != nullptr) {
+    // The metrics: O(n) sums come back instead of the matrix.
+    reduction->take(
+        cuda::reduce_for_metrics(d_d.data(), ld, n, 0, n, reduction->request(), s.get()));
+    return;
+  }
   const cuda::staging_buffers* staging_ptr = staging ? &*staging : nullptr;
   cuda::download_rows(d_d.data(), h_d.data(), sizeof(T), n, ld, s.get(), staging_ptr);
   const double t_distances = since();
@@ -325,6 +335,11 @@ public:
            !packed && (p.type == dtype::int32 || p.type == dtype::float32);
   }
 
+  bool reduces_where_solved(const plan& p) const override {
+    return std::holds_alternative<drivers::cuda_in_core>(p.run) && p.fits && p.n > 0 && !p.paths &&
+           !p.checkpointed && (p.type == dtype::int32 || p.type == dtype::float32);
+  }
+
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
     std::string why;
     const int count = device_count(&why);
@@ -334,8 +349,10 @@ public:
         [&](auto& m) {
           using T = typename std::decay_t<decltype(m)>::value_type;
           if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
-            if (m.n() == 0)
+            if (ctx.n() == 0)
               return;
+            APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
+                         "the cuda back end reduces in place only in-core plans without paths");
             // The driver the plan chose, with its devices, block and path workspace.
             std::visit(
                 [&](const auto& how) {
@@ -347,7 +364,8 @@ public:
                   } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
                     if constexpr (std::is_same_v<T, std::int32_t>) {
                       // Packed 16-bit arithmetic has no path kernels: with paths, int32 runs.
-                      if (via == nullptr && ctx.narrow_allowed() && !p.checkpointed) {
+                      if (via == nullptr && ctx.narrow_allowed() && !p.checkpointed &&
+                          ctx.reduction() == nullptr) {
                         solve_packed16_on_device(m, ctx, how.device);
                         return;
                       }

@@ -1,5 +1,7 @@
 // apsp::compute_metrics on every engine built for the cpu (reference, cpu blocked, supernodal,
-// Dijkstra in batches, auto) against apsp::metrics_of on the reference back end's full matrix;
+// Dijkstra in batches, auto), and with APSP_METRICS_TEST_CUDA (metrics_cuda_test, label gpu)
+// on the cuda back end too (the matrix reduced on the GPU), against apsp::metrics_of on the
+// reference back end's full matrix;
 // metrics_of itself against a naive computation from the definitions; the histogram's
 // independence of row order; negative cycles, cancellation and the metric-name parser.
 
@@ -149,7 +151,16 @@ struct engine {
   std::int64_t block;
 };
 
-std::vector<engine> cpu_engines() {
+/// Whether this build and machine run the cuda back end (metrics_cuda_test only).
+bool have_cuda() {
+  for (const apsp::backend_status& b : apsp::list_backends()) {
+    if (b.kind == apsp::backend_kind::cuda)
+      return b.available;
+  }
+  return false;
+}
+
+std::vector<engine> engines() {
   std::vector<engine> e = {
       {"reference", apsp::backend_kind::reference, apsp::algorithm_kind::floyd_warshall, 0},
       {"cpu blocked", apsp::backend_kind::cpu, apsp::algorithm_kind::floyd_warshall, 0},
@@ -159,7 +170,20 @@ std::vector<engine> cpu_engines() {
   };
   if (apsp::detail::supernodal_has_nested_dissection())
     e.push_back({"supernodal", apsp::backend_kind::cpu, apsp::algorithm_kind::supernodal, 0});
+#ifdef APSP_METRICS_TEST_CUDA
+  if (have_cuda()) {
+    e.push_back({"cuda", apsp::backend_kind::cuda, apsp::algorithm_kind::floyd_warshall, 0});
+    e.push_back(
+        {"cuda block 32", apsp::backend_kind::cuda, apsp::algorithm_kind::floyd_warshall, 32});
+  }
+#endif
   return e;
+}
+
+/// The engines of `type`: the cuda back end solves int32 and float32 only.
+bool runs(const engine& e, apsp::dtype type) {
+  return e.backend != apsp::backend_kind::cuda || type == apsp::dtype::int32 ||
+         type == apsp::dtype::float32;
 }
 
 struct metrics_case {
@@ -190,7 +214,9 @@ TEST_P(compute_metrics_test, every_engine_matches_the_reference_matrix) {
     naive.histogram = want.histogram; // checked on its own below
     expect_same_metrics(want, naive);
   }
-  for (const engine& e : cpu_engines()) {
+  for (const engine& e : engines()) {
+    if (!runs(e, c.type))
+      continue;
     SCOPED_TRACE(e.name);
     apsp::solve_options so;
     so.backend = e.backend;
@@ -213,6 +239,11 @@ TEST_P(compute_metrics_test, every_engine_matches_the_reference_matrix) {
     }
     if (e.backend == apsp::backend_kind::reference) {
       EXPECT_TRUE(std::holds_alternative<apsp::drivers::reference>(got.executed_plan.run));
+    }
+    if (e.backend == apsp::backend_kind::cuda && c.n > 0) {
+      // Reduced on the GPU: no n x n matrix in host memory.
+      EXPECT_TRUE(std::holds_alternative<apsp::drivers::cuda_in_core>(got.executed_plan.run));
+      EXPECT_FALSE(got.host_matrix);
     }
   }
 }
@@ -380,13 +411,46 @@ TEST(histogram_builder, integers_start_at_width_one) {
   EXPECT_EQ(r.counts, (std::vector<std::uint64_t>{4, 0, 1, 0}));
 }
 
+// What a GPU hands back (counts at the exponent set by the largest value) is the builder that
+// was given the values one by one.
+TEST(histogram_builder, counts_made_elsewhere_at_the_exponent_of_the_largest_value) {
+  for (const bool integral : {true, false}) {
+    SCOPED_TRACE(integral ? "integral" : "float");
+    const std::vector<double> values = integral ? std::vector<double>{0, 2, 7, 7, 40, 1000, 3}
+                                                : std::vector<double>{0.5, 2.25, 1e-7, 77.0, 3};
+    apsp::detail::histogram_builder one_by_one(6, integral);
+    double largest = 0;
+    for (const double v : values) {
+      if (integral)
+        one_by_one.add(static_cast<std::int64_t>(v));
+      else
+        one_by_one.add(v);
+      largest = std::max(largest, v);
+    }
+    one_by_one.add(-1.0);
+    const int e = apsp::detail::histogram_builder::exponent_for(largest, 6, integral);
+    std::vector<std::uint64_t> counts(6, 0);
+    for (const double v : values)
+      ++counts[static_cast<std::size_t>(std::floor(std::ldexp(v, -e)))];
+    const apsp::detail::histogram_builder made(6, integral, e, counts, 1);
+    const auto want = one_by_one.result();
+    const auto got = made.result();
+    EXPECT_EQ(got.width, want.width);
+    EXPECT_EQ(got.counts, want.counts);
+    EXPECT_EQ(got.negative, want.negative);
+  }
+  EXPECT_EQ(apsp::detail::histogram_builder::exponent_for(0, 4, true), 0);
+  EXPECT_EQ(apsp::detail::histogram_builder::exponent_for(4, 4, true), 1);
+  EXPECT_EQ(apsp::detail::histogram_builder::exponent_for(3, 4, true), 0);
+}
+
 TEST(compute_metrics, a_negative_cycle_is_refused_by_every_engine) {
   apsp::graph g(5);
   g.add_edge(0, 1, 1);
   g.add_edge(1, 2, -2);
   g.add_edge(2, 1, 1);
   g.add_edge(3, 4, 1);
-  for (const engine& e : cpu_engines()) {
+  for (const engine& e : engines()) {
     SCOPED_TRACE(e.name);
     apsp::solve_options so;
     so.backend = e.backend;
