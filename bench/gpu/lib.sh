@@ -6,6 +6,7 @@
 #   row ...    appends one row of the common schema to $CSV (bench/gpu/README.md)
 #   note ...   one line to the summary (printed at the end, kept in $OUT/summary.txt)
 
+BUILD_EXTRA=() # extra cmake arguments of the next build (ab sets them)
 CSV_HEADER="date,device,commit,suite,variant,case,n,metric,value,unit,command"
 
 # One CSV field: quoted when it holds a comma, quote or space.
@@ -66,7 +67,10 @@ driver_setup() {
   export APSP_DATA_DIR=${APSP_DATA_DIR:-$PWD/.gpu_data}
   export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   DATE=$(date -u +%Y-%m-%d)
+  # A warm machine keeps WORK between calls: start empty, so that logs.tgz is this call's.
+  [[ -f $WORK/.apsp-bench-work ]] && find "$WORK" -mindepth 1 -delete
   mkdir -p "$OUT" "$WORK"
+  : >"$WORK/.apsp-bench-work"
   [[ -d .gpu_data ]] && mkdir -p ../shared/data 2>/dev/null &&
     cp -n .gpu_data/* ../shared/data/ 2>/dev/null
   CSV=$OUT/results.csv
@@ -96,7 +100,7 @@ build() {
     -DCMAKE_CUDA_ARCHITECTURES=90a-real -DAPSP_GTEST_SOURCE="$ROOT/.deps/googletest" \
     -DCMAKE_PREFIX_PATH="$ROOT/.deps" "${BUILD_EXTRA[@]}" >"$WORK/configure_$name.log" 2>&1 ||
     { note "configure $dir failed"; tail -30 "$WORK/configure_$name.log"; return 1; }
-  local targets=()
+  local targets=() t
   [[ " $* " == *" all "* ]] || for t in "$@"; do targets+=(--target "$t"); done
   cmake --build "$dir" -j"$(nproc)" "${targets[@]}" >"$WORK/build_$name.log" 2>&1 ||
     { note "build $dir failed"; grep -B3 -A12 -m5 "error" "$WORK/build_$name.log"; return 1; }
@@ -165,7 +169,8 @@ ctest_counts() {
 sanitizer() {
   local suite=$1 tool=$2 bin=$3 filter=$4
   shift 4
-  local log="$WORK/sanitizer_${tool}_$(basename "$bin")_$RANDOM.log"
+  local log
+  log="$WORK/sanitizer_${tool}_$(basename "$bin")_$RANDOM.log"
   env "$@" timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin" \
     --gtest_filter="$filter" >"$log" 2>&1
   local rc=$?

@@ -35,7 +35,7 @@ pack() {
   local status=$?
   find "$WORK" -maxdepth 3 \( -name '*.bin' -o -name '*.npy' -o -name '*.gr' \
     -o -name '*.ncu-rep' \) -size +1M -delete 2>/dev/null
-  tar -C "$WORK" -czf "$OUT/logs.tgz" --exclude='base-src' --exclude='*-build' . 2>/dev/null
+  tar -C "$WORK" -czf "$OUT/logs.tgz" . 2>/dev/null
   echo "================ summary ($*) ================"
   cat "$SUMMARY"
   echo "================ results ($CSV) ================"

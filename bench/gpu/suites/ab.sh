@@ -31,7 +31,7 @@ suite_ab() {
     if [[ -z $src ]]; then
       src=$dir/base-src
       rm -rf "$src" && mkdir -p "$src"
-      tar --exclude='./build*' --exclude='./.git' --exclude='./.deps' --exclude='./.gpu_data' \
+      tar --exclude='./build*' --exclude='./.git' --exclude='./.deps' --exclude='./.gpu_data' --exclude='./.ab' \
         -cf - . | tar -C "$src" -xf -
       (cd "$src" && patch -s -R -p1 <"$ROOT/$PATCH") ||
         { note "ab: PATCH $PATCH does not revert"; return 1; }
@@ -46,8 +46,9 @@ suite_ab() {
     for v in $VARIANTS; do
       name=${v%%:*}
       defs=${v#*:}
-      BUILD_EXTRA=("-DCMAKE_CUDA_FLAGS=${defs//,/ }") build . "$dir/$name" "${targets[@]}" ||
-        { note "ab: build $name failed"; return 1; }
+      BUILD_EXTRA=("-DCMAKE_CUDA_FLAGS=${defs//,/ }")
+      build . "$dir/$name" "${targets[@]}" || { note "ab: build $name failed"; return 1; }
+      BUILD_EXTRA=()
       names+=("$name")
       vbuild[$name]=$dir/$name
       vcommit[$name]=$APSP_COMMIT+$name

@@ -13,7 +13,8 @@ suite_wholerun() {
   grep -E "wholerun|graph|failed|skipped" "$dir/wholerun.log" | tee -a "$SUMMARY"
   local f
   for f in "$dir"/cuda_wholerun_*.csv; do import_csv wholerun "$f"; done
-  rm -f "$dir"/cuda_wholerun_*.csv # imported; the next round starts a fresh file
+  # Imported: the next round starts a fresh file; the original stays for logs.tgz.
+  for f in "$dir"/cuda_wholerun_*.csv; do [[ -f $f ]] && mv "$f" "$f.imported.$RANDOM"; done
 }
 
 # wall COMMAND...: seconds of one run, output discarded.
