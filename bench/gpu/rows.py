@@ -7,9 +7,9 @@
           [--device D] [--date YYYY-MM-DD] [--command-suffix TEXT]
       The rows a measurement program wrote in its own CSV (apsp_bench_cuda, apsp_bench_blocked,
       bench/cuda/wholerun.py, bench/mpi/rank_row.py, ...) in the common schema, on stdout, no
-      header: one row per numeric column other than n; the case is the named column(s) (by
-      default the first of mode, config, impl, algorithm, setting) and the command is the
-      program's own. Device, commit and date replace the program's when given.
+      header: one row per numeric column other than n; the case is the named column (by
+      default the first of mode, config, impl, algorithm, setting; several named: "col=value"
+      for each) and the command is the program's own. Device, commit and date replace the program's when given.
   rows.py table RESULTS.csv [...]
       A short table: one line per suite, case, n and headline metric, the values of every
       variant (and every repetition) side by side.
@@ -64,7 +64,10 @@ def convert(args):
         case_cols = [c for c in case_cols if c]
     out = csv.writer(sys.stdout, lineterminator="\n")
     for r in rows:
-        case = " ".join(r.get(c) or "" for c in case_cols).strip()
+        if len(case_cols) == 1:
+            case = r.get(case_cols[0]) or ""
+        else:
+            case = " ".join(f"{c}={r.get(c) or ''}" for c in case_cols)
         for col in columns:
             if col in NOT_METRICS or col in case_cols or not number(r.get(col)):
                 continue

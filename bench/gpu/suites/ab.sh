@@ -33,7 +33,9 @@ suite_ab() {
       rm -rf "$src" && mkdir -p "$src"
       tar --exclude='./build*' --exclude='./.git' --exclude='./.deps' --exclude='./.gpu_data' --exclude='./.ab' \
         -cf - . | tar -C "$src" -xf -
-      (cd "$src" && patch -s -R -p1 <"$ROOT/$PATCH") ||
+      local patch_file=$PATCH
+      [[ $patch_file == /* ]] || patch_file=$ROOT/$PATCH
+      (cd "$src" && patch -s -R -p1 <"$patch_file") ||
         { note "ab: PATCH $PATCH does not revert"; return 1; }
     fi
     build "$src" "$dir/base" "${targets[@]}" || { note "ab: the baseline build failed"; return 1; }

@@ -34,15 +34,19 @@ suite_ranks() {
   read -ra variants <<<"${VARIANTS:-auto --lookahead --no-lookahead}"
   for n in ${RANKS_SIZES:-80000}; do
     sparse_graph "$WORK/g$n.bin" "$n"
+    # The arguments of bench/mpi/gpu_ranks.sh, which this suite replaces: --algorithm fw in one
+    # process (under auto a sparse graph may go to the cpu), --backend cuda for the ranks.
+    local g="$WORK/g$n.bin"
     [[ ${ONE_GPU:-0} == 1 ]] &&
-      rank_case ranks "one GPU, one process" $(rank_solve "$n") --devices 0
+      rank_case ranks "one GPU, one process" "$RANK_APSP" solve "$g" --devices 0 --algorithm fw --json
     [[ ${IN_PROCESS:-1} == 1 ]] &&
-      rank_case ranks "in-process --devices 0,1" $(rank_solve "$n") --devices 0,1
+      rank_case ranks "in-process --devices 0,1" "$RANK_APSP" solve "$g" --devices 0,1 --algorithm fw --json
     for b in ${BLOCKS:-512 1024}; do
       for v in "${variants[@]}"; do
         la=$([[ $v == auto ]] || echo "$v")
         rank_case ranks "2 GPU ranks (grid 1x2), block $b, look-ahead $v" \
-          mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE $(rank_solve "$n") --block "$b" $la
+          mpirun -np 2 --bind-to none -x NCCL_NVLS_ENABLE "$RANK_APSP" solve "$g" --backend cuda \
+          --block "$b" $la --json
       done
     done
     rm -f "$WORK/g$n.bin"
@@ -51,7 +55,7 @@ suite_ranks() {
     sparse_graph "$WORK/g$n.bin" "$n"
     for la in 0 1; do
       rank_case ranks "in-process --devices 0,1, look-ahead $([[ $la == 1 ]] && echo on || echo off)" \
-        env APSP_CUDA_LOOKAHEAD=$la $(rank_solve "$n") --devices 0,1
+        env APSP_CUDA_LOOKAHEAD=$la "$RANK_APSP" solve "$WORK/g$n.bin" --devices 0,1 --algorithm fw --json
     done
     rm -f "$WORK/g$n.bin"
   done
