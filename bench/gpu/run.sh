@@ -6,7 +6,8 @@
 #   APSP_COMMIT=abc1234 bench/gpu/run.sh SUITE...        (bench/gpu/run.sh --list)
 # The suites, their settings and the old script each replaces: bench/gpu/README.md.
 # Env: OUT (default /tmp/apsp-gpu; at most 8 files come back from it: results.csv,
-# summary.txt, logs.tgz), WORK (scratch, /tmp/apsp-bench), BUILD (build-gpu), APSP_COMMIT.
+# summary.txt, table.txt, logs.tgz), WORK (scratch, /tmp/apsp-bench), BUILD (build-gpu),
+# APSP_COMMIT, STOP_AFTER_S (start no suite after that many seconds).
 set -uo pipefail
 DRIVER_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$DRIVER_DIR/../.." && pwd)
@@ -30,12 +31,16 @@ done
 
 driver_setup
 export DRIVER_DIR ROOT
-# Everything but the CSV, the summary and logs.tgz goes into the archive at the end.
-pack() {
-  local status=$?
+# Everything but the CSV and the summary goes into logs.tgz, after each suite (a call stopped
+# by the device tool's time limit keeps the finished suites' logs) and at the end.
+pack_logs() {
   find "$WORK" -maxdepth 3 \( -name '*.bin' -o -name '*.npy' -o -name '*.gr' \
     -o -name '*.ncu-rep' \) -size +1M -delete 2>/dev/null
-  tar -C "$WORK" -czf "$OUT/logs.tgz" . 2>/dev/null
+  tar -C "$WORK" -czf "$OUT/logs.tgz.part" . 2>/dev/null && mv "$OUT/logs.tgz.part" "$OUT/logs.tgz"
+}
+pack() {
+  local status=$?
+  pack_logs
   echo "================ summary ($*) ================"
   cat "$SUMMARY"
   echo "================ results ($CSV) ================"
@@ -53,9 +58,18 @@ done
 if ((${#targets[@]})); then
   build . "$BUILD" "${targets[@]}" || exit 1
 fi
+# STOP_AFTER_S: no suite starts after that many seconds of the call (the device tool stops a
+# command at 10 minutes).
+call_start=$EPOCHREALTIME
 for s in "$@"; do
+  if [[ -n ${STOP_AFTER_S:-} ]] &&
+    python3 -c "import sys; sys.exit(0 if $EPOCHREALTIME - $call_start > ${STOP_AFTER_S} else 1)"; then
+    note "---- $s: not started (STOP_AFTER_S=$STOP_AFTER_S reached)"
+    continue
+  fi
   note "---- $s"
   t0=$EPOCHREALTIME
   "${SUITE_FN[$s]}"
   note "---- $s: rc=$? in $(since "$t0") s"
+  pack_logs
 done

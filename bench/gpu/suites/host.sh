@@ -92,5 +92,5 @@ suite_cpu_tiles() {
       echo "$DATE,\"$CPU_NAME ($t threads)\",${VARIANT_COMMIT:-$APSP_COMMIT},\"cpu_tile_rate $t $each $block $n 6 $fresh (round $round)\",$t,$block,$n,$fresh,$(echo "$line" | get median_us),$(echo "$line" | get fastest_us),$(echo "$line" | get slowest_us),$(echo "$line" | get half_speed_threads),$rate,$pct" >>"$native"
     done
   done
-  import_csv cpu-tiles "$native" threads,fresh
+  import_csv cpu-tiles "$native" threads,fresh,block
 }
