@@ -4,6 +4,9 @@
 Usage: /usr/bin/python3 bench/plot.py [results_dir] [out.png]
 Each CSV needs columns n and seconds (or updates_per_s); the series name comes from the impl or
 mode column (prefixed by the device for GPU rows). Rows of the same series and n keep the fastest.
+The GPU driver's CSVs (gpu_*.csv, one metric per row: bench/gpu/README.md) add their
+updates_per_s rows of the kernel suites, named as the cuda family's modes (A/B rows other than
+the "new" variant left out).
 """
 import csv
 import glob
@@ -44,6 +47,20 @@ WANTED = {
 }
 
 
+# Suites of bench/gpu/run.sh whose cases are apsp_bench_cuda / apsp_bench_blocked modes.
+DRIVER_SUITES = {"kernels", "packed", "paths", "ooc", "ooc-big", "multi", "multi-ooc"}
+
+
+def driver_row(row):
+    """A row of the driver's schema as the cuda family's (mode, n, updates_per_s), or None."""
+    if row.get("suite") not in DRIVER_SUITES or row.get("metric") != "updates_per_s":
+        return None
+    if row.get("variant", "") not in ("", "new"):
+        return None
+    return {"mode": row["case"], "n": row["n"], "updates_per_s": row["value"],
+            "device": row.get("device", "")}
+
+
 def series_name(family, row):
     name = row.get("impl") or row.get("mode") or "?"
     label = WANTED.get(family, {}).get(name)
@@ -67,7 +84,11 @@ def main():
             continue
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
-                name = series_name(family, row)
+                if family == "gpu":
+                    row = driver_row(row)
+                    if row is None:
+                        continue
+                name = series_name("cuda" if family == "gpu" else family, row)
                 if name is None:
                     continue
                 try:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One row of the rank-placement benchmark (bench/mpi/rank_placement.sh) from an `apsp solve
+"""One row of the rank benchmarks (the ranks and placement suites of bench/gpu/run.sh) from an `apsp solve
 --json` output: appends it to CSV and prints a one-line summary with where each rank ran, its
 compute / communication / wait / download seconds and its busiest threads (CPU seconds, involuntary
 context switches, migrations between CPUs).
