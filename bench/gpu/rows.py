@@ -110,6 +110,24 @@ def table(args):
     return 0
 
 
+def compare_tables(args):
+    """Two CSV tables of the same header and rows (apsp metrics' per-vertex output): whether
+    they are identical, else the largest relative difference of a numeric cell."""
+    with open(args.a, newline="") as fa, open(args.b, newline="") as fb:
+        a, b = list(csv.reader(fa)), list(csv.reader(fb))
+    if not a or not b or a[0] != b[0] or len(a) != len(b):
+        print(f"tables differ in shape: {len(a)} and {len(b)} rows, headers {a[:1]} {b[:1]}")
+        return 1
+    worst = 0.0
+    for ra, rb in zip(a[1:], b[1:]):
+        for x, y in zip(ra, rb):
+            if x != y:
+                worst = max(worst, abs(float(x) - float(y)) / max(1.0, abs(float(y))))
+    shown = "identical" if worst == 0 else f"largest relative difference {worst:.3g}"
+    print(f"{len(a) - 1} rows x {len(a[0])} columns, {shown}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -124,8 +142,12 @@ def main():
     c.add_argument("--command-suffix", default="")
     t = sub.add_parser("table")
     t.add_argument("results", nargs="+")
+    k = sub.add_parser("compare-tables")
+    k.add_argument("a")
+    k.add_argument("b")
     args = ap.parse_args()
-    return convert(args) if args.command == "convert" else table(args)
+    run = {"convert": convert, "table": table, "compare-tables": compare_tables}
+    return run[args.command](args)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // The GPU executor of a distributed rank (src/cuda/rank_executor.hpp) as one process (the 1 x 1
 // grid), with and without look-ahead: distances bit-identical to the cpu back end, paths valid
-// walks, a cancel stops it. Several ranks are tested end to end by scripts/gpu_mpi.sh.
+// walks, a cancel stops it. Several ranks are tested end to end by bench/gpu/run.sh mpi.
 
 #include <gtest/gtest.h>
 

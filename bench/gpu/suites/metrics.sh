@@ -1,0 +1,39 @@
+# apsp metrics on the GPU (issue 36): metrics_cuda_test, then `apsp metrics --backend cuda` (the
+# matrix reduced on the GPU) beside Dijkstra batches on the host CPUs on the same graph, with the
+# per-vertex CSVs compared.
+
+suite metrics suite_metrics "metrics_cuda_test apsp_cli" \
+  "metrics_cuda_test, then apsp metrics G --backend cuda (reduced on the GPU) at METRICS_SIZES (20000 60000) on random graphs with 20 out-edges a vertex, beside --backend cpu --algorithm johnson (METRICS_CPU=1) with the CSVs compared; METRICS_SIZES=140000 METRICS_CPU=0 is the fly-brain size"
+suite_metrics() {
+  local A n how tag t j log
+  A=$(program apsp)
+  log="$WORK/metrics_cuda_test.log"
+  timeout 300 "$(program metrics_cuda_test)" --gtest_brief=1 >"$log" 2>&1
+  note "metrics_cuda_test: rc=$? $(gtest_line "$log")"
+  for n in ${METRICS_SIZES:-20000 60000}; do
+    sparse_graph "$WORK/g$n.bin" "$n"
+    local hows=("--backend cuda")
+    [[ ${METRICS_CPU:-1} == 1 ]] && hows+=("--backend cpu --algorithm johnson")
+    for how in "${hows[@]}"; do
+      tag=${how//[^a-z]/_}
+      j="$WORK/metrics_${n}_$tag.json"
+      t=$EPOCHREALTIME
+      /usr/bin/time -f "%M" -o "$WORK/rss" "$A" metrics "$WORK/g$n.bin" $how --json \
+        -o "$WORK/metrics_${n}_$tag.csv" >"$j" 2>"$WORK/metrics_${n}_$tag.err" ||
+        { note "metrics n=$n $how: FAILED $(tail -1 "$WORK/metrics_${n}_$tag.err")"; continue; }
+      local wall seconds driver rss
+      wall=$(since "$t")
+      seconds=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds']['metrics'])" "$j")
+      driver=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['driver'], '(host matrix)' if j['host_matrix'] else '(no host matrix)')" "$j")
+      rss=$(($(cat "$WORK/rss") * 1024))
+      note "metrics n=$n $how: $seconds s ($driver), wall $wall s, peak RSS $((rss >> 20)) MiB"
+      row metrics "$how" "$n" metrics_seconds "$seconds" s "apsp metrics g$n.bin $how --json -o m.csv"
+      row metrics "$how" "$n" peak_rss "$rss" bytes "apsp metrics g$n.bin $how --json -o m.csv"
+    done
+    if [[ ${METRICS_CPU:-1} == 1 ]]; then
+      note "metrics n=$n: $(python3 "$DRIVER_DIR/rows.py" compare-tables \
+        "$WORK/metrics_${n}___backend_cuda.csv" "$WORK/metrics_${n}___backend_cpu___algorithm_johnson.csv")"
+    fi
+    rm -f "$WORK/g$n.bin"
+  done
+}
