@@ -126,8 +126,8 @@ struct graph_metrics {
 /// The metrics of `g`'s shortest distances in the type solve.type. Under algorithm and back end
 /// auto: Dijkstra from every source in batches (memory O(m + n x threads)) when the cost model
 /// picks Johnson or when the n x n matrix would not fit in RAM, else the plan apsp::make_plan
-/// chooses, solved into RAM, reduced and freed; a cuda plan in core (one GPU, no paths)
-/// reduces the matrix on its GPU instead, and no n x n matrix is made in host memory. An explicit
+/// chooses, solved into RAM, reduced and freed; a cuda plan in core (one GPU or split over several)
+/// reduces the matrix on its GPUs instead, and no n x n matrix is made in host memory. An explicit
 /// algorithm or back end is honoured (algorithm_kind::johnson: the batches; solve.block: sources
 /// per batch). Negative weights are allowed; throws negative_cycle_error as apsp::solve does,
 /// cancelled_error, and invalid_argument_error for options a metric run cannot take (paths,

@@ -336,8 +336,10 @@ public:
   }
 
   bool reduces_where_solved(const plan& p) const override {
-    return std::holds_alternative<drivers::cuda_in_core>(p.run) && p.fits && p.n > 0 && !p.paths &&
-           !p.checkpointed && (p.type == dtype::int32 || p.type == dtype::float32);
+    const bool in_core = std::holds_alternative<drivers::cuda_in_core>(p.run) ||
+                         std::holds_alternative<drivers::cuda_split>(p.run);
+    return in_core && p.fits && p.n > 0 && !p.paths && !p.checkpointed &&
+           (p.type == dtype::int32 || p.type == dtype::float32);
   }
 
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
@@ -352,7 +354,8 @@ public:
             if (ctx.n() == 0)
               return;
             APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
-                         "the cuda back end reduces in place only in-core plans without paths");
+                         "the cuda back end reduces in place only in-core plans (one GPU or split) "
+                         "without paths");
             // The driver the plan chose, with its devices, block and path workspace.
             std::visit(
                 [&](const auto& how) {

@@ -191,7 +191,8 @@ template <class T>
 void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_context& ctx,
                      const std::vector<int>& devices, std::int64_t block) {
   using apsp::detail::round_hooks;
-  const std::int64_t n = h_d.n();
+  // With run_context::reduction() the devices reduce their rows and h_d is unset.
+  const std::int64_t n = ctx.n();
   if (n == 0 || devices.empty())
     return;
   APSP_EXPECTS(static_cast<std::int64_t>(devices.size()) <= (n + block - 1) / block,
@@ -241,6 +242,7 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
       const auto at = static_cast<std::size_t>(i);
       apsp::detail::grid_comm& comm = group.comm(i);
       apsp::detail::run_context own(quiet, n, ctx.negative_weights());
+      own.set_reduction(ctx.reduction());
       try {
         const device_guard on(devices[at]);
         std::unique_ptr<rank_gpu<T>> gpu;

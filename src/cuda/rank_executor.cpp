@@ -33,6 +33,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/gemm_driver.hpp"
 #include "cuda/initial_matrix.hpp"
+#include "cuda/metrics_reduce.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/tagged_panels.hpp"
@@ -48,6 +49,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 using apsp::detail::grid_comm;
 using apsp::detail::grid_layout;
+using apsp::detail::matrix_reduction;
+using apsp::detail::metrics_request;
 using apsp::detail::round_control;
 using apsp::detail::round_hooks;
 using apsp::detail::run_context;
@@ -169,7 +172,10 @@ public:
     // output file, where it made two GPUs slower than one; measured: docs/dev/benchmark-log.md,
     // 'Figures from code comments'). download() joins it first. APSP_CUDA_PREFAULT=0: none
     // (measurements).
-    if (from_edges_ && prefault_enabled())
+    matrix_reduction* const reduction = ctx.reduction();
+    APSP_EXPECTS(reduction == nullptr || (from_edges_ && !paths() && L_.cols == 1), internal_error,
+                 "a rank reduces in place only whole rows built from the edges, without paths");
+    if (from_edges_ && reduction == nullptr && prefault_enabled())
       fault_ = std::jthread([this] { fault_in_host_rows(); });
     // Two timed events a round on each stream: the per-rank report of a distributed solve.
     times_.emplace();
@@ -179,7 +185,7 @@ public:
     if (times_)
       times_->last.record(s_.get());
     if (!control.failed())
-      control.guarded([&] { download(); });
+      control.guarded([&] { reduction != nullptr ? reduce(*reduction) : download(); });
     if (ctx.tuning().cuda_rank_times && !control.failed())
       control.guarded([&] { print_times(); });
     control_ = nullptr;
@@ -532,6 +538,19 @@ private:
                  device_, static_cast<long long>(L_.tiles()), span, waited,
                  times_->wait_from.size(), copies, from_edges_ ? "edges" : "host matrix",
                  setup_seconds_, download_seconds_);
+  }
+
+  /// The metrics' reductions of this device's rows, one tile row at a time (whole rows: one
+  /// process column), instead of a download.
+  void reduce(matrix_reduction& into) {
+    const metrics_request request = into.request();
+    for (std::int64_t t = 0; t < L_.tiles(); ++t) {
+      if (!L_.owns_row(t))
+        continue;
+      const std::int64_t first = t * L_.b;
+      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_, L_.n, first,
+                                   L_.edge(t), request, s_.get()));
+    }
   }
 
   /// Makes the host tiles current.

@@ -149,6 +149,7 @@ struct engine {
   apsp::backend_kind backend;
   apsp::algorithm_kind algorithm;
   std::int64_t block;
+  std::vector<int> devices = {}; ///< cuda: empty = device 0
 };
 
 /// Whether this build and machine run the cuda back end (metrics_cuda_test only).
@@ -175,6 +176,20 @@ std::vector<engine> engines() {
     e.push_back({"cuda", apsp::backend_kind::cuda, apsp::algorithm_kind::floyd_warshall, 0});
     e.push_back(
         {"cuda block 32", apsp::backend_kind::cuda, apsp::algorithm_kind::floyd_warshall, 32});
+    // Split over two GPUs where n has two tile rows of 128 (else one device runs it).
+    apsp::solve_options two;
+    two.backend = apsp::backend_kind::cuda;
+    two.devices = {0, 1};
+    try {
+      (void)apsp::make_plan(256, two);
+      e.push_back({"cuda split over devices 0,1",
+                   apsp::backend_kind::cuda,
+                   apsp::algorithm_kind::floyd_warshall,
+                   128,
+                   {0, 1}});
+    } catch (const apsp::invalid_argument_error&) {
+      // one device only
+    }
   }
 #endif
   return e;
@@ -223,6 +238,7 @@ TEST_P(compute_metrics_test, every_engine_matches_the_reference_matrix) {
     so.algorithm = e.algorithm;
     so.type = c.type;
     so.block = e.block;
+    so.devices = e.devices;
     so.threads = 2;
     apsp::graph_metrics got;
     try {
@@ -242,7 +258,10 @@ TEST_P(compute_metrics_test, every_engine_matches_the_reference_matrix) {
     }
     if (e.backend == apsp::backend_kind::cuda && c.n > 0) {
       // Reduced on the GPU: no n x n matrix in host memory.
-      EXPECT_TRUE(std::holds_alternative<apsp::drivers::cuda_in_core>(got.executed_plan.run));
+      EXPECT_TRUE(std::holds_alternative<apsp::drivers::cuda_in_core>(got.executed_plan.run) ||
+                  (!e.devices.empty() &&
+                   std::holds_alternative<apsp::drivers::cuda_split>(got.executed_plan.run)))
+          << apsp::to_string(got.executed_plan.run);
       EXPECT_FALSE(got.host_matrix);
     }
   }
@@ -262,6 +281,9 @@ std::vector<metrics_case> cases() {
     }
   }
   out.push_back({130, 0.03, true, false, apsp::dtype::int32, seed++});
+  // Three and more tile rows of 128 (a split over two GPUs deals out several each).
+  out.push_back({300, 0.02, true, false, apsp::dtype::int32, seed++});
+  out.push_back({385, 0.01, false, true, apsp::dtype::float32, seed++});
   out.push_back({129, 0.02, false, true, apsp::dtype::float64, seed++});
   return out;
 }
