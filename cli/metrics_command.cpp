@@ -18,23 +18,12 @@
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
+#include "metrics_command.hpp"
 #include "output.hpp"
 #include "solver.hpp"
 
 namespace apsp::cli {
 namespace {
-
-struct metrics_args {
-  input_options in;
-  solver_options solver;
-  std::string out;
-  std::string metrics = "all";
-  int histogram_bins = 32;
-  bool no_wf_improved = false;
-  bool json = false;
-  bool quiet = false;
-  bool progress = false;
-};
 
 /// -o's kind, from its suffix.
 enum class table_kind { csv, json, npy };
@@ -198,7 +187,9 @@ void print_summary(const metrics_args& a, const loaded_graph& in, const graph_me
     std::printf("per vertex         %s\n", a.out.c_str());
 }
 
-int run(const metrics_args& a) {
+} // namespace
+
+int run_metrics(const metrics_args& a) {
   // 1. What can be refused without reading, refused first.
   metrics_options mo;
   mo.which = parse_metrics(a.metrics);
@@ -244,7 +235,14 @@ int run(const metrics_args& a) {
   return 0;
 }
 
-} // namespace
+void add_metric_shape_options(CLI::App& cmd, metrics_args& a) {
+  cmd.add_option("--histogram-bins", a.histogram_bins, "bins of the distance histogram")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  cmd.add_flag("--no-wf-improved", a.no_wf_improved,
+               "closeness without NetworkX's wf_improved scaling by the share of the graph "
+               "that reaches the vertex");
+}
 
 void add_metrics_command(CLI::App& app, command_action& action) {
   auto args = std::make_shared<metrics_args>();
@@ -260,12 +258,7 @@ void add_metrics_command(CLI::App& app, command_action& action) {
                   "reachable, diameter, radius, average-path-length, global-efficiency, "
                   "reachable-pairs, histogram, or all")
       ->capture_default_str();
-  cmd->add_option("--histogram-bins", args->histogram_bins, "bins of the distance histogram")
-      ->check(CLI::Range(1, 1 << 20))
-      ->capture_default_str();
-  cmd->add_flag("--no-wf-improved", args->no_wf_improved,
-                "closeness without NetworkX's wf_improved scaling by the share of the graph "
-                "that reaches the vertex");
+  add_metric_shape_options(*cmd, *args);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
@@ -275,7 +268,8 @@ void add_metrics_command(CLI::App& app, command_action& action) {
   cmd->footer(
       "Definitions (NetworkX's where it has the function) in docs/metrics.md. Sparse graphs,\n"
       "and graphs whose n x n matrix would not fit in RAM, run Dijkstra from every source in\n"
-      "batches and keep no matrix; others solve by Floyd-Warshall in RAM and reduce the matrix.\n"
+      "batches and keep no matrix; cuda plans in core reduce the matrix on the GPUs; others\n"
+      "solve by Floyd-Warshall in RAM and reduce the matrix. `apsp solve --metrics` runs this.\n"
       "The per-vertex columns, in this order where asked: out-eccentricity, in-eccentricity,\n"
       "closeness, harmonic, reach-out, reach-in. Ctrl-C, SIGTERM or SIGHUP cancels (exit 130,\n"
       "143 or 129) and leaves no output file.\n\n"
@@ -283,7 +277,7 @@ void add_metrics_command(CLI::App& app, command_action& action) {
       "  apsp metrics rome99.gr\n"
       "  apsp metrics rome99.gr -o rome99-metrics.csv --metrics closeness,harmonic\n"
       "  apsp metrics roads.txt --undirected --dtype float64 -o m.json --json");
-  cmd->callback([args, &action] { action = [args] { return run(*args); }; });
+  cmd->callback([args, &action] { action = [args] { return run_metrics(*args); }; });
 }
 
 } // namespace apsp::cli

@@ -27,6 +27,7 @@
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
+#include "metrics_command.hpp"
 #include "output.hpp"
 #include "plan_json.hpp"
 #include "process_exit.hpp"
@@ -45,7 +46,37 @@ struct solve_args : distributed_solve_args {
   bool no_map_output = false;
   csv_labels_choice csv_labels = csv_labels_choice::unset;
   subset_selection subsets; ///< --sources/--targets: a block instead (subset_solve.hpp)
+  std::string metrics;      ///< --metrics: the metrics instead (apsp metrics)
+  metrics_args metric_shape; ///< its --histogram-bins and --no-wf-improved
 };
+
+/// `apsp solve --metrics LIST`: `apsp metrics` with the same input, solver and -o (a metrics
+/// table), refusing what only a matrix has.
+int solve_metrics(const solve_args& a) {
+  const auto refuse = [](bool given, const char* option) {
+    if (given) {
+      throw invalid_argument_error(std::string(option) +
+                                   " does not apply with --metrics, which keeps no matrix");
+    }
+  };
+  refuse(!a.paths_out.empty(), "--paths");
+  refuse(!a.output_format.empty(), "--output-format");
+  refuse(!a.checkpoint_dir.empty(), "--checkpoint");
+  refuse(!a.resume_dir.empty(), "--resume");
+  refuse(a.map_output, "--map-output");
+  refuse(a.no_map_output, "--no-map-output");
+  refuse(a.subsets.given(), "--sources/--targets");
+  refuse(a.csv_labels != csv_labels_choice::unset, "--csv-labels/--no-csv-labels");
+  metrics_args m = a.metric_shape;
+  m.in = a.in;
+  m.solver = a.solver;
+  m.out = a.out;
+  m.metrics = a.metrics;
+  m.json = a.json;
+  m.quiet = a.quiet;
+  m.progress = a.progress;
+  return run_metrics(m);
+}
 
 /// CSV distance matrices are for small graphs (a text row per vertex); refused with exit 2.
 void refuse_csv_above_limit(io::format out_format, const std::string& input, std::int64_t n) {
@@ -229,6 +260,8 @@ double write_outputs(const solve_args& a, const loaded_graph& in, const result& 
 }
 
 int run(const solve_args& a) {
+  if (!a.metrics.empty())
+    return solve_metrics(a);
   if (a.subsets.given())
     return solve_subsets(a, a.subsets, a.map_output, a.csv_labels);
   if (under_mpi()) {
@@ -408,6 +441,12 @@ void add_solve_command(CLI::App& app, command_action& action) {
       ->check(format_name());
   add_csv_labels_options(*cmd, args->csv_labels);
   add_subset_options(*cmd, args->subsets);
+  cmd->add_option("--metrics", args->metrics,
+                  "compute these metrics instead of writing the matrix, as `apsp metrics` does "
+                  "(-o then names the metrics file: .csv, .json or .npy): out-eccentricity, "
+                  "in-eccentricity, closeness, harmonic, reachable, diameter, radius, "
+                  "average-path-length, global-efficiency, reachable-pairs, histogram, or all");
+  add_metric_shape_options(*cmd, args->metric_shape);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
@@ -465,7 +504,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve DE.gr --algorithm johnson -o d.bin  # sparse: Dijkstra from every source\n"
       "  apsp solve DE.gr --algorithm supernodal -o d.bin  # road graph: nested dissection\n"
       "  apsp solve edges.csv.gz --weight-column weight -o d.csv\n"
-      "  apsp solve roads.txt --undirected -o d.csv     # both ways; CSV with the ids");
+      "  apsp solve roads.txt --undirected -o d.csv     # both ways; CSV with the ids\n"
+      "  apsp solve DE.gr --metrics closeness -o c.csv  # no matrix: as apsp metrics");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

@@ -158,6 +158,27 @@ def test_errors(apsp, tmp_path):
     assert not list(tmp_path.glob("*.apsp-partial*")) and not (tmp_path / "m.txt").exists()
 
 
+def test_solve_metrics_is_apsp_metrics(apsp, tmp_path):
+    graph = write_gr(tmp_path / "g.gr", 5, [(1, 2, 2), (2, 3, 3), (3, 1, 1), (4, 5, 7)])
+    for out in ("a.csv", "a.npy", "a.json"):
+        r = apsp("solve", graph, "--metrics", "closeness,harmonic,histogram", "--histogram-bins",
+                 "4", "--no-wf-improved", "-o", out, "-q")
+        assert r.rc == 0, r
+        b = "b" + out[1:]
+        r = apsp("metrics", graph, "--metrics", "closeness,harmonic,histogram",
+                 "--histogram-bins", "4", "--no-wf-improved", "-o", b, "-q")
+        assert r.rc == 0, r
+        assert (tmp_path / out).read_bytes() == (tmp_path / b).read_bytes(), out
+    j = json.loads(apsp("solve", graph, "--metrics", "diameter", "--json").out)
+    assert j["diameter"] == 7 and j["metrics"] == ["diameter"] and "host_matrix" in j
+    for extra, option in ((["--paths", "v.npy"], "--paths"), (["--map-output"], "--map-output"),
+                          (["--sources", "1"], "--sources/--targets"),
+                          (["--checkpoint", "ck"], "--checkpoint")):
+        assert_error(apsp("solve", graph, "--metrics", "all", "-o", "m.csv", *extra), 2, option,
+                     "--metrics")
+    assert not (tmp_path / "m.csv").exists() and not (tmp_path / "v.npy").exists()
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_leaves_no_file(apsp_bin, tmp_path, sig):
     # A long path: Dijkstra in batches of one source, so the run is slow enough to interrupt.
