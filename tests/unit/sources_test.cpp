@@ -14,17 +14,12 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "common/reference_solve.hpp"
 #include "common/test_graphs.hpp"
 
 namespace {
 
-apsp::result reference(const apsp::graph& g, apsp::dtype type) {
-  apsp::solve_options o;
-  o.backend = apsp::backend_kind::reference;
-  o.algorithm = apsp::algorithm_kind::floyd_warshall;
-  o.type = type;
-  return apsp::solve(g, o);
-}
+using apsp::testing::reference_solve;
 
 template <class T>
 void expect_rows_match(const apsp::graph& g, const std::vector<std::int64_t>& sources,
@@ -88,7 +83,7 @@ TEST_P(solve_from_sources_test, matches_the_reference_in_every_type) {
     const auto got = apsp::solve_from_sources(g, sources, o);
     EXPECT_EQ(got.n, c.n);
     EXPECT_EQ(got.sources, sources);
-    const auto want = reference(g, type);
+    const auto want = reference_solve(g, type);
     apsp::visit_dtype(type, [&](auto zero) {
       expect_rows_match<decltype(zero)>(g, sources, got, want);
     });
