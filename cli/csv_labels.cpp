@@ -1,6 +1,7 @@
 #include "csv_labels.hpp"
 
 #include "apsp/error.hpp"
+#include "output.hpp"
 
 namespace apsp::cli {
 
@@ -23,6 +24,19 @@ void check_csv_labels(csv_labels_choice choice, io::format out_format) {
         std::string(choice == csv_labels_choice::on ? "--csv-labels" : "--no-csv-labels") +
         " applies to a CSV distance matrix (-o NAME.csv) only");
   }
+}
+
+io::format checked_distance_output(const std::string& out, const std::string& output_format,
+                                   csv_labels_choice choice) {
+  io::format f = io::format::npy;
+  if (!out.empty()) {
+    f = matrix_output_format(out, output_format);
+    check_writable(out);
+  } else if (!output_format.empty()) {
+    throw invalid_argument_error("--output-format needs -o OUT");
+  }
+  check_csv_labels(choice, f);
+  return f;
 }
 
 void write_distances(const std::filesystem::path& p, const any_matrix& d, io::format f,

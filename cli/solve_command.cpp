@@ -187,13 +187,7 @@ struct checked_request {
 /// Everything that can be refused without reading or solving, refused first.
 checked_request validate(const solve_args& a) {
   checked_request c;
-  if (!a.out.empty()) {
-    c.out_format = matrix_output_format(a.out, a.output_format);
-    check_writable(a.out);
-  } else if (!a.output_format.empty()) {
-    throw invalid_argument_error("--output-format needs -o OUT");
-  }
-  check_csv_labels(a.csv_labels, c.out_format);
+  c.out_format = checked_distance_output(a.out, a.output_format, a.csv_labels);
   if (!a.paths_out.empty()) {
     check_paths_output(a.paths_out);
     check_writable(a.paths_out);

@@ -81,12 +81,36 @@ void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std:
     return cancelled_error(interrupted_text() + " while solving " + in.path +
                            "; no output was written");
   };
+  // Errors in the file's own ids and words, whether the checks, the potentials or a batch
+  // raised them.
+  const auto solve_mapped = [&](std::size_t batch_size, const auto& step) {
+    try {
+      return step();
+    } catch (const negative_cycle_error& e) {
+      rethrow_in_file_ids(settings.reversed ? turned_around(e) : e, in);
+    } catch (const overflow_risk_error& e) {
+      throw overflow_risk_error(with_file(e.what(), in.path));
+    } catch (const invalid_input_error& e) {
+      throw invalid_input_error(with_file(e.what(), in.path));
+    } catch (const cancelled_error&) {
+      throw cancelled();
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory_error(in.path + ": out of host memory while solving from " +
+                                std::to_string(batch_size) + " sources");
+    }
+  };
+  if (sources.empty())
+    return;
+  if (interrupted())
+    throw cancelled();
+  // The weight checks, the CSR copy and the potentials (negative weights) once for all batches.
+  const source_solver solver = solve_mapped(sources.size(), [&] { return source_solver(g, o); });
   for (std::size_t first = 0; first < sources.size(); first += per_batch) {
     if (interrupted())
       throw cancelled();
     const auto batch = sources.subspan(first, std::min(per_batch, sources.size() - first));
-    o.progress = [&, first,
-                  size = static_cast<std::int64_t>(batch.size())](const progress_info& p) {
+    const progress_callback progress = [&, first, size = static_cast<std::int64_t>(batch.size())](
+                                           const progress_info& p) {
       progress_info all;
       all.rounds_total = total;
       all.rounds_done = static_cast<std::int64_t>(first) +
@@ -99,21 +123,8 @@ void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std:
                                    : 0.0;
       return shown(all);
     };
-    source_result rows;
-    try {
-      rows = solve_from_sources(g, batch, o);
-    } catch (const negative_cycle_error& e) {
-      rethrow_in_file_ids(settings.reversed ? turned_around(e) : e, in);
-    } catch (const overflow_risk_error& e) {
-      throw overflow_risk_error(with_file(e.what(), in.path));
-    } catch (const invalid_input_error& e) {
-      throw invalid_input_error(with_file(e.what(), in.path));
-    } catch (const cancelled_error&) {
-      throw cancelled();
-    } catch (const std::bad_alloc&) {
-      throw out_of_memory_error(in.path + ": out of host memory while solving from " +
-                                std::to_string(batch.size()) + " sources");
-    }
+    const source_result rows =
+        solve_mapped(batch.size(), [&] { return solver.solve(batch, progress); });
     consume(first, rows);
   }
 }

@@ -44,6 +44,7 @@ struct batch_settings {
 
 /// Runs solve_from_sources(g, sources) batch by batch, in order, and hands each result to
 /// consume(first, rows): `rows` holds the rows of sources[first], sources[first + 1], ...
+/// The graph is prepared once (apsp::source_solver: checks, CSR copy, potentials), not per batch.
 /// Every negative cycle of the graph refuses the solve, as `apsp solve` refuses it
 /// (negative_cycle_error in the file's ids); cancelled_error after SIGINT/SIGTERM/SIGHUP.
 void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std::int64_t> sources,

@@ -13,6 +13,7 @@
 #include "apsp/block_io.hpp"
 #include "apsp/error.hpp"
 #include "apsp/plan.hpp"
+#include "csv_labels.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
@@ -51,13 +52,7 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   refuse(!a.checkpoint_dir.empty(), "--checkpoint", "the Dijkstra searches save no state");
   refuse(!a.resume_dir.empty(), "--resume", "the Dijkstra searches save no state");
   block_request r;
-  if (!a.out.empty()) {
-    r.out_format = matrix_output_format(a.out, a.output_format);
-    check_writable(a.out);
-  } else if (!a.output_format.empty()) {
-    throw invalid_argument_error("--output-format needs -o OUT");
-  }
-  check_csv_labels(csv_labels, r.out_format);
+  r.out_format = checked_distance_output(a.out, a.output_format, csv_labels);
   refuse_grid_outside_mpi(a.solver);
   r.settings = dijkstra_settings(a.solver, subsets_option);
   r.settings.progress = progress_wanted(a.quiet, a.progress);

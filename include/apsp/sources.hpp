@@ -4,6 +4,7 @@
 /// source, never the n x n matrix.
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <variant>
 #include <vector>
@@ -60,6 +61,33 @@ struct source_result {
 [[nodiscard]] source_result solve_from_sources(const graph& g,
                                                std::span<const std::int64_t> sources,
                                                const source_options& options = {});
+
+namespace detail {
+struct source_solver_state;
+} // namespace detail
+
+/// A graph made ready once for many solve_from_sources calls with the same options (the CLI's
+/// batches of sources): the weight checks, the CSR copy and, with cycle_scope::whole_graph, the
+/// Bellman-Ford potentials are done here, not again for every call. `g` must outlive the
+/// solver (with cycle_scope::reachable and negative weights each call reads its edges again).
+class source_solver {
+public:
+  /// Throws what solve_from_sources throws before its first search: invalid_argument_error (bad
+  /// threads, too many vertices), overflow_risk_error and invalid_input_error (integer types),
+  /// negative_cycle_error (with cycle_scope::whole_graph).
+  source_solver(const graph& g, const source_options& options);
+  ~source_solver();
+  source_solver(source_solver&&) noexcept;
+  source_solver& operator=(source_solver&&) noexcept;
+
+  /// The rows of solve_from_sources(g, sources, options), with `progress` in place of
+  /// options.progress.
+  [[nodiscard]] source_result solve(std::span<const std::int64_t> sources,
+                                    const progress_callback& progress = {}) const;
+
+private:
+  std::unique_ptr<const detail::source_solver_state> state_;
+};
 
 /// A graph in compressed sparse rows held by the caller (SciPy's csr_matrix: indptr, indices,
 /// data), read in place. Arc a, offsets[u] <= a < offsets[u + 1], runs from u to targets[a] with

@@ -245,12 +245,16 @@ std::string matrix_does_not_fit(const plan& p) {
   return {};
 }
 
-/// The plan of Dijkstra in batches: Johnson's driver and block, the memory of rows that are
-/// reduced instead of kept.
-plan batch_plan(const graph& g, const solve_options& o, std::string reason) {
+/// Johnson's plan for n vertices (its driver and block; no analysis of the graph).
+plan johnson_plan(std::int64_t n, const solve_options& o) {
   solve_options jo = o;
   jo.algorithm = algorithm_kind::johnson;
-  plan p = apsp::make_plan(g.num_vertices(), jo);
+  return apsp::make_plan(n, jo);
+}
+
+/// The plan of Dijkstra in batches, from Johnson's plan `p` (its driver and block): the memory
+/// of rows that are reduced instead of kept.
+plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reason) {
   const auto n = static_cast<std::uint64_t>(g.num_vertices());
   const auto m = static_cast<std::uint64_t>(g.num_edges());
   const auto threads = static_cast<std::uint64_t>(detail::thread_count(o));
@@ -270,6 +274,20 @@ plan batch_plan(const graph& g, const solve_options& o, std::string reason) {
   p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra in batches)";
   p.algorithm_reason = std::move(reason);
   return p;
+}
+
+/// Why no n x n matrix of `type` can be kept in this machine's RAM, whatever engine holds it
+/// (empty when one might): decided before planning, so that auto skips the supernodal analysis
+/// of a graph it will not solve into a matrix.
+std::string matrix_cannot_fit(std::int64_t n, dtype type) {
+  const std::uint64_t ram = host_memory_bytes();
+  const auto cells = static_cast<double>(n) * static_cast<double>(n);
+  const double bytes = cells * static_cast<double>(size_of(type));
+  if (ram == 0 || bytes <= static_cast<double>(ram))
+    return {};
+  return "the " + std::to_string(n) + " x " + std::to_string(n) + " " +
+         std::string(to_string(type)) + " matrix alone is larger than this machine's " +
+         detail::gib(ram);
 }
 
 } // namespace
@@ -305,23 +323,31 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   std::optional<plan> batches;
   std::optional<plan> matrix;
   bool in_place = false; // the matrix is reduced where it is solved (a GPU)
+  // One plan each way: a matrix too large for RAM is seen before planning (so auto analyses
+  // no graph it will not solve), and auto's own Johnson plan becomes the batches' plan.
+  const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
+  const bool auto_batches = o.algorithm == algorithm_kind::automatic && host_auto;
+  const std::string too_large = auto_batches ? matrix_cannot_fit(n, o.type) : std::string();
   if (o.algorithm == algorithm_kind::johnson) {
-    batches = batch_plan(edges, o, "requested");
+    batches = batch_plan(edges, o, johnson_plan(n, o), "requested");
+  } else if (!too_large.empty()) {
+    batches = batch_plan(edges, o, johnson_plan(n, o),
+                         "auto: " + too_large + "; Dijkstra in batches keeps no matrix");
   } else {
     plan p = apsp::make_plan(edges, o);
     in_place = reduces_where_solved(p);
-    const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
     const std::string why = matrix_does_not_fit(p);
-    if (o.algorithm == algorithm_kind::automatic && host_auto &&
-        p.algorithm == algorithm_kind::johnson)
-      batches = batch_plan(edges, o, p.algorithm_reason);
-    else if (o.algorithm == algorithm_kind::automatic && host_auto && !why.empty())
-      batches = batch_plan(edges, o,
+    if (auto_batches && p.algorithm == algorithm_kind::johnson) {
+      std::string reason = p.algorithm_reason;
+      batches = batch_plan(edges, o, std::move(p), std::move(reason));
+    } else if (auto_batches && !why.empty()) {
+      batches = batch_plan(edges, o, johnson_plan(n, o),
                            "auto: the " + std::to_string(n) + " x " + std::to_string(n) +
-                               " matrix of " + to_string(p.run) + " would not fit in RAM (" +
-                               why + "); Dijkstra in batches keeps no matrix");
-    else
+                               " matrix of " + to_string(p.run) + " would not fit in RAM (" + why +
+                               "); Dijkstra in batches keeps no matrix");
+    } else {
       matrix = std::move(p);
+    }
   }
 
   graph_metrics out;

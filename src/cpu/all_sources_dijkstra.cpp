@@ -15,15 +15,6 @@
 namespace apsp::cpu {
 namespace {
 
-/// A radix heap on the unsigned key type for integers, a 4-ary heap for floats.
-template <class T, bool = std::is_integral_v<T>> struct queue_select {
-  using type = dary_heap<johnson_key_t<T>, 4>;
-};
-template <class T> struct queue_select<T, true> {
-  using type = radix_heap<std::make_unsigned_t<johnson_key_t<T>>>;
-};
-template <class T> using queue_for = typename queue_select<T>::type;
-
 /// csr_graph's arcs as one_source reads them (raw pointers, held by value, so the loop keeps them
 /// in registers across the queue's stores).
 template <class W> struct packed_arcs {
@@ -37,6 +28,8 @@ template <class W> struct packed_arcs {
   [[nodiscard]] std::int32_t target(std::int64_t a) const noexcept { return arcs_[a].target; }
   [[nodiscard]] W weight(std::int64_t a) const noexcept { return arcs_[a].weight; }
   [[nodiscard]] const W* original() const noexcept { return original_; }
+  /// Starts loading u's arcs (the vertex the queue will most likely hand out next).
+  void prefetch(std::size_t u) const noexcept { __builtin_prefetch(arcs_ + offsets_[u]); }
 
 private:
   std::int64_t n_;
@@ -62,31 +55,65 @@ template <class T, class Index, class Weight> struct borrowed_arcs {
     return static_cast<weight_type>(static_cast<T>(static_cast<double>(g.weights[a])));
   }
   [[nodiscard]] const weight_type* original() const noexcept { return nullptr; }
+  void prefetch(std::size_t u) const noexcept {
+    const Index a = g.offsets[u];
+    __builtin_prefetch(g.targets + a);
+    if (!g.unit_weights)
+      __builtin_prefetch(g.weights + a);
+  }
 };
+
+/// The largest arc weight of `g` (0 without arcs): how far a push may run ahead of a pop.
+template <class Arcs> std::uint64_t max_weight(const Arcs& g) {
+  using W = typename Arcs::weight_type;
+  W most{0};
+  const std::int64_t arcs = g.n() > 0 ? g.end(static_cast<std::size_t>(g.n() - 1)) : 0;
+  for (std::int64_t a = 0; a < arcs; ++a)
+    most = std::max(most, g.weight(a));
+  return static_cast<std::uint64_t>(most);
+}
+
+/// The queue for one run: Dial's buckets for integer weights up to bucket_queue::fits (road
+/// graphs), else a radix heap on the unsigned key type; a 4-ary heap for floats.
+enum class queue_kind { buckets, radix, dary };
+
+template <class T, queue_kind Kind> struct queue_select {
+  using type = dary_heap<johnson_key_t<T>, 4>;
+};
+template <class T> struct queue_select<T, queue_kind::buckets> {
+  using type = bucket_queue<std::make_unsigned_t<johnson_key_t<T>>>;
+};
+template <class T> struct queue_select<T, queue_kind::radix> {
+  using type = radix_heap<std::make_unsigned_t<johnson_key_t<T>>>;
+};
+template <class T, queue_kind Kind> using queue_for = typename queue_select<T, Kind>::type;
 
 /// One thread's scratch space, reused for every source it runs.
-template <class T> struct workspace {
+template <class T, queue_kind Kind> struct workspace {
   using W = johnson_key_t<T>;
   static constexpr W unreached = std::numeric_limits<W>::max();
-  workspace(std::int64_t n, bool real_lengths)
-      : dist(static_cast<std::size_t>(n), unreached), pred(static_cast<std::size_t>(n), -1),
+  /// `max_step`: the largest arc weight (bucket_queue's span).
+  workspace(std::int64_t n, bool real_lengths, std::uint64_t max_step)
+      : dist(static_cast<std::size_t>(n), unreached),
         real(real_lengths ? static_cast<std::size_t>(n) : 0) {
-    if constexpr (!std::is_integral_v<T>)
-      queue = queue_for<T>(n);
+    if constexpr (Kind == queue_kind::dary)
+      queue = queue_for<T, Kind>(n);
+    else if constexpr (Kind == queue_kind::buckets)
+      queue = queue_for<T, Kind>(max_step);
   }
   std::vector<W> dist;
-  std::vector<std::int32_t> pred;
+  std::vector<std::int32_t> pred; // allocated by the first source that writes a tree
   std::vector<W> real; // with original_weights: the real weight of the path to each vertex
-  queue_for<T> queue;
+  queue_for<T, Kind> queue;
 };
 
-template <class T, class Arcs>
-void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int32_t s,
-                workspace<T>& ws, T* out, std::int32_t* via_out, tree_format format) {
+/// Dijkstra from s into ws.dist (and ws.pred with Tree: a row of the tree is asked for).
+template <bool Tree, class T, queue_kind Kind, class Arcs>
+void search(const Arcs& g, std::int32_t s, workspace<T, Kind>& ws) {
   using W = johnson_key_t<T>;
-  using key_type = typename queue_for<T>::key_type;
-  auto& dist = ws.dist;
-  auto& pred = ws.pred;
+  using key_type = typename queue_for<T, Kind>::key_type;
+  W* const dist = ws.dist.data();
+  std::int32_t* const pred = ws.pred.data();
   auto& queue = ws.queue;
   W* real = ws.real.empty() ? nullptr : ws.real.data();
   const W* original = g.original();
@@ -94,14 +121,21 @@ void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int3
   dist[static_cast<std::size_t>(s)] = W{0};
   if (real != nullptr)
     real[s] = W{0};
-  pred[static_cast<std::size_t>(s)] = s;
+  if constexpr (Tree)
+    pred[static_cast<std::size_t>(s)] = s;
   queue.push(key_type{0}, s);
   while (!queue.empty()) {
     const auto top = queue.pop();
+    // Road-like graphs are bound by memory latency: start loading the next vertex's arcs and
+    // distance while this one's are relaxed.
+    if (const std::int32_t next = queue.next_vertex(); next >= 0) {
+      g.prefetch(static_cast<std::size_t>(next));
+      __builtin_prefetch(dist + next);
+    }
     const auto u = static_cast<std::size_t>(top.vertex);
     const W du = dist[u];
     if (top.key != static_cast<key_type>(du))
-      continue; // a stale entry: u was reached again at a lower distance (radix heap only)
+      continue; // a stale entry: u was reached again at a lower distance (not the 4-ary heap)
     const std::int64_t end = g.end(u);
     for (std::int64_t a = g.begin(u); a < end; ++a) {
       const std::int32_t target = g.target(a);
@@ -109,12 +143,29 @@ void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int3
       const W candidate = du + g.weight(a);
       if (candidate < dist[v]) {
         dist[v] = candidate;
-        pred[v] = top.vertex;
+        if constexpr (Tree)
+          pred[v] = top.vertex;
         if (real != nullptr)
           real[v] = real[u] + original[a];
         queue.push(static_cast<key_type>(candidate), target);
       }
     }
+  }
+}
+
+template <class T, queue_kind Kind, class Arcs>
+void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int32_t s,
+                workspace<T, Kind>& ws, T* out, std::int32_t* via_out, tree_format format) {
+  using W = johnson_key_t<T>;
+  auto& dist = ws.dist;
+  auto& pred = ws.pred;
+  W* real = ws.real.empty() ? nullptr : ws.real.data();
+  if (via_out != nullptr) {
+    if (pred.empty())
+      pred.assign(dist.size(), -1);
+    search<true>(g, s, ws);
+  } else {
+    search<false>(g, s, ws);
   }
   // Write the row and reset the scratch for the next source in the same pass.
   const std::int64_t n = g.n();
@@ -125,7 +176,7 @@ void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int3
   for (std::int64_t t = 0; t < n; ++t) {
     const auto k = static_cast<std::size_t>(t);
     const W dt = dist[k];
-    if (dt == workspace<T>::unreached) {
+    if (dt == workspace<T, Kind>::unreached) {
       out[t] = inf;
       if (via_out != nullptr)
         via_out[t] = none;
@@ -137,7 +188,7 @@ void one_source(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int3
       out[t] = h.empty() ? static_cast<T>(dt) : static_cast<T>(dt + (h[k] - hs));
     if (via_out != nullptr)
       via_out[t] = pred[k] == s ? parent_source : pred[k];
-    dist[k] = workspace<T>::unreached;
+    dist[k] = workspace<T, Kind>::unreached;
   }
   out[s] = T{0};
   if (via_out != nullptr)
@@ -154,15 +205,11 @@ int row_threads(const dijkstra_config& cfg, std::int64_t count) {
   return static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), count));
 }
 
-/// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i),
-/// then row_done(i, row) on the same thread) on cfg.threads threads, reporting progress every
-/// cfg.sources_per_round rows.
-template <class T, class Arcs, class SourceAt, class RowAt, class RowDone = keep_row>
-void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h,
-              std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
-              const dijkstra_config& cfg, detail::run_context& ctx, RowDone row_done = {}) {
-  if (count == 0 || g.n() == 0)
-    return;
+/// run_rows with the queue of `Kind`.
+template <class T, queue_kind Kind, class Arcs, class SourceAt, class RowAt, class RowDone>
+void run_rows_with(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::uint64_t max_step,
+                   std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
+                   const dijkstra_config& cfg, detail::run_context& ctx, RowDone row_done) {
   const int threads = row_threads(cfg, count);
   const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
   const std::int64_t rounds = (count + per_round - 1) / per_round;
@@ -178,7 +225,7 @@ void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h,
 #pragma omp parallel num_threads(threads)
   {
     // Each thread allocates (and so first touches) its own scratch space.
-    workspace<T> ws(g.n(), g.original() != nullptr);
+    workspace<T, Kind> ws(g.n(), g.original() != nullptr, max_step);
     const bool reporter = omp_get_thread_num() == 0;
     for (;;) {
       const std::int64_t i = next.fetch_add(1, std::memory_order_relaxed);
@@ -204,6 +251,31 @@ void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h,
     std::rethrow_exception(failure);
   while (reported < rounds)
     ctx.round_done(++reported, rounds);
+}
+
+/// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i),
+/// then row_done(i, row) on the same thread) on cfg.threads threads, reporting progress every
+/// cfg.sources_per_round rows.
+template <class T, class Arcs, class SourceAt, class RowAt, class RowDone = keep_row>
+void run_rows(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::int64_t count,
+              SourceAt source_at, RowAt row_at, tree_format format, const dijkstra_config& cfg,
+              detail::run_context& ctx, RowDone row_done = {}) {
+  if (count == 0 || g.n() == 0)
+    return;
+  if constexpr (std::is_integral_v<T>) {
+    using key_type = std::make_unsigned_t<johnson_key_t<T>>;
+    const std::uint64_t step = max_weight(g);
+    if (bucket_queue<key_type>::fits(step)) {
+      run_rows_with<T, queue_kind::buckets>(g, h, step, count, source_at, row_at, format, cfg, ctx,
+                                            row_done);
+    } else {
+      run_rows_with<T, queue_kind::radix>(g, h, step, count, source_at, row_at, format, cfg, ctx,
+                                          row_done);
+    }
+  } else {
+    run_rows_with<T, queue_kind::dary>(g, h, 0, count, source_at, row_at, format, cfg, ctx,
+                                       row_done);
+  }
 }
 
 } // namespace

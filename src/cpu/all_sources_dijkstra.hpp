@@ -22,8 +22,9 @@ struct dijkstra_config {
 /// reweighted (all >= 0); `h` holds the potentials (empty: all zero, no reweighting happened).
 /// d[s][t] = dist'(s, t) - h[s] + h[t], infinity when unreachable; via[s][t] = the predecessor
 /// of t in the shortest-path tree of s when that is not s itself (an intermediate vertex of a
-/// shortest path, as Floyd-Warshall's via means), else no_via. Radix heap for integer types,
-/// 4-ary heap for floats. Calls ctx.round_done after each round (it may throw cancelled_error).
+/// shortest path, as Floyd-Warshall's via means), else no_via. Dial's buckets for integer
+/// weights below bucket_queue::max_buckets, a radix heap for larger ones, a 4-ary heap for
+/// floats. Calls ctx.round_done after each round (it may throw cancelled_error).
 template <class T>
 void all_sources_dijkstra(const csr_graph<johnson_key_t<T>>& g,
                           const std::vector<johnson_key_t<T>>& h, dense_matrix<T>& d,

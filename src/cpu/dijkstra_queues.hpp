@@ -1,12 +1,15 @@
 #pragma once
 // Priority queues for Dijkstra's algorithm (Johnson's second phase), one per thread.
 //
-// Both offer the same three calls, so the Dijkstra loop is written once:
+// All three offer the same calls, so the Dijkstra loop is written once:
 //   push(key, vertex)  a new tentative distance for `vertex` (lower than any it had before);
 //   pop()              the entry with the smallest key;
-//   empty().
-// radix_heap may hand out stale entries (a vertex pushed twice); the caller skips an entry whose
-// key is no longer the vertex's distance. dary_heap decreases keys in place, so it never does.
+//   next_vertex()      the vertex the next pop() will most likely return, or -1 (a hint for
+//                      prefetching its arcs while the current vertex is relaxed);
+//   empty(), clear().
+// bucket_queue and radix_heap may hand out stale entries (a vertex pushed twice); the caller
+// skips an entry whose key is no longer the vertex's distance. dary_heap decreases keys in
+// place, so it never does.
 
 #include <algorithm>
 #include <bit>
@@ -16,6 +19,109 @@
 #include <vector>
 
 namespace apsp::cpu {
+
+/// Dial's bucket queue for unsigned integer keys whose pushes stay within `max_step` of the last
+/// key popped (Dijkstra with integer weights 0..max_step): one bucket per key value, kept in a
+/// circular array of at least max_step + 1 buckets, so that a bucket holds one key only and an
+/// entry needs no key. A pop takes from the current bucket and, when it is empty, finds the
+/// next non-empty one in a bitmap of the buckets (64 per word). Push and pop are O(1) plus
+/// that scan, at most buckets / 64 words: the queue pays only for small max_step
+/// (fits(max_step)); above it, radix_heap.
+template <class Key> class bucket_queue {
+  static_assert(std::is_unsigned_v<Key>);
+
+public:
+  using key_type = Key;
+  struct entry {
+    key_type key;
+    std::int32_t vertex;
+  };
+  /// The most buckets a queue keeps: a pop's scan reads at most max_buckets / 64 words.
+  static constexpr std::uint64_t max_buckets = std::uint64_t{1} << 14;
+
+  /// Whether keys that grow by at most `max_step` per push fit the circular array.
+  [[nodiscard]] static constexpr bool fits(std::uint64_t max_step) noexcept {
+    return max_step < max_buckets;
+  }
+
+  /// Precondition: fits(max_step).
+  explicit bucket_queue(std::uint64_t max_step = 0)
+      : buckets_(std::max<std::size_t>(64, std::bit_ceil(static_cast<std::size_t>(max_step) + 1))),
+        mask_(buckets_.size() - 1), bits_(buckets_.size() / 64, 0) {}
+
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+  /// Precondition: last popped key <= key <= last popped key + max_step (0 before any pop),
+  /// unless the queue is empty: then any key, and the keys after it count from it.
+  void push(key_type key, std::int32_t vertex) {
+    if (size_ == 0 && static_cast<key_type>(key - current_) > mask_)
+      restart(key);
+    const std::size_t b = static_cast<std::size_t>(key) & mask_;
+    buckets_[b].push_back(vertex);
+    bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
+    ++size_;
+  }
+
+  /// The smallest entry (among equal keys, the last pushed). Precondition: !empty().
+  entry pop() {
+    std::vector<std::int32_t>* bucket = &buckets_[static_cast<std::size_t>(current_) & mask_];
+    if (bucket->empty())
+      bucket = advance();
+    const std::int32_t v = bucket->back();
+    bucket->pop_back();
+    --size_;
+    return {current_, v};
+  }
+
+  [[nodiscard]] std::int32_t next_vertex() const noexcept {
+    const auto& bucket = buckets_[static_cast<std::size_t>(current_) & mask_];
+    return bucket.empty() ? -1 : bucket.back();
+  }
+
+  /// Empties the queue.
+  void clear() noexcept {
+    if (size_ != 0) {
+      for (auto& b : buckets_)
+        b.clear();
+    }
+    std::fill(bits_.begin(), bits_.end(), std::uint64_t{0});
+    size_ = 0;
+    current_ = 0;
+  }
+
+private:
+  /// Makes `key` the current key of the empty queue. Its old current bucket, empty, may still
+  /// have its bit set (pop clears it only on leaving): cleared here.
+  void restart(key_type key) noexcept {
+    const std::size_t at = static_cast<std::size_t>(current_) & mask_;
+    bits_[at >> 6] &= ~(std::uint64_t{1} << (at & 63));
+    current_ = key;
+  }
+
+  /// Moves current_ to the next non-empty bucket (one exists: size_ > 0) and returns it.
+  std::vector<std::int32_t>* advance() noexcept {
+    const std::size_t at = static_cast<std::size_t>(current_) & mask_;
+    bits_[at >> 6] &= ~(std::uint64_t{1} << (at & 63));
+    const std::size_t words = bits_.size();
+    std::size_t w = at >> 6;
+    std::uint64_t word = bits_[w] & (~std::uint64_t{0} << (at & 63));
+    // Circular: after the last word the first, whose low bits are keys above those at its end.
+    while (word == 0) {
+      w = (w + 1) & (words - 1);
+      word = bits_[w];
+    }
+    const std::size_t next = w * 64 + static_cast<std::size_t>(std::countr_zero(word));
+    current_ += static_cast<key_type>((next - at) & mask_);
+    return &buckets_[next];
+  }
+
+  std::vector<std::vector<std::int32_t>> buckets_;
+  std::size_t mask_;
+  std::vector<std::uint64_t> bits_; ///< bit b: bucket b may be non-empty (exact but for current_'s)
+  std::size_t size_ = 0;
+  key_type current_ = 0;
+};
 
 /// Monotone radix heap for unsigned integer keys (Key: std::uint32_t or std::uint64_t): every
 /// key pushed is >= the last key popped, which Dijkstra guarantees with non-negative weights.
@@ -60,6 +166,10 @@ public:
     buckets_[0].pop_back();
     --size_;
     return top;
+  }
+
+  [[nodiscard]] std::int32_t next_vertex() const noexcept {
+    return buckets_[0].empty() ? -1 : buckets_[0].back().vertex;
   }
 
   /// Empties the heap and forgets the last key (the next source starts again at 0).
@@ -120,6 +230,10 @@ public:
       sift_down(0);
     }
     return top;
+  }
+
+  [[nodiscard]] std::int32_t next_vertex() const noexcept {
+    return heap_.empty() ? -1 : heap_.front().vertex;
   }
 
   void clear() noexcept {

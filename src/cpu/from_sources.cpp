@@ -8,9 +8,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <memory>
 #include <new>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "apsp/error.hpp"
 #include "apsp/result.hpp"
@@ -118,36 +122,70 @@ void fill_rows(std::int64_t n, std::size_t sources, const source_options& o, int
   out.distances = std::move(d);
 }
 
-template <class T>
-void solve_rows(const graph& edges, std::span<const std::int32_t> sources,
-                const source_options& o, int threads, bool negative, source_result& out) {
-  auto g = cpu::csr_from_edges<T>(edges);
+/// The CSR copy of a graph for one dtype, reweighted by its potentials `h` when they were
+/// computed (cycle_scope::whole_graph with negative weights), else as given.
+template <class T> struct prepared_graph {
+  using value_type = T;
+  cpu::csr_graph<cpu::johnson_key_t<T>> g;
   std::vector<cpu::johnson_key_t<T>> h;
-  if (negative && o.cycles == cycle_scope::reachable) {
-    const auto seen = reachable_from(g, sources);
-    if (std::find(seen.begin(), seen.end(), 0) != seen.end())
-      keep_reached<T>(g, seen, edges);
-    negative = has_negative_arc(g);
+  bool reweighted = false;
+};
+
+template <class T>
+prepared_graph<T> prepare(const graph& edges, const source_options& o, bool negative) {
+  prepared_graph<T> p{cpu::csr_from_edges<T>(edges), {}, false};
+  if (negative && o.cycles == cycle_scope::whole_graph) {
+    p.h = cpu::johnson_potentials(p.g);
+    cpu::reweight(p.g, p.h);
+    p.reweighted = true;
   }
-  if (negative) {
+  return p;
+}
+
+/// The rows from `sources` on a prepared graph. With cycle_scope::reachable and negative
+/// weights, potentials over what the sources reach only (on a copy of the CSR).
+template <class T>
+void solve_rows(const prepared_graph<T>& p, const graph& edges,
+                std::span<const std::int32_t> sources, const source_options& o, int threads,
+                bool negative, source_result& out) {
+  const auto run = [&](const cpu::csr_graph<cpu::johnson_key_t<T>>& g,
+                       const std::vector<cpu::johnson_key_t<T>>& h, bool reweighted) {
+    fill_rows<T>(
+        edges.num_vertices(), sources.size(), o, threads, reweighted, out,
+        [&](T* d, std::int32_t* pred, const cpu::dijkstra_config& cfg, detail::run_context& ctx) {
+          cpu::sources_dijkstra<T>(g, h, sources, d, pred, cpu::tree_format::predecessors, cfg,
+                                   ctx);
+        });
+  };
+  if (!negative || p.reweighted) {
+    run(p.g, p.h, p.reweighted);
+    return;
+  }
+  auto g = p.g;
+  const auto seen = reachable_from(g, sources);
+  if (std::find(seen.begin(), seen.end(), 0) != seen.end())
+    keep_reached<T>(g, seen, edges);
+  std::vector<cpu::johnson_key_t<T>> h;
+  const bool reached_negative = has_negative_arc(g);
+  if (reached_negative) {
     h = cpu::johnson_potentials(g);
     cpu::reweight(g, h);
   }
-  fill_rows<T>(edges.num_vertices(), sources.size(), o, threads, negative, out,
-               [&](T* d, std::int32_t* pred, const cpu::dijkstra_config& cfg,
-                   detail::run_context& ctx) {
-                 cpu::sources_dijkstra<T>(g, h, sources, d, pred,
-                                          cpu::tree_format::predecessors, cfg, ctx);
-               });
+  run(g, h, reached_negative);
+}
+
+/// Checks `options.threads` and the vertex count.
+void check_solver_options(std::int64_t n, const source_options& options) {
+  APSP_EXPECTS(options.threads >= 0, invalid_argument_error,
+               "threads must be >= 0 (0 = all), got " + std::to_string(options.threads));
+  APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
+               "solve_from_sources handles at most 2^31 - 1 vertices");
 }
 
 /// Checks `options.threads` and the sources; returns them as vertex ids.
 std::vector<std::int32_t> checked_sources(std::int64_t n, std::span<const std::int64_t> sources,
                                           const source_options& options) {
-  APSP_EXPECTS(options.threads >= 0, invalid_argument_error,
-               "threads must be >= 0 (0 = all), got " + std::to_string(options.threads));
-  APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
-               "solve_from_sources handles at most 2^31 - 1 vertices");
+  check_solver_options(n, options);
   std::vector<std::int32_t> rows(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     APSP_EXPECTS(sources[i] >= 0 && sources[i] < n, invalid_argument_error,
@@ -166,27 +204,84 @@ int source_threads(const source_options& options, std::size_t sources) {
                              static_cast<std::int64_t>(std::max<std::size_t>(1, sources))));
 }
 
+using any_prepared = std::variant<prepared_graph<std::int32_t>, prepared_graph<float>,
+                                  prepared_graph<std::int64_t>, prepared_graph<double>>;
+
 } // namespace
 
-source_result solve_from_sources(const graph& g, std::span<const std::int64_t> sources,
-                                 const source_options& options) {
-  const std::int64_t n = g.num_vertices();
-  const auto rows = checked_sources(n, sources, options);
-  const int threads = source_threads(options, sources.size());
-  const detail::omp_thread_cap cap(threads);
+struct detail::source_solver_state {
+  source_options options;
+  std::optional<graph> usable; // the edges kept, when the type drops some
+  const graph* edges = nullptr;
+  bool negative = false;
+  any_prepared prepared;
+};
+
+namespace {
+
+/// The checks of solve_from_sources and the graph's preparation, on the caller's threads.
+std::unique_ptr<detail::source_solver_state> make_state(const graph& g,
+                                                        const source_options& options) {
+  check_solver_options(g.num_vertices(), options);
+  auto s = std::make_unique<detail::source_solver_state>();
+  s->options = options;
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(g, options.type, false);
   detail::check_representable(facts, options.type, summary.all_integral);
   // Edges the type cannot hold change no distance (see usable_edges): dropped before the cast.
-  const auto usable = detail::usable_edges(g, options.type);
+  s->usable = detail::usable_edges(g, options.type);
+  s->edges = s->usable ? &*s->usable : &g;
+  s->negative = facts.has_negative;
+  visit_dtype(options.type, [&](auto zero) {
+    using T = decltype(zero);
+    s->prepared = prepare<T>(*s->edges, options, s->negative);
+  });
+  return s;
+}
+
+source_result solve_prepared(const detail::source_solver_state& s,
+                             std::span<const std::int64_t> sources, const source_options& options) {
+  const std::int64_t n = s.edges->num_vertices();
+  const auto rows = checked_sources(n, sources, options);
+  const int threads = source_threads(options, sources.size());
+  const detail::omp_thread_cap cap(threads);
   source_result out;
   out.n = n;
   out.sources.assign(sources.begin(), sources.end());
-  visit_dtype(options.type, [&](auto zero) {
-    solve_rows<decltype(zero)>(usable ? *usable : g, rows, options, threads, facts.has_negative,
-                               out);
-  });
+  std::visit(
+      [&](const auto& p) {
+        using T = typename std::decay_t<decltype(p)>::value_type;
+        solve_rows<T>(p, *s.edges, rows, options, threads, s.negative, out);
+      },
+      s.prepared);
   return out;
+}
+
+} // namespace
+
+source_solver::source_solver(const graph& g, const source_options& options) {
+  const detail::omp_thread_cap cap(options.threads);
+  state_ = make_state(g, options);
+}
+source_solver::~source_solver() = default;
+source_solver::source_solver(source_solver&&) noexcept = default;
+source_solver& source_solver::operator=(source_solver&&) noexcept = default;
+
+source_result source_solver::solve(std::span<const std::int64_t> sources,
+                                   const progress_callback& progress) const {
+  source_options o = state_->options;
+  o.progress = progress;
+  return solve_prepared(*state_, sources, o);
+}
+
+source_result solve_from_sources(const graph& g, std::span<const std::int64_t> sources,
+                                 const source_options& options) {
+  // The sources are checked before the graph, and a few sources' threads do the O(m) passes
+  // too (on a busy machine a parallel pass waits for its slowest thread).
+  (void)checked_sources(g.num_vertices(), sources, options);
+  const detail::omp_thread_cap cap(source_threads(options, sources.size()));
+  const auto s = make_state(g, options);
+  return solve_prepared(*s, sources, options);
 }
 
 template <class Index, class Weight>

@@ -1,15 +1,20 @@
-// Johnson's building blocks against independent references: the two Dijkstra queues against a
-// sorted multiset, the CSR copy against the edge list, the potentials against the oracle's
-// distances, and the cost model's choices at its two ends.
+// Johnson's building blocks against independent references: the three Dijkstra queues against a
+// sorted multiset, Dijkstra's rows with each queue against a std::priority_queue Dijkstra, the CSR
+// copy against the edge list, the potentials against the oracle's distances, and the cost model's
+// choices at its two ends.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <random>
 #include <set>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "apsp/apsp.hpp"
@@ -64,6 +69,150 @@ TEST(RadixHeap, PopsInOrderUnderMonotonePushes) {
     check_radix_heap<std::uint32_t>(seed);
     check_radix_heap<std::uint64_t>(seed);
   }
+}
+
+// Dial's buckets under Dijkstra's use: every key pushed lies in [last popped, last popped +
+// step]; ties and zero steps (key == last popped) included. Keys start at `base` (near the top
+// of the type in one case) and the circular array wraps many times.
+template <class Key> void check_bucket_queue(std::uint64_t step, Key base, std::uint64_t seed) {
+  SCOPED_TRACE("seed=" + std::to_string(seed) + " step=" + std::to_string(step) +
+               " base=" + std::to_string(base) + " key bits=" + std::to_string(sizeof(Key) * 8));
+  ASSERT_TRUE(apsp::cpu::bucket_queue<Key>::fits(step));
+  std::mt19937_64 rng(seed);
+  apsp::cpu::bucket_queue<Key> queue(step);
+  for (int round = 0; round < 2; ++round) { // the second after clear(): a new source
+    std::multiset<std::pair<Key, std::int32_t>> want;
+    Key last = round == 0 ? base : Key{0};
+    queue.push(last, 0);
+    want.emplace(last, 0);
+    for (int i = 0; i < 20000; ++i) {
+      if (want.empty() || rng() % 3 != 0) {
+        // A third of the pushes tie with the last key popped (zero-weight arcs).
+        const Key key = static_cast<Key>(last + (rng() % 3 == 0 ? 0 : rng() % (step + 1)));
+        const auto v = static_cast<std::int32_t>(rng() % 1000);
+        queue.push(key, v);
+        want.emplace(key, v);
+      } else {
+        const std::int32_t hint = queue.next_vertex();
+        const auto got = queue.pop();
+        ASSERT_EQ(got.key, want.begin()->first);
+        if (hint >= 0)
+          ASSERT_EQ(hint, got.vertex);
+        const auto it = want.find({got.key, got.vertex});
+        ASSERT_TRUE(it != want.end());
+        want.erase(it);
+        last = got.key;
+      }
+      ASSERT_EQ(queue.size(), want.size());
+    }
+    while (!want.empty()) {
+      const auto got = queue.pop();
+      ASSERT_EQ(got.key, want.begin()->first);
+      want.erase(want.find({got.key, got.vertex}));
+    }
+    EXPECT_TRUE(queue.empty());
+    queue.clear();
+  }
+}
+
+TEST(BucketQueue, PopsInOrderUnderDijkstraPushes) {
+  using big = std::uint64_t;
+  using small = std::uint32_t;
+  const std::uint64_t widest = apsp::cpu::bucket_queue<small>::max_buckets - 1;
+  for (const std::uint64_t step : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{63},
+                                   std::uint64_t{64}, std::uint64_t{1000}, widest}) {
+    check_bucket_queue<small>(step, 0, step + 1);
+    check_bucket_queue<big>(step, 0, step + 2);
+    // Keys near the top of the type (Dijkstra's distances stay below the type's maximum).
+    check_bucket_queue<small>(step, std::numeric_limits<std::int32_t>::max() - (1u << 28),
+                              step + 3);
+    check_bucket_queue<big>(step, std::numeric_limits<std::int64_t>::max() - (big{1} << 40),
+                            step + 4);
+  }
+  EXPECT_FALSE(apsp::cpu::bucket_queue<small>::fits(widest + 1));
+}
+
+/// Distances from `s` by Dijkstra with std::priority_queue over the edge list (in doubles; the
+/// weights are whole numbers, so exact), +inf where unreachable.
+std::vector<double> priority_queue_dijkstra(const apsp::graph& g, std::int64_t s) {
+  const auto n = static_cast<std::size_t>(g.num_vertices());
+  std::vector<std::vector<std::pair<std::int64_t, double>>> out(n);
+  for (std::size_t e = 0; e < g.sources().size(); ++e)
+    out[static_cast<std::size_t>(g.sources()[e])].emplace_back(g.targets()[e], g.weights()[e]);
+  std::vector<double> d(n, std::numeric_limits<double>::infinity());
+  using item = std::pair<double, std::int64_t>;
+  std::priority_queue<item, std::vector<item>, std::greater<>> queue;
+  d[static_cast<std::size_t>(s)] = 0;
+  queue.emplace(0.0, s);
+  while (!queue.empty()) {
+    const auto [du, u] = queue.top();
+    queue.pop();
+    if (du > d[static_cast<std::size_t>(u)])
+      continue;
+    for (const auto& [v, w] : out[static_cast<std::size_t>(u)]) {
+      if (du + w < d[static_cast<std::size_t>(v)]) {
+        d[static_cast<std::size_t>(v)] = du + w;
+        queue.emplace(du + w, v);
+      }
+    }
+  }
+  return d;
+}
+
+/// A sparse random graph (about 3 arcs a vertex, a tenth of them weighing 0, some vertices with
+/// no arcs in or out) with weights up to `max_weight`.
+apsp::graph sparse_graph(std::int64_t n, double max_weight, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  apsp::graph g(n);
+  for (std::int64_t u = 0; u < n; ++u) {
+    if (rng() % 20 == 0)
+      continue; // no out-arcs
+    for (int k = 0; k < 3; ++k) {
+      const auto v = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n - n / 10));
+      const double w = rng() % 10 == 0
+                           ? 0.0
+                           : std::floor(std::uniform_real_distribution<double>(1, max_weight)(rng));
+      g.add_edge(u, v, w); // the last tenth of the vertices is never reached from elsewhere
+    }
+  }
+  return g;
+}
+
+template <class T> void expect_rows_of_priority_queue_dijkstra(const apsp::graph& g) {
+  std::vector<std::int64_t> sources(static_cast<std::size_t>(g.num_vertices()));
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    sources[s] = static_cast<std::int64_t>(s);
+  apsp::source_options o;
+  o.type = apsp::weight_traits<T>::type;
+  o.threads = 2;
+  const auto got = apsp::solve_from_sources(g, sources, o);
+  const auto& rows = std::get<std::vector<T>>(got.distances);
+  const auto n = static_cast<std::size_t>(g.num_vertices());
+  for (std::size_t s = 0; s < n; ++s) {
+    const auto want = priority_queue_dijkstra(g, static_cast<std::int64_t>(s));
+    for (std::size_t t = 0; t < n; ++t) {
+      const T expected =
+          std::isinf(want[t]) ? apsp::weight_traits<T>::infinity : static_cast<T>(want[t]);
+      ASSERT_EQ(rows[s * n + t], expected) << "s=" << s << " t=" << t;
+    }
+  }
+}
+
+TEST(Dijkstra, EveryQueueGivesThePriorityQueueRowsInEveryType) {
+  // Small weights take Dial's buckets, weights above bucket_queue::max_buckets the radix heap
+  // (integer types); floats the 4-ary heap. The largest weights keep every distance of the 300
+  // vertices within what int32 (2^30 - 1 is its infinity) and int64 admit.
+  for (const double max_weight : {1.0, 50.0, 16383.0, 16384.0, 3.0e5}) {
+    SCOPED_TRACE("max weight " + std::to_string(max_weight));
+    const auto g = sparse_graph(300, max_weight, static_cast<std::uint64_t>(max_weight));
+    expect_rows_of_priority_queue_dijkstra<std::int32_t>(g);
+    expect_rows_of_priority_queue_dijkstra<std::int64_t>(g);
+    expect_rows_of_priority_queue_dijkstra<float>(g);
+    expect_rows_of_priority_queue_dijkstra<double>(g);
+  }
+  const auto heavy = sparse_graph(300, 1.0e12, 7); // int64 and double only
+  expect_rows_of_priority_queue_dijkstra<std::int64_t>(heavy);
+  expect_rows_of_priority_queue_dijkstra<double>(heavy);
 }
 
 TEST(DaryHeap, DecreaseKeyKeepsOneEntryPerVertex) {

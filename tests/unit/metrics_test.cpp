@@ -17,19 +17,14 @@
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "common/reference_solve.hpp"
 #include "common/test_graphs.hpp"
 #include "core/backend.hpp"
 #include "core/metrics_histogram.hpp"
 
 namespace {
 
-apsp::result reference(const apsp::graph& g, apsp::dtype type) {
-  apsp::solve_options o;
-  o.backend = apsp::backend_kind::reference;
-  o.algorithm = apsp::algorithm_kind::floyd_warshall;
-  o.type = type;
-  return apsp::solve(g, o);
-}
+using apsp::testing::reference_solve;
 
 void expect_close(double got, double want, const std::string& what) {
   const double tol = 1e-9 * std::max(1.0, std::abs(want));
@@ -218,7 +213,7 @@ TEST_P(compute_metrics_test, every_engine_matches_the_reference_matrix) {
                std::string(apsp::to_string(c.type)) + (c.negative ? " negative" : "") +
                (c.undirected ? " undirected" : ""));
   const apsp::graph g = test_graph(c.n, c.density, c.negative, c.undirected, c.type, c.seed);
-  const apsp::result full = reference(g, c.type);
+  const apsp::result full = reference_solve(g, c.type);
   apsp::metrics_options mo;
   mo.histogram_bins = 5;
   const apsp::graph_metrics want = apsp::metrics_of(full.distances(), mo);
@@ -345,7 +340,7 @@ TEST(compute_metrics, wf_improved_off_matches_the_definition) {
   apsp::solve_options so;
   so.type = apsp::dtype::float64;
   const auto m = apsp::compute_metrics(g, so, mo);
-  const auto naive = naive_metrics(reference(g, apsp::dtype::float64), false);
+  const auto naive = naive_metrics(reference_solve(g, apsp::dtype::float64), false);
   expect_close(m.closeness, naive.closeness, "closeness without wf_improved");
 }
 

@@ -8,23 +8,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "common/reference_solve.hpp"
 #include "common/test_graphs.hpp"
 
 namespace {
 
-apsp::result reference(const apsp::graph& g, apsp::dtype type) {
-  apsp::solve_options o;
-  o.backend = apsp::backend_kind::reference;
-  o.algorithm = apsp::algorithm_kind::floyd_warshall;
-  o.type = type;
-  return apsp::solve(g, o);
-}
+using apsp::testing::reference_solve;
 
 template <class T>
 void expect_rows_match(const apsp::graph& g, const std::vector<std::int64_t>& sources,
@@ -88,7 +84,7 @@ TEST_P(solve_from_sources_test, matches_the_reference_in_every_type) {
     const auto got = apsp::solve_from_sources(g, sources, o);
     EXPECT_EQ(got.n, c.n);
     EXPECT_EQ(got.sources, sources);
-    const auto want = reference(g, type);
+    const auto want = reference_solve(g, type);
     apsp::visit_dtype(type, [&](auto zero) {
       expect_rows_match<decltype(zero)>(g, sources, got, want);
     });
@@ -139,6 +135,52 @@ TEST(solve_from_sources, negative_cycles_refuse_by_scope) {
   EXPECT_NO_THROW((void)apsp::solve_from_sources(loop, from_zero));
   const std::vector<std::int64_t> from_two{2};
   EXPECT_THROW((void)apsp::solve_from_sources(loop, from_two), apsp::negative_cycle_error);
+}
+
+TEST(source_solver, batches_give_the_rows_of_one_call_and_cycles_refuse_once) {
+  apsp::testing::random_graph_spec spec;
+  spec.n = 60;
+  spec.density = 0.08;
+  spec.min_weight = 1;
+  spec.max_weight = 40;
+  spec.negative_edges = true;
+  const apsp::graph g = apsp::testing::make_random_graph(spec, 5);
+  const std::vector<std::int64_t> sources{59, 0, 7, 0, 33, 12, 41};
+  for (const auto scope : {apsp::cycle_scope::whole_graph, apsp::cycle_scope::reachable}) {
+    apsp::source_options o;
+    o.type = apsp::dtype::int32;
+    o.predecessors = true;
+    o.threads = 2;
+    o.cycles = scope;
+    const auto whole = apsp::solve_from_sources(g, sources, o);
+    const apsp::source_solver solver(g, o);
+    const std::span<const std::int64_t> all(sources);
+    for (std::size_t first = 0; first < sources.size(); first += 3) {
+      const auto batch = all.subspan(first, std::min<std::size_t>(3, sources.size() - first));
+      int reports = 0;
+      const auto rows = solver.solve(batch, [&](const apsp::progress_info&) {
+        ++reports;
+        return true;
+      });
+      EXPECT_GT(reports, 0);
+      const auto& want = std::get<std::vector<std::int32_t>>(whole.distances);
+      const auto& got = std::get<std::vector<std::int32_t>>(rows.distances);
+      const auto n = static_cast<std::size_t>(g.num_vertices());
+      ASSERT_EQ(got.size(), batch.size() * n);
+      EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin() + first * n));
+      EXPECT_TRUE(std::equal(rows.predecessors.begin(), rows.predecessors.end(),
+                             whole.predecessors.begin() + first * n));
+    }
+  }
+  apsp::source_options whole_graph;
+  whole_graph.cycles = apsp::cycle_scope::whole_graph;
+  EXPECT_THROW(apsp::source_solver(unreached_negative_cycle(), whole_graph),
+               apsp::negative_cycle_error);
+  const apsp::graph cyclic = unreached_negative_cycle();
+  const apsp::source_solver reachable(cyclic, {});
+  EXPECT_NO_THROW((void)reachable.solve(std::vector<std::int64_t>{0}));
+  EXPECT_THROW((void)reachable.solve(std::vector<std::int64_t>{3}), apsp::negative_cycle_error);
+  EXPECT_THROW((void)reachable.solve(std::vector<std::int64_t>{4}), apsp::invalid_argument_error);
 }
 
 TEST(solve_from_sources, empty_sources_give_no_rows_and_bad_ones_are_refused) {
