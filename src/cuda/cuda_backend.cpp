@@ -315,14 +315,24 @@ public:
     return p;
   }
 
-  bool builds_initial_matrix(const plan& p, bool narrow) const override {
+  bool builds_initial_matrix(const plan& p) const override {
     // In-core solves of int32 or float32 on one device (not packed 16-bit arithmetic, which
     // takes the host matrix) or split over several: the matrix is built on the devices from
-    // the edges. Packed solves with checkpoints run in int32, so they build it too.
-    const bool in_core = std::holds_alternative<drivers::cuda_in_core>(p.run);
-    const bool packed = narrow && p.type == dtype::int32 && !p.paths && in_core && !p.checkpointed;
-    return p.fits && p.n > 0 && (in_core || std::holds_alternative<drivers::cuda_split>(p.run)) &&
-           !packed && (p.type == dtype::int32 || p.type == dtype::float32);
+    // the edges.
+    return p.fits && p.n > 0 &&
+           (std::holds_alternative<drivers::cuda_in_core>(p.run) ||
+            std::holds_alternative<drivers::cuda_split>(p.run)) &&
+           (p.type == dtype::int32 || p.type == dtype::float32);
+  }
+
+  void plan_packed16(plan& p) const override {
+    // Packed 16-bit arithmetic has no path kernels and no checkpoints (those run in int32),
+    // and holds the matrix on one device.
+    const auto* in_core = std::get_if<drivers::cuda_in_core>(&p.run);
+    if (in_core == nullptr || p.type != dtype::int32 || p.paths || p.checkpointed || p.n == 0)
+      return;
+    p.run = drivers::cuda_packed16{in_core->device};
+    p.narrow = true;
   }
 
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
@@ -345,14 +355,12 @@ public:
                   } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
                     cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
                   } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
-                    if constexpr (std::is_same_v<T, std::int32_t>) {
-                      // Packed 16-bit arithmetic has no path kernels: with paths, int32 runs.
-                      if (via == nullptr && ctx.narrow_allowed() && !p.checkpointed) {
-                        solve_packed16_on_device(m, ctx, how.device);
-                        return;
-                      }
-                    }
                     solve_on_device(m, via, ctx, how.device);
+                  } else if constexpr (std::is_same_v<D, drivers::cuda_packed16> &&
+                                       std::is_same_v<T, std::int32_t>) {
+                    APSP_EXPECTS(via == nullptr, internal_error,
+                                 "packed 16-bit arithmetic was planned for a solve with paths");
+                    solve_packed16_on_device(m, ctx, how.device);
                   } else {
                     throw internal_error("the cuda back end was given a plan for " +
                                          to_string(p.run));

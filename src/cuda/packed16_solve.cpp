@@ -116,10 +116,8 @@ namespace apsp::detail {
 
 void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx, int device) {
   const std::int64_t n = h_d.n();
-  if (n == 0) {
-    ctx.used_narrow();
+  if (n == 0)
     return;
-  }
   constexpr std::int64_t b = cuda::kernels::fw_tile;
   const std::int64_t ld = (n + b - 1) / b * b;
   cuda::nvtx_range range("apsp::cuda::solve (packed16)");
@@ -143,7 +141,6 @@ void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx,
   cuda::run_device_rounds(*kernels, s.get(), ctx, round_hooks{}, [] {});
   cuda::download_packed16(d_d.data(), h_d.data(), n, ld, s.get());
   s.synchronize();
-  ctx.used_narrow();
 }
 
 } // namespace apsp::detail
