@@ -33,6 +33,7 @@
 #include "cuda/resources.hpp"
 #include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
+#include "cuda/whole_matrix_start.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -133,14 +134,13 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   cuda::device_buffer<std::int32_t> d_via(h_via != nullptr ? cells : 0);
   const double t_allocated = since();
 
-  // Checkpoints save and load the whole host matrix at round boundaries; a resumed solve
-  // starts from the loaded one.
+  // A resumed solve starts from the loaded host matrix.
   std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
-  std::optional<process_checkpoints> saved;
-  if (checkpoints)
-    saved.emplace(ctx, n, cuda::kernels::fw_tile, h_d.data(), via, ld / cuda::kernels::fw_tile);
-  const bool resumed = saved && saved->hooks.first_round > 0;
-  const graph* initial = resumed ? nullptr : ctx.initial_edges();
+  const cuda::whole_matrix_start start(ctx, n, cuda::kernels::fw_tile, h_d.data(), via,
+                                       ld / cuda::kernels::fw_tile);
+  const auto& saved = start.saved;
+  const bool resumed = start.first_round() > 0;
+  const graph* initial = start.initial_edges();
   // Page-locked staging buffers (page-locking costs time per MiB pinned; measured:
   // docs/dev/benchmark-log.md, 'Figures from code comments'): built from the edges, one pair
   // carries the edges up and the matrices down (sized for the edges, at least a row); from a
