@@ -38,6 +38,11 @@ struct johnson {                         ///< potentials, then Dijkstra from eve
 struct cuda_in_core {                    ///< one GPU holds the matrix for every round
   int device = 0;
 };
+/// One GPU holds the matrix in packed 16-bit lanes, two per register: int32 solves without
+/// paths or checkpoints whose weights make it exact (solve_options::narrow).
+struct cuda_packed16 {
+  int device = 0;
+};
 struct cuda_split {                      ///< tile rows dealt out over GPUs, in core
   std::vector<int> devices;
 };
@@ -49,7 +54,7 @@ struct cuda_out_of_core {                ///< the matrix in host memory, streame
 
 using driver = std::variant<drivers::none, drivers::reference, drivers::cpu_blocked,
                             drivers::supernodal, drivers::johnson, drivers::cuda_in_core,
-                            drivers::cuda_split, drivers::cuda_out_of_core>;
+                            drivers::cuda_packed16, drivers::cuda_split, drivers::cuda_out_of_core>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);
@@ -70,7 +75,7 @@ struct plan {
   std::int64_t block = 0;  ///< tile edge (Johnson: sources per progress step)
   std::int64_t rounds = 0; ///< ceil(n / block)
   bool paths = false;
-  bool narrow = false;            ///< the rounds ran in packed 16-bit arithmetic
+  bool narrow = false; ///< the driver is drivers::cuda_packed16 (packed 16-bit)
   /// Peak host memory (RAM): the output matrices that live in RAM (not in the memory-mapped
   /// solve_options::distances_file and paths_file) plus working_host_bytes.
   std::uint64_t host_bytes = 0;

@@ -17,15 +17,17 @@
 namespace apsp {
 
 /// Plans a solve of an n-vertex problem without allocating. Resolves `backend_kind::automatic`;
-/// with no edges known, `algorithm_kind::automatic` means Floyd-Warshall (a dense problem).
+/// with no edges known, `algorithm_kind::automatic` means Floyd-Warshall (a dense problem), and
+/// packed 16-bit arithmetic (solve_options::narrow) is planned only when required.
 /// Throws backend_unavailable_error when a named back end cannot run here.
 [[nodiscard]] plan make_plan(std::int64_t n, const solve_options& options = {});
 
 /// Plans a solve of `g`: as above, and also resolves `algorithm_kind::automatic` from the
 /// graph's size, edge count and weights (the cost model of docs/sparse.md); the plan says
-/// which algorithm and why. Where auto weighs the supernodal solver (a sparse graph, a cpu
-/// back end, METIS present) this runs its analysis, the nested-dissection order and the fill,
-/// which takes time and memory of the order of the graph's.
+/// which algorithm and why, and whether packed 16-bit arithmetic runs (drivers::cuda_packed16:
+/// asked for, and provably exact for these weights). Where auto weighs the supernodal solver (a
+/// sparse graph, a cpu back end, METIS present) this runs its analysis, the nested-dissection order
+/// and the fill, which takes time and memory of the order of the graph's.
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options = {});
 
 /// All-pairs shortest paths of `g`: plans (make_plan(g, options)), then runs that plan.
@@ -38,8 +40,8 @@ namespace apsp {
 /// planned again). A caller that has since moved the outputs into memory-mapped files
 /// (distances_file, paths_file) recounts the plan's host memory with count_host_memory first.
 /// Throws invalid_argument_error for a plan made for another vertex count, type or paths
-/// setting, out_of_memory_error for a plan that does not fit (as given, or as the options place
-/// the outputs), and what solve throws.
+/// setting (or packed 16-bit for weights it is not exact for), out_of_memory_error for a plan that
+/// does not fit (as given, or as the options place the outputs), and what solve throws.
 [[nodiscard]] result solve(const graph& g, const plan& p, const solve_options& options);
 
 /// All-pairs shortest paths from an initial distance matrix (`infinity` of the element type =

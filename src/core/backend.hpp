@@ -32,24 +32,17 @@ public:
   virtual void take(const matrix_partials<float>& p) = 0;
 };
 
-/// What a back end needs besides the matrices: progress/cancel, arithmetic mode and the tuning
-/// record (a copy of current_tuning() when the context is made).
+/// What a back end needs besides the matrices: progress/cancel, the weights' facts and the
+/// tuning record (a copy of current_tuning() when the context is made).
 class run_context {
 public:
   run_context(const solve_options& options, std::int64_t n, bool negative_weights,
-              bool narrow_safe = false, const graph* initial_edges = nullptr)
-      : options_(options), n_(n), negative_weights_(negative_weights), narrow_safe_(narrow_safe),
+              const graph* initial_edges = nullptr)
+      : options_(options), n_(n), negative_weights_(negative_weights),
         initial_edges_(initial_edges), start_(std::chrono::steady_clock::now()) {}
   /// Non-null when the back end said builds_initial_matrix(): the matrix passed to run() is
   /// then unset, and the back end builds it from these edges (as fill_initial would).
   [[nodiscard]] const graph* initial_edges() const noexcept { return initial_edges_; }
-
-  /// Packed 16-bit arithmetic was asked for and is provably exact for this graph: every value
-  /// (distances and "no path" = 2^14-1) fits with INF + INF < 2^15. Back ends that use it call
-  /// used_narrow().
-  [[nodiscard]] bool narrow_allowed() const noexcept { return narrow_safe_; }
-  void used_narrow() noexcept { used_narrow_ = true; }
-  [[nodiscard]] bool narrow_used() const noexcept { return used_narrow_; }
 
   /// Integer types must clamp sums at -infinity (a negative cycle would otherwise overflow).
   [[nodiscard]] bool negative_weights() const noexcept { return negative_weights_; }
@@ -80,10 +73,8 @@ private:
   std::int64_t n_;
   bool negative_weights_;
   bool fractional_weights_ = false;
-  bool narrow_safe_;
   const graph* initial_edges_;
   matrix_reduction* reduction_ = nullptr;
-  bool used_narrow_ = false;
   std::uint64_t input_hash_ = 0;
   std::chrono::steady_clock::time_point start_;
   ::apsp::detail::tuning tuning_ = current_tuning();
@@ -97,12 +88,11 @@ public:
   [[nodiscard]] virtual backend_status status() const = 0;
   /// Tile size, rounds and memory for an n-vertex solve; allocates nothing.
   [[nodiscard]] virtual plan make_plan(std::int64_t n, const solve_options& options) const = 0;
-  /// Whether run() under plan `p` (and packed 16-bit arithmetic when `narrow`) builds the
-  /// initial matrix itself from the graph's edges (run_context::initial_edges) rather than
-  /// reading a filled one: the cuda back end does, on the device.
-  [[nodiscard]] virtual bool builds_initial_matrix(const plan& p, bool narrow) const {
+  /// Whether run() under plan `p` builds the initial matrix itself from the graph's edges
+  /// (run_context::initial_edges) rather than reading a filled one: the cuda back end does, on
+  /// the device.
+  [[nodiscard]] virtual bool builds_initial_matrix(const plan& p) const {
     (void)p;
-    (void)narrow;
     return false;
   }
   /// Whether run() under plan `p` can hand the solved matrix to run_context::reduction() where
@@ -112,6 +102,11 @@ public:
     (void)p;
     return false;
   }
+  /// Turns `p` into its packed 16-bit driver where the back end has one for p's driver (and
+  /// sets plan::narrow); else leaves it. Called by the planning when packed 16-bit arithmetic
+  /// is asked for and provably exact for the graph's weights (every value, "no path" =
+  /// narrow_infinity included, fits with INF + INF < 2^15), or required.
+  virtual void plan_packed16(plan& p) const { (void)p; }
   /// All pairs in place on `d` (Floyd-Warshall, or the algorithm the plan names) (n x n, diagonal
   /// already min(0, self-loop), infinity = no edge; unset when initial edges are given). When `via`
   /// is non-null it has the same n and the back end fills every element.

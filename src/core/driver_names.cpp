@@ -37,6 +37,8 @@ std::string to_string(const driver& d) {
           return "johnson, " + threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::cuda_in_core>)
           return "cuda in core, device " + std::to_string(x.device);
+        else if constexpr (std::is_same_v<D, drivers::cuda_packed16>)
+          return "cuda packed 16-bit, device " + std::to_string(x.device);
         else if constexpr (std::is_same_v<D, drivers::cuda_split>)
           return "cuda split, devices " + device_list(x.devices);
         else

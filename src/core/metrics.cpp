@@ -199,7 +199,7 @@ graph_metrics solve_and_reduce(const graph& g, const graph& edges, const plan& p
       using T = decltype(zero);
       detail::metrics_accumulator<T> acc(n, options);
       reduction_sink<T> sink(acc, path_limit<T>(facts));
-      detail::run_context ctx(o, n, facts.has_negative, false, &edges);
+      detail::run_context ctx(o, n, facts.has_negative, &edges);
       ctx.set_fractional_weights(facts.has_fraction);
       ctx.set_reduction(&sink);
       any_matrix unset = dense_matrix<T>(0);

@@ -200,9 +200,12 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   return {std::move(fw), std::move(choice.reason)};
 }
 
-/// The engine's plan, with why it was chosen.
-plan plan_with(const engine& e, std::int64_t n, const solve_options& o) {
+/// The engine's plan, with why it was chosen; in packed 16-bit arithmetic where its driver has
+/// it and `packed16` (asked for and exact, or required).
+plan plan_with(const engine& e, std::int64_t n, const solve_options& o, bool packed16 = false) {
   plan p = counted_plan(*e.backend, n, o);
+  if (packed16)
+    e.backend->plan_packed16(p);
   p.algorithm_reason = e.reason;
   return p;
 }
@@ -221,26 +224,37 @@ any_matrix allocate(dtype type, std::int64_t n) {
   }
 }
 
-/// Whether packed 16-bit arithmetic is exact for this problem; throws when it is required but
-/// not exact, or required on a back end without it.
-bool narrow_safe(const detail::weight_facts& facts, bool all_integral, const solve_options& o,
-                 backend_kind chosen) {
-  if (o.narrow == narrow_mode::off)
-    return false;
-  const bool safe = o.type == dtype::int32 && all_integral && !facts.has_negative &&
-                    facts.distance_bound < detail::narrow_infinity;
+/// Whether packed 16-bit arithmetic is asked for and provably exact for these weights.
+bool narrow_exact(const detail::weight_facts& facts, bool all_integral, const solve_options& o) {
+  return o.narrow != narrow_mode::off && o.type == dtype::int32 && all_integral &&
+         !facts.has_negative && facts.distance_bound < detail::narrow_infinity;
+}
+
+/// narrow_exact for a graph's weights (read only when packed 16-bit arithmetic is asked for).
+bool narrow_exact(const graph& g, const solve_options& o) {
+  return o.narrow != narrow_mode::off && o.type == dtype::int32 &&
+         narrow_exact(detail::analyze_weights(g, o.type, true), g.summarize_weights().all_integral,
+                      o);
+}
+
+/// Refuses packed 16-bit arithmetic that cannot run as planned: required but not `exact` for
+/// these weights, or required on a back end without it, or planned (p.narrow) for other weights.
+void check_narrow(const plan& p, bool exact, const detail::weight_facts& facts,
+                  const solve_options& o) {
   if (o.narrow == narrow_mode::required) {
-    APSP_EXPECTS(safe, overflow_risk_error,
+    APSP_EXPECTS(exact, overflow_risk_error,
                  "packed 16-bit arithmetic needs int32, non-negative integer weights and path "
                  "lengths provably below " +
                      std::to_string(detail::narrow_infinity) + "; this graph's could reach " +
                      std::to_string(static_cast<long long>(facts.distance_bound)) +
                      (facts.has_negative ? " and it has negative weights" : "") +
                      ": use --dtype int32");
-    APSP_EXPECTS(chosen == backend_kind::cuda, backend_unavailable_error,
+    APSP_EXPECTS(p.backend == backend_kind::cuda, backend_unavailable_error,
                  "packed 16-bit arithmetic runs on the cuda back end only");
   }
-  return safe && chosen == backend_kind::cuda;
+  APSP_EXPECTS(exact || !p.narrow, invalid_argument_error,
+               "the plan runs packed 16-bit arithmetic, which is not exact for this graph's "
+               "weights (it was made for another graph)");
 }
 
 /// A chosen back end and its plan, checked to fit: made before any large allocation.
@@ -258,10 +272,10 @@ void check_planned(const planned& chosen, const solve_options& o) {
   APSP_EXPECTS(chosen.p.fits, out_of_memory_error, "the solve does not fit: " + chosen.p.reason);
 }
 
-planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o,
-                   const graph* g = nullptr) {
+planned plan_solve(std::int64_t n, std::int64_t m, const solve_options& o, const graph* g,
+                   bool packed16) {
   engine e = choose_engine(n, m, o, g);
-  plan p = plan_with(e, n, o);
+  plan p = plan_with(e, n, o, packed16);
   planned out{std::move(e.backend), std::move(p)};
   check_planned(out, o);
   return out;
@@ -288,7 +302,7 @@ std::optional<via_matrix> make_via(std::int64_t n, const solve_options& o) {
 }
 
 result run_solve(any_matrix d, std::optional<via_matrix> via, planned chosen_plan,
-                 const detail::weight_facts& facts, bool narrow, const solve_options& o,
+                 const detail::weight_facts& facts, const solve_options& o,
                  clock_type::time_point t0, std::uint64_t input_hash,
                  const graph* initial_edges = nullptr) {
   const std::int64_t n = std::visit([](const auto& m) { return m.n(); }, d);
@@ -297,7 +311,7 @@ result run_solve(any_matrix d, std::optional<via_matrix> via, planned chosen_pla
   solve_timings t;
   t.setup_seconds = seconds_since(t0);
   auto t1 = clock_type::now();
-  detail::run_context ctx(o, n, facts.has_negative, narrow, initial_edges);
+  detail::run_context ctx(o, n, facts.has_negative, initial_edges);
   ctx.set_fractional_weights(facts.has_fraction);
   ctx.set_input_hash(input_hash);
   try {
@@ -306,7 +320,6 @@ result run_solve(any_matrix d, std::optional<via_matrix> via, planned chosen_pla
     throw out_of_memory_error("out of host memory while solving");
   }
   t.solve_seconds = seconds_since(t1);
-  p.narrow = ctx.narrow_used();
   auto t2 = clock_type::now();
   detail::check_negative_cycles(d);
   detail::normalize_unreachable(d, via ? &*via : nullptr, facts);
@@ -345,7 +358,9 @@ void check_options(const solve_options& o) {
 plan make_plan(std::int64_t n, const solve_options& options) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
   check_options(options);
-  return plan_with(choose_engine(n, -1, options), n, options);
+  // Without the weights, packed 16-bit arithmetic only where it is required (runs or is refused).
+  return plan_with(choose_engine(n, -1, options), n, options,
+                   options.narrow == narrow_mode::required);
 }
 
 plan make_plan(const graph& g, const solve_options& options) {
@@ -354,7 +369,7 @@ plan make_plan(const graph& g, const solve_options& options) {
   const auto usable = detail::usable_edges(g, options.type);
   const graph& edges = usable ? *usable : g;
   return plan_with(choose_engine(edges.num_vertices(), edges.num_edges(), options, &edges),
-                   edges.num_vertices(), options);
+                   edges.num_vertices(), options, narrow_exact(g, options));
 }
 
 } // namespace apsp
@@ -388,7 +403,8 @@ namespace apsp {
 namespace {
 
 /// The solve of a graph: its weights checked and the edges it keeps (those the type can hold)
-/// handed to `choose`, which returns the planned back end; then allocation, fill and run.
+/// handed to `choose` with whether packed 16-bit arithmetic is exact for them, which returns
+/// the planned back end; then allocation, fill and run.
 template <class Choose>
 result solve_graph(const graph& g, const solve_options& options, Choose&& choose) {
   const auto t0 = clock_type::now();
@@ -402,21 +418,22 @@ result solve_graph(const graph& g, const solve_options& options, Choose&& choose
   const auto usable = detail::usable_edges(g, options.type);
   const graph& edges = usable ? *usable : g;
   // Planned before allocating, so an impossible request fails fast and allocates nothing.
-  planned chosen = choose(edges);
-  const bool narrow = narrow_safe(facts, summary.all_integral, options, chosen.backend->kind());
+  const bool exact = narrow_exact(facts, summary.all_integral, options);
+  planned chosen = choose(edges, exact);
+  check_narrow(chosen.p, exact, facts, options);
   std::optional<via_matrix> via = make_via(g.num_vertices(), options);
   any_matrix d = options.distances_file.empty()
                      ? allocate(options.type, g.num_vertices())
                      : detail::map_matrix(options.type, g.num_vertices(), options.distances_file,
                                           options.distances_file_offset);
   // A back end that builds the matrix from the edges (on a GPU) gets them instead.
-  const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
+  const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p);
   // A resumed solve's back end loads the checkpoint's matrix instead.
   if (!on_backend && options.resume_dir.empty())
     detail::fill_initial(edges, d);
   const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   try {
-    return run_solve(std::move(d), std::move(via), std::move(chosen), facts, narrow, options, t0,
+    return run_solve(std::move(d), std::move(via), std::move(chosen), facts, options, t0,
                      input_hash, on_backend ? &edges : nullptr);
   } catch (const negative_cycle_error& e) {
     if (!e.cycle().empty())
@@ -428,13 +445,13 @@ result solve_graph(const graph& g, const solve_options& options, Choose&& choose
 } // namespace
 
 result solve(const graph& g, const solve_options& options) {
-  return solve_graph(g, options, [&](const graph& edges) {
-    return plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges);
+  return solve_graph(g, options, [&](const graph& edges, bool exact) {
+    return plan_solve(edges.num_vertices(), edges.num_edges(), options, &edges, exact);
   });
 }
 
 result solve(const graph& g, const plan& p, const solve_options& options) {
-  return solve_graph(g, options, [&](const graph& edges) {
+  return solve_graph(g, options, [&](const graph& edges, bool /*exact: p says*/) {
     APSP_EXPECTS(p.n == edges.num_vertices() && p.type == options.type &&
                      p.paths == options.paths,
                  invalid_argument_error,
@@ -465,15 +482,15 @@ result solve_dense(any_matrix initial, const solve_options& options) {
   detail::clamp_diagonal(initial);
   const auto facts = detail::analyze_weights(initial);
   detail::check_representable(facts, options.type, true);
+  const bool exact = narrow_exact(facts, is_integral(options.type), options);
   planned chosen = plan_solve(std::visit([](const auto& m) { return m.n(); }, initial),
-                              detail::count_arcs(initial), options);
-  const bool narrow =
-      narrow_safe(facts, is_integral(options.type), options, chosen.backend->kind());
+                              detail::count_arcs(initial), options, nullptr, exact);
+  check_narrow(chosen.p, exact, facts, options);
   const std::uint64_t input_hash =
       detail::wants_checkpoints(options) ? detail::hash_matrix(initial) : 0;
   auto via = make_via(std::visit([](const auto& m) { return m.n(); }, initial), options);
-  return run_solve(std::move(initial), std::move(via), std::move(chosen), facts, narrow, options,
-                   t0, input_hash);
+  return run_solve(std::move(initial), std::move(via), std::move(chosen), facts, options, t0,
+                   input_hash);
 }
 
 std::vector<backend_status> list_backends() {

@@ -67,7 +67,7 @@ public:
     return p;
   }
 
-  bool builds_initial_matrix(const plan&, bool) const override { return true; }
+  bool builds_initial_matrix(const plan&) const override { return true; }
 
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
     std::visit([&](auto& m) { run_johnson(m, via, p, ctx); }, d);

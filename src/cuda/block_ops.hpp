@@ -1,7 +1,7 @@
 #pragma once
 // Host-side building blocks shared by the out-of-core and multi-GPU drivers: in-place pinning of
 // the caller's matrices, rectangle copies between the host's n x n matrix and padded device
-// buffers, and the solve of one pivot block with the in-core kernels.
+// buffers, and the solve of one pivot block with the in-core kernels (on run_rounds).
 
 #include <cuda_runtime_api.h>
 
@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "apsp/types.hpp"
+#include "core/round_schedule.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/gemm_driver.hpp"
@@ -82,6 +83,26 @@ void copy_rect_d2d(T* dst, std::int64_t ld_dst, const T* src, std::int64_t ld_sr
   return (x + m - 1) / m * m;
 }
 
+/// The round executor (core/round_schedule.hpp) of enqueue_pivot_block: one stream holds the
+/// whole pivot block, so each round is one enqueue_round (its phases 1, 2 and 3, launched as
+/// the pivot step) with nothing to share and no look-ahead.
+template <class T> class pivot_block_executor {
+public:
+  pivot_block_executor(const device_problem<T>& p, cudaStream_t s) : p_(p), s_(s) {}
+  void pivot(std::int64_t r) { enqueue_round(p_, r, s_); }
+  void share_pivot(std::int64_t) {}
+  void panels(std::int64_t) {}
+  void start_share(std::int64_t) {}
+  void finish_share(std::int64_t) {}
+  [[nodiscard]] std::uint32_t check(std::int64_t) const { return apsp::detail::go_on; }
+  void update(std::int64_t, apsp::detail::update_part) {}
+  [[nodiscard]] bool round_end(std::int64_t, std::uint32_t) const { return true; }
+
+private:
+  const device_problem<T>& p_;
+  cudaStream_t s_;
+};
+
 /// Closes the bo x bo pivot block `piv` (stride bo, padding = infinity) in place with the
 /// in-core kernels, running the first `rounds` tile rounds (the rest are padding). With paths,
 /// `local_via` (bo x bo) is reset to no_via first and receives block-local pivot indices; the
@@ -100,8 +121,8 @@ void enqueue_pivot_block(T* piv, std::int32_t* local_via, std::int64_t bo, std::
     APSP_CUDA_TRY(cudaMemsetAsync(local_via, 0xff,
                                   static_cast<std::size_t>(bo * bo) * sizeof(std::int32_t), s));
   }
-  for (std::int64_t r = 0; r < rounds; ++r)
-    enqueue_round(p, r, s);
+  pivot_block_executor<T> e(p, s);
+  apsp::detail::run_rounds(e, 0, rounds, /*lookahead=*/false);
 }
 
 /// Sets up every kernel variant a blocked solve on the current device needs.

@@ -34,6 +34,7 @@
 #include "cuda/resources.hpp"
 #include "cuda/tagged_panels.hpp"
 #include "cuda/transfer.hpp"
+#include "cuda/whole_matrix_start.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -137,14 +138,13 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   cuda::device_buffer<std::int32_t> d_via(h_via != nullptr ? cells : 0);
   const double t_allocated = since();
 
-  // Checkpoints save and load the whole host matrix at round boundaries; a resumed solve
-  // starts from the loaded one.
+  // A resumed solve starts from the loaded host matrix.
   std::int32_t* via = h_via != nullptr ? h_via->data() : nullptr;
-  std::optional<process_checkpoints> saved;
-  if (checkpoints)
-    saved.emplace(ctx, n, cuda::kernels::fw_tile, h_d.data(), via, ld / cuda::kernels::fw_tile);
-  const bool resumed = saved && saved->hooks.first_round > 0;
-  const graph* initial = resumed ? nullptr : ctx.initial_edges();
+  const cuda::whole_matrix_start start(ctx, n, cuda::kernels::fw_tile, h_d.data(), via,
+                                       ld / cuda::kernels::fw_tile);
+  const auto& saved = start.saved;
+  const bool resumed = start.first_round() > 0;
+  const graph* initial = start.initial_edges();
   // Page-locked staging buffers (page-locking costs time per MiB pinned; measured:
   // docs/dev/benchmark-log.md, 'Figures from code comments'): built from the edges, one pair
   // carries the edges up and the matrices down (sized for the edges, at least a row); from a
@@ -325,14 +325,24 @@ public:
     return p;
   }
 
-  bool builds_initial_matrix(const plan& p, bool narrow) const override {
+  bool builds_initial_matrix(const plan& p) const override {
     // In-core solves of int32 or float32 on one device (not packed 16-bit arithmetic, which
     // takes the host matrix) or split over several: the matrix is built on the devices from
-    // the edges. Packed solves with checkpoints run in int32, so they build it too.
-    const bool in_core = std::holds_alternative<drivers::cuda_in_core>(p.run);
-    const bool packed = narrow && p.type == dtype::int32 && !p.paths && in_core && !p.checkpointed;
-    return p.fits && p.n > 0 && (in_core || std::holds_alternative<drivers::cuda_split>(p.run)) &&
-           !packed && (p.type == dtype::int32 || p.type == dtype::float32);
+    // the edges.
+    return p.fits && p.n > 0 &&
+           (std::holds_alternative<drivers::cuda_in_core>(p.run) ||
+            std::holds_alternative<drivers::cuda_split>(p.run)) &&
+           (p.type == dtype::int32 || p.type == dtype::float32);
+  }
+
+  void plan_packed16(plan& p) const override {
+    // Packed 16-bit arithmetic has no path kernels and no checkpoints (those run in int32),
+    // and holds the matrix on one device.
+    const auto* in_core = std::get_if<drivers::cuda_in_core>(&p.run);
+    if (in_core == nullptr || p.type != dtype::int32 || p.paths || p.checkpointed || p.n == 0)
+      return;
+    p.run = drivers::cuda_packed16{in_core->device};
+    p.narrow = true;
   }
 
   bool reduces_where_solved(const plan& p) const override {
@@ -365,15 +375,12 @@ public:
                   } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
                     cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
                   } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
-                    if constexpr (std::is_same_v<T, std::int32_t>) {
-                      // Packed 16-bit arithmetic has no path kernels: with paths, int32 runs.
-                      if (via == nullptr && ctx.narrow_allowed() && !p.checkpointed &&
-                          ctx.reduction() == nullptr) {
-                        solve_packed16_on_device(m, ctx, how.device);
-                        return;
-                      }
-                    }
                     solve_on_device(m, via, ctx, how.device);
+                  } else if constexpr (std::is_same_v<D, drivers::cuda_packed16> &&
+                                       std::is_same_v<T, std::int32_t>) {
+                    APSP_EXPECTS(via == nullptr, internal_error,
+                                 "packed 16-bit arithmetic was planned for a solve with paths");
+                    solve_packed16_on_device(m, ctx, how.device);
                   } else {
                     throw internal_error("the cuda back end was given a plan for " +
                                          to_string(p.run));

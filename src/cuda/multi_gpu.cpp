@@ -22,6 +22,7 @@
 #include "cuda/out_of_core.hpp"
 #include "cuda/rank_executor.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/whole_matrix_start.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -208,12 +209,11 @@ void solve_multi_gpu(dense_matrix<T>& h_d, via_matrix* h_via, apsp::detail::run_
   // Checkpoints hold the whole host matrix: every device makes its rows current there (the
   // executors' download before a save), then device 0's commit saves and commits it, once all
   // of them have.
-  std::optional<apsp::detail::process_checkpoints> saved;
-  if (apsp::detail::wants_checkpoints(ctx.options()))
-    saved.emplace(ctx, n, block, h_d.data(), via, (n + block - 1) / block);
-  const std::int64_t first_round = saved ? saved->hooks.first_round : 0;
+  whole_matrix_start start(ctx, n, block, h_d.data(), via, (n + block - 1) / block);
+  auto& saved = start.saved;
+  const std::int64_t first_round = start.first_round();
   // Built on the devices from the edges, or uploaded (a filled or resumed host matrix).
-  const graph* initial = first_round == 0 ? ctx.initial_edges() : nullptr;
+  const graph* initial = start.initial_edges();
   if (via != nullptr && initial == nullptr && first_round == 0)
     std::fill(via, via + h_via->size(), no_via);
   std::vector<round_hooks> hooks(static_cast<std::size_t>(used));

@@ -8,6 +8,7 @@
 #include "cuda/fw_packed16.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/staging_pipeline.hpp"
 #include "cuda/transfer.hpp"
 
 namespace apsp::cuda {
@@ -20,20 +21,20 @@ constexpr std::int16_t int16_infinity = static_cast<std::int16_t>(detail::narrow
 /// 16 MiB measured faster there (the packed copies were not measured at 16 MiB).
 constexpr std::size_t packed_staging_bytes = std::size_t{64} << 20;
 
-/// Two pinned int16 buffers of whole rows (packed_staging_bytes, in int16 rows), so the
-/// host-side conversion of one chunk overlaps the DMA of the other.
-struct staging16 {
-  explicit staging16(std::int64_t n)
-      : rows_per_chunk(std::max<std::int64_t>(
-            1, std::min<std::int64_t>(n, static_cast<std::int64_t>(packed_staging_bytes /
-                                                                   (static_cast<std::size_t>(n) *
-                                                                    sizeof(std::int16_t)))))),
-        buffers{pinned_buffer<std::int16_t>(static_cast<std::size_t>(rows_per_chunk * n)),
-                pinned_buffer<std::int16_t>(static_cast<std::size_t>(rows_per_chunk * n))} {}
-  std::int64_t rows_per_chunk;
-  pinned_buffer<std::int16_t> buffers[2];
-  event done[2] = {event(cudaEventDisableTiming), event(cudaEventDisableTiming)};
-};
+/// The packed copies' two pinned buffers: whole int16 rows, packed_staging_bytes at most (at
+/// least one row).
+staging_buffers packed_staging(std::int64_t n) {
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(std::int16_t);
+  const auto rows = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(n, static_cast<std::int64_t>(packed_staging_bytes / row_bytes)));
+  return staging_buffers(staging_buffers::exactly{static_cast<std::size_t>(rows) * row_bytes});
+}
+
+/// The rows of an n x n int16 copy to or from a device matrix of edge ld.
+staged_rows packed_rows(std::int64_t n, std::int64_t ld) {
+  return {n, static_cast<std::size_t>(n) * sizeof(std::int16_t),
+          static_cast<std::size_t>(ld) * sizeof(std::int16_t)};
+}
 
 void narrow_rows(std::int16_t* dst, const std::int32_t* src, std::int64_t rows, std::int64_t n) {
 #pragma omp parallel for schedule(static) if (rows * n > (std::int64_t{1} << 20))
@@ -62,22 +63,11 @@ void upload_packed16(const std::int32_t* host, std::int16_t* device, std::int64_
   if (n == 0)
     return;
   nvtx_range range("apsp::cuda upload (packed16)");
-  staging16 st(n);
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(std::int16_t);
-  int chunk = 0;
-  for (std::int64_t row0 = 0; row0 < n; row0 += st.rows_per_chunk, ++chunk) {
-    const int b = chunk % 2;
-    const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
-    // The buffer is free once the copy issued from it two chunks ago has finished.
-    if (chunk >= 2)
-      st.done[b].synchronize();
-    narrow_rows(st.buffers[b].data(), host + row0 * n, rows, n);
-    APSP_CUDA_TRY(cudaMemcpy2DAsync(device + row0 * ld, static_cast<std::size_t>(ld) * 2,
-                                    st.buffers[b].data(), row_bytes, row_bytes,
-                                    static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
-    st.done[b].record(s);
-  }
-  APSP_CUDA_TRY(cudaStreamSynchronize(s));
+  const staging_buffers st = packed_staging(n);
+  staged_upload(st, packed_rows(n, ld), device, s,
+                [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
+                  narrow_rows(reinterpret_cast<std::int16_t*>(buffer), host + row0 * n, rows, n);
+                });
 }
 
 void download_packed16(const std::int16_t* device, std::int32_t* host, std::int64_t n,
@@ -85,29 +75,12 @@ void download_packed16(const std::int16_t* device, std::int32_t* host, std::int6
   if (n == 0)
     return;
   nvtx_range range("apsp::cuda download (packed16)");
-  staging16 st(n);
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(std::int16_t);
-  const std::int64_t chunks = (n + st.rows_per_chunk - 1) / st.rows_per_chunk;
-  // Issue chunk c's DMA, then widen chunk c-1 from the other buffer while it runs.
-  for (std::int64_t c = 0; c <= chunks; ++c) {
-    if (c < chunks) {
-      const std::int64_t row0 = c * st.rows_per_chunk;
-      const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
-      const int b = static_cast<int>(c % 2);
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(st.buffers[b].data(), row_bytes, device + row0 * ld,
-                                      static_cast<std::size_t>(ld) * 2, row_bytes,
-                                      static_cast<std::size_t>(rows), cudaMemcpyDeviceToHost, s));
-      st.done[b].record(s);
-    }
-    if (c > 0) {
-      const std::int64_t prev = c - 1;
-      const std::int64_t row0 = prev * st.rows_per_chunk;
-      const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
-      const int b = static_cast<int>(prev % 2);
-      st.done[b].synchronize();
-      widen_rows(host + row0 * n, st.buffers[b].data(), rows, n);
-    }
-  }
+  const staging_buffers st = packed_staging(n);
+  staged_download(st, packed_rows(n, ld), device, s,
+                  [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
+                    widen_rows(host + row0 * n, reinterpret_cast<const std::int16_t*>(buffer), rows,
+                               n);
+                  });
 }
 
 } // namespace apsp::cuda
@@ -116,10 +89,8 @@ namespace apsp::detail {
 
 void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx, int device) {
   const std::int64_t n = h_d.n();
-  if (n == 0) {
-    ctx.used_narrow();
+  if (n == 0)
     return;
-  }
   constexpr std::int64_t b = cuda::kernels::fw_tile;
   const std::int64_t ld = (n + b - 1) / b * b;
   cuda::nvtx_range range("apsp::cuda::solve (packed16)");
@@ -143,7 +114,6 @@ void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx,
   cuda::run_device_rounds(*kernels, s.get(), ctx, round_hooks{}, [] {});
   cuda::download_packed16(d_d.data(), h_d.data(), n, ld, s.get());
   s.synchronize();
-  ctx.used_narrow();
 }
 
 } // namespace apsp::detail

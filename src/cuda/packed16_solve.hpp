@@ -1,7 +1,7 @@
 #pragma once
 // The cuda back end's packed 16-bit path: an int32 distance matrix (no paths) solved in
-// 16-bit lanes, two per register. Only for problems the core proved exact
-// (run_context::narrow_allowed()): non-negative integer weights, path lengths < 16383.
+// 16-bit lanes, two per register: the driver drivers::cuda_packed16, planned only for problems
+// the core proved exact (non-negative integer weights, path lengths < 16383).
 
 #include <cuda_runtime_api.h>
 
@@ -23,8 +23,8 @@ void download_packed16(const std::int16_t* device, std::int32_t* host, std::int6
 
 namespace apsp::detail {
 
-/// Floyd-Warshall on h_d in packed 16-bit arithmetic on `device`, progress per round. The caller
-/// has checked ctx.narrow_allowed(); this calls ctx.used_narrow().
+/// Floyd-Warshall on h_d in packed 16-bit arithmetic on `device`, progress per round (the
+/// plan's drivers::cuda_packed16).
 void solve_packed16_on_device(dense_matrix<std::int32_t>& h_d, run_context& ctx, int device);
 
 } // namespace apsp::detail

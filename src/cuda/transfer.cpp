@@ -12,6 +12,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
+#include "cuda/staging_pipeline.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -44,22 +45,17 @@ void copy_rows(Host* host, unsigned char* stage, std::int64_t row0, std::int64_t
   }
 }
 
-/// The buffers of one copy of n rows: `given` when it holds a row, else its own; and how many
-/// rows go in each chunk.
+/// The buffers of one copy of n rows: `given` when it holds a row, else its own.
 struct staging {
   staging(std::size_t row_bytes, std::int64_t n, const staging_buffers* given) {
-    const std::size_t total = row_bytes * static_cast<std::size_t>(n);
     if (given == nullptr || given->bytes() < row_bytes) {
-      own.emplace(total, row_bytes);
+      own.emplace(row_bytes * static_cast<std::size_t>(n), row_bytes);
       given = &*own;
     }
     buffers = given;
-    rows_per_chunk = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(n, static_cast<std::int64_t>(given->bytes() / row_bytes)));
   }
   std::optional<staging_buffers> own;
   const staging_buffers* buffers = nullptr;
-  std::int64_t rows_per_chunk = 1;
 };
 
 } // namespace
@@ -102,24 +98,12 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
   const std::size_t stride_bytes =
       static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
-  staging st(row_bytes, n, given);
+  const staging st(row_bytes, n, given);
   const auto* src = static_cast<const unsigned char*>(host);
-  auto* dst = static_cast<unsigned char*>(device);
-  int chunk = 0;
-  for (std::int64_t row0 = 0; row0 < n; row0 += st.rows_per_chunk, ++chunk) {
-    const int b = chunk % 2;
-    const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
-    // The buffer is free once the copy issued from it two chunks ago has finished.
-    if (chunk >= 2)
-      st.buffers->done(b).synchronize();
-    copy_rows(src, st.buffers->buffer(b), row0, rows, row_bytes, stride_bytes, map);
-    APSP_CUDA_TRY(cudaMemcpy2DAsync(dst + static_cast<std::size_t>(row0 * ld) * elem_bytes,
-                                    static_cast<std::size_t>(ld) * elem_bytes,
-                                    st.buffers->buffer(b), row_bytes, row_bytes,
-                                    static_cast<std::size_t>(rows), cudaMemcpyHostToDevice, s));
-    st.buffers->done(b).record(s);
-  }
-  APSP_CUDA_TRY(cudaStreamSynchronize(s));
+  staged_upload(*st.buffers, {n, row_bytes, static_cast<std::size_t>(ld) * elem_bytes}, device, s,
+                [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
+                  copy_rows(src, buffer, row0, rows, row_bytes, stride_bytes, map);
+                });
 }
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
@@ -136,31 +120,12 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
   const std::size_t stride_bytes =
       static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
-  staging st(row_bytes, n, given);
-  const auto* src = static_cast<const unsigned char*>(device);
+  const staging st(row_bytes, n, given);
   auto* dst = static_cast<unsigned char*>(host);
-  const std::int64_t chunks = (n + st.rows_per_chunk - 1) / st.rows_per_chunk;
-  // Issue chunk c's DMA, then drain chunk c-1 from the other buffer while it runs.
-  for (std::int64_t c = 0; c <= chunks; ++c) {
-    if (c < chunks) {
-      const std::int64_t row0 = c * st.rows_per_chunk;
-      const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
-      const int b = static_cast<int>(c % 2);
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(st.buffers->buffer(b), row_bytes,
-                                      src + static_cast<std::size_t>(row0 * ld) * elem_bytes,
-                                      static_cast<std::size_t>(ld) * elem_bytes, row_bytes,
-                                      static_cast<std::size_t>(rows), cudaMemcpyDeviceToHost, s));
-      st.buffers->done(b).record(s);
-    }
-    if (c > 0) {
-      const std::int64_t prev = c - 1;
-      const std::int64_t row0 = prev * st.rows_per_chunk;
-      const std::int64_t rows = std::min(st.rows_per_chunk, n - row0);
-      const int b = static_cast<int>(prev % 2);
-      st.buffers->done(b).synchronize();
-      copy_rows(dst, st.buffers->buffer(b), row0, rows, row_bytes, stride_bytes, map);
-    }
-  }
+  staged_download(*st.buffers, {n, row_bytes, static_cast<std::size_t>(ld) * elem_bytes}, device, s,
+                  [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
+                    copy_rows(dst, buffer, row0, rows, row_bytes, stride_bytes, map);
+                  });
 }
 
 } // namespace apsp::cuda

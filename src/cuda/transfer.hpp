@@ -1,6 +1,7 @@
 #pragma once
 // Copies between the host's n x n matrix and the device's padded ld x ld matrix through two
-// pinned staging buffers, so the host-side copy of one chunk overlaps the DMA of the next.
+// pinned staging buffers, so the host-side copy of one chunk overlaps the DMA of the next
+// (staging_pipeline.hpp runs the chunks).
 
 #include <cuda_runtime_api.h>
 
@@ -30,8 +31,14 @@ class staging_buffers {
 public:
   /// Each buffer holds at least `row_bytes` (one row of the copy).
   explicit staging_buffers(std::size_t total, std::size_t row_bytes = 0)
-      : bytes_(std::max(staging_chunk_bytes(total), row_bytes)),
-        buffers_{pinned_buffer<unsigned char>(bytes_), pinned_buffer<unsigned char>(bytes_)} {}
+      : staging_buffers(exactly{std::max(staging_chunk_bytes(total), row_bytes)}) {}
+  /// A buffer size in bytes, taken as it is.
+  struct exactly {
+    std::size_t bytes;
+  };
+  explicit staging_buffers(exactly size)
+      : bytes_(size.bytes), buffers_{pinned_buffer<unsigned char>(bytes_),
+                                     pinned_buffer<unsigned char>(bytes_)} {}
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] unsigned char* buffer(int b) const noexcept { return buffers_[b].data(); }
   [[nodiscard]] const event& done(int b) const noexcept { return done_[b]; }
