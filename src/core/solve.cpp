@@ -375,6 +375,9 @@ std::unique_ptr<detail::backend> backend_for(const plan& p) {
           return detail::make_johnson_backend();
         else if constexpr (std::is_same_v<D, drivers::supernodal>)
           return detail::make_supernodal_backend(how.analysis);
+        else if constexpr (std::is_same_v<D, drivers::distributed>)
+          throw invalid_argument_error("a distributed plan runs on MPI ranks, through "
+                                       "apsp::distributed::solve");
         else
           return detail::make_cuda_backend();
       },
