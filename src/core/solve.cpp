@@ -409,7 +409,7 @@ result solve_graph(const graph& g, const solve_options& options, Choose&& choose
   // A back end that builds the matrix from the edges (on a GPU) gets them instead.
   const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p, narrow);
   // A resumed solve's back end loads the checkpoint's matrix instead.
-  if (!on_backend && options.resume_dir.empty())
+  if (detail::fills_from_edges(options, on_backend))
     detail::fill_initial(edges, d);
   const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   try {

@@ -26,6 +26,7 @@
 #include "core/cpu_placement.hpp"
 #include "core/distance_stats.hpp"
 #include "core/host_memory.hpp"
+#include "core/process_checkpoints.hpp"
 #include "core/round_schedule.hpp"
 #include "core/tuning.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -533,11 +534,11 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
   id.block = p.block;
   id.rows = ranks.grid_rows;
   id.cols = ranks.grid_cols;
-  const bool checkpoints = !o.checkpoint_dir.empty() || !o.resume_dir.empty();
-  detail::cpu::round_hooks hooks;
   // GPU ranks starting afresh build their tiles on the device from the edges.
   constexpr bool gpu_type = std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>;
   const bool gpu_fill = gpu_type && ranks.gpu && o.resume_dir.empty();
+  // The setup of a solve in one process (core/process_checkpoints.hpp), on this rank's tiles.
+  std::optional<detail::process_checkpoints> saved;
   s.agree([&] {
     try {
       local = std::make_unique_for_overwrite<T[]>(cells);
@@ -550,32 +551,14 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
       throw out_of_memory_error("rank " + std::to_string(s.rank()) + " cannot allocate its " +
                                 std::to_string(rows) + " x " + std::to_string(cols) + " tiles");
     }
-    if (checkpoints)
+    if (detail::wants_checkpoints(o))
       id.input_hash = detail::hash_graph(g);
-    if (!o.resume_dir.empty() && p.n > 0) {
-      hooks.first_round = detail::checkpoint_store::find(o.resume_dir, id);
-      detail::checkpoint_store::load(o.resume_dir, id, s.rank(), hooks.first_round, local.get(),
-                                     cells * sizeof(T), o.paths ? via.get() : nullptr, cells * 4);
-    } else if (!gpu_fill) {
+    if (detail::fills_from_edges(o, gpu_fill))
       detail::fill_initial_tiles(g, L, local.get());
-    }
+    saved.emplace(o, id, s.rank(), local.get(), cells * sizeof(T), o.paths ? via.get() : nullptr,
+                  cells * 4, p.rounds);
   });
-  std::optional<detail::checkpoint_store> store;
-  if (!o.checkpoint_dir.empty() && p.n > 0) {
-    s.agree([&] {
-      store.emplace(o.checkpoint_dir, id, s.rank(), o.checkpoint_every_seconds,
-                    o.checkpoint_dir == o.resume_dir ? hooks.first_round : 0);
-    });
-    // Only the first rank's clock decides (check() ORs the bits of all ranks).
-    hooks.save_due = [&] { return s.rank() == 0 && store->due(); };
-    hooks.save = [&](std::int64_t done) {
-      store->save(done, local.get(), cells * sizeof(T), o.paths ? via.get() : nullptr, cells * 4);
-    };
-    hooks.commit = [&](std::int64_t done) {
-      if (s.rank() == 0)
-        store->commit(done, p.rounds);
-    };
-  }
+  detail::round_hooks hooks = saved ? saved->hooks : detail::round_hooks{};
   mpi_grid_comm comm(world, ranks.grid_rows, ranks.grid_cols);
   // GPU ranks: the tiles go to the device once; the rounds keep them there. The NCCL
   // communicators connect meanwhile (setup, not rounds).
