@@ -222,6 +222,43 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
   return 0;
 }
 
+int metrics_distributed(
+    const input_options& in_opts, const solver_options& solver, metrics_options m,
+    progress_style progress,
+    const std::function<void(const loaded_graph&, const graph_metrics&)>& report) {
+  const distributed::session& s = mpi_session();
+  (void)distributed::place_ranks(s, distributed::placement_mode::automatic,
+                                 solver.backend != "cpu");
+  std::optional<loaded_graph> in;
+  solve_options o;
+  distributed::options d;
+  s.agree([&] {
+    o = to_solve_options(solver);
+    d = grid_options(solver);
+    in.emplace(read_input(keeping_no_matrix(in_opts)));
+    resolve_auto_dtype(o, solver, in->file.g);
+    if (o.narrow == narrow_mode::when_safe)
+      o.narrow = narrow_mode::off; // ranks compute in plain int32
+  });
+  m.progress = make_progress(s.rank() == 0 ? progress : progress_style::none);
+  graph_metrics r;
+  try {
+    r = distributed::compute_metrics(s, in->file.g, o, m, d);
+  } catch (const negative_cycle_error& e) {
+    rethrow_in_file_ids(with_cycle(e, in->file.g, s.rank() == 0), *in);
+  } catch (const cancelled_error&) {
+    agree_on_signal(s);
+    rethrow_for_input(*in, o, "computing the metrics of");
+  } catch (...) {
+    rethrow_for_input(*in, o, "computing the metrics of");
+  }
+  s.agree([&] {
+    if (s.rank() == 0)
+      report(*in, r);
+  });
+  return 0;
+}
+
 int solve_distributed(const distributed_solve_args& a) {
   const distributed::session& s = mpi_session();
   // Before anything starts threads of its own (the reading's, CUDA's, NCCL's): those that
@@ -394,6 +431,11 @@ int solve_distributed(const distributed_solve_args&) {
   throw backend_unavailable_error("this apsp was built without MPI");
 }
 int info_distributed(const input_options&, const solver_options&, bool, bool) {
+  throw backend_unavailable_error("this apsp was built without MPI");
+}
+int metrics_distributed(const input_options&, const solver_options&, metrics_options,
+                        progress_style,
+                        const std::function<void(const loaded_graph&, const graph_metrics&)>&) {
   throw backend_unavailable_error("this apsp was built without MPI");
 }
 

@@ -18,6 +18,7 @@
 
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/metrics.hpp"
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/types.hpp"
@@ -191,6 +192,18 @@ struct summary {
 /// checkpoint_dir / resume_dir work as for one process, each rank saving its own tiles.
 [[nodiscard]] summary solve(const session& s, const graph& g, const solve_options& o,
                             const options& d);
+
+/// The metrics of `g`'s shortest distances (apsp/metrics.hpp) on all ranks of `s`
+/// (collective): the distributed solve of `d`'s grid and look-ahead, then every rank reduces
+/// its own tiles with the accumulators of apsp::compute_metrics and MPI reductions combine the
+/// per-vertex partials and graph totals; no rank holds the n x n matrix and nothing is written
+/// (`d`'s output files must be empty). The result, on every rank, has the plan that ran as
+/// executed_plan. Float sums are added per rank, then across ranks, so their last digits may
+/// differ from one process's. `m.progress` (else `o.progress`) is called after every round.
+/// Errors as for compute_metrics, raised on every rank alike.
+[[nodiscard]] graph_metrics compute_metrics(const session& s, const graph& g,
+                                            const solve_options& o, const metrics_options& m,
+                                            const options& d);
 
 /// Runs `p` (from make_plan on these ranks, for this graph and these options) as it is: the
 /// grid, block, back end of the ranks and look-ahead are the plan's, not decided again.

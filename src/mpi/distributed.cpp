@@ -26,6 +26,7 @@
 #include "core/cpu_placement.hpp"
 #include "core/distance_stats.hpp"
 #include "core/host_memory.hpp"
+#include "core/metrics_accumulator.hpp"
 #include "core/process_checkpoints.hpp"
 #include "core/round_schedule.hpp"
 #include "core/tuning.hpp"
@@ -50,10 +51,14 @@ template <class T> MPI_Datatype mpi_type() {
     return MPI_INT32_T;
   else if constexpr (std::is_same_v<T, std::int64_t>)
     return MPI_INT64_T;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return MPI_UINT64_T;
   else if constexpr (std::is_same_v<T, float>)
     return MPI_FLOAT;
-  else
+  else {
+    static_assert(std::is_same_v<T, double>);
     return MPI_DOUBLE;
+  }
 }
 
 /// The near-square grid rows x cols = ranks, rows <= cols.
@@ -509,9 +514,55 @@ rank_report report_of(const session& s, const plan& p, const comm_stats& c, doub
 /// bench/results/mpi_gpu_ranks_2026-11-23.csv).
 constexpr std::int64_t gpu_lookahead_below_n = 50000;
 
+/// A metrics run (compute_metrics): what to reduce the tiles to, and the result.
+struct metrics_request {
+  metrics_options options;
+  graph_metrics result;
+};
+
+/// Element-wise reductions over every rank, for metrics_accumulator::combine.
+struct all_ranks {
+  MPI_Comm comm;
+  template <class V> void max(V* values, std::size_t count) const {
+    reduce(values, count, MPI_MAX);
+  }
+  template <class V> void sum(V* values, std::size_t count) const {
+    reduce(values, count, MPI_SUM);
+  }
+  template <class V> void reduce(V* values, std::size_t count, MPI_Op op) const {
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), mpi_type<V>(), op, comm),
+              "MPI_Allreduce");
+  }
+};
+
+/// The metrics of the distances in every rank's tiles (collective): each rank takes its parts
+/// of rows with the accumulator of one process, on its threads; then the partials of all
+/// ranks are combined, and every rank finishes the same metrics.
+template <class T>
+graph_metrics reduce_tiles(MPI_Comm world, const detail::grid_layout& L, const T* local,
+                           int threads, const metrics_options& m) {
+  detail::metrics_accumulator<T> acc(L.n, m);
+  const std::int64_t rows = L.local_rows();
+  const std::int64_t cols = L.local_cols();
+  std::vector<std::int64_t> columns(static_cast<std::size_t>(cols));
+  for (std::int64_t k = 0; k < cols; ++k)
+    columns[static_cast<std::size_t>(k)] = L.global_col(k);
+  const std::int64_t* global = columns.data();
+  const int workers =
+      static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, rows)));
+  acc.start(workers);
+#pragma omp parallel for num_threads(workers) schedule(dynamic, 16)
+  for (std::int64_t i = 0; i < rows; ++i) {
+    acc.take_part(omp_get_thread_num(), L.global_row(i), local + i * cols, cols,
+                  [global](std::int64_t k) { return global[k]; });
+  }
+  acc.combine(all_ranks{world});
+  return acc.finish();
+}
+
 template <class T>
 summary solve_typed(const session& s, const graph& g, const plan& planned, const solve_options& o,
-                    const options& d, const detail::weight_facts& facts) {
+                    const options& d, const detail::weight_facts& facts, metrics_request* metrics) {
   const auto t0 = clock_type::now();
   const MPI_Comm world = world_of(s);
   summary out;
@@ -648,6 +699,11 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
   out.reachable_pairs = all.reachable_pairs;
   out.max_distance = all.max;
   out.distance_sum = all.sum_text();
+  if (metrics != nullptr) {
+    s.agree([&] {
+      metrics->result = reduce_tiles(world, L, local.get(), ranks.threads, metrics->options);
+    });
+  }
   out.finish_seconds = seconds_since(t2);
 
   // Outputs: OUT.apsp-partial, renamed by the first rank once every rank wrote its blocks.
@@ -705,7 +761,7 @@ namespace {
 /// The solve of `g` on every rank: the request checked (as before any planning), then `given`
 /// (or, when null, the plan made now for these options) run as it is.
 summary solve_planned(const session& s, const graph& g, const plan* given, const solve_options& o,
-                      const options& d) {
+                      const options& d, metrics_request* metrics = nullptr) {
   detail::weight_facts facts;
   std::optional<graph> usable;
   s.agree([&] {
@@ -744,8 +800,9 @@ summary solve_planned(const session& s, const graph& g, const plan* given, const
     APSP_EXPECTS(p.fits, out_of_memory_error, "the distributed solve does not fit: " + p.reason);
   });
   const plan& p = given != nullptr ? *given : made;
-  return visit_dtype(
-      o.type, [&](auto zero) { return solve_typed<decltype(zero)>(s, edges, p, o, d, facts); });
+  return visit_dtype(o.type, [&](auto zero) {
+    return solve_typed<decltype(zero)>(s, edges, p, o, d, facts, metrics);
+  });
 }
 
 } // namespace
@@ -757,6 +814,26 @@ summary solve(const session& s, const graph& g, const solve_options& o, const op
 summary solve(const session& s, const graph& g, const plan& p, const solve_options& o,
               const options& d) {
   return solve_planned(s, g, &p, o, d);
+}
+
+graph_metrics compute_metrics(const session& s, const graph& g, const solve_options& o,
+                              const metrics_options& m, const options& d) {
+  const auto t0 = clock_type::now();
+  s.agree([&] {
+    detail::check_metrics_options(o, m);
+    APSP_EXPECTS(d.distances_file.empty() && d.paths_file.empty(), invalid_argument_error,
+                 "metrics keep no distance matrix: options::distances_file and paths_file do "
+                 "not apply");
+  });
+  solve_options with_progress = o;
+  if (m.progress)
+    with_progress.progress = m.progress;
+  metrics_request request{m, {}};
+  summary ran = solve_planned(s, g, nullptr, with_progress, d, &request);
+  graph_metrics out = std::move(request.result);
+  out.executed_plan = std::move(ran.plan);
+  out.seconds = seconds_since(t0);
+  return out;
 }
 
 } // namespace apsp::distributed
