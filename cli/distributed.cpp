@@ -12,6 +12,7 @@
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "output.hpp"
+#include "plan_json.hpp"
 #include "solver.hpp"
 
 #if APSP_CLI_HAS_MPI
@@ -117,34 +118,18 @@ distributed::options grid_options(const solver_options& solver) {
   return d;
 }
 
-void print_plan_text(const distributed::session& s, const distributed::grid_plan& p) {
-  std::printf("distributed      %d ranks, grid %dx%d, %s\n", s.size(), p.rows, p.cols,
-              p.device.c_str());
+void print_plan_text(const plan& p) {
+  const auto& ranks = std::get<drivers::distributed>(p.run);
+  std::printf("distributed      %d ranks, grid %dx%d, %s\n", ranks.ranks, ranks.grid_rows,
+              ranks.grid_cols, p.device.c_str());
+  std::printf("driver           %s\n", to_string(p.run).c_str());
   std::printf("tiles            %lld (%lld rounds)\n", static_cast<long long>(p.block),
               static_cast<long long>(p.rounds));
   std::printf("memory per rank  %s (up to %d ranks per node, node memory %s)%s\n",
-              format_bytes(p.rank_bytes).c_str(), p.ranks_per_node,
-              format_bytes(p.node_memory).c_str(), p.fits ? "" : ": does not fit");
-  if (p.gpu)
-    std::printf("GPU memory/rank  %s\n", format_bytes(p.gpu_bytes).c_str());
-}
-
-nlohmann::ordered_json plan_json(const distributed::session& s, const distributed::grid_plan& p) {
-  nlohmann::ordered_json j;
-  j["ranks"] = s.size();
-  j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
-  j["device"] = p.device;
-  j["block"] = p.block;
-  j["rounds"] = p.rounds;
-  j["rank_bytes"] = p.rank_bytes;
-  j["gpu"] = p.gpu;
-  j["gpu_bytes"] = p.gpu_bytes;
-  j["ranks_per_node"] = p.ranks_per_node;
-  j["node_memory"] = p.node_memory;
-  j["fits"] = p.fits;
-  if (!p.fits)
-    j["reason"] = p.reason;
-  return j;
+              format_bytes(p.host_bytes).c_str(), ranks.ranks_per_node,
+              format_bytes(ranks.node_memory).c_str(), p.fits ? "" : ": does not fit");
+  if (ranks.gpu)
+    std::printf("GPU memory/rank  %s\n", format_bytes(p.device_bytes).c_str());
 }
 
 nlohmann::ordered_json traffic_json(const distributed::traffic& t) {
@@ -205,7 +190,8 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
   s.agree([&] { in.emplace(read_input(in_opts)); });
   solve_options o = to_solve_options(solver);
   o.paths = paths;
-  distributed::grid_plan p;
+  resolve_auto_dtype(o, solver, in->file.g); // --dtype auto: the type the solve would take
+  plan p;
   s.agree(
       [&] { p = distributed::make_plan(s, in->file.g.num_vertices(), o, grid_options(solver)); });
   if (s.rank() == 0) {
@@ -216,7 +202,8 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
       j["m"] = in->file.g.num_edges();
       j["dtype"] = to_string(o.type);
       j["paths"] = paths;
-      j["distributed"] = plan_json(s, p);
+      j["plan"] = plan_json(p);
+      j["distributed"] = j["plan"]; // the same object, under the name it had before the plan
       std::printf("%s\n", json_text(j, 2).c_str());
     } else {
       std::printf("file             %s (%s)\n", in->path.c_str(),
@@ -226,12 +213,49 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
                   static_cast<long long>(in->file.g.num_edges()));
       std::printf("plans for        %s%s\n", std::string(to_string(o.type)).c_str(),
                   paths ? " with paths" : "");
-      print_plan_text(s, p);
+      print_plan_text(p);
     }
   }
   if (!p.fits) {
     throw out_of_memory_error(in->path + ": the distributed solve does not fit: " + p.reason);
   }
+  return 0;
+}
+
+int metrics_distributed(
+    const input_options& in_opts, const solver_options& solver, metrics_options m,
+    progress_style progress,
+    const std::function<void(const loaded_graph&, const graph_metrics&)>& report) {
+  const distributed::session& s = mpi_session();
+  (void)distributed::place_ranks(s, distributed::placement_mode::automatic,
+                                 solver.backend != "cpu");
+  std::optional<loaded_graph> in;
+  solve_options o;
+  distributed::options d;
+  s.agree([&] {
+    o = to_solve_options(solver);
+    d = grid_options(solver);
+    in.emplace(read_input(keeping_no_matrix(in_opts)));
+    resolve_auto_dtype(o, solver, in->file.g);
+    if (o.narrow == narrow_mode::when_safe)
+      o.narrow = narrow_mode::off; // ranks compute in plain int32
+  });
+  m.progress = make_progress(s.rank() == 0 ? progress : progress_style::none);
+  graph_metrics r;
+  try {
+    r = distributed::compute_metrics(s, in->file.g, o, m, d);
+  } catch (const negative_cycle_error& e) {
+    rethrow_in_file_ids(with_cycle(e, in->file.g, s.rank() == 0), *in);
+  } catch (const cancelled_error&) {
+    agree_on_signal(s);
+    rethrow_for_input(*in, o, "computing the metrics of");
+  } catch (...) {
+    rethrow_for_input(*in, o, "computing the metrics of");
+  }
+  s.agree([&] {
+    if (s.rank() == 0)
+      report(*in, r);
+  });
   return 0;
 }
 
@@ -338,7 +362,7 @@ int solve_distributed(const distributed_solve_args& a) {
       j["exchange"] = r.exchange;
     j["dtype"] = to_string(o.type);
     j["ranks"] = s.size();
-    j["grid"] = std::to_string(p.rows) + "x" + std::to_string(p.cols);
+    j["grid"] = plan_json(p)["grid"];
     j["lookahead"] = r.lookahead;
     if (!r.exchange.empty())
       j["connect_seconds"] = r.connect_seconds;
@@ -350,7 +374,7 @@ int solve_distributed(const distributed_solve_args& a) {
                     {"finish", r.finish_seconds},
                     {"write", r.write_seconds}};
     j["updates_per_second"] = rate;
-    j["rank_bytes"] = p.rank_bytes;
+    j["rank_bytes"] = p.host_bytes;
     j["reachable_pairs"] = r.reachable_pairs;
     j["distance_sum"] = r.integral ? nlohmann::ordered_json::parse(r.distance_sum)
                                    : nlohmann::ordered_json(std::stod(r.distance_sum));
@@ -361,6 +385,7 @@ int solve_distributed(const distributed_solve_args& a) {
       return v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
     };
     j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
+    j["plan"] = plan_json(p);
     j["slowest_rank"] = r.slowest_rank;
     j["rank_reports"] = rank_reports_json(r.ranks);
     std::printf("%s\n", json_text(j, 2).c_str());
@@ -370,7 +395,7 @@ int solve_distributed(const distributed_solve_args& a) {
               std::string(io::to_string(in->file.source_format)).c_str());
   std::printf("vertices, edges  %lld, %lld\n", static_cast<long long>(p.n),
               static_cast<long long>(in->file.g.num_edges()));
-  print_plan_text(s, p);
+  print_plan_text(p);
   if (!r.exchange.empty())
     std::printf("exchange         %s (connected in %.3f s, during setup)\n", r.exchange.c_str(),
                 r.connect_seconds);
@@ -406,6 +431,11 @@ int solve_distributed(const distributed_solve_args&) {
   throw backend_unavailable_error("this apsp was built without MPI");
 }
 int info_distributed(const input_options&, const solver_options&, bool, bool) {
+  throw backend_unavailable_error("this apsp was built without MPI");
+}
+int metrics_distributed(const input_options&, const solver_options&, metrics_options,
+                        progress_style,
+                        const std::function<void(const loaded_graph&, const graph_metrics&)>&) {
   throw backend_unavailable_error("this apsp was built without MPI");
 }
 

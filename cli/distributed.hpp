@@ -2,10 +2,13 @@
 // `apsp solve` and `apsp info` as MPI ranks (mpirun -np P apsp ...): every rank reads the input,
 // the library's distributed solver does the rest; the first rank prints.
 
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "apsp/metrics.hpp"
 #include "input.hpp"
+#include "interrupt.hpp"
 
 namespace apsp::cli {
 
@@ -42,6 +45,13 @@ struct distributed_solve_args {
 void refuse_without_distributed_mode(const char* command);
 /// The solve on all ranks; returns the exit code (errors are thrown alike on every rank).
 int solve_distributed(const distributed_solve_args& a);
+/// `apsp metrics` on all ranks: every rank reads the input, solves and reduces its own tiles
+/// (apsp::distributed::compute_metrics); `report` (the outputs and the summary) runs on the
+/// first rank, its failure reaching every rank. Returns the exit code.
+int metrics_distributed(
+    const input_options& in, const solver_options& solver, metrics_options m,
+    progress_style progress,
+    const std::function<void(const loaded_graph&, const graph_metrics&)>& report);
 /// `apsp info` on all ranks: the grid and the per-rank plan; exit 5 when it does not fit.
 int info_distributed(const input_options& in, const solver_options& solver, bool paths, bool json);
 

@@ -15,6 +15,7 @@
 #include "apsp/io.hpp"
 #include "apsp/metrics.hpp"
 #include "commands.hpp"
+#include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
@@ -187,6 +188,24 @@ void print_summary(const metrics_args& a, const loaded_graph& in, const graph_me
     std::printf("per vertex         %s\n", a.out.c_str());
 }
 
+/// 4. Write (through a partial file, renamed at the end), then report.
+void write_and_report(const metrics_args& a, table_kind kind, const loaded_graph& in,
+                      const graph_metrics& m) {
+  output_files outputs;
+  if (!a.out.empty()) {
+    outputs.write(a.out, [&](const auto& partial) { write_table(partial, kind, in, m); });
+    outputs.commit();
+  }
+  if (a.json) {
+    nlohmann::ordered_json j = run_json(a, in, m);
+    j.update(graph_level_json(m));
+    j["output"] = a.out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.out);
+    std::printf("%s\n", json_text(j, 2).c_str());
+  } else if (!a.quiet) {
+    print_summary(a, in, m);
+  }
+}
+
 } // namespace
 
 int run_metrics(const metrics_args& a) {
@@ -202,11 +221,17 @@ int run_metrics(const metrics_args& a) {
   }
   solve_options options = to_solve_options(a.solver);
   warn_about_threads(a.solver);
-  refuse_grid_outside_mpi(a.solver);
+  if (!under_mpi())
+    refuse_grid_outside_mpi(a.solver);
   check_narrow_backend(options);
 
   const interrupt_scope signals;
-  output_files outputs;
+  if (under_mpi()) {
+    // The ranks reduce their tiles; the first writes what one process writes.
+    return metrics_distributed(
+        a.in, a.solver, mo, progress_wanted(a.quiet, a.progress),
+        [&](const loaded_graph& in, const graph_metrics& m) { write_and_report(a, kind, in, m); });
+  }
   // 2. Read, 3. compute.
   const loaded_graph in = read_input(keeping_no_matrix(a.in));
   throw_if_interrupted();
@@ -219,19 +244,7 @@ int run_metrics(const metrics_args& a) {
     rethrow_for_input(in, options, "computing the metrics of");
   }
   throw_if_interrupted();
-  // 4. Write (through a partial file, renamed at the end), then report.
-  if (!a.out.empty()) {
-    outputs.write(a.out, [&](const auto& partial) { write_table(partial, kind, in, m); });
-    outputs.commit();
-  }
-  if (a.json) {
-    nlohmann::ordered_json j = run_json(a, in, m);
-    j.update(graph_level_json(m));
-    j["output"] = a.out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.out);
-    std::printf("%s\n", json_text(j, 2).c_str());
-  } else if (!a.quiet) {
-    print_summary(a, in, m);
-  }
+  write_and_report(a, kind, in, m);
   return 0;
 }
 
@@ -272,7 +285,8 @@ void add_metrics_command(CLI::App& app, command_action& action) {
       "solve by Floyd-Warshall in RAM and reduce the matrix. `apsp solve --metrics` runs this.\n"
       "The per-vertex columns, in this order where asked: out-eccentricity, in-eccentricity,\n"
       "closeness, harmonic, reach-out, reach-in. Ctrl-C, SIGTERM or SIGHUP cancels (exit 130,\n"
-      "143 or 129) and leaves no output file.\n\n"
+      "143 or 129) and leaves no output file. Under mpirun the ranks solve by Floyd-Warshall\n"
+      "(--grid RxC) and each reduces its own tiles; the first rank writes the outputs.\n\n"
       "Examples:\n"
       "  apsp metrics rome99.gr\n"
       "  apsp metrics rome99.gr -o rome99-metrics.csv --metrics closeness,harmonic\n"

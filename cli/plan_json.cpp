@@ -1,6 +1,7 @@
 #include "plan_json.hpp"
 
 #include <string>
+#include <variant>
 
 namespace apsp::cli {
 
@@ -23,6 +24,19 @@ nlohmann::ordered_json plan_json(const plan& p) {
   j["file_bytes"] = p.file_bytes;
   j["device_bytes"] = p.device_bytes;
   j["out_of_core"] = p.out_of_core;
+  if (const auto* ranks = std::get_if<drivers::distributed>(&p.run)) {
+    // Under mpirun the memory is per rank: host_bytes and device_bytes are the largest rank's.
+    j["ranks"] = ranks->ranks;
+    j["grid"] = std::to_string(ranks->grid_rows) + "x" + std::to_string(ranks->grid_cols);
+    j["gpu"] = ranks->gpu;
+    j["threads"] = ranks->threads;
+    j["lookahead"] = ranks->lookahead ? nlohmann::ordered_json(*ranks->lookahead)
+                                      : nlohmann::ordered_json("auto");
+    j["rank_bytes"] = p.host_bytes;
+    j["gpu_bytes"] = p.device_bytes;
+    j["ranks_per_node"] = ranks->ranks_per_node;
+    j["node_memory"] = ranks->node_memory;
+  }
   j["fits"] = p.fits;
   if (!p.fits)
     j["reason"] = p.reason;

@@ -8,7 +8,8 @@
 
 namespace apsp::cli {
 
-/// The plan's fields (driver, algorithm and why, device, type, block, rounds, memory, fits).
+/// The plan's fields (driver, algorithm and why, device, type, block, rounds, memory, fits);
+/// a distributed plan adds its ranks, grid and per-rank memory.
 [[nodiscard]] nlohmann::ordered_json plan_json(const plan& p);
 
 } // namespace apsp::cli

@@ -18,7 +18,9 @@
 
 #include "apsp/graph.hpp"
 #include "apsp/io.hpp"
+#include "apsp/metrics.hpp"
 #include "apsp/options.hpp"
+#include "apsp/plan.hpp"
 #include "apsp/types.hpp"
 
 namespace apsp::distributed {
@@ -108,29 +110,14 @@ struct options {
   std::function<bool()> commit_outputs;
 };
 
-/// The grid, tiles and memory of a distributed solve, per rank.
-struct grid_plan {
-  int rows = 1;
-  int cols = 1;
-  std::int64_t n = 0;
-  std::int64_t block = 0;
-  std::int64_t rounds = 0;
-  int threads = 1;               ///< per rank (pivot and panels; everything on cpu ranks)
-  bool gpu = false;              ///< each rank's bulk update runs on a GPU
-  int gpu_device = -1;           ///< this rank's GPU (node rank modulo the node's GPUs)
-  std::uint64_t gpu_bytes = 0;   ///< the largest rank's device memory
-  std::uint64_t rank_bytes = 0;  ///< the largest rank's host memory: its tiles and workspace
-  int ranks_per_node = 1;        ///< the most ranks on one node
-  std::uint64_t node_memory = 0; ///< physical memory of this node
-  std::string device;            ///< what each rank computes with
-  bool fits = true;
-  std::string reason;
-};
-
-/// Plans the solve on this session's ranks (collective). Throws invalid_argument_error for a
-/// grid that does not multiply to the number of ranks.
-[[nodiscard]] grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o,
-                                  const options& d);
+/// Plans the solve on this session's ranks (collective), without allocating: a plan whose
+/// driver is drivers::distributed (the grid, what each rank computes with, the look-ahead asked
+/// in `d`), with the tile edge and rounds, and per rank: host_bytes (the largest rank's tiles
+/// and workspace), device_bytes (GPU ranks: the largest rank's GPU memory), fits and reason
+/// (the ranks of a node must fit its memory, those sharing a GPU its free memory). Throws
+/// invalid_argument_error for a grid that does not multiply to the number of ranks.
+[[nodiscard]] plan make_plan(const session& s, std::int64_t n, const solve_options& o,
+                             const options& d);
 
 /// What a rank sent and received in the rounds. A broadcast from this rank counts one message
 /// (and its bytes) to every other rank of its process row or column; one it receives, one
@@ -177,7 +164,7 @@ struct rank_report {
 };
 
 struct summary {
-  grid_plan plan;
+  apsp::plan plan; ///< the plan that ran (drivers::distributed)
   /// Every rank's report on the first rank (rank order); this rank's alone elsewhere.
   std::vector<rank_report> ranks;
   /// The rank whose compute and communication took longest (the one the others waited for).
@@ -204,6 +191,23 @@ struct summary {
 /// after every round (return false there to stop all ranks at the next round boundary);
 /// checkpoint_dir / resume_dir work as for one process, each rank saving its own tiles.
 [[nodiscard]] summary solve(const session& s, const graph& g, const solve_options& o,
+                            const options& d);
+
+/// The metrics of `g`'s shortest distances (apsp/metrics.hpp) on all ranks of `s`
+/// (collective): the distributed solve of `d`'s grid and look-ahead, then every rank reduces
+/// its own tiles with the accumulators of apsp::compute_metrics and MPI reductions combine the
+/// per-vertex partials and graph totals; no rank holds the n x n matrix and nothing is written
+/// (`d`'s output files must be empty). The result, on every rank, has the plan that ran as
+/// executed_plan. Float sums are added per rank, then across ranks, so their last digits may
+/// differ from one process's. `m.progress` (else `o.progress`) is called after every round.
+/// Errors as for compute_metrics, raised on every rank alike.
+[[nodiscard]] graph_metrics compute_metrics(const session& s, const graph& g,
+                                            const solve_options& o, const metrics_options& m,
+                                            const options& d);
+
+/// Runs `p` (from make_plan on these ranks, for this graph and these options) as it is: the
+/// grid, block, back end of the ranks and look-ahead are the plan's, not decided again.
+[[nodiscard]] summary solve(const session& s, const graph& g, const plan& p, const solve_options& o,
                             const options& d);
 
 } // namespace apsp::distributed

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -50,11 +51,28 @@ struct cuda_out_of_core {                ///< the matrix in host memory, streame
   std::vector<int> devices;              ///< in plan::block x plan::block blocks
   bool tagged_paths = false;             ///< paths through tagged slices (device memory allows)
 };
+/// Blocked Floyd-Warshall over MPI ranks, the tiles dealt out 2D block-cyclically over a
+/// grid_rows x grid_cols process grid (apsp/distributed.hpp). Its plan's host_bytes and
+/// device_bytes are the largest rank's.
+struct distributed {
+  int ranks = 1;
+  int grid_rows = 1;
+  int grid_cols = 1;
+  bool gpu = false;    ///< each rank computes on a GPU (else cpu threads)
+  int threads = 1;     ///< per rank (pivot and panels; all of it on cpu ranks)
+  int gpu_device = -1; ///< this rank's GPU (node rank modulo the node's GPUs)
+  /// Round r + 1's pivot and panels before round r's bulk update; unset: the solver decides
+  /// once it knows how the panels travel (docs/distributed.md).
+  std::optional<bool> lookahead;
+  int ranks_per_node = 1;        ///< the most ranks on one node
+  std::uint64_t node_memory = 0; ///< physical memory of this node
+};
 } // namespace drivers
 
 using driver = std::variant<drivers::none, drivers::reference, drivers::cpu_blocked,
                             drivers::supernodal, drivers::johnson, drivers::cuda_in_core,
-                            drivers::cuda_packed16, drivers::cuda_split, drivers::cuda_out_of_core>;
+                            drivers::cuda_packed16, drivers::cuda_split, drivers::cuda_out_of_core,
+                            drivers::distributed>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);

@@ -41,10 +41,15 @@ std::string to_string(const driver& d) {
           return "cuda packed 16-bit, device " + std::to_string(x.device);
         else if constexpr (std::is_same_v<D, drivers::cuda_split>)
           return "cuda split, devices " + device_list(x.devices);
-        else
+        else if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>)
           return std::string("cuda out of core, ") +
                  (x.devices.size() == 1 ? "device " : "devices ") + device_list(x.devices) +
                  (x.tagged_paths ? ", tagged paths" : "");
+        else
+          return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
+                 " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +
+                 "), " + (x.gpu ? "a GPU" : threads(x.threads)) + " per rank, look-ahead " +
+                 (x.lookahead ? (*x.lookahead ? "on" : "off") : "auto");
       },
       d);
 }

@@ -88,6 +88,8 @@ std::string host_user(const plan& p) {
           return "Johnson's algorithm on the cpu";
         else if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>)
           return "the out-of-core solve, which keeps the matrices in host memory,";
+        else if constexpr (std::is_same_v<D, drivers::distributed>)
+          return "each MPI rank";
         else
           return "the cuda back end";
       },

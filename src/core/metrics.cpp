@@ -99,6 +99,25 @@ std::vector<double> distance_histogram::edges() const {
   return e;
 }
 
+namespace detail {
+
+void check_metrics_options(const solve_options& s, const metrics_options& m) {
+  APSP_EXPECTS(m.histogram_bins >= 1, invalid_argument_error,
+               "histogram_bins must be >= 1, got " + std::to_string(m.histogram_bins));
+  APSP_EXPECTS(!s.paths && s.paths_file.empty(), invalid_argument_error,
+               "metrics need no path matrix: leave solve_options::paths off");
+  APSP_EXPECTS(s.distances_file.empty(), invalid_argument_error,
+               "metrics keep no distance matrix: solve_options::distances_file does not apply");
+  APSP_EXPECTS(s.checkpoint_dir.empty() && s.resume_dir.empty(), invalid_argument_error,
+               "metrics runs save no checkpoints (checkpoint_dir, resume_dir)");
+  APSP_EXPECTS(s.threads >= 0, invalid_argument_error,
+               "threads must be >= 0 (0 = all), got " + std::to_string(s.threads));
+  APSP_EXPECTS(s.block >= 0, invalid_argument_error,
+               "block must be >= 0 (0 = choose), got " + std::to_string(s.block));
+}
+
+} // namespace detail
+
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -218,22 +237,6 @@ graph_metrics solve_and_reduce(const graph& g, const graph& edges, const plan& p
   }
 }
 
-/// What a metrics run refuses: outputs and checkpoints belong to a solve that keeps a matrix.
-void check_metrics_options(const solve_options& s, const metrics_options& m) {
-  APSP_EXPECTS(m.histogram_bins >= 1, invalid_argument_error,
-               "histogram_bins must be >= 1, got " + std::to_string(m.histogram_bins));
-  APSP_EXPECTS(!s.paths && s.paths_file.empty(), invalid_argument_error,
-               "metrics need no path matrix: leave solve_options::paths off");
-  APSP_EXPECTS(s.distances_file.empty(), invalid_argument_error,
-               "metrics keep no distance matrix: solve_options::distances_file does not apply");
-  APSP_EXPECTS(s.checkpoint_dir.empty() && s.resume_dir.empty(), invalid_argument_error,
-               "metrics runs save no checkpoints (checkpoint_dir, resume_dir)");
-  APSP_EXPECTS(s.threads >= 0, invalid_argument_error,
-               "threads must be >= 0 (0 = all), got " + std::to_string(s.threads));
-  APSP_EXPECTS(s.block >= 0, invalid_argument_error,
-               "block must be >= 0 (0 = choose), got " + std::to_string(s.block));
-}
-
 /// Why the n x n matrix of plan `p` cannot be kept in RAM (empty when it can).
 std::string matrix_does_not_fit(const plan& p) {
   if (!p.fits)
@@ -305,7 +308,7 @@ graph_metrics metrics_of(const any_matrix& d, const metrics_options& options) {
 graph_metrics compute_metrics(const graph& g, const solve_options& solve,
                               const metrics_options& options) {
   const auto t0 = clock_type::now();
-  check_metrics_options(solve, options);
+  detail::check_metrics_options(solve, options);
   solve_options o = solve;
   if (options.progress)
     o.progress = options.progress;

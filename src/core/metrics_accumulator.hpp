@@ -5,7 +5,9 @@
 // A row (the distances from one source s) is complete when it arrives, so the out-metrics of s
 // (its eccentricity, reach, sum and sum of inverses) are finished at once, by the thread that
 // holds the row. The in-metrics of a vertex v need column v, which every row touches: each
-// thread keeps its own column sums, merged at the end. Memory: O(n) per thread.
+// thread keeps its own column sums, merged at the end. Memory: O(n) per thread. Under MPI each
+// rank takes its tiles' parts of rows, and combine() reduces the per-vertex partials of all
+// ranks (per row: max and sums over process columns; per column: over process rows).
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +22,10 @@
 #include "core/metrics_histogram.hpp"
 
 namespace apsp::detail {
+
+/// What a metrics run refuses (invalid_argument_error): outputs and checkpoints belong to a
+/// solve that keeps a matrix; histogram_bins < 1, negative threads or block.
+void check_metrics_options(const solve_options& s, const metrics_options& m);
 
 /// Whether `v` is a path length, not "no path" (integer types: their infinity; floats: +inf).
 template <class T> [[nodiscard]] inline bool finite_distance(T v) noexcept {
@@ -44,13 +50,23 @@ public:
   }
 
   void take(int worker, std::int64_t source, const T* row) override {
+    take_part(worker, source, row, n_, [](std::int64_t t) { return t; });
+  }
+
+  /// Part of row `source`: values[k] = d(source, column(k)) for k < count (a rank's share of the
+  /// row, from its tiles; take() passes the whole row). One part per source per accumulator;
+  /// the parts held by other processes join through combine().
+  template <class Column>
+  void take_part(int worker, std::int64_t source, const T* values, std::int64_t count,
+                 Column column) {
     worker_state& w = workers_[static_cast<std::size_t>(worker)];
     T out_max = 0;
     std::int64_t reach = 0;
     double sum = 0;
     double inverse = 0;
-    for (std::int64_t t = 0; t < n_; ++t) {
-      const T v = row[t];
+    for (std::int64_t k = 0; k < count; ++k) {
+      const std::int64_t t = column(k);
+      const T v = values[k];
       if (t == source || !finite_distance(v))
         continue;
       ++reach;
@@ -110,6 +126,39 @@ public:
   /// `path_limit` (metrics_request).
   [[nodiscard]] metrics_request request(double path_limit) const {
     return {columns_wanted_, histogram_wanted_ ? options_.histogram_bins : 0, path_limit};
+  }
+
+  /// Combines the accumulators of several processes, each of which took parts of rows (its
+  /// tiles), so that finish() gives the metrics of all the parts on every process: `all`
+  /// reduces this one's per-vertex arrays across them, element by element (all.max and all.sum
+  /// on arrays of T, int, std::int64_t, std::uint64_t and double).
+  template <class Reduce> void combine(Reduce&& all) {
+    if (workers_.empty())
+      start(1);
+    worker_state& w = workers_.front();
+    for (std::size_t i = 1; i < workers_.size(); ++i) {
+      const worker_state& other = workers_[i];
+      for (std::size_t v = 0; v < w.in_count.size(); ++v) {
+        w.in_count[v] += other.in_count[v];
+        w.in_max[v] = std::max(w.in_max[v], other.in_max[v]);
+        w.in_sum[v] += other.in_sum[v];
+        w.in_inverse[v] += other.in_inverse[v];
+      }
+      w.histogram.merge(other.histogram);
+    }
+    workers_.resize(1, worker_state(*this));
+    all.max(out_max_.data(), size());
+    all.sum(reach_out_.data(), size());
+    all.sum(row_sum_.data(), size());
+    all.sum(row_inverse_.data(), size());
+    if (columns_wanted_) {
+      all.sum(w.in_count.data(), size());
+      all.max(w.in_max.data(), size());
+      all.sum(w.in_sum.data(), size());
+      all.sum(w.in_inverse.data(), size());
+    }
+    if (histogram_wanted_)
+      w.histogram.combine(all);
   }
 
   /// The metrics asked for, after every row was taken (a source never taken counts as reaching

@@ -49,6 +49,19 @@ public:
 
   /// Adds another builder's values (any width: the narrower is widened first).
   void merge(const histogram_builder& other);
+  /// Combines the builders of several processes into the one of all their values, on every
+  /// process: `all` reduces across them (all.max(int*, 1), all.sum(std::uint64_t*, count)).
+  /// Widening each to the widest and adding the counts is what merge() does.
+  template <class Reduce> void combine(Reduce&& all) {
+    int exponent = exponent_;
+    all.max(&exponent, 1);
+    widen(exponent - exponent_);
+    all.sum(counts_.data(), counts_.size());
+    all.sum(&negative_, 1);
+    int seen = seen_ ? 1 : 0;
+    all.max(&seen, 1);
+    seen_ = seen != 0;
+  }
   [[nodiscard]] distance_histogram result() const;
 
 private:

@@ -391,6 +391,9 @@ std::unique_ptr<backend> backend_for(const plan& p) {
           return make_johnson_backend();
         else if constexpr (std::is_same_v<D, drivers::supernodal>)
           return make_supernodal_backend(how.analysis);
+        else if constexpr (std::is_same_v<D, drivers::distributed>)
+          throw invalid_argument_error("a distributed plan runs on MPI ranks, through "
+                                       "apsp::distributed::solve");
         else
           return make_cuda_backend();
       },
@@ -429,7 +432,7 @@ result solve_graph(const graph& g, const solve_options& options, Choose&& choose
   // A back end that builds the matrix from the edges (on a GPU) gets them instead.
   const bool on_backend = chosen.backend->builds_initial_matrix(chosen.p);
   // A resumed solve's back end loads the checkpoint's matrix instead.
-  if (!on_backend && options.resume_dir.empty())
+  if (detail::fills_from_edges(options, on_backend))
     detail::fill_initial(edges, d);
   const std::uint64_t input_hash = detail::wants_checkpoints(options) ? detail::hash_graph(g) : 0;
   try {

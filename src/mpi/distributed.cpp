@@ -26,6 +26,8 @@
 #include "core/cpu_placement.hpp"
 #include "core/distance_stats.hpp"
 #include "core/host_memory.hpp"
+#include "core/metrics_accumulator.hpp"
+#include "core/process_checkpoints.hpp"
 #include "core/round_schedule.hpp"
 #include "core/tuning.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -49,10 +51,14 @@ template <class T> MPI_Datatype mpi_type() {
     return MPI_INT32_T;
   else if constexpr (std::is_same_v<T, std::int64_t>)
     return MPI_INT64_T;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return MPI_UINT64_T;
   else if constexpr (std::is_same_v<T, float>)
     return MPI_FLOAT;
-  else
+  else {
+    static_assert(std::is_same_v<T, double>);
     return MPI_DOUBLE;
+  }
 }
 
 /// The near-square grid rows x cols = ranks, rows <= cols.
@@ -232,14 +238,23 @@ int rank_threads(const session& s, const solve_options& o) {
   return std::max(1, std::min(omp_get_num_procs(), hardware / std::max(1, s.node_size())));
 }
 
-detail::grid_layout layout_of(const grid_plan& p, int rank) {
+/// The ranks' part of a distributed plan.
+const drivers::distributed& ranks_of(const plan& p) {
+  const auto* d = std::get_if<drivers::distributed>(&p.run);
+  APSP_EXPECTS(d != nullptr, invalid_argument_error,
+               "the distributed solver runs a distributed plan, not " + to_string(p.run));
+  return *d;
+}
+
+detail::grid_layout layout_of(const plan& p, int rank) {
+  const drivers::distributed& d = ranks_of(p);
   detail::grid_layout L;
   L.n = p.n;
   L.b = std::max<std::int64_t>(p.block, 1);
-  L.rows = p.rows;
-  L.cols = p.cols;
-  L.row = rank / p.cols;
-  L.col = rank % p.cols;
+  L.rows = d.grid_rows;
+  L.cols = d.grid_cols;
+  L.row = rank / d.grid_cols;
+  L.col = rank % d.grid_cols;
   return L;
 }
 
@@ -255,18 +270,19 @@ int gpu_sharing(const session& s, int device) {
   return static_cast<int>(std::count(devices.begin(), devices.end(), device));
 }
 
-std::uint64_t rank_memory(const grid_plan& p, const solve_options& o, int rank) {
+std::uint64_t rank_memory(const plan& p, const solve_options& o, int rank) {
   const detail::grid_layout L = layout_of(p, rank);
   const auto cells =
       static_cast<std::uint64_t>(L.local_rows()) * static_cast<std::uint64_t>(L.local_cols());
+  const drivers::distributed& d = ranks_of(p);
   return cells * (size_of(o.type) + (o.paths ? 4 : 0)) +
-         detail::cpu::workspace_bytes(L.tile_rows(), L.tile_cols(), L.b, p.threads, size_of(o.type),
-                                      o.paths, p.rows * p.cols > 1);
+         detail::cpu::workspace_bytes(L.tile_rows(), L.tile_cols(), L.b, d.threads, size_of(o.type),
+                                      o.paths, d.ranks > 1);
 }
 
 } // namespace
 
-grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, const options& d) {
+plan make_plan(const session& s, std::int64_t n, const solve_options& o, const options& d) {
   APSP_EXPECTS(n >= 0 && n < (std::int64_t{1} << 31), invalid_argument_error,
                "the distributed solver handles 0 to 2^31 - 1 vertices");
   APSP_EXPECTS(o.backend != backend_kind::reference, backend_unavailable_error,
@@ -274,8 +290,18 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
                "reference one");
   APSP_EXPECTS(o.block >= 0, invalid_argument_error,
                "block must be >= 0 (0 = choose), got " + std::to_string(o.block));
-  grid_plan p;
+  plan p;
+  drivers::distributed ranks;
+  ranks.ranks = s.size();
+  ranks.lookahead = d.lookahead;
   p.n = n;
+  p.type = o.type;
+  p.paths = o.paths;
+  p.algorithm = algorithm_kind::floyd_warshall;
+  p.algorithm_reason = o.algorithm == algorithm_kind::floyd_warshall
+                           ? "requested"
+                           : "under mpirun the ranks run Floyd-Warshall";
+  p.checkpointed = (!o.checkpoint_dir.empty() || !o.resume_dir.empty()) && n > 0;
   if (d.grid_rows > 0 || d.grid_cols > 0) {
     APSP_EXPECTS(d.grid_rows > 0 && d.grid_cols > 0 &&
                      static_cast<long long>(d.grid_rows) * d.grid_cols == s.size(),
@@ -283,12 +309,13 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
                  "--grid " + std::to_string(d.grid_rows) + "x" + std::to_string(d.grid_cols) +
                      " does not match the " + std::to_string(s.size()) +
                      " MPI ranks (rows x columns must equal the number of ranks)");
-    p.rows = d.grid_rows;
-    p.cols = d.grid_cols;
+    ranks.grid_rows = d.grid_rows;
+    ranks.grid_cols = d.grid_cols;
   } else {
-    std::tie(p.rows, p.cols) = choose_grid(s.size());
+    std::tie(ranks.grid_rows, ranks.grid_cols) = choose_grid(s.size());
   }
-  p.threads = rank_threads(s, o);
+  const int widest = std::max(ranks.grid_rows, ranks.grid_cols);
+  ranks.threads = rank_threads(s, o);
   // GPU ranks: int32 or float32 with a GPU on every rank (cuda asks for them, auto takes them).
   const cuda::rank_device gpu =
       o.backend == backend_kind::cpu ? cuda::rank_device{} : cuda::pick_rank_device(s.node_rank());
@@ -303,61 +330,68 @@ grid_plan make_plan(const session& s, std::int64_t n, const solve_options& o, co
                  "--backend cuda: not every rank has a GPU" +
                      (gpu.available ? std::string() : " (this one: " + gpu.name + ")"));
   }
-  p.gpu = gpu_type && all_have_gpu == 1 && o.backend != backend_kind::cpu;
+  ranks.gpu = gpu_type && all_have_gpu == 1 && o.backend != backend_kind::cpu;
+  p.backend = ranks.gpu ? backend_kind::cuda : backend_kind::cpu;
   if (o.block > 0) {
-    APSP_EXPECTS(!p.gpu || o.block % 128 == 0, invalid_argument_error,
+    APSP_EXPECTS(!ranks.gpu || o.block % 128 == 0, invalid_argument_error,
                  "GPU ranks need --block to be a multiple of 128, got " + std::to_string(o.block));
-    p.block = p.gpu ? o.block : std::min(o.block, std::max<std::int64_t>(n, 1));
-  } else if (p.gpu) {
+    p.block = ranks.gpu ? o.block : std::min(o.block, std::max<std::int64_t>(n, 1));
+  } else if (ranks.gpu) {
     // Wide enough for the product kernels, narrow enough that the host's panels stay small.
     p.block = 256;
-    if ((n + p.block - 1) / p.block < 2 * std::max(p.rows, p.cols))
+    if ((n + p.block - 1) / p.block < 2 * widest)
       p.block = 128;
   } else {
     // The cpu back end's tile for the local matrix, halved while the tiles are too few to give
     // every rank of the grid a share of each round (down to 32).
     solve_options local = o;
     local.backend = backend_kind::cpu;
-    local.threads = p.threads;
-    const std::int64_t local_n = n / std::max(p.rows, p.cols);
+    local.threads = ranks.threads;
+    const std::int64_t local_n = n / widest;
     p.block = std::max<std::int64_t>(
         1, detail::make_cpu_backend()->make_plan(local_n > 0 ? local_n : n, local).block);
-    while (p.block > 32 && (n + p.block - 1) / p.block < 2 * std::max(p.rows, p.cols))
+    while (p.block > 32 && (n + p.block - 1) / p.block < 2 * widest)
       p.block /= 2;
     p.block = std::min(p.block, std::max<std::int64_t>(n, 1));
   }
   p.rounds = n == 0 ? 0 : (n + p.block - 1) / p.block;
-  for (int r = 0; r < s.size(); ++r)
-    p.rank_bytes = std::max(p.rank_bytes, rank_memory(p, o, r));
   int node_ranks = s.node_size();
   MPI_Allreduce(MPI_IN_PLACE, &node_ranks, 1, MPI_INT, MPI_MAX, world_of(s));
-  p.ranks_per_node = node_ranks;
-  p.node_memory = host_memory_bytes();
-  const std::string cpu = std::to_string(p.threads) + " threads, " +
+  ranks.ranks_per_node = node_ranks;
+  ranks.node_memory = host_memory_bytes();
+  const std::string cpu = std::to_string(ranks.threads) + " threads, " +
                           std::string(detail::cpu::to_string(detail::cpu::selected_isa()));
   p.device = "cpu (" + cpu + ") per rank";
-  if (p.gpu) {
-    p.gpu_device = gpu.device;
+  if (ranks.gpu) {
+    ranks.gpu_device = gpu.device;
     p.device = gpu.name + " per rank (device " + std::to_string(gpu.device) + " here)";
+  }
+  p.run = ranks;
+  for (int r = 0; r < s.size(); ++r)
+    p.host_bytes = std::max(p.host_bytes, rank_memory(p, o, r));
+  p.working_host_bytes = p.host_bytes;
+  if (ranks.gpu) {
     for (int r = 0; r < s.size(); ++r)
-      p.gpu_bytes = std::max(p.gpu_bytes,
-                             cuda::rank_executor_bytes(layout_of(p, r), size_of(o.type), o.paths));
+      p.device_bytes = std::max(
+          p.device_bytes, cuda::rank_executor_bytes(layout_of(p, r), size_of(o.type), o.paths));
     // Ranks of this node that share this rank's GPU.
     const int sharing = gpu_sharing(s, gpu.device);
-    int fits_here = p.gpu_bytes * static_cast<std::uint64_t>(sharing) <= gpu.free_bytes ? 1 : 0;
+    int fits_here = p.device_bytes * static_cast<std::uint64_t>(sharing) <= gpu.free_bytes ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &fits_here, 1, MPI_INT, MPI_MIN, world_of(s));
     if (fits_here == 0) {
       p.fits = false;
-      p.reason = "each rank's GPU needs up to " + std::to_string(p.gpu_bytes >> 20) +
+      p.reason = "each rank's GPU needs up to " + std::to_string(p.device_bytes >> 20) +
                  " MiB (times the ranks sharing a GPU); use more ranks or --backend cpu";
     }
   }
-  if (p.fits && p.node_memory != 0 &&
-      p.rank_bytes * static_cast<std::uint64_t>(p.ranks_per_node) > p.node_memory) {
+  p.driver_fits = p.fits;
+  if (p.fits && ranks.node_memory != 0 &&
+      p.host_bytes * static_cast<std::uint64_t>(ranks.ranks_per_node) > ranks.node_memory) {
     p.fits = false;
-    p.reason = "each rank needs up to " + std::to_string(p.rank_bytes >> 20) + " MiB and " +
-               std::to_string(p.ranks_per_node) + " ranks share a node of " +
-               std::to_string(p.node_memory >> 20) + " MiB; use more nodes or fewer ranks per node";
+    p.reason = "each rank needs up to " + std::to_string(p.host_bytes >> 20) + " MiB and " +
+               std::to_string(ranks.ranks_per_node) + " ranks share a node of " +
+               std::to_string(ranks.node_memory >> 20) +
+               " MiB; use more nodes or fewer ranks per node";
   }
   return p;
 }
@@ -442,8 +476,9 @@ void write_tiles(MPI_Comm world, const detail::grid_layout& L, int ranks, int ra
 
 /// This rank's report of its rounds (the GPU's times are added by the caller): where it ran,
 /// what its communicator carried, and its busiest threads.
-rank_report report_of(const session& s, const grid_plan& p, const comm_stats& c, double rounds,
+rank_report report_of(const session& s, const plan& p, const comm_stats& c, double rounds,
                       const std::vector<detail::thread_usage>& threads) {
+  const drivers::distributed& ranks = ranks_of(p);
   rank_report r;
   r.rank = s.rank();
   char name[MPI_MAX_PROCESSOR_NAME] = {};
@@ -457,8 +492,8 @@ rank_report report_of(const session& s, const grid_plan& p, const comm_stats& c,
     r.cpus = detail::format_cpu_list(detail::allowed_cpus());
     r.placement = "CPUs " + r.cpus + " (not placed by apsp)";
   }
-  r.computes_on = p.gpu ? "GPU " + std::to_string(p.gpu_device)
-                        : "cpu, " + std::to_string(p.threads) + " threads";
+  r.computes_on = ranks.gpu ? "GPU " + std::to_string(ranks.gpu_device)
+                            : "cpu, " + std::to_string(ranks.threads) + " threads";
   r.rounds_seconds = rounds;
   r.communication_seconds = c.broadcast_seconds;
   r.wait_seconds = c.agreement_seconds;
@@ -479,18 +514,62 @@ rank_report report_of(const session& s, const grid_plan& p, const comm_stats& c,
 /// bench/results/mpi_gpu_ranks_2026-11-23.csv).
 constexpr std::int64_t gpu_lookahead_below_n = 50000;
 
+/// A metrics run (compute_metrics): what to reduce the tiles to, and the result.
+struct rank_metrics {
+  metrics_options options;
+  graph_metrics result;
+};
+
+/// Element-wise reductions over every rank, for metrics_accumulator::combine.
+struct all_ranks {
+  MPI_Comm comm;
+  template <class V> void max(V* values, std::size_t count) const {
+    reduce(values, count, MPI_MAX);
+  }
+  template <class V> void sum(V* values, std::size_t count) const {
+    reduce(values, count, MPI_SUM);
+  }
+  template <class V> void reduce(V* values, std::size_t count, MPI_Op op) const {
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(count), mpi_type<V>(), op, comm),
+              "MPI_Allreduce");
+  }
+};
+
+/// The metrics of the distances in every rank's tiles (collective): each rank takes its parts
+/// of rows with the accumulator of one process, on its threads; then the partials of all
+/// ranks are combined, and every rank finishes the same metrics.
 template <class T>
-summary solve_typed(const session& s, const graph& g, const solve_options& o, const options& d,
-                    const detail::weight_facts& facts) {
+graph_metrics reduce_tiles(MPI_Comm world, const detail::grid_layout& L, const T* local,
+                           int threads, const metrics_options& m) {
+  detail::metrics_accumulator<T> acc(L.n, m);
+  const std::int64_t rows = L.local_rows();
+  const std::int64_t cols = L.local_cols();
+  std::vector<std::int64_t> columns(static_cast<std::size_t>(cols));
+  for (std::int64_t k = 0; k < cols; ++k)
+    columns[static_cast<std::size_t>(k)] = L.global_col(k);
+  const std::int64_t* global = columns.data();
+  const int workers =
+      static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, rows)));
+  acc.start(workers);
+#pragma omp parallel for num_threads(workers) schedule(dynamic, 16)
+  for (std::int64_t i = 0; i < rows; ++i) {
+    acc.take_part(omp_get_thread_num(), L.global_row(i), local + i * cols, cols,
+                  [global](std::int64_t k) { return global[k]; });
+  }
+  acc.combine(all_ranks{world});
+  return acc.finish();
+}
+
+template <class T>
+summary solve_typed(const session& s, const graph& g, const plan& planned, const solve_options& o,
+                    const options& d, const detail::weight_facts& facts, rank_metrics* metrics) {
   const auto t0 = clock_type::now();
   const MPI_Comm world = world_of(s);
   summary out;
   out.integral = std::is_integral_v<T>;
-  grid_plan& p = out.plan;
-  s.agree([&] {
-    p = make_plan(s, g.num_vertices(), o, d);
-    APSP_EXPECTS(p.fits, out_of_memory_error, "the distributed solve does not fit: " + p.reason);
-  });
+  out.plan = planned;
+  const plan& p = out.plan;
+  const drivers::distributed& ranks = ranks_of(p);
   const detail::grid_layout L = layout_of(p, s.rank());
   const std::int64_t rows = L.local_rows();
   const std::int64_t cols = L.local_cols();
@@ -504,13 +583,13 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   id.type = o.type;
   id.paths = o.paths;
   id.block = p.block;
-  id.rows = p.rows;
-  id.cols = p.cols;
-  const bool checkpoints = !o.checkpoint_dir.empty() || !o.resume_dir.empty();
-  detail::cpu::round_hooks hooks;
+  id.rows = ranks.grid_rows;
+  id.cols = ranks.grid_cols;
   // GPU ranks starting afresh build their tiles on the device from the edges.
   constexpr bool gpu_type = std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>;
-  const bool gpu_fill = gpu_type && p.gpu && o.resume_dir.empty();
+  const bool gpu_fill = gpu_type && ranks.gpu && o.resume_dir.empty();
+  // The setup of a solve in one process (core/process_checkpoints.hpp), on this rank's tiles.
+  std::optional<detail::process_checkpoints> saved;
   s.agree([&] {
     try {
       local = std::make_unique_for_overwrite<T[]>(cells);
@@ -523,43 +602,25 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
       throw out_of_memory_error("rank " + std::to_string(s.rank()) + " cannot allocate its " +
                                 std::to_string(rows) + " x " + std::to_string(cols) + " tiles");
     }
-    if (checkpoints)
+    if (detail::wants_checkpoints(o))
       id.input_hash = detail::hash_graph(g);
-    if (!o.resume_dir.empty() && p.n > 0) {
-      hooks.first_round = detail::checkpoint_store::find(o.resume_dir, id);
-      detail::checkpoint_store::load(o.resume_dir, id, s.rank(), hooks.first_round, local.get(),
-                                     cells * sizeof(T), o.paths ? via.get() : nullptr, cells * 4);
-    } else if (!gpu_fill) {
+    if (detail::fills_from_edges(o, gpu_fill))
       detail::fill_initial_tiles(g, L, local.get());
-    }
+    saved.emplace(o, id, s.rank(), local.get(), cells * sizeof(T), o.paths ? via.get() : nullptr,
+                  cells * 4, p.rounds);
   });
-  std::optional<detail::checkpoint_store> store;
-  if (!o.checkpoint_dir.empty() && p.n > 0) {
-    s.agree([&] {
-      store.emplace(o.checkpoint_dir, id, s.rank(), o.checkpoint_every_seconds,
-                    o.checkpoint_dir == o.resume_dir ? hooks.first_round : 0);
-    });
-    // Only the first rank's clock decides (check() ORs the bits of all ranks).
-    hooks.save_due = [&] { return s.rank() == 0 && store->due(); };
-    hooks.save = [&](std::int64_t done) {
-      store->save(done, local.get(), cells * sizeof(T), o.paths ? via.get() : nullptr, cells * 4);
-    };
-    hooks.commit = [&](std::int64_t done) {
-      if (s.rank() == 0)
-        store->commit(done, p.rounds);
-    };
-  }
-  mpi_grid_comm comm(world, p.rows, p.cols);
+  detail::round_hooks hooks = saved ? saved->hooks : detail::round_hooks{};
+  mpi_grid_comm comm(world, ranks.grid_rows, ranks.grid_cols);
   // GPU ranks: the tiles go to the device once; the rounds keep them there. The NCCL
   // communicators connect meanwhile (setup, not rounds).
   std::unique_ptr<cuda::rank_gpu<T>> gpu;
   const detail::local_tiles<T> tiles{L, local.get(), o.paths ? via.get() : nullptr};
   if constexpr (gpu_type) {
-    if (p.gpu && p.n > 0) {
-      s.agree([&] { out.exchange = comm.use_device(p.gpu_device); });
+    if (ranks.gpu && p.n > 0) {
+      s.agree([&] { out.exchange = comm.use_device(ranks.gpu_device); });
       comm.start_connect();
       s.agree([&] {
-        gpu = cuda::make_rank_gpu<T>(p.gpu_device, tiles, facts, gpu_fill ? &g : nullptr);
+        gpu = cuda::make_rank_gpu<T>(ranks.gpu_device, tiles, facts, gpu_fill ? &g : nullptr);
       });
       s.agree([&] { out.connect_seconds = comm.wait_device(); });
     }
@@ -573,18 +634,18 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
       return;
     detail::run_context ctx(o, p.n, facts.has_negative);
     if (gpu) {
-      const bool one_node = p.ranks_per_node == p.rows * p.cols;
+      const bool one_node = ranks.ranks_per_node == ranks.ranks;
       const bool nvlink_like = one_node && comm.device_row() && comm.device_col();
-      hooks.lookahead = d.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));
+      hooks.lookahead = ranks.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));
       out.lookahead = hooks.lookahead && comm.distributed();
       gpu->run(comm, ctx, hooks);
       return;
     }
-    hooks.lookahead = d.lookahead.value_or(true);
+    hooks.lookahead = ranks.lookahead.value_or(true);
     out.lookahead = hooks.lookahead && comm.distributed();
     detail::cpu::blocked_config cfg;
     cfg.block = p.block;
-    cfg.threads = p.threads;
+    cfg.threads = ranks.threads;
     cfg.kernels = detail::cpu::selected_isa();
     detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
   });
@@ -638,6 +699,11 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
   out.reachable_pairs = all.reachable_pairs;
   out.max_distance = all.max;
   out.distance_sum = all.sum_text();
+  if (metrics != nullptr) {
+    s.agree([&] {
+      metrics->result = reduce_tiles(world, L, local.get(), ranks.threads, metrics->options);
+    });
+  }
   out.finish_seconds = seconds_since(t2);
 
   // Outputs: OUT.apsp-partial, renamed by the first rank once every rank wrote its blocks.
@@ -690,7 +756,12 @@ summary solve_typed(const session& s, const graph& g, const solve_options& o, co
 
 } // namespace
 
-summary solve(const session& s, const graph& g, const solve_options& o, const options& d) {
+namespace {
+
+/// The solve of `g` on every rank: the request checked (as before any planning), then `given`
+/// (or, when null, the plan made now for these options) run as it is.
+summary solve_planned(const session& s, const graph& g, const plan* given, const solve_options& o,
+                      const options& d, rank_metrics* metrics = nullptr) {
   detail::weight_facts facts;
   std::optional<graph> usable;
   s.agree([&] {
@@ -711,8 +782,58 @@ summary solve(const session& s, const graph& g, const solve_options& o, const op
     usable = detail::usable_edges(g, o.type);
   });
   const graph& edges = usable ? *usable : g;
-  return visit_dtype(o.type,
-                     [&](auto zero) { return solve_typed<decltype(zero)>(s, edges, o, d, facts); });
+  plan made;
+  s.agree([&] {
+    if (given == nullptr)
+      made = make_plan(s, edges.num_vertices(), o, d);
+    const plan& p = given != nullptr ? *given : made;
+    const drivers::distributed& ranks = ranks_of(p);
+    APSP_EXPECTS(ranks.ranks == s.size() && p.n == edges.num_vertices() && p.type == o.type &&
+                     p.paths == o.paths,
+                 invalid_argument_error,
+                 "the plan was made for another problem (" + std::to_string(p.n) + " vertices, " +
+                     std::string(to_string(p.type)) + (p.paths ? " with paths" : "") + ", " +
+                     std::to_string(ranks.ranks) + " ranks), not for this one (" +
+                     std::to_string(edges.num_vertices()) + " vertices, " +
+                     std::string(to_string(o.type)) + (o.paths ? " with paths" : "") + ", " +
+                     std::to_string(s.size()) + " ranks)");
+    APSP_EXPECTS(p.fits, out_of_memory_error, "the distributed solve does not fit: " + p.reason);
+  });
+  const plan& p = given != nullptr ? *given : made;
+  return visit_dtype(o.type, [&](auto zero) {
+    return solve_typed<decltype(zero)>(s, edges, p, o, d, facts, metrics);
+  });
+}
+
+} // namespace
+
+summary solve(const session& s, const graph& g, const solve_options& o, const options& d) {
+  return solve_planned(s, g, nullptr, o, d);
+}
+
+summary solve(const session& s, const graph& g, const plan& p, const solve_options& o,
+              const options& d) {
+  return solve_planned(s, g, &p, o, d);
+}
+
+graph_metrics compute_metrics(const session& s, const graph& g, const solve_options& o,
+                              const metrics_options& m, const options& d) {
+  const auto t0 = clock_type::now();
+  s.agree([&] {
+    detail::check_metrics_options(o, m);
+    APSP_EXPECTS(d.distances_file.empty() && d.paths_file.empty(), invalid_argument_error,
+                 "metrics keep no distance matrix: options::distances_file and paths_file do "
+                 "not apply");
+  });
+  solve_options with_progress = o;
+  if (m.progress)
+    with_progress.progress = m.progress;
+  rank_metrics request{m, {}};
+  summary ran = solve_planned(s, g, nullptr, with_progress, d, &request);
+  graph_metrics out = std::move(request.result);
+  out.executed_plan = std::move(ran.plan);
+  out.seconds = seconds_since(t0);
+  return out;
 }
 
 } // namespace apsp::distributed

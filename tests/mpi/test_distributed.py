@@ -356,6 +356,36 @@ def test_info_prints_grid_and_refuses_what_does_not_fit(tmp_path):
     assert len(apsp_errors(r)) == 1
 
 
+@pytest.mark.parametrize("ranks,args", [
+    (2, ["--block", "32", "--threads", "1"]),
+    (4, ["--grid", "1x4", "--no-lookahead", "--dtype", "int64", "--paths", "v.npy"]),
+    (3, ["--grid", "3x1", "--lookahead", "--dtype", "auto"]),
+])
+def test_info_shows_the_plan_the_ranks_run(graph301, ranks, args):
+    """Under mpirun `apsp info` prints the plan the distributed solve runs, field for field, in
+    the words of one process's plan (issue 33)."""
+    d, n, _ = graph301
+    info_args = [a for a in args if a not in ("--lookahead", "--no-lookahead")]
+    if "--paths" in info_args:
+        info_args.remove("v.npy")
+    r = run(["info", "g.bin", "--json", *info_args], d, np_=ranks)
+    assert r.returncode == 0, r.stderr
+    planned = json.loads(r.stdout)["plan"]
+    assert planned == json.loads(r.stdout)["distributed"]
+    s = run(["solve", "g.bin", "--json", *args], d, np_=ranks)
+    assert s.returncode == 0, s.stderr
+    ran = json.loads(s.stdout)["plan"]
+    lookahead = {"--lookahead": True, "--no-lookahead": False}
+    asked = [lookahead[a] for a in args if a in lookahead]
+    assert ran.pop("lookahead") == (asked[0] if asked else "auto")
+    assert planned.pop("lookahead") == "auto"
+    ran["driver"] = ran["driver"].rsplit(", look-ahead", 1)[0]
+    planned["driver"] = planned["driver"].rsplit(", look-ahead", 1)[0]
+    assert planned == ran
+    assert ran["ranks"] == ranks and ran["n"] == n and ran["driver"].startswith("distributed")
+    assert ran["backend"] == "cpu" and ran["algorithm"] == "fw" and ran["fits"]
+
+
 def test_grid_must_match_the_ranks(graph301):
     d, _, _ = graph301
     r = run(["solve", "g.bin", "--grid", "3x1", "-q"], d, np_=4)
