@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,7 @@
 #include "common/reference_solve.hpp"
 #include "common/test_graphs.hpp"
 #include "core/backend.hpp"
+#include "core/metrics_accumulator.hpp"
 #include "core/metrics_histogram.hpp"
 
 namespace {
@@ -415,6 +418,94 @@ TEST(histogram_builder, any_order_and_any_split_give_the_same_bins) {
   }
   EXPECT_EQ(a.counts, counts);
   EXPECT_EQ(a.negative, negative);
+}
+
+/// An all-reduce between the threads of one test, standing in for MPI_Allreduce: every process
+/// passes its array, and each gets back the element-wise sum or maximum of all of them.
+class thread_all_reduce {
+public:
+  explicit thread_all_reduce(int processes)
+      : slots_(static_cast<std::size_t>(processes)), sync_(processes) {}
+
+  /// The reducer of process `rank` (what metrics_accumulator::combine calls).
+  struct reducer {
+    thread_all_reduce* all;
+    int rank;
+    template <class V> void sum(V* values, std::size_t count) {
+      all->reduce(rank, values, count, [](V a, V b) { return a + b; });
+    }
+    template <class V> void max(V* values, std::size_t count) {
+      all->reduce(rank, values, count, [](V a, V b) { return std::max(a, b); });
+    }
+  };
+
+private:
+  template <class V, class Op> void reduce(int rank, V* values, std::size_t count, Op op) {
+    slots_[static_cast<std::size_t>(rank)] = values;
+    sync_.arrive_and_wait(); // every process's array is published
+    std::vector<V> out(values, values + count);
+    for (std::size_t p = 0; p < slots_.size(); ++p) {
+      if (static_cast<int>(p) != rank) {
+        const V* other = static_cast<const V*>(slots_[p]);
+        for (std::size_t i = 0; i < count; ++i)
+          out[i] = op(out[i], other[i]);
+      }
+    }
+    sync_.arrive_and_wait(); // every process has read every array
+    std::copy(out.begin(), out.end(), values);
+  }
+
+  std::vector<void*> slots_;
+  std::barrier<> sync_;
+};
+
+// The distributed metrics' reduction without MPI: processes that each hold some columns of
+// every row (take_part), combined, give every process the metrics of the whole matrix.
+TEST(metrics_accumulator, parts_of_rows_combined_across_processes_give_the_whole) {
+  for (const apsp::dtype type : {apsp::dtype::int32, apsp::dtype::float64}) {
+    SCOPED_TRACE(std::string(apsp::to_string(type)));
+    const apsp::graph g = test_graph(47, 0.1, true, false, type, 7);
+    const apsp::result full = reference_solve(g, type);
+    apsp::metrics_options mo;
+    mo.histogram_bins = 6;
+    const apsp::graph_metrics want = apsp::metrics_of(full.distances(), mo);
+    std::visit(
+        [&](const auto& d) {
+          using T = typename std::decay_t<decltype(d)>::value_type;
+          constexpr int processes = 3;
+          const std::int64_t n = d.n();
+          thread_all_reduce all(processes);
+          std::vector<apsp::graph_metrics> got(processes);
+          std::vector<std::thread> threads;
+          for (int rank = 0; rank < processes; ++rank) {
+            threads.emplace_back([&, rank] {
+              // Columns rank, rank + 3, ...: each process holds a share of every row.
+              std::vector<std::int64_t> columns;
+              for (std::int64_t t = rank; t < n; t += processes)
+                columns.push_back(t);
+              apsp::detail::metrics_accumulator<T> acc(n, mo);
+              acc.start(1);
+              std::vector<T> values(columns.size());
+              for (std::int64_t s = 0; s < n; ++s) {
+                for (std::size_t k = 0; k < columns.size(); ++k)
+                  values[k] = d(s, columns[k]);
+                acc.take_part(
+                    0, s, values.data(), static_cast<std::int64_t>(columns.size()),
+                    [&columns](std::int64_t k) { return columns[static_cast<std::size_t>(k)]; });
+              }
+              acc.combine(thread_all_reduce::reducer{&all, rank});
+              got[static_cast<std::size_t>(rank)] = acc.finish();
+            });
+          }
+          for (std::thread& t : threads)
+            t.join();
+          for (int rank = 0; rank < processes; ++rank) {
+            SCOPED_TRACE("process " + std::to_string(rank));
+            expect_same_metrics(got[static_cast<std::size_t>(rank)], want);
+          }
+        },
+        full.distances());
+  }
 }
 
 TEST(histogram_builder, integers_start_at_width_one) {
