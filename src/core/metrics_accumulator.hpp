@@ -69,18 +69,21 @@ public:
       const T v = values[k];
       if (t == source || !finite_distance(v))
         continue;
+      // 1/d of the pair (0 for d <= 0, which the inverse sums skip), made once for its row and
+      // its column.
+      const double inverse_d = v > T{0} ? 1.0 / static_cast<double>(v) : 0.0;
       ++reach;
       out_max = std::max(out_max, v);
       sum += static_cast<double>(v);
       if (v > T{0})
-        inverse += 1.0 / static_cast<double>(v);
+        inverse += inverse_d;
       if (columns_wanted_) {
         const auto k = static_cast<std::size_t>(t);
         ++w.in_count[k];
         w.in_max[k] = std::max(w.in_max[k], v);
         w.in_sum[k] += static_cast<double>(v);
         if (v > T{0})
-          w.in_inverse[k] += 1.0 / static_cast<double>(v);
+          w.in_inverse[k] += inverse_d;
       }
       if (histogram_wanted_) {
         if constexpr (std::is_integral_v<T>)
@@ -107,14 +110,8 @@ public:
       row_sum_[s] = p.row_sum[i];
       row_inverse_[s] = p.row_inverse[i];
     }
-    if (columns_wanted_) {
-      for (std::size_t v = 0; v < size(); ++v) {
-        w.in_count[v] += p.column_reach[v];
-        w.in_max[v] = std::max(w.in_max[v], p.column_max[v]);
-        w.in_sum[v] += p.column_sum[v];
-        w.in_inverse[v] += p.column_inverse[v];
-      }
-    }
+    if (columns_wanted_)
+      w.add_columns(p.column_reach, p.column_max, p.column_sum, p.column_inverse);
     if (histogram_wanted_) {
       w.histogram.merge(histogram_builder(options_.histogram_bins, std::is_integral_v<T>,
                                           p.histogram_exponent, p.histogram_counts,
@@ -138,12 +135,7 @@ public:
     worker_state& w = workers_.front();
     for (std::size_t i = 1; i < workers_.size(); ++i) {
       const worker_state& other = workers_[i];
-      for (std::size_t v = 0; v < w.in_count.size(); ++v) {
-        w.in_count[v] += other.in_count[v];
-        w.in_max[v] = std::max(w.in_max[v], other.in_max[v]);
-        w.in_sum[v] += other.in_sum[v];
-        w.in_inverse[v] += other.in_inverse[v];
-      }
+      w.add_columns(other.in_count, other.in_max, other.in_sum, other.in_inverse);
       w.histogram.merge(other.histogram);
     }
     workers_.resize(1, worker_state(*this));
@@ -173,6 +165,16 @@ private:
           in_sum(a.columns_wanted_ ? a.size() : 0, 0),
           in_inverse(a.columns_wanted_ ? a.size() : 0, 0),
           histogram(a.options_.histogram_bins, std::is_integral_v<T>) {}
+    /// Adds another's column counts and sums, and takes the larger maxima.
+    void add_columns(const std::vector<std::int64_t>& count, const std::vector<T>& max,
+                     const std::vector<double>& sum, const std::vector<double>& inverse) {
+      for (std::size_t v = 0; v < in_count.size(); ++v) {
+        in_count[v] += count[v];
+        in_max[v] = std::max(in_max[v], max[v]);
+        in_sum[v] += sum[v];
+        in_inverse[v] += inverse[v];
+      }
+    }
     std::vector<std::int64_t> in_count;
     std::vector<T> in_max;
     std::vector<double> in_sum;
@@ -234,18 +236,13 @@ template <class T> graph_metrics metrics_accumulator<T>::finish() const {
     g.global_efficiency = n_ > 1 ? inverse / ordered : 0.0;
   }
   if (columns_wanted_) {
-    std::vector<std::int64_t> count(n, 0);
-    std::vector<T> max(n, T{0});
-    std::vector<double> sum(n, 0);
-    std::vector<double> inv(n, 0);
-    for (const worker_state& w : workers_) {
-      for (std::size_t v = 0; v < n; ++v) {
-        count[v] += w.in_count[v];
-        max[v] = std::max(max[v], w.in_max[v]);
-        sum[v] += w.in_sum[v];
-        inv[v] += w.in_inverse[v];
-      }
-    }
+    worker_state all(*this);
+    for (const worker_state& w : workers_)
+      all.add_columns(w.in_count, w.in_max, w.in_sum, w.in_inverse);
+    const std::vector<std::int64_t>& count = all.in_count;
+    const std::vector<T>& max = all.in_max;
+    const std::vector<double>& sum = all.in_sum;
+    std::vector<double>& inv = all.in_inverse;
     if (contains(which, metric::in_eccentricity))
       g.in_eccentricity.assign(max.begin(), max.end());
     if (contains(which, metric::harmonic))
