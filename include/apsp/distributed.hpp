@@ -83,6 +83,9 @@ struct placement {
   std::string cpus;     ///< the CPUs its threads run on, e.g. "16-31"
   std::string how;      ///< one line: the share it took and of what, or why it kept its CPUs
   bool changed = false; ///< it moved its threads
+  /// Ranks of its node (itself included) whose CPUs overlap these: its share of them, when
+  /// they are the same for all, is their number divided by this.
+  int sharing = 1;
 };
 
 /// Places every rank's threads (collective; call it before the solve, as early as possible,

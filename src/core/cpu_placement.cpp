@@ -88,6 +88,18 @@ cpu_list parse_cpu_list(const std::string& text) {
   return out;
 }
 
+int ranks_sharing_cpus(const std::vector<rank_cpu_facts>& node, int me) {
+  const cpu_list& mine = node.at(static_cast<std::size_t>(me)).allowed;
+  int sharing = 0;
+  for (const rank_cpu_facts& other : node) {
+    const bool overlap = std::any_of(other.allowed.begin(), other.allowed.end(), [&](int cpu) {
+      return std::binary_search(mine.begin(), mine.end(), cpu);
+    });
+    sharing += overlap ? 1 : 0;
+  }
+  return std::max(sharing, 1);
+}
+
 cpu_placement rank_cpus(const std::vector<rank_cpu_facts>& node, int me,
                         const std::vector<int>& core_of) {
   APSP_EXPECTS(me >= 0 && me < static_cast<int>(node.size()), invalid_argument_error,

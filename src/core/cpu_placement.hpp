@@ -44,6 +44,9 @@ struct cpu_placement {
 [[nodiscard]] cpu_placement rank_cpus(const std::vector<rank_cpu_facts>& node, int me,
                                       const std::vector<int>& core_of = {});
 
+/// How many ranks of `node` (`me` included) are allowed any of the CPUs rank `me` is allowed.
+[[nodiscard]] int ranks_sharing_cpus(const std::vector<rank_cpu_facts>& node, int me);
+
 /// This thread's affinity mask.
 [[nodiscard]] cpu_list allowed_cpus();
 /// The core of each CPU (index = CPU number) from /sys/devices/system/cpu; empty if unknown.

@@ -119,6 +119,16 @@ public:
   virtual void start_bcast_col(void* data, std::size_t bytes, int root_row) {
     bcast_col(data, bytes, root_row);
   }
+  /// Non-blocking broadcasts of a round's pivot tile (look-ahead between ranks): counted as
+  /// the blocking ones, completed by wait_all() too; pivot_arrived() says whether every one
+  /// started has completed.
+  virtual void start_pivot_row(void* data, std::size_t bytes, int root_col) {
+    bcast_row(data, bytes, root_col);
+  }
+  virtual void start_pivot_col(void* data, std::size_t bytes, int root_row) {
+    bcast_col(data, bytes, root_row);
+  }
+  [[nodiscard]] virtual bool pivot_arrived() { return true; }
   virtual void wait_all() {}
   /// Lets started broadcasts advance (called between tiles while computing).
   virtual void poll() {}

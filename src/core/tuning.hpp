@@ -29,52 +29,54 @@ namespace apsp::detail {
 //   optional_int: empty leaves it unset; else atoi of the value
 //   byte_count: digits with an optional K, M or G suffix (powers of 1024); empty: 0
 //   text:       the value as it is
-#define APSP_TUNING_KNOBS(X)                                                                      \
-  X(cpu_isa, std::string, "APSP_CPU_ISA", "", text,                                               \
+#define APSP_TUNING_KNOBS(X)                                                                       \
+  X(cpu_isa, std::string, "APSP_CPU_ISA", "", text,                                                \
     "cpu kernels: auto (empty), avx512, avx2 or scalar; an unknown or unsupported one is refused") \
-  X(cpu_lookahead, bool, "APSP_CPU_LOOKAHEAD", true, zero_off,                                    \
-    "cpu blocked solver: look-ahead inside one process")                                          \
-  X(cpu_prefetch, bool, "APSP_CPU_PREFETCH", true, zero_off,                                      \
-    "cpu blocked solver: phase-3 tiles fetch their next tile's operands")                         \
-  X(cpu_panels_first, bool, "APSP_CPU_PANELS_FIRST", true, zero_off,                              \
-    "cpu blocked solver with look-ahead: next round's panel tiles go before this round's rest")   \
-  X(cpu_panel_affinity, bool, "APSP_CPU_PANEL_AFFINITY", true, zero_off,                          \
-    "cpu blocked solver: a panel tile goes first to the thread that computed its line tile")     \
-  X(cpu_profile, bool, "APSP_CPU_PROFILE", false, one_on,                                         \
-    "cpu blocked solver: each thread's seconds per phase and waits on stderr")                    \
-  X(cpu_spin, std::optional<int>, "APSP_CPU_SPIN", std::nullopt, optional_int,                    \
-    "cpu thread team: pauses spun at a barrier before sleeping (0 sleeps at once)")               \
-  X(supernodal_verbose, bool, "APSP_SUPERNODAL_VERBOSE", false, present,                          \
-    "supernodal solver: fill, steps and relabelling seconds on stderr")                           \
-  X(cuda_verbose, bool, "APSP_CUDA_VERBOSE", false, present,                                      \
-    "GPU drivers: where the host's time goes, on stderr")                                         \
-  X(cuda_lookahead, std::optional<bool>, "APSP_CUDA_LOOKAHEAD", std::nullopt, optional_switch,    \
-    "GPU rounds: look-ahead on or off (unset: in core on; a split by its size)")                  \
-  X(cuda_tagged_paths, bool, "APSP_CUDA_TAGGED_PATHS", true, exact_zero_off,                      \
-    "GPU products with paths from tagged pivot slices (off: always by rescanning)")               \
-  X(cuda_deferred_pivots, bool, "APSP_CUDA_DEFERRED_PIVOTS", true, exact_zero_off,                \
-    "GPU in core with paths: the rescan finds its pivots once after the rounds")                  \
-  X(cuda_three_way, bool, "APSP_CUDA_THREE_WAY", true, zero_off,                                  \
-    "GPU float32 without negative weights: minima two pivots at a time on the bit patterns")      \
-  X(cuda_trim_padding, bool, "APSP_CUDA_TRIM_PADDING", true, zero_off,                            \
-    "GPU kernels skip the padding's part of the last tiles")                                      \
-  X(cuda_staging_mb, int, "APSP_CUDA_STAGING_MB", 0, positive_int,                                \
-    "GPU copies: staging buffer chunk in MiB (0: by the matrix's size)")                          \
-  X(cuda_prefault, bool, "APSP_CUDA_PREFAULT", true, zero_off,                                    \
-    "GPU in core: fault the host matrix's pages in during the solve")                             \
-  X(cuda_rank_times, bool, "APSP_CUDA_RANK_TIMES", false, one_on,                                 \
-    "GPU ranks and split devices: where each one's rounds went, on stderr")                       \
-  X(cuda_sync_launches, bool, "APSP_CUDA_SYNC_LAUNCHES", false, nonzero_on,                       \
-    "GPU: synchronise after every kernel launch (read once per process)")                         \
-  X(cuda_force_out_of_core_bytes, std::uint64_t, "APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", 0,          \
-    byte_count, "GPU planning: treat the device as having this many bytes (0: its own)")          \
-  X(cuda_force_multi_gpu, bool, "APSP_CUDA_FORCE_MULTI_GPU", false, nonzero_on,                   \
-    "GPU: the multi-GPU driver even for one device, which may be listed twice")                   \
-  X(cuda_ooc_pin, bool, "APSP_CUDA_OOC_NO_PIN", true, present_off,                                \
-    "GPU out of core: page-lock the host matrices (set: pageable copies)")                        \
-  X(cuda_ooc_cpu, bool, "APSP_CUDA_OOC_CPU", true, exact_zero_off,                                \
-    "GPU out of core: the host computes a share of phase 3")                                      \
-  X(nccl, bool, "APSP_NCCL", true, exact_zero_off,                                                \
+  X(cpu_lookahead, bool, "APSP_CPU_LOOKAHEAD", true, zero_off,                                     \
+    "cpu blocked solver: look-ahead inside one process")                                           \
+  X(cpu_rank_overlap, bool, "APSP_CPU_RANK_OVERLAP", true, zero_off,                               \
+    "cpu ranks with look-ahead: pivot and panel broadcasts overlap the tiles (0: they wait)")      \
+  X(cpu_prefetch, bool, "APSP_CPU_PREFETCH", true, zero_off,                                       \
+    "cpu blocked solver: phase-3 tiles fetch their next tile's operands")                          \
+  X(cpu_panels_first, bool, "APSP_CPU_PANELS_FIRST", true, zero_off,                               \
+    "cpu blocked solver with look-ahead: next round's panel tiles go before this round's rest")    \
+  X(cpu_panel_affinity, bool, "APSP_CPU_PANEL_AFFINITY", true, zero_off,                           \
+    "cpu blocked solver: a panel tile goes first to the thread that computed its line tile")       \
+  X(cpu_profile, bool, "APSP_CPU_PROFILE", false, one_on,                                          \
+    "cpu blocked solver: each thread's seconds per phase and waits on stderr")                     \
+  X(cpu_spin, std::optional<int>, "APSP_CPU_SPIN", std::nullopt, optional_int,                     \
+    "cpu thread team: pauses spun at a barrier before sleeping (0 sleeps at once)")                \
+  X(supernodal_verbose, bool, "APSP_SUPERNODAL_VERBOSE", false, present,                           \
+    "supernodal solver: fill, steps and relabelling seconds on stderr")                            \
+  X(cuda_verbose, bool, "APSP_CUDA_VERBOSE", false, present,                                       \
+    "GPU drivers: where the host's time goes, on stderr")                                          \
+  X(cuda_lookahead, std::optional<bool>, "APSP_CUDA_LOOKAHEAD", std::nullopt, optional_switch,     \
+    "GPU rounds: look-ahead on or off (unset: in core on; a split by its size)")                   \
+  X(cuda_tagged_paths, bool, "APSP_CUDA_TAGGED_PATHS", true, exact_zero_off,                       \
+    "GPU products with paths from tagged pivot slices (off: always by rescanning)")                \
+  X(cuda_deferred_pivots, bool, "APSP_CUDA_DEFERRED_PIVOTS", true, exact_zero_off,                 \
+    "GPU in core with paths: the rescan finds its pivots once after the rounds")                   \
+  X(cuda_three_way, bool, "APSP_CUDA_THREE_WAY", true, zero_off,                                   \
+    "GPU float32 without negative weights: minima two pivots at a time on the bit patterns")       \
+  X(cuda_trim_padding, bool, "APSP_CUDA_TRIM_PADDING", true, zero_off,                             \
+    "GPU kernels skip the padding's part of the last tiles")                                       \
+  X(cuda_staging_mb, int, "APSP_CUDA_STAGING_MB", 0, positive_int,                                 \
+    "GPU copies: staging buffer chunk in MiB (0: by the matrix's size)")                           \
+  X(cuda_prefault, bool, "APSP_CUDA_PREFAULT", true, zero_off,                                     \
+    "GPU in core: fault the host matrix's pages in during the solve")                              \
+  X(cuda_rank_times, bool, "APSP_CUDA_RANK_TIMES", false, one_on,                                  \
+    "GPU ranks and split devices: where each one's rounds went, on stderr")                        \
+  X(cuda_sync_launches, bool, "APSP_CUDA_SYNC_LAUNCHES", false, nonzero_on,                        \
+    "GPU: synchronise after every kernel launch (read once per process)")                          \
+  X(cuda_force_out_of_core_bytes, std::uint64_t, "APSP_CUDA_FORCE_OUT_OF_CORE_BYTES", 0,           \
+    byte_count, "GPU planning: treat the device as having this many bytes (0: its own)")           \
+  X(cuda_force_multi_gpu, bool, "APSP_CUDA_FORCE_MULTI_GPU", false, nonzero_on,                    \
+    "GPU: the multi-GPU driver even for one device, which may be listed twice")                    \
+  X(cuda_ooc_pin, bool, "APSP_CUDA_OOC_NO_PIN", true, present_off,                                 \
+    "GPU out of core: page-lock the host matrices (set: pageable copies)")                         \
+  X(cuda_ooc_cpu, bool, "APSP_CUDA_OOC_CPU", true, exact_zero_off,                                 \
+    "GPU out of core: the host computes a share of phase 3")                                       \
+  X(nccl, bool, "APSP_NCCL", true, exact_zero_off,                                                 \
     "GPU ranks: panels through NCCL where every rank has its own GPU")
 
 /// One field per knob of APSP_TUNING_KNOBS, with its default.

@@ -184,16 +184,21 @@ public:
         hooks_(hooks), control_(comm, ctx, hooks),
         ops_(select_tile_ops<T>(cfg.kernels, ctx.negative_weights(), tiles.via != nullptr)),
         b_(cfg.block), ld_(packed_stride(cfg.block, sizeof(T))), tile_(b_ * ld_),
-        ltr_(L_.tile_rows()), ltc_(L_.tile_cols()), threads_(cfg.threads) {
-    // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then. Between
-    // ranks it hides the panels' broadcast; in one process it hides the pivot tile: thread 0
-    // closes round r + 1's pivot once round r's tiles of row and column r + 1 are counted done
-    // (no barrier) while the others go on to round r's remaining tiles (each its own share
-    // first, update()), and round r + 1's panel tiles follow them (APSP_CPU_LOOKAHEAD=0 turns
-    // that off).
+        ltr_(L_.tile_rows()), ltc_(L_.tile_cols()), threads_(cfg.threads),
+        threads_fit_(cfg.threads_fit) {
+    // Look-ahead fills round r + 1's snapshots while round r's are read: two sets then. It hides
+    // the pivot tile: thread 0 closes round r + 1's pivot once round r's tiles of row and
+    // column r + 1 are counted done (no barrier) while the others go on to round r's remaining
+    // tiles (each its own share first, update()), and round r + 1's panel tiles follow them
+    // (APSP_CPU_LOOKAHEAD=0 turns that off in one process). Between ranks it hides the
+    // broadcasts as well: the pivot goes to the ranks of its row and column without a wait,
+    // their panel tiles start when it has arrived, and the panels go out as soon as the last
+    // of them is done, all while this round's tiles are computed (APSP_CPU_RANK_OVERLAP=0: the
+    // pivot's broadcast waits and round r + 1's panels come before round r's remaining tiles).
+    ranks_ = comm.distributed();
     const bool local_ok = cfg.threads > 1 && ctx.tuning().cpu_lookahead;
-    lookahead_ = hooks.lookahead && (comm.distributed() || local_ok);
-    overlap_ = lookahead_ && !comm.distributed();
+    lookahead_ = hooks.lookahead && (ranks_ || local_ok);
+    overlap_ = lookahead_ && (!ranks_ || ctx.tuning().cpu_rank_overlap);
     for (int p = 0; p < (lookahead_ ? 2 : 1); ++p) {
       col_snap_[p] = make_filled<T>(ltr_ * tile_ + packed_slack, weight_traits<T>::infinity);
       row_snap_[p] = make_filled<T>(ltc_ * tile_ + packed_slack, weight_traits<T>::infinity);
@@ -238,9 +243,9 @@ public:
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp single
-      // MPI ranks may share a node's cores with each other: their threads sleep at once.
+      // MPI ranks that may share a node's cores with each other: their threads sleep at once.
       sync_.emplace(omp_get_num_threads(),
-                    comm_.distributed() ? 0 : team_barrier::spins_for(omp_get_num_threads()));
+                    ranks_ && !threads_fit_ ? 0 : team_barrier::spins_for(omp_get_num_threads()));
       run_rounds(*this, hooks_.first_round, nt, lookahead_);
     }
     if (times_)
@@ -252,8 +257,11 @@ public:
   void pivot(std::int64_t r) {
     if (omp_get_thread_num() != 0)
       return;
-    if (!L_.owns_row(r) || !L_.owns_col(r))
+    if (!L_.owns_row(r) || !L_.owns_col(r)) {
+      if (deferred_)
+        receive_pivot(r);
       return;
+    }
     if (deferred_) {
       // Round r - 1's tiles of row and column r (update's next lines, no barrier after them)
       // feed this pivot: wait until every one is done.
@@ -271,13 +279,50 @@ public:
     ops_.pivot(w, vw, ld_, kb, row_snap(r, L_.local_tile_col(r)), col_snap(r, L_.local_tile_row(r)),
                static_cast<std::int32_t>(r * b_));
     store_block(m_, i0, j0, kb, kb, w, vw, ld_);
-    if (deferred_) // the deferred panel tiles (update) wait for this
+    if (deferred_) { // the deferred panel tiles (update) wait for this
+      if (ranks_) {  // and those of the other ranks of its row and column
+        const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
+        comm_.start_pivot_row(col_snap(r, L_.local_tile_row(r)), bytes, L_.col_owner(r));
+        comm_.start_pivot_col(row_snap(r, L_.local_tile_col(r)), bytes, L_.row_owner(r));
+      }
       pivot_ready_.store(r, std::memory_order_release);
+    }
+  }
+
+  /// Deferred round r on a rank that does not hold its pivot: the pivot's broadcast to this
+  /// rank's panel tiles starts; progress() says when it has arrived. Without panel tiles of
+  /// round r there is nothing to wait for.
+  void receive_pivot(std::int64_t r) {
+    const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
+    if (L_.owns_row(r))
+      comm_.start_pivot_row(col_snap(r, L_.local_tile_row(r)), bytes, L_.col_owner(r));
+    if (L_.owns_col(r))
+      comm_.start_pivot_col(row_snap(r, L_.local_tile_col(r)), bytes, L_.row_owner(r));
+    if (L_.owns_row(r) || L_.owns_col(r))
+      awaiting_pivot_ = r;
+    else
+      pivot_ready_.store(r, std::memory_order_release);
+  }
+
+  /// Thread 0 of a rank, while deferred round r's tiles are computed: the pivot of round r
+  /// counts as ready once it has arrived and this rank's tiles of row and column r are done
+  /// (its panel tiles read both), and round r's panels go out once all its panel tiles are.
+  void progress(std::int64_t r) {
+    if (awaiting_pivot_ == r && lines_done_.load(std::memory_order_acquire) == ltc_ + ltr_ &&
+        comm_.pivot_arrived()) {
+      awaiting_pivot_ = -1;
+      pivot_ready_.store(r, std::memory_order_release);
+    }
+    if (!shared_ && panels_done_.load(std::memory_order_acquire) == ltc_ + ltr_) {
+      shared_ = true;
+      post_share(r);
+    }
+    comm_.poll();
   }
 
   void share_pivot(std::int64_t r) {
     if (deferred_)
-      return; // one process: nothing to send, and the panel tiles wait for the pivot themselves
+      return; // pivot() started its broadcast, and the panel tiles wait for the pivot themselves
     if (omp_get_thread_num() == 0) {
       next_panel_.store(0, std::memory_order_relaxed);
       const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
@@ -338,13 +383,17 @@ public:
 
   /// The row snapshots go down every process column from process row r % rows, the column
   /// snapshots across every process row from process column r % cols.
+  /// Deferred: thread 0 starts them in update(r - 1, rest), once round r's panel tiles are done.
   void start_share(std::int64_t r) {
-    if (omp_get_thread_num() == 0) {
-      comm_.start_bcast_col(row_snap(r, 0), static_cast<std::size_t>(ltc_ * tile_) * sizeof(T),
-                            L_.row_owner(r));
-      comm_.start_bcast_row(col_snap(r, 0), static_cast<std::size_t>(ltr_ * tile_) * sizeof(T),
-                            L_.col_owner(r));
-    }
+    if (omp_get_thread_num() == 0 && !deferred_)
+      post_share(r);
+  }
+
+  void post_share(std::int64_t r) {
+    comm_.start_bcast_col(row_snap(r, 0), static_cast<std::size_t>(ltc_ * tile_) * sizeof(T),
+                          L_.row_owner(r));
+    comm_.start_bcast_row(col_snap(r, 0), static_cast<std::size_t>(ltr_ * tile_) * sizeof(T),
+                          L_.col_owner(r));
   }
 
   void finish_share(std::int64_t r) {
@@ -367,6 +416,8 @@ public:
       if (deferred_) {
         next_line_.store(0, std::memory_order_relaxed);
         lines_done_.store(0, std::memory_order_relaxed);
+        panels_done_.store(0, std::memory_order_relaxed);
+        shared_ = !ranks_; // one process: nothing to share
         const std::int64_t rest = ltr_ * ltc_;
         for (int u = 0; u < threads_; ++u)
           shares_[u].reset(rest * u / threads_, rest * (u + 1) / threads_);
@@ -413,11 +464,15 @@ public:
         }
         return -1;
       };
+      const bool talks = t == 0 && ranks_; // this thread moves the broadcasts along
       const auto wait_for_pivot = [&] {
         if (pivot_ready_.load(std::memory_order_acquire) != r + 1) {
           timed_scope waiting(my_times(), thread_times::pivot_wait);
-          while (pivot_ready_.load(std::memory_order_acquire) != r + 1)
+          while (pivot_ready_.load(std::memory_order_acquire) != r + 1) {
+            if (talks)
+              progress(r + 1);
             std::this_thread::yield();
+          }
         }
       };
       const auto panel = [&] { // one of round r + 1's panel tiles; false once none is left
@@ -428,11 +483,14 @@ public:
           return false;
         wait_for_pivot();
         panel_tile(r + 1, p);
+        panels_done_.fetch_add(1, std::memory_order_release);
         return true;
       };
       bool panels_left = true;
       int victim = 0; // 0: this thread's own share, s: the share of thread t + s
       for (;;) {
+        if (talks)
+          progress(r + 1);
         if (panels_first_ && panels_left && pivot_ready_.load(std::memory_order_acquire) == r + 1) {
           panels_left = panel();
           continue;
@@ -449,6 +507,11 @@ public:
       }
       while (panels_left)
         panels_left = panel();
+      // Thread 0 of a rank sends the panels as soon as the other threads' last ones are done.
+      while (talks && !shared_) {
+        progress(r + 1);
+        std::this_thread::yield();
+      }
       barrier(thread_times::round_wait);
       if (omp_get_thread_num() == 0)
         deferred_ = false; // read again only after round_end's barriers
@@ -458,12 +521,18 @@ public:
       // One process: the tiles of row and column r + 1 handed out one at a time, each counted
       // when done; no barrier: thread 0 waits for the count before round r + 1's pivot, the
       // others go on to round r's remaining tiles.
+      // Between ranks, this rank's tiles of that row and column only.
+      const bool has_row = L_.owns_row(r + 1);
+      const bool has_col = L_.owns_col(r + 1);
       for (std::int64_t p;
            (p = next_line_.fetch_add(1, std::memory_order_relaxed)) < ltc_ + ltr_;) {
-        if (p < ltc_)
-          product_tile(r, L_.local_tile_row(r + 1), p, part);
-        else if (L_.tile_row(p - ltc_) != r + 1) // (r + 1, r + 1) is in the row part
+        if (p < ltc_) {
+          if (has_row)
+            product_tile(r, L_.local_tile_row(r + 1), p, part);
+        } else if (has_col && !(has_row && L_.tile_row(p - ltc_) == r + 1)) {
+          // (r + 1, r + 1) is in the row part
           product_tile(r, p - ltc_, L_.local_tile_col(r + 1), part);
+        }
         line_thread_[p] = omp_get_thread_num(); // read after the pivot's release (panel tiles)
         lines_done_.fetch_add(1, std::memory_order_release);
       }
@@ -602,14 +671,20 @@ private:
   std::int64_t ltr_;
   std::int64_t ltc_;
   int threads_;
+  bool ranks_ = false;       // several processes (MPI ranks)
+  bool threads_fit_ = false; // ranks: at most one thread of the node's ranks per CPU
   bool lookahead_ = false;
-  bool overlap_ = false;     // one process, look-ahead: the pivot hides behind the tiles
+  bool overlap_ = false;     // look-ahead: the pivot (and between ranks, the broadcasts) hide
+                             // behind the tiles
   bool deferred_ = false;    // round r + 1's pivot and panels run inside update(r, rest)
   bool fetch_next_ = false;  // product tiles fetch the next tile's operands
   bool panels_first_ = true; // update(r, rest) takes round r + 1's panel tiles once they can go
   std::atomic<std::int64_t> next_line_{0};
   std::atomic<std::int64_t> lines_done_{0};
   std::atomic<std::int64_t> pivot_ready_{-1};
+  std::atomic<std::int64_t> panels_done_{0}; // deferred round's panel tiles done
+  std::int64_t awaiting_pivot_ = -1;         // ranks, thread 0: the round whose pivot comes
+  bool shared_ = true;                       // ranks, thread 0: the deferred panels went out
   // Round r + 1's panel tiles in update(r, rest): the thread that computed each one's line tile
   // (read with panel_affinity_), and the round each was claimed for.
   bool panel_affinity_ = true;

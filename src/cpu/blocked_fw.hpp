@@ -19,6 +19,10 @@ struct blocked_config {
   std::int64_t block = 0; ///< tile edge, >= 1
   int threads = 1;
   isa kernels = isa::scalar;
+  /// MPI ranks: the threads of the ranks that may run on this one's CPUs are no more than
+  /// those CPUs, so the team may spin at its barriers (team_barrier::spins_for) instead of
+  /// sleeping at once.
+  bool threads_fit = false;
 };
 
 using detail::local_tiles;

@@ -3,7 +3,8 @@
 // lasts well under a millisecond and meets the barrier several times, so how fast the waiting
 // threads wake matters: they spin (with a pause) for a while, and only then sleep in the kernel
 // (std::atomic::wait, a futex). Where the team has more threads than the machine has cores, for
-// MPI ranks (which may share a node), or with APSP_CPU_SPIN=0, they sleep at once: a spinning
+// MPI ranks whose threads together outnumber the CPUs they share (blocked_config::threads_fit),
+// or with APSP_CPU_SPIN=0, they sleep at once: a spinning
 // thread would take the core of the one the others wait for.
 
 #include <atomic>

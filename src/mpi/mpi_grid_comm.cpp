@@ -169,29 +169,55 @@ void mpi_grid_comm::bcast_col(void* data, std::size_t bytes, int root_row) {
 
 void mpi_grid_comm::start_bcast_row(void* data, std::size_t bytes, int root_col) {
   count(stats_.panels, bytes, row_size_, root_col, row_index_);
-  start(row_, data, bytes, root_col);
+  start(row_, data, bytes, root_col, pending_);
 }
 
 void mpi_grid_comm::start_bcast_col(void* data, std::size_t bytes, int root_row) {
   count(stats_.panels, bytes, col_size_, root_row, col_index_);
-  start(col_, data, bytes, root_row);
+  start(col_, data, bytes, root_row, pending_);
 }
 
-void mpi_grid_comm::start(MPI_Comm c, void* data, std::size_t bytes, int root) {
+void mpi_grid_comm::start_pivot_row(void* data, std::size_t bytes, int root_col) {
+  count(stats_.pivots, bytes, row_size_, root_col, row_index_);
+  start(row_, data, bytes, root_col, pivot_pending_);
+}
+
+void mpi_grid_comm::start_pivot_col(void* data, std::size_t bytes, int root_row) {
+  count(stats_.pivots, bytes, col_size_, root_row, col_index_);
+  start(col_, data, bytes, root_row, pivot_pending_);
+}
+
+bool mpi_grid_comm::pivot_arrived() {
+  if (pivot_pending_.empty())
+    return true;
+  int done = 0;
+  check_mpi(MPI_Testall(static_cast<int>(pivot_pending_.size()), pivot_pending_.data(), &done,
+                        MPI_STATUSES_IGNORE),
+            "MPI_Testall");
+  if (done)
+    pivot_pending_.clear();
+  return done != 0;
+}
+
+void mpi_grid_comm::start(MPI_Comm c, void* data, std::size_t bytes, int root,
+                          std::vector<MPI_Request>& into) {
   in_pieces(data, bytes, [&](char* p, int count) {
     MPI_Request req{};
     check_mpi(MPI_Ibcast(p, count, MPI_BYTE, root, c, &req), "MPI_Ibcast");
-    pending_.push_back(req);
+    into.push_back(req);
   });
 }
 
 void mpi_grid_comm::wait_all() {
   ++stats_.waits;
   const auto t0 = std::chrono::steady_clock::now();
-  if (!pending_.empty())
-    check_mpi(MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall");
-  pending_.clear();
+  for (std::vector<MPI_Request>* requests : {&pivot_pending_, &pending_}) {
+    if (!requests->empty())
+      check_mpi(
+          MPI_Waitall(static_cast<int>(requests->size()), requests->data(), MPI_STATUSES_IGNORE),
+          "MPI_Waitall");
+    requests->clear();
+  }
   stats_.broadcast_seconds += seconds_since(t0);
 }
 

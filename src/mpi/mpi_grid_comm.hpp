@@ -24,7 +24,7 @@ void check_mpi(int code, const char* what);
 
 /// What a communicator carried and how long its caller spent in it (host clock).
 struct comm_stats {
-  traffic pivots;  ///< bcast_row / bcast_col
+  traffic pivots;  ///< bcast_row / bcast_col, start_pivot_row / start_pivot_col
   traffic panels;  ///< start_bcast_row / start_bcast_col
   traffic device;  ///< device_bcast_row / device_bcast_col (enqueued; their time is the GPU's)
   std::int64_t waits = 0;
@@ -56,6 +56,9 @@ public:
   void bcast_col(void* data, std::size_t bytes, int root_row) override;
   void start_bcast_row(void* data, std::size_t bytes, int root_col) override;
   void start_bcast_col(void* data, std::size_t bytes, int root_row) override;
+  void start_pivot_row(void* data, std::size_t bytes, int root_col) override;
+  void start_pivot_col(void* data, std::size_t bytes, int root_row) override;
+  [[nodiscard]] bool pivot_arrived() override;
   void wait_all() override;
   void poll() override;
   std::uint32_t all_or(std::uint32_t bits) override;
@@ -68,7 +71,7 @@ public:
   [[nodiscard]] const comm_stats& stats() const noexcept { return stats_; }
 
 private:
-  void start(MPI_Comm c, void* data, std::size_t bytes, int root);
+  void start(MPI_Comm c, void* data, std::size_t bytes, int root, std::vector<MPI_Request>& into);
   /// Counts a broadcast of `bytes` among `members` from `root` (this one's index: `me`).
   static void count(traffic& t, std::size_t bytes, int members, int root, int me);
 
@@ -82,7 +85,8 @@ private:
   MPI_Comm world_{};
   MPI_Comm row_{};
   MPI_Comm col_{};
-  std::vector<MPI_Request> pending_;
+  std::vector<MPI_Request> pending_;       // started panel broadcasts
+  std::vector<MPI_Request> pivot_pending_; // started pivot broadcasts
   std::unique_ptr<nccl_lines> nccl_row_;
   std::unique_ptr<nccl_lines> nccl_col_;
   std::thread connecting_;

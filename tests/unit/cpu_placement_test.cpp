@@ -109,6 +109,21 @@ TEST(RankCpus, PartialOverlapsAndTooFewCpusAreLeftAlone) {
   }
 }
 
+TEST(RankCpus, RanksSharingCpusAreCountedWithTheRankItself) {
+  // Partial overlaps count; disjoint sets do not.
+  std::vector<rank_cpu_facts> node = {
+      {range(0, 7), {}}, {range(4, 11), {}}, {range(12, 15), {}}, {range(0, 15), {}}};
+  EXPECT_EQ(ranks_sharing_cpus(node, 0), 3); // itself, 4-11 and 0-15
+  EXPECT_EQ(ranks_sharing_cpus(node, 1), 3);
+  EXPECT_EQ(ranks_sharing_cpus(node, 2), 2); // itself and 0-15
+  EXPECT_EQ(ranks_sharing_cpus(node, 3), 4);
+  const auto together = alike(4, range(0, 63));
+  EXPECT_EQ(ranks_sharing_cpus(together, 2), 4);
+  const std::vector<rank_cpu_facts> bound = {{{0}, {}}, {{1}, {}}};
+  EXPECT_EQ(ranks_sharing_cpus(bound, 0), 1);
+  EXPECT_EQ(ranks_sharing_cpus(bound, 1), 1);
+}
+
 TEST(RankCpus, GpusNearDifferentCpusPullTheirRanksThere) {
   // Two sockets (0-7, 8-15); the GPUs of ranks 0 and 1 sit on the second, of 2 and 3 on the
   // first.

@@ -3,7 +3,7 @@
 # per-vertex CSVs compared.
 
 suite metrics suite_metrics "metrics_cuda_test apsp_cli" \
-  "metrics_cuda_test, then apsp metrics G --backend cuda (reduced on the GPU) at METRICS_SIZES (20000 60000) on random graphs with 20 out-edges a vertex, beside --backend cpu --algorithm johnson (METRICS_CPU=1) with the CSVs compared; METRICS_SIZES=140000 METRICS_CPU=0 is the fly-brain size"
+  "metrics_cuda_test, then apsp metrics G --backend cuda (reduced on the GPU) at METRICS_SIZES (20000 60000) on random graphs with 20 out-edges a vertex, beside --backend cpu --algorithm johnson (METRICS_CPU=1) with the CSVs compared; METRICS_SIZES=140000 METRICS_CPU=0 is the fly-brain size; METRICS_HOWS sets the GPU runs' options (';' between runs, e.g. '--backend cuda --devices 0,1,2,3'), METRICS_SOLVE=1 adds apsp solve with the same options writing the matrix (.npy)"
 suite_metrics() {
   local A n how tag t j log
   A=$(program apsp)
@@ -12,7 +12,10 @@ suite_metrics() {
   note "metrics_cuda_test: rc=$? $(gtest_line "$log")"
   for n in ${METRICS_SIZES:-20000 60000}; do
     sparse_graph "$WORK/g$n.bin" "$n"
-    local hows=("--backend cuda")
+    local hows=("--backend cuda") extra
+    if [[ -n ${METRICS_HOWS:-} ]]; then # solver options, ';' between runs
+      IFS=';' read -ra hows <<<"$METRICS_HOWS"
+    fi
     [[ ${METRICS_CPU:-1} == 1 ]] && hows+=("--backend cpu --algorithm johnson")
     for how in "${hows[@]}"; do
       tag=${how//[^a-z]/_}
@@ -30,6 +33,22 @@ suite_metrics() {
       row metrics "$how" "$n" metrics_seconds "$seconds" s "apsp metrics g$n.bin $how --json -o m.csv"
       row metrics "$how" "$n" peak_rss "$rss" bytes "apsp metrics g$n.bin $how --json -o m.csv"
     done
+    if [[ ${METRICS_SOLVE:-0} == 1 ]]; then
+      # The same solve with the matrix written (.npy), for each GPU way of METRICS_HOWS.
+      for how in "${hows[@]}"; do
+        [[ $how == *cuda* ]] || continue
+        j="$WORK/solve_${n}.json"
+        t=$EPOCHREALTIME
+        "$A" solve "$WORK/g$n.bin" $how --json -o "$WORK/d$n.npy" >"$j" 2>"$WORK/solve_$n.err" ||
+          { note "solve n=$n $how: FAILED $(tail -1 "$WORK/solve_$n.err")"; rm -f "$WORK/d$n.npy"; continue; }
+        local total
+        wall=$(since "$t")
+        total=$(python3 -c "import json,sys; print(round(sum(json.load(open(sys.argv[1]))['seconds'].values()), 3))" "$j")
+        note "solve n=$n $how -o d.npy: $total s ($(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds'])" "$j")), wall $wall s, file $(($(stat -c %s "$WORK/d$n.npy") >> 30)) GiB"
+        row metrics "solve $how -o d.npy" "$n" solve_seconds "$total" s "apsp solve g$n.bin $how --json -o d.npy"
+        rm -f "$WORK/d$n.npy"
+      done
+    fi
     if [[ ${METRICS_CPU:-1} == 1 ]]; then
       note "metrics n=$n: $(python3 "$DRIVER_DIR/rows.py" compare-tables \
         "$WORK/metrics_${n}___backend_cuda.csv" "$WORK/metrics_${n}___backend_cpu___algorithm_johnson.csv")"

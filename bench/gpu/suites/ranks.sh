@@ -122,16 +122,34 @@ suite_placement() {
     done
   fi
   if [[ $P == *" cpu "* ]]; then
-    python3 bench/random_graph.py "$WORK/c8000.bin" 8000
-    c="$A solve $WORK/c8000.bin --backend cpu --algorithm fw --json"
-    $R placement "cpu: one process, every core" $c
-    $R placement "cpu: 4 ranks, mpirun default, apsp placement" $MPI -np 4 $c
-    $R placement "cpu: 4 ranks, --bind-to none, apsp placement" $MPI -np 4 --bind-to none $c
-    $R placement "cpu: 4 ranks, --bind-to none, launcher placement" $MPI -np 4 --bind-to none $c --rank-cpus launcher
-    $R placement "cpu: one process, every core" $c
+    # CPU_SIZES (8000), CPU_REPEATS (1) rounds; CPU_AB: environment settings (e.g.
+    # APSP_CPU_RANK_OVERLAP=0 or APSP_CPU_RANK_OVERLAP=0,APSP_CPU_SPIN=0) each run as a further
+    # 4-rank case; CPU_PROFILE=1 adds a run with
+    # APSP_CPU_PROFILE=1 (each thread's phases, in the logs).
+    for n in ${CPU_SIZES:-8000}; do
+      python3 bench/random_graph.py "$WORK/c$n.bin" "$n"
+      c="$A solve $WORK/c$n.bin --backend cpu --algorithm fw --json"
+      for rep in $(seq "${CPU_REPEATS:-1}"); do
+        $R placement "cpu: one process, every core" $c
+        $R placement "cpu: 4 ranks, mpirun default, apsp placement" $MPI -np 4 $c
+        $R placement "cpu: 4 ranks, --bind-to none, apsp placement" $MPI -np 4 --bind-to none $c
+        $R placement "cpu: 4 ranks, --bind-to none, launcher placement" $MPI -np 4 --bind-to none $c --rank-cpus launcher
+        for v in ${CPU_AB:-}; do # NAME=VALUE[,NAME=VALUE...]
+          local xs=() kv e
+          IFS=, read -ra kv <<<"$v"
+          for e in "${kv[@]}"; do xs+=(-x "$e"); done
+          $R placement "cpu: 4 ranks, mpirun default, apsp placement, $v" $MPI -np 4 "${xs[@]}" $c
+        done
+      done
+      if [[ ${CPU_PROFILE:-0} == 1 ]]; then
+        $R placement "cpu: one process, every core, APSP_CPU_PROFILE=1" env APSP_CPU_PROFILE=1 $c
+        $R placement "cpu: 4 ranks, mpirun default, apsp placement, APSP_CPU_PROFILE=1" $MPI -np 4 -x APSP_CPU_PROFILE=1 $c
+      fi
+      rm -f "$WORK/c$n.bin"
+    done
   fi
   [[ $P == *" correct "* ]] && placement_correct
-  rm -f "$WORK"/g*.bin "$WORK"/c8000.bin
+  rm -f "$WORK"/g*.bin
   rank_import placement
 }
 
