@@ -130,8 +130,9 @@ public:
   }
   [[nodiscard]] virtual bool pivot_arrived() { return true; }
   virtual void wait_all() {}
-  /// Lets started broadcasts advance (called between tiles while computing).
-  virtual void poll() {}
+  /// Lets started broadcasts advance (called between tiles while computing); true while some
+  /// has not completed.
+  virtual bool poll() { return false; }
   /// GPU ranks: whether this process row (column) broadcasts device memory itself, ordered on
   /// a CUDA stream (NCCL); otherwise the executor stages through host memory and the calls
   /// above.

@@ -307,7 +307,16 @@ public:
   /// Thread 0 of a rank, while deferred round r's tiles are computed: the pivot of round r
   /// counts as ready once it has arrived and this rank's tiles of row and column r are done
   /// (its panel tiles read both), and round r's panels go out once all its panel tiles are.
+  /// While a broadcast it started is in flight, thread 0 keeps it moving instead of taking a
+  /// tile: MPI moves a large message through shared memory piece by piece, each only when
+  /// called, and a tile between two calls stalls every rank that waits for it.
   void progress(std::int64_t r) {
+    for (bool moving = true; moving;)
+      moving = progress_once(r);
+  }
+
+  /// One look at the broadcasts (progress()); true while some is in flight.
+  bool progress_once(std::int64_t r) {
     if (awaiting_pivot_ == r && lines_done_.load(std::memory_order_acquire) == ltc_ + ltr_ &&
         comm_.pivot_arrived()) {
       awaiting_pivot_ = -1;
@@ -317,7 +326,7 @@ public:
       shared_ = true;
       post_share(r);
     }
-    comm_.poll();
+    return comm_.poll();
   }
 
   void share_pivot(std::int64_t r) {

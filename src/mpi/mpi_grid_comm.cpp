@@ -221,13 +221,18 @@ void mpi_grid_comm::wait_all() {
   stats_.broadcast_seconds += seconds_since(t0);
 }
 
-void mpi_grid_comm::poll() {
-  if (pending_.empty())
-    return;
-  int done = 0;
-  MPI_Testall(static_cast<int>(pending_.size()), pending_.data(), &done, MPI_STATUSES_IGNORE);
-  if (done)
-    pending_.clear();
+bool mpi_grid_comm::poll() {
+  for (std::vector<MPI_Request>* requests : {&pivot_pending_, &pending_}) {
+    if (requests->empty())
+      continue;
+    int done = 0;
+    check_mpi(MPI_Testall(static_cast<int>(requests->size()), requests->data(), &done,
+                          MPI_STATUSES_IGNORE),
+              "MPI_Testall");
+    if (done)
+      requests->clear();
+  }
+  return !pivot_pending_.empty() || !pending_.empty();
 }
 
 std::uint32_t mpi_grid_comm::all_or(std::uint32_t bits) {

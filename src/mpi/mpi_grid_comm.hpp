@@ -60,7 +60,7 @@ public:
   void start_pivot_col(void* data, std::size_t bytes, int root_row) override;
   [[nodiscard]] bool pivot_arrived() override;
   void wait_all() override;
-  void poll() override;
+  bool poll() override;
   std::uint32_t all_or(std::uint32_t bits) override;
   [[nodiscard]] bool distributed() const noexcept override { return size_ > 1; }
   [[nodiscard]] bool device_row() const noexcept override;
