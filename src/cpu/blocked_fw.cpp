@@ -309,10 +309,11 @@ public:
   /// (its panel tiles read both), and round r's panels go out once all its panel tiles are.
   /// While a broadcast it started is in flight, thread 0 keeps it moving instead of taking a
   /// tile: MPI moves a large message through shared memory piece by piece, each only when
-  /// called, and a tile between two calls stalls every rank that waits for it.
+  /// called, and a tile between two calls stalls every rank that waits for it. A team of one
+  /// thread looks once per tile: its tiles are all the rank computes meanwhile.
   void progress(std::int64_t r) {
-    for (bool moving = true; moving;)
-      moving = progress_once(r);
+    while (progress_once(r) && threads_ > 1) {
+    }
   }
 
   /// One look at the broadcasts (progress()); true while some is in flight.
