@@ -96,7 +96,30 @@ std::string host_user(const plan& p) {
       p.run);
 }
 
+/// fits and reason of `p` from its host_bytes (count_host_memory's last step).
+void judge_host_memory(plan& p, const solve_options& o) {
+  if (!p.driver_fits) { // the driver's own reason stands
+    p.fits = false;
+    return;
+  }
+  const std::uint64_t physical = detail::physical_memory_bytes();
+  p.fits = physical == 0 || p.host_bytes <= physical;
+  p.reason.clear();
+  if (!p.fits) {
+    p.reason = host_user(p) + " needs " + detail::gib(p.host_bytes) +
+               " of host memory but this machine has " + detail::gib(physical);
+    if (std::holds_alternative<drivers::cuda_out_of_core>(p.run) && o.distances_file.empty())
+      p.reason += " (keep the distances in a memory-mapped file: --map-output)";
+  }
+}
+
 } // namespace
+
+void detail::count_host_memory_without_outputs(plan& p) {
+  p.host_bytes = p.working_host_bytes;
+  p.file_bytes = 0;
+  judge_host_memory(p, solve_options{});
+}
 
 void count_host_memory(plan& p, const solve_options& o) {
   using detail::add_bytes;
@@ -113,19 +136,7 @@ void count_host_memory(plan& p, const solve_options& o) {
     p.file_bytes = add_bytes(
         p.file_bytes,
         add_bytes(o.paths_file_offset, matrix_bytes(p.n, sizeof(std::int32_t))));
-  if (!p.driver_fits) { // the driver's own reason stands
-    p.fits = false;
-    return;
-  }
-  const std::uint64_t physical = detail::physical_memory_bytes();
-  p.fits = physical == 0 || p.host_bytes <= physical;
-  p.reason.clear();
-  if (!p.fits) {
-    p.reason = host_user(p) + " needs " + detail::gib(p.host_bytes) +
-               " of host memory but this machine has " + detail::gib(physical);
-    if (std::holds_alternative<drivers::cuda_out_of_core>(p.run) && o.distances_file.empty())
-      p.reason += " (keep the distances in a memory-mapped file: --map-output)";
-  }
+  judge_host_memory(p, o);
 }
 
 } // namespace apsp

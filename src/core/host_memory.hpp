@@ -29,6 +29,10 @@ namespace apsp::detail {
 /// page faults' time. Call before the memory is touched; a no-op where unsupported.
 void advise_huge_pages(void* p, std::size_t bytes) noexcept;
 
+/// count_host_memory for a plan whose matrices are reduced where they are solved (metrics on
+/// the GPUs): no output matrix in RAM or in files, only the working memory.
+void count_host_memory_without_outputs(plan& p);
+
 /// "1.50 GiB": sizes in plan reasons and device descriptions.
 [[nodiscard]] std::string gib(std::uint64_t bytes);
 

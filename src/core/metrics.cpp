@@ -194,15 +194,7 @@ bool reduces_where_solved(plan& p) {
   if (std::holds_alternative<drivers::none>(p.run) ||
       !detail::backend_for(p)->reduces_where_solved(p))
     return false;
-  p.host_bytes = p.working_host_bytes;
-  p.file_bytes = 0;
-  const std::uint64_t ram = host_memory_bytes();
-  p.fits = p.driver_fits && (ram == 0 || p.host_bytes <= ram);
-  if (p.fits)
-    p.reason.clear();
-  else if (p.driver_fits)
-    p.reason = "it needs " + detail::gib(p.host_bytes) + " of host memory, this machine has " +
-               detail::gib(ram);
+  detail::count_host_memory_without_outputs(p);
   return true;
 }
 
