@@ -20,6 +20,7 @@
 
 #include "apsp/apsp.hpp"
 #include "common/reference_solve.hpp"
+#include "common/same_metrics.hpp"
 #include "common/test_graphs.hpp"
 #include "core/backend.hpp"
 #include "core/metrics_accumulator.hpp"
@@ -27,40 +28,9 @@
 
 namespace {
 
+using apsp::testing::expect_close;
+using apsp::testing::expect_same_metrics;
 using apsp::testing::reference_solve;
-
-void expect_close(double got, double want, const std::string& what) {
-  const double tol = 1e-9 * std::max(1.0, std::abs(want));
-  EXPECT_NEAR(got, want, tol) << what;
-}
-
-void expect_close(const std::vector<double>& got, const std::vector<double>& want,
-                  const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    expect_close(got[i], want[i], what + "[" + std::to_string(i) + "]");
-}
-
-/// Every field: exact where the values are counts or single distances, within rounding where
-/// they are sums in another order.
-void expect_same_metrics(const apsp::graph_metrics& got, const apsp::graph_metrics& want) {
-  ASSERT_EQ(got.n, want.n);
-  EXPECT_EQ(got.computed, want.computed);
-  EXPECT_EQ(got.out_eccentricity, want.out_eccentricity);
-  EXPECT_EQ(got.in_eccentricity, want.in_eccentricity);
-  EXPECT_EQ(got.reach_out, want.reach_out);
-  EXPECT_EQ(got.reach_in, want.reach_in);
-  expect_close(got.closeness, want.closeness, "closeness");
-  expect_close(got.harmonic, want.harmonic, "harmonic");
-  EXPECT_EQ(got.diameter, want.diameter);
-  EXPECT_EQ(got.radius, want.radius);
-  EXPECT_EQ(got.reachable_pairs, want.reachable_pairs);
-  expect_close(got.average_path_length, want.average_path_length, "average path length");
-  expect_close(got.global_efficiency, want.global_efficiency, "global efficiency");
-  EXPECT_EQ(got.histogram.width, want.histogram.width);
-  EXPECT_EQ(got.histogram.counts, want.histogram.counts);
-  EXPECT_EQ(got.histogram.negative, want.histogram.negative);
-}
 
 /// The definitions of include/apsp/metrics.hpp, written out pair by pair on the reference
 /// matrix (in double), independently of the library's reduction.
