@@ -54,6 +54,15 @@ def run(cmd, env, stop_after):
     return os.waitstatus_to_exitcode(status), err, wall, ru.ru_maxrss * 1024
 
 
+def vertices(path):
+    """n from the DIMACS 'p sp n m' line."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("p "):
+                return int(line.split()[2])
+    raise SystemExit(f"{path}: no 'p sp n m' line")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--apsp", required=True)
@@ -91,10 +100,8 @@ def main(argv=None):
             case = f"{engine} threads={threads}"
             command = " ".join(f"{k}={v}" for k, v in env.items()) + " " + " ".join(
                 shlex.quote(c) for c in ["apsp"] + cmd[1:])
-            n = total * a.block
+            n = vertices(a.graph)
             h = HIERARCHY.search(err)
-            if h:
-                n = int(h.group(1))
             found = [("per_source_ms", f"{per_source_ms:.3f}", "ms"),
                      ("projected_total_s" if not finished else "total_s",
                       f"{projected if not finished else e1:.1f}", "s"),
