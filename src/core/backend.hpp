@@ -6,6 +6,7 @@
 #include <memory>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
@@ -156,6 +157,18 @@ public:
   /// The distances from `source` to every vertex (n values, weight_traits<T>::infinity where
   /// unreachable, 0 at the source), on thread `worker`; `row` is valid during the call only.
   virtual void take(int worker, std::int64_t source, const T* row) = 0;
+  /// The rows of sources first .. first + count - 1 (n values each) at once, interleaved:
+  /// d(first + k, t) = values[t * stride + k] for k < count <= stride, on thread `worker`,
+  /// valid during the call only. By default, take() of each row in turn.
+  virtual void take_lanes(int worker, std::int64_t first, int count, std::int64_t n,
+                          const T* values, int stride) {
+    std::vector<T> row(static_cast<std::size_t>(n));
+    for (int k = 0; k < count; ++k) {
+      for (std::int64_t t = 0; t < n; ++t)
+        row[static_cast<std::size_t>(t)] = values[t * stride + k];
+      take(worker, first + k, row.data());
+    }
+  }
 };
 
 /// How dijkstra_rows makes its rows (the same values either way).

@@ -164,7 +164,7 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
   {
     // Each thread allocates (and so first touches) its own buffers.
     aligned_lanes<T> d(un * K);
-    std::vector<T> rows(un * K);
+    std::vector<T> lanes(un * K);
     upward_search<T> up(n, cap);
     std::vector<seed<T>> seeds;
     const int worker = omp_get_thread_num();
@@ -176,25 +176,22 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
       std::sort(seeds.begin(), seeds.end(),
                 [](const seed<T>& x, const seed<T>& y) { return x.position < y.position; });
       sweep(sweep_args<T>{&ch, seeds.data(), seeds.size(), d.data.get(), cap});
-      // Back to vertex order: one read of a position's lanes serves all the rows.
+      // Back to vertex order, the lanes kept side by side: one read of a position's lanes
+      // serves all the rows, and the sink reduces them together.
       T hs[K] = {};
       for (int k = 0; k < count; ++k)
         hs[k] = h.empty() ? T{0} : h[static_cast<std::size_t>(first + k)];
       const T* dd = d.data.get();
       for (std::size_t t = 0; t < un; ++t) {
         const T* dp = dd + static_cast<std::size_t>(ch.position[t]) * K;
+        T* out = lanes.data() + t * K;
         const T ht = h.empty() ? T{0} : h[t];
-        for (int k = 0; k < count; ++k) {
-          const T v = dp[k];
-          rows[static_cast<std::size_t>(k) * un + t] =
-              v >= cap ? inf : static_cast<T>(v + (ht - hs[k]));
-        }
+        for (int k = 0; k < K; ++k)
+          out[k] = dp[k] >= cap ? inf : static_cast<T>(dp[k] + (ht - hs[k]));
       }
-      for (int k = 0; k < count; ++k) {
-        T* row = rows.data() + static_cast<std::size_t>(k) * un;
-        row[static_cast<std::size_t>(first + k)] = T{0};
-        sink.take(worker, first + k, row);
-      }
+      for (int k = 0; k < count; ++k)
+        lanes[static_cast<std::size_t>(first + k) * K + static_cast<std::size_t>(k)] = T{0};
+      sink.take_lanes(worker, first, count, n, lanes.data(), K);
       progress.done(count, worker == 0, ctx);
     }
   }

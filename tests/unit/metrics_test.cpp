@@ -431,6 +431,39 @@ private:
 
 // The distributed metrics' reduction without MPI: processes that each hold some columns of
 // every row (take_part), combined, give every process the metrics of the whole matrix.
+TEST(metrics_accumulator, rows_taken_in_lanes_give_the_same_bits_as_one_by_one) {
+  // PHAST hands 16 rows at once, interleaved (take_lanes); every sum must see its values in
+  // the order of take() row after row, so the metrics are equal, not just close. Rows with
+  // no path, zero and negative distances; a last batch of fewer than 16.
+  const std::int64_t n = 37;
+  std::mt19937_64 rng(5);
+  std::vector<std::int32_t> d(static_cast<std::size_t>(n * n));
+  for (auto& v : d) {
+    const auto r = static_cast<std::int32_t>(rng() % 1000);
+    v = r < 100 ? apsp::weight_traits<std::int32_t>::infinity : r < 120 ? 0 : r - 400;
+  }
+  apsp::metrics_options mo;
+  mo.histogram_bins = 7;
+  apsp::detail::metrics_accumulator<std::int32_t> rows(n, mo);
+  rows.start(1);
+  for (std::int64_t s = 0; s < n; ++s)
+    rows.take(0, s, d.data() + s * n);
+  apsp::detail::metrics_accumulator<std::int32_t> lanes(n, mo);
+  lanes.start(1);
+  constexpr int stride = 16;
+  std::vector<std::int32_t> interleaved(static_cast<std::size_t>(n * stride));
+  for (std::int64_t first = 0; first < n; first += stride) {
+    const int count = static_cast<int>(std::min<std::int64_t>(stride, n - first));
+    for (std::int64_t t = 0; t < n; ++t) {
+      for (int k = 0; k < count; ++k)
+        interleaved[static_cast<std::size_t>(t * stride + k)] =
+            d[static_cast<std::size_t>((first + k) * n + t)];
+    }
+    lanes.take_lanes(0, first, count, n, interleaved.data(), stride);
+  }
+  expect_same_metrics(lanes.finish(), rows.finish(), 0.0);
+}
+
 TEST(metrics_accumulator, parts_of_rows_combined_across_processes_give_the_whole) {
   for (const apsp::dtype type : {apsp::dtype::int32, apsp::dtype::float64}) {
     SCOPED_TRACE(std::string(apsp::to_string(type)));
