@@ -268,9 +268,10 @@ plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reas
   std::uint64_t shared = 16 * m + 8 * n;
   if (engine == detail::row_engine::phast) {
     // PHAST: per thread, the lanes' distances and rows (16 int32 or 8 int64 values each, a
-    // vertex), the column sums and the upward search; the hierarchy while it is built (four
-    // adjacency lists a vertex; arcs and shortcuts, within a budget of 3 per arc, held twice).
-    per_thread = n * (2 * 64 + 24 + 8);
+    // vertex), the column sums (28 bytes) and the upward search (a distance and a heap
+    // position); the hierarchy while it is built (four adjacency lists a vertex; arcs and
+    // shortcuts, within a budget of 3 per arc, held twice).
+    per_thread = n * (2 * 64 + 28 + 16);
     shared = detail::add_bytes(shared, 32 * (4 * m + n) + 96 * n);
   }
   // No n x n matrix: the working memory is all of it.
