@@ -281,8 +281,10 @@ void add_metrics_command(CLI::App& app, command_action& action) {
   cmd->footer(
       "Definitions (NetworkX's where it has the function) in docs/metrics.md. Sparse graphs,\n"
       "and graphs whose n x n matrix would not fit in RAM, run Dijkstra from every source in\n"
-      "batches and keep no matrix; cuda plans in core reduce the matrix on the GPUs; others\n"
-      "solve by Floyd-Warshall in RAM and reduce the matrix. `apsp solve --metrics` runs this.\n"
+      "batches and keep no matrix (road-like graphs with integer weights: the same rows by\n"
+      "contraction hierarchy sweeps, PHAST); cuda plans in core reduce the matrix on the GPUs;\n"
+      "others solve by Floyd-Warshall in RAM and reduce the matrix. `apsp solve --metrics` runs\n"
+      "this.\n"
       "The per-vertex columns, in this order where asked: out-eccentricity, in-eccentricity,\n"
       "closeness, harmonic, reach-out, reach-in. Ctrl-C, SIGTERM or SIGHUP cancels (exit 130,\n"
       "143 or 129) and leaves no output file. Under mpirun the ranks solve by Floyd-Warshall\n"

@@ -14,8 +14,11 @@ the predictions. Predictions are extrapolations of the fit, not measurements.
       --sizes 10000,20000,40000,80000 --engines johnson,auto
   /usr/bin/python3 bench/metrics/road_scaling.py --fit-only --csv bench/results/metrics_road_2026-11-28.csv
 
-Engines: 'auto' (no --algorithm: the engine it picks is read from the JSON and recorded) and
-'johnson' (--algorithm johnson: Dijkstra from every source in batches, O(n) memory per thread).
+Engines: 'auto' (no --algorithm: the engine it picks is read from the JSON and recorded),
+'johnson' (--algorithm johnson: rows in batches, O(n) memory per thread; on large road-like
+integer graphs made by contraction hierarchy sweeps, PHAST, and recorded as 'phast') and
+'dijkstra' (the same with APSP_CPU_PHAST=0: Dijkstra from every source, the engine before PHAST).
+A probe runs 'johnson' or 'dijkstra' (whichever --engines names; default johnson).
 """
 import argparse
 import csv
@@ -51,12 +54,13 @@ def load_average():
         return ""
 
 
-def run_child(cmd, stop_after=0):
+def run_child(cmd, stop_after=0, env=None):
     """(exit code, stdout, stderr, wall s, cpu s, peak RSS bytes) of one child, from os.wait4;
-    with stop_after, SIGTERM after that many seconds (a probe)."""
+    with stop_after, SIGTERM after that many seconds (a probe); `env`: variables to add."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errf:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=errf)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=errf,
+                                env=dict(os.environ, **env) if env else None)
         pid = 0
         while stop_after and time.perf_counter() - t0 < stop_after:
             pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
@@ -151,7 +155,7 @@ def report(rows, device, threads_filter=None):
             print(f"  fit (cpu):  cpu seconds = {cc:.3e} * n^{ca:.3f}"
                   f"  (at the largest n, n / cpu seconds = "
                   f"{ns[-1] / float(best[ns[-1]]['cpu_seconds']):.0f} sources per CPU-second)")
-        if engine == "johnson" and cc is not None:
+        if engine in ("johnson", "dijkstra") and cc is not None:
             # the textbook form: one Dijkstra per source, each ~ m log2 n
             ks = [float(best[n]["cpu_seconds"]) / (n * int(best[n]["m"]) * math.log2(n)) for n in ns]
             k = ks[-1]
@@ -189,14 +193,15 @@ PROGRESS = re.compile(r"round (\d+)/(\d+).*?elapsed ([\d.]+) s")
 
 def probe_row(err, rc, wall, cpu):
     """Projects a stopped johnson run from its progress lines ('round X/Y ... elapsed E s'):
-    rounds per second between the first and the last line, so the graph's reading and the
-    first round are left out; the CPU projection scales the probe's CPU seconds by Y / X."""
+    rounds per second between the first and the last line, and the seconds up to the first
+    line as they were (PHAST's hierarchy is built there; the graph's reading is left out); the
+    CPU projection scales the probe's CPU seconds by Y / X."""
     marks = [(int(x), int(y), float(e)) for x, y, e in PROGRESS.findall(err)]
     if len(marks) < 2 or marks[-1][2] <= marks[0][2] or marks[-1][0] <= marks[0][0]:
         return None
     (x0, total, e0), (x1, _, e1) = marks[0], marks[-1]
     rate = (x1 - x0) / (e1 - e0)
-    projected = total / rate
+    projected = e0 + (total - x0) / rate
     projected_cpu = cpu * total / x1
     return {"metrics_seconds": f"{projected:.1f}",
             "note": (f"probe stopped after {wall:.0f} s (exit {rc}) at round {x1}/{total};"
@@ -226,9 +231,9 @@ def main(argv=None):
     p.add_argument("--commit", default="", help="the commit the binary was built from")
     p.add_argument("--fit-only", action="store_true", help="no runs: fit the rows of --csv")
     p.add_argument("--probe", type=float, default=0, metavar="SECONDS",
-                   help="no full runs: run johnson with --progress for SECONDS per size, stop it,"
+                   help="no full runs: run johnson (or dijkstra) with --progress for SECONDS per size, stop it,"
                         " and project the whole run from the rounds done (sizes too large to"
-                        " finish); rows get engine johnson-probe and are left out of the fits")
+                        " finish); rows get engine ENGINE-probe and are left out of the fits")
     p.add_argument("--block", type=int, default=0,
                    help="--block for apsp (sources per progress step for johnson; 0: apsp's"
                         " choice, about n / 250, except with --probe: 32, so that a probe sees"
@@ -252,10 +257,12 @@ def main(argv=None):
               "cmake --build build --target apsp_cli, or pass --apsp", file=sys.stderr)
         return 1
     sizes = [int(s) for s in a.sizes.split(",") if s]
-    engines = [e for e in a.engines.split(",") if e] if not a.probe else ["johnson"]
+    engines = [e for e in a.engines.split(",") if e]
     for e in engines:
-        if e not in ("johnson", "auto"):
+        if e not in ("johnson", "auto", "dijkstra"):
             p.error(f"unknown engine {e}")
+    if a.probe:
+        engines = [e for e in engines if e != "auto"] or ["johnson"]
     tmp = None
     workdir = a.workdir
     if workdir is None:
@@ -274,8 +281,11 @@ def main(argv=None):
                     continue
             path, nn, mm = graph_for(n, a.seed, workdir)
             cmd = [a.apsp, "metrics", path, "--json", "-q", "--metrics", "all"]
-            if engine == "johnson":
+            env = None
+            if engine in ("johnson", "dijkstra"):
                 cmd += ["--algorithm", "johnson"]
+            if engine == "dijkstra":
+                env = {"APSP_CPU_PHAST": "0"}
             if a.threads:
                 cmd += ["--threads", str(a.threads)]
             block = a.block or (32 if a.probe else 0)
@@ -284,7 +294,7 @@ def main(argv=None):
             load = load_average()
             if a.probe:
                 cmd = [c if c != "-q" else "--progress" for c in cmd]
-                rc, out, err, wall, cpu, rss = run_child(cmd, stop_after=a.probe)
+                rc, out, err, wall, cpu, rss = run_child(cmd, stop_after=a.probe, env=env)
                 row = probe_row(err, rc, wall, cpu)
                 if row is None:
                     print(f"error: {' '.join(cmd)}: no progress to project from (exit {rc})\n{err}",
@@ -293,16 +303,16 @@ def main(argv=None):
                 row.update({"date": datetime.date.today().isoformat(), "device": device,
                             "commit": a.commit,
                             "command": " ".join(["apsp"] + cmd[1:]).replace(workdir + "/", ""),
-                            "n": nn, "m": mm, "engine": "johnson-probe",
+                            "n": nn, "m": mm, "engine": f"{engine}-probe",
                             "threads": a.threads or os.cpu_count(),
                             "seconds": f"{wall:.3f}", "peak_rss_bytes": rss,
                             "load_average": load, "cpu_seconds": f"{cpu:.3f}"})
-                print(f"{'johnson-probe':>20}  n {nn:>8}  m {mm:>8}  {wall:8.2f} s  cpu {cpu:8.2f} s"
+                print(f"{engine + '-probe':>20}  n {nn:>8}  m {mm:>8}  {wall:8.2f} s  cpu {cpu:8.2f} s"
                       f"  RSS {rss / 2**20:8.1f} MiB  load {load}  {row['note']}", flush=True)
                 new_rows.append(row)
                 append_row(a.csv, row)
                 continue
-            rc, out, err, wall, cpu, rss = run_child(cmd)
+            rc, out, err, wall, cpu, rss = run_child(cmd, env=env)
             if rc != 0:
                 print(f"error: {' '.join(cmd)} exited {rc}\n{err}", file=sys.stderr)
                 return 2
@@ -315,7 +325,12 @@ def main(argv=None):
                     threads = int(driver.rsplit(",", 1)[1].split()[0])
                 except (IndexError, ValueError):
                     pass
-            label = "johnson" if engine == "johnson" else f"auto->{picked}"
+            phast = "PHAST" in js.get("device", "")
+            label = engine if engine != "auto" else f"auto->{picked}"
+            if engine == "johnson" and phast:
+                label = "phast"
+            elif engine == "auto" and phast:
+                label = "auto->phast"
             row = {"date": datetime.date.today().isoformat(), "device": device,
                    "commit": a.commit, "command": " ".join(["apsp"] + cmd[1:]).replace(workdir + "/", ""),
                    "n": nn, "m": mm, "engine": label, "threads": threads,

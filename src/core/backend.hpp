@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
@@ -155,14 +157,44 @@ public:
   /// The distances from `source` to every vertex (n values, weight_traits<T>::infinity where
   /// unreachable, 0 at the source), on thread `worker`; `row` is valid during the call only.
   virtual void take(int worker, std::int64_t source, const T* row) = 0;
+  /// The rows of sources first .. first + count - 1 (n values each) at once, interleaved:
+  /// d(first + k, t) = values[t * stride + k] for k < count <= stride, on thread `worker`,
+  /// valid during the call only. By default, take() of each row in turn.
+  virtual void take_lanes(int worker, std::int64_t first, int count, std::int64_t n,
+                          const T* values, int stride) {
+    std::vector<T> row(static_cast<std::size_t>(n));
+    for (int k = 0; k < count; ++k) {
+      for (std::int64_t t = 0; t < n; ++t)
+        row[static_cast<std::size_t>(t)] = values[t * stride + k];
+      take(worker, first + k, row.data());
+    }
+  }
 };
 
-/// Dijkstra from every vertex of `edges` (src/cpu), each row handed to `sink` as it is made:
-/// Bellman-Ford potentials first when some weight is negative (negative_cycle_error naming one
-/// cycle, as Johnson's solve), then thread_count(ctx.options()) threads, ctx.round_done after
-/// every `batch` sources. Memory: the graph and O(n) per thread, never a matrix.
+/// How dijkstra_rows makes its rows (the same values either way).
+enum class row_engine {
+  dijkstra, ///< Dijkstra from every source
+  phast     ///< a contraction hierarchy, then one upward search and sweeps per source (PHAST)
+};
+
+/// The engine dijkstra_rows should run for `edges` with weights of `type` under tuning `t`:
+/// PHAST for integer types on large sparse graphs (src/cpu/phast.hpp's phast_pays) unless
+/// t.cpu_phast is off; else Dijkstra. Decided once, by the planning.
+[[nodiscard]] row_engine choose_row_engine(const graph& edges, dtype type, const tuning& t);
+
+/// What the plan says of `e`: "Dijkstra in batches" or "contraction hierarchy sweeps (PHAST)".
+[[nodiscard]] std::string_view to_string(row_engine e) noexcept;
+
+/// Dijkstra's rows from every vertex of `edges` (src/cpu), each row handed to `sink` as it is
+/// made: Bellman-Ford potentials first when some weight is negative (negative_cycle_error naming
+/// one cycle, as Johnson's solve), then thread_count(ctx.options()) threads, ctx.round_done after
+/// every `batch` sources. `engine` (from choose_row_engine) makes them by Dijkstra or by PHAST;
+/// returns the engine that ran: Dijkstra when the hierarchy outgrew its budget (graphs without
+/// small separators). Memory: the graph (and its hierarchy) and O(n) per thread (O(16 n) for
+/// PHAST's lanes), never a matrix.
 template <class T>
-void dijkstra_rows(const graph& edges, std::int64_t batch, row_sink<T>& sink, run_context& ctx);
+row_engine dijkstra_rows(const graph& edges, std::int64_t batch, row_engine engine,
+                         row_sink<T>& sink, run_context& ctx);
 
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();

@@ -247,26 +247,38 @@ plan johnson_plan(std::int64_t n, const solve_options& o) {
   return apsp::make_plan(n, jo);
 }
 
-/// The plan of Dijkstra in batches, from Johnson's plan `p` (its driver and block): the memory
-/// of rows that are reduced instead of kept.
-plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reason) {
+/// The plan of Dijkstra's rows in batches by `engine`, from Johnson's plan `p` (its driver and
+/// block): the memory of rows that are reduced instead of kept.
+plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reason,
+                detail::row_engine engine) {
   const auto n = static_cast<std::uint64_t>(g.num_vertices());
   const auto m = static_cast<std::uint64_t>(g.num_edges());
   const auto threads = static_cast<std::uint64_t>(detail::thread_count(o));
   // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
   // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
-  const std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
+  std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
+  std::uint64_t shared = 16 * m + 8 * n;
+  if (engine == detail::row_engine::phast) {
+    // PHAST: per thread, the lanes' distances and rows (16 int32 or 8 int64 values each, a
+    // vertex), the column sums (28 bytes) and the upward search (a distance and a heap
+    // position); the hierarchy while it is built (four adjacency lists a vertex; arcs and
+    // shortcuts, within a budget of 3 per arc, held twice).
+    per_thread = n * (2 * 64 + 28 + 16);
+    shared = detail::add_bytes(shared, 32 * (4 * m + n) + 96 * n);
+  }
   // No n x n matrix: the working memory is all of it.
-  p.working_host_bytes = detail::add_bytes(16 * m + 8 * n, per_thread * threads);
+  p.working_host_bytes = detail::add_bytes(shared, per_thread * threads);
   p.host_bytes = p.working_host_bytes;
   p.file_bytes = 0;
   p.driver_fits = true;
   const std::uint64_t ram = host_memory_bytes();
   p.fits = ram == 0 || p.host_bytes <= ram;
   p.reason = p.fits ? std::string()
-                    : "Dijkstra in batches on the cpu needs " + detail::gib(p.host_bytes) +
-                          " of host memory but this machine has " + detail::gib(ram);
-  p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra in batches)";
+                    : std::string(to_string(engine)) + " on the cpu needs " +
+                          detail::gib(p.host_bytes) + " of host memory but this machine has " +
+                          detail::gib(ram);
+  p.device =
+      "cpu (" + std::to_string(threads) + " threads, " + std::string(to_string(engine)) + ")";
   p.algorithm_reason = std::move(reason);
   return p;
 }
@@ -323,23 +335,34 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
   const bool auto_batches = o.algorithm == algorithm_kind::automatic && host_auto;
   const std::string too_large = auto_batches ? matrix_cannot_fit(n, o.type) : std::string();
+  // How the rows are made when they are: PHAST on large sparse integer graphs.
+  const detail::row_engine engine =
+      detail::choose_row_engine(edges, o.type, detail::current_tuning());
+  const std::string rows_by(to_string(engine));
   if (o.algorithm == algorithm_kind::johnson) {
-    batches = batch_plan(edges, o, johnson_plan(n, o), "requested");
+    batches = batch_plan(edges, o, johnson_plan(n, o), "requested", engine);
   } else if (!too_large.empty()) {
     batches = batch_plan(edges, o, johnson_plan(n, o),
-                         "auto: " + too_large + "; Dijkstra in batches keeps no matrix");
+                         "auto: " + too_large + "; " + rows_by + " keeps no matrix", engine);
+  } else if (auto_batches && engine == detail::row_engine::phast) {
+    // Before any matrix plan: on road-like graphs PHAST's rows beat the supernodal solve
+    // (bench/results/metrics_phast_2026-11-28.csv), and the analysis would cost seconds.
+    batches = batch_plan(
+        edges, o, johnson_plan(n, o),
+        "auto: a large sparse graph with integer weights; " + rows_by + " keeps no matrix", engine);
   } else {
     plan p = apsp::make_plan(edges, o);
     in_place = reduces_where_solved(p);
     const std::string why = matrix_does_not_fit(p);
     if (auto_batches && p.algorithm == algorithm_kind::johnson) {
       std::string reason = p.algorithm_reason;
-      batches = batch_plan(edges, o, std::move(p), std::move(reason));
+      batches = batch_plan(edges, o, std::move(p), std::move(reason), engine);
     } else if (auto_batches && !why.empty()) {
       batches = batch_plan(edges, o, johnson_plan(n, o),
                            "auto: the " + std::to_string(n) + " x " + std::to_string(n) +
                                " matrix of " + to_string(p.run) + " would not fit in RAM (" + why +
-                               "); Dijkstra in batches keeps no matrix");
+                               "); " + rows_by + " keeps no matrix",
+                           engine);
     } else {
       matrix = std::move(p);
     }
@@ -347,6 +370,7 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
 
   graph_metrics out;
   if (batches) {
+    detail::row_engine ran = engine;
     APSP_EXPECTS(batches->fits, out_of_memory_error,
                  "the metrics do not fit: " + batches->reason);
     out = visit_dtype(o.type, [&](auto zero) {
@@ -354,12 +378,18 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
       detail::metrics_accumulator<T> acc(n, options);
       detail::run_context ctx(o, n, facts.has_negative);
       try {
-        detail::dijkstra_rows<T>(edges, batches->block, acc, ctx);
+        ran = detail::dijkstra_rows<T>(edges, batches->block, engine, acc, ctx);
       } catch (const std::bad_alloc&) {
         throw out_of_memory_error("out of host memory while computing metrics");
       }
       return acc.finish();
     });
+    if (ran != engine) { // the hierarchy outgrew its budget: say what ran
+      std::string reason = batches->algorithm_reason +
+                           "; the contraction hierarchy outgrew its budget, so " +
+                           std::string(to_string(ran)) + " ran";
+      batches = batch_plan(edges, o, std::move(*batches), std::move(reason), ran);
+    }
     out.executed_plan = std::move(*batches);
   } else if (in_place) {
     out = solve_and_reduce(g, edges, *matrix, o, options, facts);

@@ -60,43 +60,45 @@ public:
   void take_part(int worker, std::int64_t source, const T* values, std::int64_t count,
                  Column column) {
     worker_state& w = workers_[static_cast<std::size_t>(worker)];
-    T out_max = 0;
-    std::int64_t reach = 0;
-    double sum = 0;
-    double inverse = 0;
+    row_state r;
     for (std::int64_t k = 0; k < count; ++k) {
       const std::int64_t t = column(k);
       const T v = values[k];
-      if (t == source || !finite_distance(v))
-        continue;
-      // 1/d of the pair (0 for d <= 0, which the inverse sums skip), made once for its row and
-      // its column.
-      const double inverse_d = v > T{0} ? 1.0 / static_cast<double>(v) : 0.0;
-      ++reach;
-      out_max = std::max(out_max, v);
-      sum += static_cast<double>(v);
-      if (v > T{0})
-        inverse += inverse_d;
-      if (columns_wanted_) {
-        const auto k = static_cast<std::size_t>(t);
-        ++w.in_count[k];
-        w.in_max[k] = std::max(w.in_max[k], v);
-        w.in_sum[k] += static_cast<double>(v);
-        if (v > T{0})
-          w.in_inverse[k] += inverse_d;
-      }
-      if (histogram_wanted_) {
-        if constexpr (std::is_integral_v<T>)
-          w.histogram.add(static_cast<std::int64_t>(v));
-        else
-          w.histogram.add(static_cast<double>(v));
+      if (t != source && finite_distance(v)) {
+        column_state c = columns_wanted_ ? w.column(t) : column_state{};
+        add_pair(w, r, c, v);
+        if (columns_wanted_)
+          w.set_column(t, c);
       }
     }
-    const auto s = static_cast<std::size_t>(source);
-    out_max_[s] = out_max;
-    reach_out_[s] = reach;
-    row_sum_[s] = sum;
-    row_inverse_[s] = inverse;
+    finish_row(source, r);
+  }
+
+  /// Up to max_lanes rows at once, interleaved (PHAST's sweeps): each column's sums are read
+  /// and written once for all of them, not once per row, and every sum sees its values in the
+  /// order take() of the rows one after another would give it: the same bits.
+  void take_lanes(int worker, std::int64_t first, int count, std::int64_t n, const T* values,
+                  int stride) override {
+    if (count > max_lanes) {
+      row_sink<T>::take_lanes(worker, first, count, n, values, stride);
+      return;
+    }
+    worker_state& w = workers_[static_cast<std::size_t>(worker)];
+    row_state rows[max_lanes];
+    for (std::int64_t t = 0; t < n; ++t) {
+      const T* vt = values + t * stride;
+      // Column t's sums in registers for the batch (the same additions, in row order).
+      column_state c = columns_wanted_ ? w.column(t) : column_state{};
+      for (int k = 0; k < count; ++k) {
+        const T v = vt[k];
+        if (t != first + k && finite_distance(v))
+          add_pair(w, rows[k], c, v);
+      }
+      if (columns_wanted_)
+        w.set_column(t, c);
+    }
+    for (int k = 0; k < count; ++k)
+      finish_row(first + k, rows[k]);
   }
 
   /// What a back end reduced where the matrix lives, on thread `worker` (as take() has it):
@@ -158,6 +160,14 @@ public:
   [[nodiscard]] graph_metrics finish() const;
 
 private:
+  /// A column's sums (in-metrics) while a row or a batch of rows adds to them.
+  struct column_state {
+    std::int64_t count = 0;
+    T max = 0;
+    double sum = 0;
+    double inverse = 0;
+  };
+
   struct worker_state {
     explicit worker_state(const metrics_accumulator& a)
         : in_count(a.columns_wanted_ ? a.size() : 0, 0),
@@ -175,6 +185,17 @@ private:
         in_inverse[v] += inverse[v];
       }
     }
+    [[nodiscard]] column_state column(std::int64_t t) const {
+      const auto k = static_cast<std::size_t>(t);
+      return {in_count[k], in_max[k], in_sum[k], in_inverse[k]};
+    }
+    void set_column(std::int64_t t, const column_state& c) {
+      const auto k = static_cast<std::size_t>(t);
+      in_count[k] = c.count;
+      in_max[k] = c.max;
+      in_sum[k] = c.sum;
+      in_inverse[k] = c.inverse;
+    }
     std::vector<std::int64_t> in_count;
     std::vector<T> in_max;
     std::vector<double> in_sum;
@@ -183,6 +204,50 @@ private:
   };
 
   [[nodiscard]] std::size_t size() const noexcept { return static_cast<std::size_t>(n_); }
+
+  static constexpr int max_lanes = 16;
+
+  /// A row's out-metrics while its values come in.
+  struct row_state {
+    T out_max = 0;
+    std::int64_t reach = 0;
+    double sum = 0;
+    double inverse = 0;
+  };
+
+  /// One finite pair (v = d(source, t), t != source): its row's sums, column t's (`c`, held
+  /// by the caller) and the histogram.
+  [[gnu::always_inline]] void add_pair(worker_state& w, row_state& r, column_state& c, T v) {
+    // 1/d of the pair (0 for d <= 0, which the inverse sums skip), made once for its row and
+    // its column.
+    const double inverse_d = v > T{0} ? 1.0 / static_cast<double>(v) : 0.0;
+    ++r.reach;
+    r.out_max = std::max(r.out_max, v);
+    r.sum += static_cast<double>(v);
+    if (v > T{0})
+      r.inverse += inverse_d;
+    if (columns_wanted_) {
+      ++c.count;
+      c.max = std::max(c.max, v);
+      c.sum += static_cast<double>(v);
+      if (v > T{0})
+        c.inverse += inverse_d;
+    }
+    if (histogram_wanted_) {
+      if constexpr (std::is_integral_v<T>)
+        w.histogram.add(static_cast<std::int64_t>(v));
+      else
+        w.histogram.add(static_cast<double>(v));
+    }
+  }
+
+  void finish_row(std::int64_t source, const row_state& r) {
+    const auto s = static_cast<std::size_t>(source);
+    out_max_[s] = r.out_max;
+    reach_out_[s] = r.reach;
+    row_sum_[s] = r.sum;
+    row_inverse_[s] = r.inverse;
+  }
 
   std::int64_t n_;
   metrics_options options_;

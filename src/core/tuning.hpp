@@ -46,6 +46,12 @@ namespace apsp::detail {
     "cpu blocked solver: each thread's seconds per phase and waits on stderr")                     \
   X(cpu_spin, std::optional<int>, "APSP_CPU_SPIN", std::nullopt, optional_int,                     \
     "cpu thread team: pauses spun at a barrier before sleeping (0 sleeps at once)")                \
+  X(cpu_phast, bool, "APSP_CPU_PHAST", true, zero_off,                                             \
+    "metrics rows on road-like integer graphs: contraction hierarchy sweeps (PHAST)")              \
+  X(cpu_phast_lanes, int, "APSP_CPU_PHAST_LANES", 0, positive_int,                                 \
+    "PHAST: sources per sweep, 1, 4, 8 or 16 (0: 16 for int32, 8 for int64)")                      \
+  X(cpu_phast_verbose, bool, "APSP_CPU_PHAST_VERBOSE", false, present,                             \
+    "PHAST: the hierarchy's seconds, shortcuts and levels on stderr")                              \
   X(supernodal_verbose, bool, "APSP_SUPERNODAL_VERBOSE", false, present,                           \
     "supernodal solver: fill, steps and relabelling seconds on stderr")                            \
   X(cuda_verbose, bool, "APSP_CUDA_VERBOSE", false, present,                                       \

@@ -3,14 +3,13 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <limits>
 #include <type_traits>
 #include <utility>
 
 #include "apsp/result.hpp"
 #include "cpu/dijkstra_queues.hpp"
+#include "cpu/row_progress.hpp"
 
 namespace apsp::cpu {
 namespace {
@@ -211,46 +210,20 @@ void run_rows_with(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::u
                    std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
                    const dijkstra_config& cfg, detail::run_context& ctx, RowDone row_done) {
   const int threads = row_threads(cfg, count);
-  const std::int64_t per_round = std::max<std::int64_t>(1, cfg.sources_per_round);
-  const std::int64_t rounds = (count + per_round - 1) / per_round;
-  // No barrier between progress steps: on a shared machine a thread that waits at one for a
-  // descheduled peer every millisecond loses most of its time. Threads take sources from one
-  // counter; the calling thread (OpenMP's thread 0) reports progress as sources complete, and
-  // a cancel stops everyone at their next source.
-  std::atomic<std::int64_t> next{0};
-  std::atomic<std::int64_t> finished{0};
-  std::atomic<bool> stop{false};
-  std::exception_ptr failure;
-  std::int64_t reported = 0;
+  row_progress progress(count, cfg.sources_per_round);
 #pragma omp parallel num_threads(threads)
   {
     // Each thread allocates (and so first touches) its own scratch space.
     workspace<T, Kind> ws(g.n(), g.original() != nullptr, max_step);
     const bool reporter = omp_get_thread_num() == 0;
-    for (;;) {
-      const std::int64_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= count || stop.load(std::memory_order_relaxed))
-        break;
+    for (std::int64_t i; (i = progress.take(count)) >= 0;) {
       const auto [out, tree_out] = row_at(i);
       one_source<T>(g, h, source_at(i), ws, out, tree_out, format);
       row_done(i, static_cast<const T*>(out));
-      const std::int64_t done = finished.fetch_add(1, std::memory_order_relaxed) + 1;
-      if (!reporter)
-        continue;
-      try {
-        // Every step in order, even when other threads completed several meanwhile.
-        while (reported + 1 < rounds && (reported + 1) * per_round <= done)
-          ctx.round_done(++reported, rounds);
-      } catch (...) {
-        failure = std::current_exception();
-        stop.store(true, std::memory_order_relaxed);
-      }
+      progress.done(1, reporter, ctx);
     }
   }
-  if (failure)
-    std::rethrow_exception(failure);
-  while (reported < rounds)
-    ctx.round_done(++reported, rounds);
+  progress.finish(ctx);
 }
 
 /// Runs one_source for rows 0..count-1 (row i from source source_at(i), written at row_at(i),

@@ -20,6 +20,7 @@
 
 #include "apsp/apsp.hpp"
 #include "common/reference_solve.hpp"
+#include "common/same_metrics.hpp"
 #include "common/test_graphs.hpp"
 #include "core/backend.hpp"
 #include "core/metrics_accumulator.hpp"
@@ -28,40 +29,9 @@
 
 namespace {
 
+using apsp::testing::expect_close;
+using apsp::testing::expect_same_metrics;
 using apsp::testing::reference_solve;
-
-void expect_close(double got, double want, const std::string& what) {
-  const double tol = 1e-9 * std::max(1.0, std::abs(want));
-  EXPECT_NEAR(got, want, tol) << what;
-}
-
-void expect_close(const std::vector<double>& got, const std::vector<double>& want,
-                  const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    expect_close(got[i], want[i], what + "[" + std::to_string(i) + "]");
-}
-
-/// Every field: exact where the values are counts or single distances, within rounding where
-/// they are sums in another order.
-void expect_same_metrics(const apsp::graph_metrics& got, const apsp::graph_metrics& want) {
-  ASSERT_EQ(got.n, want.n);
-  EXPECT_EQ(got.computed, want.computed);
-  EXPECT_EQ(got.out_eccentricity, want.out_eccentricity);
-  EXPECT_EQ(got.in_eccentricity, want.in_eccentricity);
-  EXPECT_EQ(got.reach_out, want.reach_out);
-  EXPECT_EQ(got.reach_in, want.reach_in);
-  expect_close(got.closeness, want.closeness, "closeness");
-  expect_close(got.harmonic, want.harmonic, "harmonic");
-  EXPECT_EQ(got.diameter, want.diameter);
-  EXPECT_EQ(got.radius, want.radius);
-  EXPECT_EQ(got.reachable_pairs, want.reachable_pairs);
-  expect_close(got.average_path_length, want.average_path_length, "average path length");
-  expect_close(got.global_efficiency, want.global_efficiency, "global efficiency");
-  EXPECT_EQ(got.histogram.width, want.histogram.width);
-  EXPECT_EQ(got.histogram.counts, want.histogram.counts);
-  EXPECT_EQ(got.histogram.negative, want.histogram.negative);
-}
 
 /// The definitions of include/apsp/metrics.hpp, written out pair by pair on the reference
 /// matrix (in double), independently of the library's reduction.
@@ -471,6 +441,39 @@ private:
 
 // The distributed metrics' reduction without MPI: processes that each hold some columns of
 // every row (take_part), combined, give every process the metrics of the whole matrix.
+TEST(metrics_accumulator, rows_taken_in_lanes_give_the_same_bits_as_one_by_one) {
+  // PHAST hands 16 rows at once, interleaved (take_lanes); every sum must see its values in
+  // the order of take() row after row, so the metrics are equal, not just close. Rows with
+  // no path, zero and negative distances; a last batch of fewer than 16.
+  const std::int64_t n = 37;
+  std::mt19937_64 rng(5);
+  std::vector<std::int32_t> d(static_cast<std::size_t>(n * n));
+  for (auto& v : d) {
+    const auto r = static_cast<std::int32_t>(rng() % 1000);
+    v = r < 100 ? apsp::weight_traits<std::int32_t>::infinity : r < 120 ? 0 : r - 400;
+  }
+  apsp::metrics_options mo;
+  mo.histogram_bins = 7;
+  apsp::detail::metrics_accumulator<std::int32_t> rows(n, mo);
+  rows.start(1);
+  for (std::int64_t s = 0; s < n; ++s)
+    rows.take(0, s, d.data() + s * n);
+  apsp::detail::metrics_accumulator<std::int32_t> lanes(n, mo);
+  lanes.start(1);
+  constexpr int stride = 16;
+  std::vector<std::int32_t> interleaved(static_cast<std::size_t>(n * stride));
+  for (std::int64_t first = 0; first < n; first += stride) {
+    const int count = static_cast<int>(std::min<std::int64_t>(stride, n - first));
+    for (std::int64_t t = 0; t < n; ++t) {
+      for (int k = 0; k < count; ++k)
+        interleaved[static_cast<std::size_t>(t * stride + k)] =
+            d[static_cast<std::size_t>((first + k) * n + t)];
+    }
+    lanes.take_lanes(0, first, count, n, interleaved.data(), stride);
+  }
+  expect_same_metrics(lanes.finish(), rows.finish(), 0.0);
+}
+
 TEST(metrics_accumulator, parts_of_rows_combined_across_processes_give_the_whole) {
   for (const apsp::dtype type : {apsp::dtype::int32, apsp::dtype::float64}) {
     SCOPED_TRACE(std::string(apsp::to_string(type)));
