@@ -183,7 +183,7 @@ enum class row_engine {
 [[nodiscard]] row_engine choose_row_engine(const graph& edges, dtype type, const tuning& t);
 
 /// What the plan says of `e`: "Dijkstra in batches" or "contraction hierarchy sweeps (PHAST)".
-[[nodiscard]] std::string_view to_string(row_engine e) noexcept;
+[[nodiscard]] std::string_view row_engine_name(row_engine e) noexcept;
 
 /// Dijkstra's rows from every vertex of `edges` (src/cpu), each row handed to `sink` as it is
 /// made: Bellman-Ford potentials first when some weight is negative (negative_cycle_error naming

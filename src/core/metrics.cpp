@@ -274,11 +274,11 @@ plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reas
   const std::uint64_t ram = host_memory_bytes();
   p.fits = ram == 0 || p.host_bytes <= ram;
   p.reason = p.fits ? std::string()
-                    : std::string(to_string(engine)) + " on the cpu needs " +
+                    : std::string(row_engine_name(engine)) + " on the cpu needs " +
                           detail::gib(p.host_bytes) + " of host memory but this machine has " +
                           detail::gib(ram);
   p.device =
-      "cpu (" + std::to_string(threads) + " threads, " + std::string(to_string(engine)) + ")";
+      "cpu (" + std::to_string(threads) + " threads, " + std::string(row_engine_name(engine)) + ")";
   p.algorithm_reason = std::move(reason);
   return p;
 }
@@ -338,7 +338,7 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   // How the rows are made when they are: PHAST on large sparse integer graphs.
   const detail::row_engine engine =
       detail::choose_row_engine(edges, o.type, detail::current_tuning());
-  const std::string rows_by(to_string(engine));
+  const std::string rows_by(row_engine_name(engine));
   if (o.algorithm == algorithm_kind::johnson) {
     batches = batch_plan(edges, o, johnson_plan(n, o), "requested", engine);
   } else if (!too_large.empty()) {
@@ -387,7 +387,7 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
     if (ran != engine) { // the hierarchy outgrew its budget: say what ran
       std::string reason = batches->algorithm_reason +
                            "; the contraction hierarchy outgrew its budget, so " +
-                           std::string(to_string(ran)) + " ran";
+                           std::string(row_engine_name(ran)) + " ran";
       batches = batch_plan(edges, o, std::move(*batches), std::move(reason), ran);
     }
     out.executed_plan = std::move(*batches);

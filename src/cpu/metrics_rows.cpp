@@ -24,7 +24,7 @@ row_engine choose_row_engine(const graph& edges, dtype type, const tuning& t) {
              : row_engine::dijkstra;
 }
 
-std::string_view to_string(row_engine e) noexcept {
+std::string_view row_engine_name(row_engine e) noexcept {
   return e == row_engine::phast ? "contraction hierarchy sweeps (PHAST)" : "Dijkstra in batches";
 }
 
