@@ -280,11 +280,8 @@ public:
                static_cast<std::int32_t>(r * b_));
     store_block(m_, i0, j0, kb, kb, w, vw, ld_);
     if (deferred_) { // the deferred panel tiles (update) wait for this
-      if (ranks_) {  // and those of the other ranks of its row and column
-        const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
-        comm_.start_pivot_row(col_snap(r, L_.local_tile_row(r)), bytes, L_.col_owner(r));
-        comm_.start_pivot_col(row_snap(r, L_.local_tile_col(r)), bytes, L_.row_owner(r));
-      }
+      if (ranks_)    // and those of the other ranks of its row and column
+        start_pivot_broadcasts(r);
       pivot_ready_.store(r, std::memory_order_release);
     }
   }
@@ -293,15 +290,22 @@ public:
   /// rank's panel tiles starts; progress() says when it has arrived. Without panel tiles of
   /// round r there is nothing to wait for.
   void receive_pivot(std::int64_t r) {
+    start_pivot_broadcasts(r);
+    if (L_.owns_row(r) || L_.owns_col(r))
+      awaiting_pivot_ = r;
+    else
+      pivot_ready_.store(r, std::memory_order_release);
+  }
+
+  /// Round r's pivot broadcasts this rank takes part in: along its process row when it holds
+  /// tiles of row r, down its process column when it holds tiles of column r (the pivot's
+  /// owner both, as the sender).
+  void start_pivot_broadcasts(std::int64_t r) {
     const std::size_t bytes = static_cast<std::size_t>(tile_) * sizeof(T);
     if (L_.owns_row(r))
       comm_.start_pivot_row(col_snap(r, L_.local_tile_row(r)), bytes, L_.col_owner(r));
     if (L_.owns_col(r))
       comm_.start_pivot_col(row_snap(r, L_.local_tile_col(r)), bytes, L_.row_owner(r));
-    if (L_.owns_row(r) || L_.owns_col(r))
-      awaiting_pivot_ = r;
-    else
-      pivot_ready_.store(r, std::memory_order_release);
   }
 
   /// Thread 0 of a rank, while deferred round r's tiles are computed: the pivot of round r

@@ -168,23 +168,31 @@ void mpi_grid_comm::bcast_col(void* data, std::size_t bytes, int root_row) {
 }
 
 void mpi_grid_comm::start_bcast_row(void* data, std::size_t bytes, int root_col) {
-  count(stats_.panels, bytes, row_size_, root_col, row_index_);
-  start(row_, data, bytes, root_col, pending_);
+  start_on_row(stats_.panels, pending_, data, bytes, root_col);
 }
 
 void mpi_grid_comm::start_bcast_col(void* data, std::size_t bytes, int root_row) {
-  count(stats_.panels, bytes, col_size_, root_row, col_index_);
-  start(col_, data, bytes, root_row, pending_);
+  start_on_col(stats_.panels, pending_, data, bytes, root_row);
 }
 
 void mpi_grid_comm::start_pivot_row(void* data, std::size_t bytes, int root_col) {
-  count(stats_.pivots, bytes, row_size_, root_col, row_index_);
-  start(row_, data, bytes, root_col, pivot_pending_);
+  start_on_row(stats_.pivots, pivot_pending_, data, bytes, root_col);
 }
 
 void mpi_grid_comm::start_pivot_col(void* data, std::size_t bytes, int root_row) {
-  count(stats_.pivots, bytes, col_size_, root_row, col_index_);
-  start(col_, data, bytes, root_row, pivot_pending_);
+  start_on_col(stats_.pivots, pivot_pending_, data, bytes, root_row);
+}
+
+void mpi_grid_comm::start_on_row(traffic& t, std::vector<MPI_Request>& into, void* data,
+                                 std::size_t bytes, int root_col) {
+  count(t, bytes, row_size_, root_col, row_index_);
+  start(row_, data, bytes, root_col, into);
+}
+
+void mpi_grid_comm::start_on_col(traffic& t, std::vector<MPI_Request>& into, void* data,
+                                 std::size_t bytes, int root_row) {
+  count(t, bytes, col_size_, root_row, col_index_);
+  start(col_, data, bytes, root_row, into);
 }
 
 bool mpi_grid_comm::pivot_arrived() {

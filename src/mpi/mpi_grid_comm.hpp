@@ -72,6 +72,11 @@ public:
 
 private:
   void start(MPI_Comm c, void* data, std::size_t bytes, int root, std::vector<MPI_Request>& into);
+  /// A broadcast along this process row (column) started into `into`, counted in `t`.
+  void start_on_row(traffic& t, std::vector<MPI_Request>& into, void* data, std::size_t bytes,
+                    int root_col);
+  void start_on_col(traffic& t, std::vector<MPI_Request>& into, void* data, std::size_t bytes,
+                    int root_row);
   /// Counts a broadcast of `bytes` among `members` from `root` (this one's index: `me`).
   static void count(traffic& t, std::size_t bytes, int members, int root, int me);
 
