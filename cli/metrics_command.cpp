@@ -163,11 +163,16 @@ void print_summary(const metrics_args& a, const loaded_graph& in, const graph_me
               std::string(io::to_string(in.file.source_format)).c_str());
   std::printf("vertices, edges    %lld, %lld\n", static_cast<long long>(m.n),
               static_cast<long long>(in.file.g.num_edges()));
+  // Where the matrix was reduced when not on the host: one GPU, a split or GPU ranks.
+  const auto* ranks = std::get_if<drivers::distributed>(&p.run);
+  const char* where = ranks != nullptr && ranks->gpu ? ", reduced on the GPUs"
+                      : std::holds_alternative<drivers::cuda_split>(p.run) && !m.host_matrix
+                          ? ", reduced on the GPUs"
+                      : std::holds_alternative<drivers::cuda_in_core>(p.run) && !m.host_matrix
+                          ? ", reduced on the GPU"
+                          : "";
   std::printf("engine             %s (%s)%s\n", to_string(p.run).c_str(),
-              p.algorithm_reason.c_str(),
-              std::holds_alternative<drivers::cuda_in_core>(p.run) && !m.host_matrix
-                  ? ", reduced on the GPU"
-                  : "");
+              p.algorithm_reason.c_str(), where);
   std::printf("dtype              %s\n", std::string(to_string(p.type)).c_str());
   std::printf("seconds            read %.3f, metrics %.3f\n", in.read_seconds, m.seconds);
   const auto line = [&m](metric x, const char* label, double v) {

@@ -19,16 +19,29 @@ struct metrics_request {
   double path_limit = 0;
 };
 
+/// The columns of the matrix that a block of rows holds: its column k is column
+/// (k / b * stride + offset) * b + k % b (an MPI rank's share of the block-cyclic layout,
+/// grid_layout::global_col); stride 1: every column, k itself.
+struct column_share {
+  std::int64_t b = 1;
+  std::int64_t stride = 1;
+  std::int64_t offset = 0;
+  [[nodiscard]] std::int64_t global(std::int64_t k) const noexcept {
+    return stride == 1 ? k : (k / b * stride + offset) * b + k % b;
+  }
+};
+
 /// Rows [first_row, first_row + row_max.size()) of an n x n distance matrix, each reduced over
-/// its paths to other vertices (its diagonal and "no path" values skipped), and every column
-/// reduced over those rows.
+/// its paths to other vertices in the columns held (`share`; the diagonal and "no path" values
+/// skipped), and every column held reduced over those rows.
 template <class T> struct matrix_partials {
   std::int64_t first_row = 0;
+  column_share share;
   std::vector<T> row_max; ///< 0 where a row has no path
   std::vector<std::int64_t> row_reach;
   std::vector<double> row_sum;
   std::vector<double> row_inverse; ///< sums of 1 / d over d > 0
-  // n entries each when metrics_request::columns, else empty.
+  // One entry per column held (n for every column) when metrics_request::columns, else empty.
   std::vector<std::int64_t> column_reach;
   std::vector<T> column_max;
   std::vector<double> column_sum;

@@ -144,50 +144,6 @@ graph_metrics reduce_any(const any_matrix& d, const metrics_options& o, int thre
       d);
 }
 
-/// Where "no path" starts among solved distances of type T (metrics_request::path_limit).
-template <class T> double path_limit(const detail::weight_facts& facts) {
-  if constexpr (std::is_integral_v<T>) {
-    constexpr auto below_infinity = static_cast<double>(weight_traits<T>::infinity - 1);
-    return facts.has_negative ? std::min(facts.distance_bound, below_infinity) : below_infinity;
-  } else {
-    return static_cast<double>(std::numeric_limits<T>::max());
-  }
-}
-
-/// The accumulator behind a back end that reduces its matrix where it was solved: blocks of
-/// rows taken one at a time, the negative diagonal entries counted.
-template <class T> class reduction_sink final : public detail::matrix_reduction {
-public:
-  reduction_sink(detail::metrics_accumulator<T>& acc, double path_limit)
-      : acc_(acc), request_(acc.request(path_limit)) {
-    acc_.start(1);
-  }
-  [[nodiscard]] detail::metrics_request request() const override { return request_; }
-  void take(const detail::matrix_partials<std::int32_t>& p) override { add(p); }
-  void take(const detail::matrix_partials<float>& p) override { add(p); }
-  [[nodiscard]] const detail::negative_diagonal& negative() const noexcept { return negative_; }
-
-private:
-  template <class U> void add(const detail::matrix_partials<U>& p) {
-    if constexpr (std::is_same_v<U, T>) {
-      const std::lock_guard lock(mutex_);
-      acc_.take(0, p);
-      negative_.count += p.negative_diagonal_count;
-      for (const std::int64_t v : p.negative_diagonal) {
-        if (negative_.first.size() < detail::negative_diagonal::kept)
-          negative_.first.push_back(v);
-      }
-    } else {
-      throw internal_error("a back end reduced a matrix of another type than the metrics'");
-    }
-  }
-
-  detail::metrics_accumulator<T>& acc_;
-  detail::metrics_request request_;
-  detail::negative_diagonal negative_;
-  std::mutex mutex_;
-};
-
 /// Whether plan `p`'s back end reduces the matrix where it solves it; if so, `p` is counted
 /// again without the n x n matrix in host memory.
 bool reduces_where_solved(plan& p) {
@@ -209,7 +165,7 @@ graph_metrics solve_and_reduce(const graph& g, const graph& edges, const plan& p
     return visit_dtype(o.type, [&](auto zero) {
       using T = decltype(zero);
       detail::metrics_accumulator<T> acc(n, options);
-      reduction_sink<T> sink(acc, path_limit<T>(facts));
+      detail::metrics_reduction_sink<T> sink(acc, detail::path_limit<T>(facts));
       detail::run_context ctx(o, n, facts.has_negative, &edges);
       ctx.set_fractional_weights(facts.has_fraction);
       ctx.set_reduction(&sink);

@@ -12,12 +12,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
+#include "apsp/error.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/types.hpp"
 #include "core/backend.hpp"
+#include "core/checks.hpp"
 #include "core/matrix_partials.hpp"
 #include "core/metrics_histogram.hpp"
 
@@ -113,7 +117,7 @@ public:
       row_inverse_[s] = p.row_inverse[i];
     }
     if (columns_wanted_)
-      w.add_columns(p.column_reach, p.column_max, p.column_sum, p.column_inverse);
+      w.add_columns(p.column_reach, p.column_max, p.column_sum, p.column_inverse, p.share);
     if (histogram_wanted_) {
       w.histogram.merge(histogram_builder(options_.histogram_bins, std::is_integral_v<T>,
                                           p.histogram_exponent, p.histogram_counts,
@@ -175,14 +179,17 @@ private:
           in_sum(a.columns_wanted_ ? a.size() : 0, 0),
           in_inverse(a.columns_wanted_ ? a.size() : 0, 0),
           histogram(a.options_.histogram_bins, std::is_integral_v<T>) {}
-    /// Adds another's column counts and sums, and takes the larger maxima.
+    /// Adds another's column counts and sums, and takes the larger maxima: entry k is column
+    /// share.global(k) (every column by default).
     void add_columns(const std::vector<std::int64_t>& count, const std::vector<T>& max,
-                     const std::vector<double>& sum, const std::vector<double>& inverse) {
-      for (std::size_t v = 0; v < in_count.size(); ++v) {
-        in_count[v] += count[v];
-        in_max[v] = std::max(in_max[v], max[v]);
-        in_sum[v] += sum[v];
-        in_inverse[v] += inverse[v];
+                     const std::vector<double>& sum, const std::vector<double>& inverse,
+                     const column_share& share = {}) {
+      for (std::size_t k = 0; k < count.size(); ++k) {
+        const auto v = static_cast<std::size_t>(share.global(static_cast<std::int64_t>(k)));
+        in_count[v] += count[k];
+        in_max[v] = std::max(in_max[v], max[k]);
+        in_sum[v] += sum[k];
+        in_inverse[v] += inverse[k];
       }
     }
     [[nodiscard]] column_state column(std::int64_t t) const {
@@ -336,5 +343,50 @@ template <class T> graph_metrics metrics_accumulator<T>::finish() const {
   }
   return g;
 }
+
+/// Where "no path" starts among solved distances of type T (metrics_request::path_limit).
+template <class T> double path_limit(const weight_facts& facts) {
+  if constexpr (std::is_integral_v<T>) {
+    constexpr auto below_infinity = static_cast<double>(weight_traits<T>::infinity - 1);
+    return facts.has_negative ? std::min(facts.distance_bound, below_infinity) : below_infinity;
+  } else {
+    return static_cast<double>(std::numeric_limits<T>::max());
+  }
+}
+
+/// The accumulator behind a back end that reduces its matrix where it was solved (one process,
+/// or a GPU rank's tiles): blocks of rows taken one at a time, the negative diagonal entries
+/// counted.
+template <class T> class metrics_reduction_sink final : public matrix_reduction {
+public:
+  metrics_reduction_sink(metrics_accumulator<T>& acc, double path_limit)
+      : acc_(acc), request_(acc.request(path_limit)) {
+    acc_.start(1);
+  }
+  [[nodiscard]] metrics_request request() const override { return request_; }
+  void take(const matrix_partials<std::int32_t>& p) override { add(p); }
+  void take(const matrix_partials<float>& p) override { add(p); }
+  [[nodiscard]] const negative_diagonal& negative() const noexcept { return negative_; }
+
+private:
+  template <class U> void add(const matrix_partials<U>& p) {
+    if constexpr (std::is_same_v<U, T>) {
+      const std::lock_guard lock(mutex_);
+      acc_.take(0, p);
+      negative_.count += p.negative_diagonal_count;
+      for (const std::int64_t v : p.negative_diagonal) {
+        if (negative_.first.size() < negative_diagonal::kept)
+          negative_.first.push_back(v);
+      }
+    } else {
+      throw internal_error("a back end reduced a matrix of another type than the metrics'");
+    }
+  }
+
+  metrics_accumulator<T>& acc_;
+  metrics_request request_;
+  negative_diagonal negative_;
+  std::mutex mutex_;
+};
 
 } // namespace apsp::detail

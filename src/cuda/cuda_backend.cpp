@@ -215,7 +215,7 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   if (reduction != nullptr) {
     // The metrics: O(n) sums come back instead of the matrix.
     reduction->take(
-        cuda::reduce_for_metrics(d_d.data(), ld, n, 0, n, reduction->request(), s.get()));
+        cuda::reduce_for_metrics(d_d.data(), ld, n, {}, 0, n, reduction->request(), s.get()));
     return;
   }
   const cuda::staging_buffers* staging_ptr = staging ? &*staging : nullptr;

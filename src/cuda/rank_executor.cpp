@@ -173,8 +173,8 @@ public:
     // 'Figures from code comments'). download() joins it first. APSP_CUDA_PREFAULT=0: none
     // (measurements).
     matrix_reduction* const reduction = ctx.reduction();
-    APSP_EXPECTS(reduction == nullptr || (from_edges_ && !paths() && L_.cols == 1), internal_error,
-                 "a rank reduces in place only whole rows built from the edges, without paths");
+    APSP_EXPECTS(reduction == nullptr || (from_edges_ && !paths()), internal_error,
+                 "a rank reduces in place only tiles built from the edges, without paths");
     if (from_edges_ && reduction == nullptr && prefault_enabled())
       fault_ = std::jthread([this] { fault_in_host_rows(); });
     // Two timed events a round on each stream: the per-rank report of a distributed solve.
@@ -540,16 +540,17 @@ private:
                  setup_seconds_, download_seconds_);
   }
 
-  /// The metrics' reductions of this device's rows, one tile row at a time (whole rows: one
-  /// process column), instead of a download.
+  /// The metrics' reductions of this device's tiles, one tile row at a time (the parts of its
+  /// rows in the columns this rank holds), instead of a download.
   void reduce(matrix_reduction& into) {
     const metrics_request request = into.request();
+    const apsp::detail::column_share share{L_.b, L_.cols, L_.col};
     for (std::int64_t t = 0; t < L_.tiles(); ++t) {
       if (!L_.owns_row(t))
         continue;
       const std::int64_t first = t * L_.b;
-      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_, L_.n, first,
-                                   L_.edge(t), request, s_.get()));
+      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_, cols_, share,
+                                   first, L_.edge(t), request, s_.get()));
     }
   }
 

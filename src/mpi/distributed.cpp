@@ -270,14 +270,43 @@ int gpu_sharing(const session& s, int device) {
   return static_cast<int>(std::count(devices.begin(), devices.end(), device));
 }
 
-std::uint64_t rank_memory(const plan& p, const solve_options& o, int rank) {
+/// A rank's host memory: its tiles (none where GPU ranks reduce metrics on their devices) and
+/// the cpu executor's workspace.
+std::uint64_t rank_memory(const plan& p, const solve_options& o, int rank, bool host_tiles = true) {
   const detail::grid_layout L = layout_of(p, rank);
   const auto cells =
       static_cast<std::uint64_t>(L.local_rows()) * static_cast<std::uint64_t>(L.local_cols());
   const drivers::distributed& d = ranks_of(p);
-  return cells * (size_of(o.type) + (o.paths ? 4 : 0)) +
+  return (host_tiles ? cells * (size_of(o.type) + (o.paths ? 4 : 0)) : 0) +
          detail::cpu::workspace_bytes(L.tile_rows(), L.tile_cols(), L.b, d.threads, size_of(o.type),
                                       o.paths, d.ranks > 1);
+}
+
+/// Plan `p` (its driver fitting) refused when the ranks of a node need more host memory than
+/// it has.
+void check_node_memory(plan& p) {
+  const drivers::distributed& ranks = ranks_of(p);
+  p.fits = p.driver_fits;
+  if (p.fits && ranks.node_memory != 0 &&
+      p.host_bytes * static_cast<std::uint64_t>(ranks.ranks_per_node) > ranks.node_memory) {
+    p.fits = false;
+    p.reason = "each rank needs up to " + std::to_string(p.host_bytes >> 20) + " MiB and " +
+               std::to_string(ranks.ranks_per_node) + " ranks share a node of " +
+               std::to_string(ranks.node_memory >> 20) +
+               " MiB; use more nodes or fewer ranks per node";
+  }
+}
+
+/// Plan `p` for metrics: GPU ranks reduce their tiles on the devices and keep none in host
+/// memory (solve_typed), so only their workspace is counted.
+void count_metrics_memory(plan& p, const solve_options& o, int ranks_total) {
+  if (!ranks_of(p).gpu || o.paths)
+    return;
+  p.host_bytes = 0;
+  for (int r = 0; r < ranks_total; ++r)
+    p.host_bytes = std::max(p.host_bytes, rank_memory(p, o, r, false));
+  p.working_host_bytes = p.host_bytes;
+  check_node_memory(p);
 }
 
 } // namespace
@@ -385,14 +414,7 @@ plan make_plan(const session& s, std::int64_t n, const solve_options& o, const o
     }
   }
   p.driver_fits = p.fits;
-  if (p.fits && ranks.node_memory != 0 &&
-      p.host_bytes * static_cast<std::uint64_t>(ranks.ranks_per_node) > ranks.node_memory) {
-    p.fits = false;
-    p.reason = "each rank needs up to " + std::to_string(p.host_bytes >> 20) + " MiB and " +
-               std::to_string(ranks.ranks_per_node) + " ranks share a node of " +
-               std::to_string(ranks.node_memory >> 20) +
-               " MiB; use more nodes or fewer ranks per node";
-  }
+  check_node_memory(p);
   return p;
 }
 
@@ -588,12 +610,23 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
   // GPU ranks starting afresh build their tiles on the device from the edges.
   constexpr bool gpu_type = std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>;
   const bool gpu_fill = gpu_type && ranks.gpu && o.resume_dir.empty();
+  // Metrics on GPU ranks: each device reduces its tiles where they are (as one GPU does), so
+  // the tiles never come to host memory, which holds none of them.
+  const bool reduce_on_device = metrics != nullptr && gpu_fill && !o.paths && p.n > 0;
+  std::optional<detail::metrics_accumulator<T>> device_acc;
+  std::optional<detail::metrics_reduction_sink<T>> device_sink;
+  if (reduce_on_device) {
+    device_acc.emplace(p.n, metrics->options);
+    device_sink.emplace(*device_acc, detail::path_limit<T>(facts));
+  }
   // The setup of a solve in one process (core/process_checkpoints.hpp), on this rank's tiles.
   std::optional<detail::process_checkpoints> saved;
   s.agree([&] {
     try {
-      local = std::make_unique_for_overwrite<T[]>(cells);
-      detail::advise_huge_pages(local.get(), cells * sizeof(T));
+      if (!reduce_on_device) {
+        local = std::make_unique_for_overwrite<T[]>(cells);
+        detail::advise_huge_pages(local.get(), cells * sizeof(T));
+      }
       if (o.paths) {
         via = std::make_unique_for_overwrite<std::int32_t[]>(cells);
         detail::advise_huge_pages(via.get(), cells * sizeof(std::int32_t));
@@ -638,6 +671,8 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
       const bool nvlink_like = one_node && comm.device_row() && comm.device_col();
       hooks.lookahead = ranks.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));
       out.lookahead = hooks.lookahead && comm.distributed();
+      if (device_sink)
+        ctx.set_reduction(&*device_sink);
       gpu->run(comm, ctx, hooks);
       return;
     }
@@ -672,7 +707,8 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
 
   const auto t2 = clock_type::now();
   // Negative cycles: every rank's diagonal entries, gathered in vertex order.
-  const detail::negative_diagonal mine = detail::find_negative_diagonal(L, local.get());
+  const detail::negative_diagonal mine =
+      device_sink ? device_sink->negative() : detail::find_negative_diagonal(L, local.get());
   long long count = mine.count;
   MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, world);
   if (count > 0) {
@@ -692,6 +728,15 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
                        all.begin() + static_cast<std::ptrdiff_t>(
                                          std::min(all.size(), detail::negative_diagonal::kept)));
     detail::throw_negative_cycle(found);
+  }
+  if (device_acc) {
+    // The tiles were reduced on the devices: the partials of every rank combined.
+    s.agree([&] {
+      device_acc->combine(all_ranks{world});
+      metrics->result = device_acc->finish();
+    });
+    out.finish_seconds = seconds_since(t2);
+    return out;
   }
   detail::normalize_unreachable_tiles(L, local.get(), o.paths ? via.get() : nullptr, facts);
   const distance_summary st = detail::summarize_tiles(L, local.get());
@@ -789,8 +834,11 @@ summary solve_planned(const session& s, const graph& g, const plan* given, const
   const graph& edges = usable ? *usable : g;
   plan made;
   s.agree([&] {
-    if (given == nullptr)
+    if (given == nullptr) {
       made = make_plan(s, edges.num_vertices(), o, d);
+      if (metrics != nullptr)
+        count_metrics_memory(made, o, s.size());
+    }
     const plan& p = given != nullptr ? *given : made;
     const drivers::distributed& ranks = ranks_of(p);
     APSP_EXPECTS(ranks.ranks == s.size() && p.n == edges.num_vertices() && p.type == o.type &&

@@ -112,3 +112,36 @@ def test_a_negative_cycle_is_reported_as_one_process_reports_it(tmp_path):
     assert one.returncode == many.returncode != 0
     err = [l for l in many.stderr.splitlines() if l.startswith("apsp: error: ")]
     assert len(err) == 1 and "negative cycle" in err[0], many.stderr
+
+
+@pytest.fixture(scope="module")
+def gpu_graphs(tmp_path_factory):
+    """Graphs of several 128-wide tiles for GPU ranks, or a skip where no GPU solves."""
+    d = tmp_path_factory.mktemp("gpu_metrics")
+    n = 300  # tiles of 128: 3 tile rows and columns, the last one partial
+    write_graph(d / "int.gr", n, random_graph(n, 2000, seed=8))
+    write_graph(d / "frac.gr", n, random_graph(n, 2000, seed=9), weight=lambda w: f"{w / 8}")
+    probe = run(["metrics", "int.gr", "--backend", "cuda", "-q", "-o", "probe.json"], d)
+    if probe.returncode != 0:
+        pytest.skip("no GPU here (apsp metrics --backend cuda exited "
+                    f"{probe.returncode}): GPU ranks are tested on GPU machines")
+    refs = {name: metrics(d, name, f"ref_{name}.json", "--backend", "reference", "--dtype", dtype)
+            for name, dtype in [("int.gr", "int32"), ("frac.gr", "float32")]}
+    return d, refs
+
+
+@pytest.mark.parametrize("ranks,grid", [(2, "1x2"), (2, "2x1"), (4, "2x2"), (3, "1x3")])
+def test_gpu_ranks_reduce_their_tiles_on_the_devices(gpu_graphs, ranks, grid):
+    """GPU ranks reduce their tiles where they are (each rank holds parts of rows and columns
+    of the block-cyclic layout); every metric equals the reference's."""
+    d, refs = gpu_graphs
+    for name, dtype in [("int.gr", "int32"), ("frac.gr", "float32")]:
+        out = f"g{ranks}{grid}_{name}.json"
+        got = metrics(d, name, out, "--dtype", dtype, "--backend", "cuda", "--block", "128",
+                      "--grid", grid, np_=ranks)
+        # Eighths below 2^21 are exact in float32: its distances are the reference's too.
+        assert_same_metrics(got, refs[name])
+    r = run(["metrics", "int.gr", "--backend", "cuda", "--block", "128", "--grid", grid], d,
+            np_=ranks)
+    assert r.returncode == 0, r.stderr
+    assert "reduced on the GPUs" in r.stdout, r.stdout

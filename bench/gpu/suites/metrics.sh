@@ -3,7 +3,7 @@
 # per-vertex CSVs compared.
 
 suite metrics suite_metrics "metrics_cuda_test apsp_cli" \
-  "metrics_cuda_test, then apsp metrics G --backend cuda (reduced on the GPU) at METRICS_SIZES (20000 60000) on random graphs with 20 out-edges a vertex, beside --backend cpu --algorithm johnson (METRICS_CPU=1) with the CSVs compared; METRICS_SIZES=140000 METRICS_CPU=0 is the fly-brain size; METRICS_HOWS sets the GPU runs' options (';' between runs, e.g. '--backend cuda --devices 0,1,2,3'), METRICS_SOLVE=1 adds apsp solve with the same options writing the matrix (.npy)"
+  "metrics_cuda_test, then apsp metrics G --backend cuda (reduced on the GPU) at METRICS_SIZES (20000 60000) on random graphs with 20 out-edges a vertex, beside --backend cpu --algorithm johnson (METRICS_CPU=1) with the CSVs compared; METRICS_SIZES=140000 METRICS_CPU=0 is the fly-brain size; METRICS_HOWS sets the GPU runs' options (';' between runs, e.g. '--backend cuda --devices 0,1,2,3'), METRICS_SOLVE=1 adds apsp solve with the same options writing the matrix (.npy), METRICS_RANKS=R adds mpirun -np R apsp metrics --backend cuda (GPU ranks reducing on their devices), compared with the last GPU run's CSV"
 suite_metrics() {
   local A n how tag t j log
   A=$(program apsp)
@@ -33,6 +33,26 @@ suite_metrics() {
       row metrics "$how" "$n" metrics_seconds "$seconds" s "apsp metrics g$n.bin $how --json -o m.csv"
       row metrics "$how" "$n" peak_rss "$rss" bytes "apsp metrics g$n.bin $how --json -o m.csv"
     done
+    if [[ -n ${METRICS_RANKS:-} ]]; then
+      # GPU ranks (each reduces its tiles on its device): wall s and each rank's peak RSS.
+      local r=$METRICS_RANKS
+      j="$WORK/metrics_${n}_ranks$r.json"
+      t=$EPOCHREALTIME
+      rm -f "$WORK"/rss_rank*
+      mpirun -np "$r" --bind-to none bash -c '/usr/bin/time -f %M -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+        "$WORK/rss_rank" "$A" metrics "$WORK/g$n.bin" --backend cuda --json -o "$WORK/metrics_${n}_ranks$r.csv" \
+        >"$j" 2>"$WORK/metrics_${n}_ranks$r.err" ||
+        { note "metrics n=$n $r GPU ranks: FAILED $(tail -1 "$WORK/metrics_${n}_ranks$r.err")"; }
+      if [[ -s $j ]]; then
+        local wall seconds rss
+        wall=$(since "$t")
+        seconds=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds']['metrics'])" "$j")
+        rss=$(cat "$WORK"/rss_rank* 2>/dev/null | sort -n | tail -1)
+        note "metrics n=$n $r GPU ranks: $seconds s, wall $wall s, largest rank peak RSS $((${rss:-0} >> 10)) MiB; $(python3 "$DRIVER_DIR/rows.py" compare-tables "$WORK/metrics_${n}_ranks$r.csv" "$WORK/metrics_${n}_${tag}.csv" 2>&1 | tail -1)"
+        row metrics "mpirun -np $r --backend cuda" "$n" metrics_seconds "$seconds" s "mpirun -np $r --bind-to none apsp metrics g$n.bin --backend cuda --json -o m.csv"
+        row metrics "mpirun -np $r --backend cuda" "$n" peak_rss_largest_rank "$((${rss:-0} * 1024))" bytes "mpirun -np $r --bind-to none apsp metrics g$n.bin --backend cuda --json -o m.csv"
+      fi
+    fi
     if [[ ${METRICS_SOLVE:-0} == 1 ]]; then
       # The same solve with the matrix written (.npy), for each GPU way of METRICS_HOWS.
       for how in "${hows[@]}"; do

@@ -10,6 +10,23 @@ namespace apsp::cuda::kernels {
 /// Threads of a block of the row and histogram kernels.
 inline constexpr int reduce_threads = 256;
 
+/// Which columns a block holds (matrix_partials.hpp's column_share): local column k is global
+/// column (k / b * stride + offset) * b + k % b; stride 1: column k itself.
+struct share_map {
+  std::int64_t b;
+  std::int64_t stride;
+  std::int64_t offset;
+  __device__ std::int64_t global(std::int64_t k) const {
+    return stride == 1 ? k : (k / b * stride + offset) * b + k % b;
+  }
+  /// The local column of global column j, or -1 when the block does not hold it.
+  __device__ std::int64_t local(std::int64_t j) const {
+    if (stride == 1)
+      return j;
+    return (j / b) % stride == offset ? j / b / stride * b + j % b : -1;
+  }
+};
+
 template <class T> struct row_totals {
   T max;
   std::int64_t reach;
@@ -32,22 +49,23 @@ template <class T> __device__ inline row_totals<T> shuffle_down(const row_totals
           __shfl_down_sync(0xffffffffu, v.sum, by), __shfl_down_sync(0xffffffffu, v.inverse, by)};
 }
 
-/// Row i of the `rows` rows at g_d (row stride ld, n columns; global row first_row + i): the
-/// largest path (0 if none), the paths, their sum and the sum of 1/d over d > 0; and its
-/// diagonal value. Grid: one block of reduce_threads per row (grid-stride over rows).
+/// Row i of the `rows` rows at g_d (row stride ld, `width` columns, global columns by `cols`;
+/// global row first_row + i): the largest path (0 if none), the paths, their sum and the sum of
+/// 1/d over d > 0; and its diagonal value (0 when the block does not hold it). Grid: one block
+/// of reduce_threads per row (grid-stride over rows).
 template <class T>
 __global__ void __launch_bounds__(reduce_threads)
-    row_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld, std::int64_t n,
-                      std::int64_t first_row, std::int64_t rows, T limit, T* g_max,
+    row_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld, std::int64_t width,
+                      share_map cols, std::int64_t first_row, std::int64_t rows, T limit, T* g_max,
                       std::int64_t* g_reach, double* g_sum, double* g_inverse, T* g_diagonal) {
   __shared__ row_totals<T> s_warp[reduce_threads / 32]; // one per warp
   for (std::int64_t i = blockIdx.x; i < rows; i += gridDim.x) {
     const T* g_row = g_d + i * ld;
     const std::int64_t diagonal = first_row + i;
     row_totals<T> r{T{0}, 0, 0.0, 0.0};
-    for (std::int64_t t = threadIdx.x; t < n; t += reduce_threads) {
+    for (std::int64_t t = threadIdx.x; t < width; t += reduce_threads) {
       const T v = g_row[t];
-      if (t == diagonal || !(v <= limit))
+      if (cols.global(t) == diagonal || !(v <= limit))
         continue;
       r.max = v > r.max ? v : r.max;
       ++r.reach;
@@ -68,23 +86,25 @@ __global__ void __launch_bounds__(reduce_threads)
       g_reach[i] = all.reach;
       g_sum[i] = all.sum;
       g_inverse[i] = all.inverse;
-      g_diagonal[i] = diagonal < n ? g_row[diagonal] : T{0};
+      const std::int64_t at = cols.local(diagonal);
+      g_diagonal[i] = at >= 0 && at < width ? g_row[at] : T{0};
     }
     __syncthreads(); // s_warp is reused by the next row
   }
 }
 
 /// Column t over rows [slice * slice_rows, ...) of the block: its paths, their largest, sum and
-/// sum of inverses, into slice `blockIdx.y`'s partial arrays (n entries each). Grid: x over
-/// columns, y over slices.
+/// sum of inverses, into slice `blockIdx.y`'s partial arrays (`width` entries each). Grid: x
+/// over columns, y over slices.
 template <class T>
-__global__ void column_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld, std::int64_t n,
-                                     std::int64_t first_row, std::int64_t rows,
+__global__ void column_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld, std::int64_t width,
+                                     share_map cols, std::int64_t first_row, std::int64_t rows,
                                      std::int64_t slice_rows, T limit, T* g_max,
                                      std::int64_t* g_reach, double* g_sum, double* g_inverse) {
   const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (t >= n)
+  if (t >= width)
     return;
+  const std::int64_t column = cols.global(t);
   const std::int64_t begin = blockIdx.y * slice_rows;
   const std::int64_t end = begin + slice_rows < rows ? begin + slice_rows : rows;
   T max = T{0};
@@ -93,7 +113,7 @@ __global__ void column_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld,
   double inverse = 0;
   for (std::int64_t i = begin; i < end; ++i) {
     const T v = g_d[i * ld + t];
-    if (first_row + i == t || !(v <= limit))
+    if (first_row + i == column || !(v <= limit))
       continue;
     max = v > max ? v : max;
     ++reach;
@@ -101,7 +121,7 @@ __global__ void column_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld,
     if (v > T{0})
       inverse += 1.0 / static_cast<double>(v);
   }
-  const std::int64_t at = blockIdx.y * n + t;
+  const std::int64_t at = blockIdx.y * width + t;
   g_max[at] = max;
   g_reach[at] = reach;
   g_sum[at] = sum;
@@ -110,13 +130,13 @@ __global__ void column_reduce_kernel(const T* __restrict__ g_d, std::int64_t ld,
 
 /// The slices' column partials summed in slice order (the same result on every run).
 template <class T>
-__global__ void column_combine_kernel(std::int64_t n, int slices, T* g_max, std::int64_t* g_reach,
-                                      double* g_sum, double* g_inverse) {
+__global__ void column_combine_kernel(std::int64_t width, int slices, T* g_max,
+                                      std::int64_t* g_reach, double* g_sum, double* g_inverse) {
   const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (t >= n)
+  if (t >= width)
     return;
   for (int k = 1; k < slices; ++k) {
-    const std::int64_t at = k * n + t;
+    const std::int64_t at = k * width + t;
     g_max[t] = g_max[at] > g_max[t] ? g_max[at] : g_max[t];
     g_reach[t] += g_reach[at];
     g_sum[t] += g_sum[at];
@@ -129,10 +149,10 @@ __global__ void column_combine_kernel(std::int64_t n, int slices, T* g_max, std:
 /// atomics. Grid-stride over rows (a block's count of one bin stays below 2^32 while it holds
 /// fewer than 2^32 cells: the launcher makes enough blocks).
 template <class T>
-__global__ void histogram_kernel(const T* __restrict__ g_d, std::int64_t ld, std::int64_t n,
-                                 std::int64_t first_row, std::int64_t rows, T limit, int exponent,
-                                 int bins, bool shared_bins, unsigned long long* g_counts,
-                                 unsigned long long* g_negative) {
+__global__ void histogram_kernel(const T* __restrict__ g_d, std::int64_t ld, std::int64_t width,
+                                 share_map cols, std::int64_t first_row, std::int64_t rows, T limit,
+                                 int exponent, int bins, bool shared_bins,
+                                 unsigned long long* g_counts, unsigned long long* g_negative) {
   extern __shared__ unsigned int s_counts[]; // [bins] when shared_bins
   if (shared_bins) {
     for (int b = threadIdx.x; b < bins; b += blockDim.x)
@@ -142,9 +162,9 @@ __global__ void histogram_kernel(const T* __restrict__ g_d, std::int64_t ld, std
   unsigned long long negative = 0;
   for (std::int64_t i = blockIdx.x; i < rows; i += gridDim.x) {
     const T* g_row = g_d + i * ld;
-    for (std::int64_t t = threadIdx.x; t < n; t += blockDim.x) {
+    for (std::int64_t t = threadIdx.x; t < width; t += blockDim.x) {
       const T v = g_row[t];
-      if (first_row + i == t || !(v <= limit))
+      if (first_row + i == cols.global(t) || !(v <= limit))
         continue;
       if (v < T{0}) {
         ++negative;
