@@ -116,8 +116,12 @@ public:
       row_sum_[s] = p.row_sum[i];
       row_inverse_[s] = p.row_inverse[i];
     }
-    if (columns_wanted_)
+    if (columns_wanted_) {
+      const auto held = static_cast<std::int64_t>(p.column_reach.size());
+      APSP_EXPECTS(held == 0 || p.share.global(held - 1) < n_, internal_error,
+                   "a back end reduced columns past the matrix's last");
       w.add_columns(p.column_reach, p.column_max, p.column_sum, p.column_inverse, p.share);
+    }
     if (histogram_wanted_) {
       w.histogram.merge(histogram_builder(options_.histogram_bins, std::is_integral_v<T>,
                                           p.histogram_exponent, p.histogram_counts,

@@ -549,8 +549,9 @@ private:
       if (!L_.owns_row(t))
         continue;
       const std::int64_t first = t * L_.b;
-      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_, cols_, share,
-                                   first, L_.edge(t), request, s_.get()));
+      // Row stride cols_ (padded), the columns held L_.local_cols(): the padding is no column.
+      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_,
+                                   L_.local_cols(), share, first, L_.edge(t), request, s_.get()));
     }
   }
 
