@@ -17,6 +17,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
+#include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/checks.hpp"
 #include "core/host_memory.hpp"
@@ -239,6 +240,38 @@ plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reas
   return p;
 }
 
+/// Under auto, a matrix too large for RAM (`too_large`) may still fit the GPUs, which reduce it
+/// where they solve it: their Floyd-Warshall plan when it does and the cost model says it ends
+/// before Dijkstra's rows on the cpu; else none (no GPU, no room, or slower).
+std::optional<plan> gpus_reduce_in_place(const graph& g, const solve_options& o,
+                                         const std::string& too_large) {
+  solve_options on_gpus = o;
+  on_gpus.backend = backend_kind::cuda;
+  on_gpus.algorithm = algorithm_kind::floyd_warshall;
+  plan p;
+  try {
+    p = apsp::make_plan(g, on_gpus);
+  } catch (const error&) {
+    return std::nullopt; // no GPU, or none that takes this problem
+  }
+  if (!reduces_where_solved(p) || !p.fits)
+    return std::nullopt;
+  detail::problem_shape shape;
+  shape.n = g.num_vertices();
+  shape.m = g.num_edges();
+  shape.type = o.type;
+  shape.threads = detail::thread_count(o);
+  if (const auto* split = std::get_if<drivers::cuda_split>(&p.run))
+    shape.gpus = static_cast<int>(split->devices.size());
+  const detail::algorithm_choice c = detail::choose_algorithm(shape, backend_kind::cuda);
+  if (c.algorithm != algorithm_kind::floyd_warshall)
+    return std::nullopt;
+  p.algorithm_reason = "auto: " + too_large +
+                       ", but the GPUs hold it and reduce it where they solve it (" +
+                       c.reason.substr(std::string("auto: ").size()) + ")";
+  return p;
+}
+
 /// Why no n x n matrix of `type` can be kept in this machine's RAM, whatever engine holds it
 /// (empty when one might): decided before planning, so that auto skips the supernodal analysis
 /// of a graph it will not solve into a matrix.
@@ -298,8 +331,16 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   if (o.algorithm == algorithm_kind::johnson) {
     batches = batch_plan(edges, o, johnson_plan(n, o), "requested", engine);
   } else if (!too_large.empty()) {
-    batches = batch_plan(edges, o, johnson_plan(n, o),
-                         "auto: " + too_large + "; " + rows_by + " keeps no matrix", engine);
+    std::optional<plan> on_gpus;
+    if (o.backend == backend_kind::automatic && engine != detail::row_engine::phast)
+      on_gpus = gpus_reduce_in_place(edges, o, too_large);
+    if (on_gpus) {
+      matrix = std::move(on_gpus);
+      in_place = true;
+    } else {
+      batches = batch_plan(edges, o, johnson_plan(n, o),
+                           "auto: " + too_large + "; " + rows_by + " keeps no matrix", engine);
+    }
   } else if (auto_batches && engine == detail::row_engine::phast) {
     // Before any matrix plan: on road-like graphs PHAST's rows beat the supernodal solve
     // (bench/results/metrics_phast_2026-11-28.csv), and the analysis would cost seconds.
