@@ -81,6 +81,7 @@ enum class placement_mode { automatic, off };
 /// What place_ranks did on this rank.
 struct placement {
   std::string cpus;     ///< the CPUs its threads run on, e.g. "16-31"
+  int cpu_count = 0;    ///< how many CPUs `cpus` names
   std::string how;      ///< one line: the share it took and of what, or why it kept its CPUs
   bool changed = false; ///< it moved its threads
   /// Ranks of its node (itself included) whose CPUs overlap these: its share of them, when

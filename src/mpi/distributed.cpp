@@ -684,8 +684,8 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
     cfg.kernels = detail::cpu::selected_isa();
     if (const auto& placed = session_access::of(s).placed) {
       // No oversubscription: the ranks on these CPUs have a thread for each at most.
-      const auto cpus = static_cast<int>(detail::parse_cpu_list(placed->cpus).size());
-      cfg.threads_fit = static_cast<std::int64_t>(cfg.threads) * placed->sharing <= cpus;
+      cfg.threads_fit =
+          static_cast<std::int64_t>(cfg.threads) * placed->sharing <= placed->cpu_count;
     }
     detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
   });

@@ -35,6 +35,7 @@ placement place_ranks(const session& s, placement_mode mode, bool gpu) {
   }
   placement out;
   out.cpus = detail::format_cpu_list(mine.allowed);
+  out.cpu_count = static_cast<int>(mine.allowed.size());
   out.sharing = detail::ranks_sharing_cpus(node, st.node_rank);
   if (mode == placement_mode::off) {
     out.how = "CPUs " + out.cpus + " as the launcher set them (placement off)";
@@ -44,6 +45,7 @@ placement place_ranks(const session& s, placement_mode mode, bool gpu) {
     if (p.changed) {
       const int stuck = detail::bind_process(p.cpus);
       out.cpus = detail::format_cpu_list(p.cpus);
+      out.cpu_count = static_cast<int>(p.cpus.size());
       out.changed = true;
       out.sharing = 1; // the shares do not overlap
       if (stuck > 0)

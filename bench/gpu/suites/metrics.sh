@@ -61,7 +61,7 @@ suite_metrics() {
         t=$EPOCHREALTIME
         "$A" solve "$WORK/g$n.bin" $how --json -o "$WORK/d$n.npy" >"$j" 2>"$WORK/solve_$n.err" ||
           { note "solve n=$n $how: FAILED $(tail -1 "$WORK/solve_$n.err")"; rm -f "$WORK/d$n.npy"; continue; }
-        local total
+        local total wall
         wall=$(since "$t")
         total=$(python3 -c "import json,sys; print(round(sum(json.load(open(sys.argv[1]))['seconds'].values()), 3))" "$j")
         note "solve n=$n $how -o d.npy: $total s ($(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds'])" "$j")), wall $wall s, file $(($(stat -c %s "$WORK/d$n.npy") >> 30)) GiB"
