@@ -27,13 +27,19 @@ negative_cycle_error turned_around(const negative_cycle_error& e) {
 
 } // namespace
 
-batch_settings dijkstra_settings(const solver_options& options, const std::string& what) {
+batch_settings dijkstra_settings(const solver_options& options, const std::string& what,
+                                 bool engine_options_apply) {
   const solve_options o = to_solve_options(options);
   if (o.narrow == narrow_mode::required) {
     throw invalid_argument_error("--dtype int16 computes on the cuda back end, but " + what +
                                  " solve by Dijkstra on the cpu; use int32");
   }
   warn_about_threads(options);
+  batch_settings s;
+  s.type = o.type;
+  s.threads = o.threads;
+  if (engine_options_apply)
+    return s;
   const std::string ignored = " is ignored: " + what + " solve by Dijkstra on the cpu";
   if (options.backend != "auto" && options.backend != "cpu")
     print_warning("--backend " + options.backend + ignored);
@@ -45,9 +51,6 @@ batch_settings dijkstra_settings(const solver_options& options, const std::strin
     print_warning("--gpu-memory" + ignored);
   if (!options.devices.empty())
     print_warning("--devices" + ignored);
-  batch_settings s;
-  s.type = o.type;
-  s.threads = o.threads;
   return s;
 }
 

@@ -27,12 +27,14 @@ struct batch_settings {
 };
 
 /// The settings for `options` (dtype, threads) when a command solves from sources on the cpu:
-/// `--dtype int16` (packed arithmetic on the cuda back end only) is refused (exit 2), and the
+/// `--dtype int16` (packed arithmetic on the cuda back end only) is refused (exit 2), and,
+/// unless `engine_options_apply` (the command may run an all-pairs engine instead), the
 /// options that choose or tune the all-pairs engines (--backend cuda/reference, --algorithm
 /// fw/supernodal, --block, --gpu-memory, --devices) are ignored after one warning each, naming
-/// `what` ("--sources/--targets").
+/// `what` ("paths").
 [[nodiscard]] batch_settings dijkstra_settings(const solver_options& options,
-                                               const std::string& what);
+                                               const std::string& what,
+                                               bool engine_options_apply = false);
 
 /// Sources per batch for a graph of n vertices: rows of at most 2^24 cells at a time (64 MiB of
 /// int32 distances, plus as much for predecessors; APSP_SOURCE_BATCH_CELLS for tests), at least

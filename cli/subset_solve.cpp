@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -12,7 +13,9 @@
 
 #include "apsp/block_io.hpp"
 #include "apsp/error.hpp"
+#include "apsp/estimate.hpp"
 #include "apsp/plan.hpp"
+#include "apsp/solve.hpp"
 #include "csv_labels.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
@@ -54,7 +57,7 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   block_request r;
   r.out_format = checked_distance_output(a.out, a.output_format, csv_labels);
   refuse_grid_outside_mpi(a.solver);
-  r.settings = dijkstra_settings(a.solver, subsets_option);
+  r.settings = dijkstra_settings(a.solver, subsets_option, /*engine_options_apply=*/true);
   r.settings.progress = progress_wanted(a.quiet, a.progress);
   if (s.sources)
     r.sources = read_id_list(*s.sources, "--sources");
@@ -128,6 +131,71 @@ void fill_block(const loaded_graph& in, const std::vector<std::int64_t>& sources
   }
 }
 
+/// Whether the options ask for the whole matrix (the all-pairs engines' options: --algorithm fw
+/// or supernodal, --backend cuda or reference, --devices, --gpu-memory).
+bool whole_matrix_asked(const solver_options& o) {
+  return o.algorithm == "fw" || o.algorithm == "supernodal" || o.backend == "cuda" ||
+         o.backend == "reference" || !o.devices.empty() || !o.gpu_memory.empty();
+}
+
+/// The solve of the whole matrix, when the block is to be cut from it; empty: Dijkstra's rows
+/// from the `searched` vertices. Asked for by the options, or under auto when the matrix fits
+/// in this machine's memory and the cost model (docs/sparse.md) says Floyd-Warshall ends before
+/// those searches: dense graphs with many sources. `why` says which.
+std::optional<plan> whole_matrix_plan(const loaded_graph& in, const solver_options& given,
+                                      const solve_options& o, std::size_t searched,
+                                      std::string& why) {
+  const graph& g = in.file.g;
+  if (given.algorithm == "johnson")
+    return std::nullopt;
+  if (whole_matrix_asked(given)) {
+    why = "asked for";
+    return make_plan(g, o);
+  }
+  solve_options fw = o;
+  fw.algorithm = algorithm_kind::floyd_warshall;
+  plan whole;
+  try {
+    whole = make_plan(g, fw);
+  } catch (const error&) {
+    return std::nullopt; // beyond the matrix limit, or no engine for it
+  }
+  if (!why_not_fitting(whole).empty())
+    return std::nullopt;
+  solve_options dijkstra = o;
+  dijkstra.algorithm = algorithm_kind::johnson;
+  dijkstra.backend = backend_kind::cpu;
+  const std::int64_t n = g.num_vertices();
+  const double matrix_seconds = estimated_solve_seconds(whole, fw, g.num_edges());
+  const double rows_seconds =
+      estimated_solve_seconds(make_plan(n, dijkstra), dijkstra, g.num_edges()) *
+      static_cast<double>(searched) / static_cast<double>(n);
+  if (!(matrix_seconds > 0 && matrix_seconds < rows_seconds))
+    return std::nullopt;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "auto: the whole matrix ~%.3g s < Dijkstra from %zu vertices ~%.3g s",
+                matrix_seconds, searched, rows_seconds);
+  why = text;
+  return whole;
+}
+
+/// Fills `block` (sources x targets) from the solved matrix `d`.
+void cut_block(const any_matrix& d, const std::vector<std::int64_t>& sources,
+               const std::vector<std::int64_t>& targets, io::distance_block& block) {
+  std::visit(
+      [&](auto& out) {
+        using T = typename std::decay_t<decltype(out)>::value_type;
+        const dense_matrix<T>& m = std::get<dense_matrix<T>>(d);
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+          const T* row = m.row(sources[i]);
+          for (std::size_t j = 0; j < targets.size(); ++j)
+            out[i * targets.size() + j] = row[targets[j]];
+        }
+      },
+      block.values);
+}
+
 /// Pairs with s != t, and those of them with a finite distance.
 struct block_counts {
   std::uint64_t pairs = 0;
@@ -158,6 +226,8 @@ struct block_report {
   std::size_t sources = 0;
   std::size_t targets = 0;
   bool from_targets = false;
+  std::optional<plan> whole; // the block was cut from this solve's matrix
+  std::string why;           // why that engine
   dtype type = dtype::int32;
   block_counts counts;
   double read = 0;
@@ -166,6 +236,8 @@ struct block_report {
 };
 
 std::string engine_text(const block_report& r) {
+  if (r.whole)
+    return "the whole matrix by " + to_string(r.whole->run) + ", then the block (" + r.why + ")";
   return r.from_targets
              ? "Dijkstra from the " + std::to_string(r.targets) + " targets on the reversed graph"
              : "Dijkstra from the " + std::to_string(r.sources) + " sources";
@@ -182,7 +254,13 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     j["m"] = m;
     j["sources"] = r.sources;
     j["targets"] = r.targets;
-    j["engine"] = r.from_targets ? "dijkstra_from_targets" : "dijkstra_from_sources";
+    j["engine"] = r.whole          ? "whole_matrix"
+                  : r.from_targets ? "dijkstra_from_targets"
+                                   : "dijkstra_from_sources";
+    if (r.whole) {
+      j["driver"] = to_string(r.whole->run);
+      j["engine_reason"] = r.why;
+    }
     j["dtype"] = to_string(r.type);
     j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
     j["pairs"] = r.counts.pairs;
@@ -195,7 +273,7 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
               std::string(io::to_string(in.file.source_format)).c_str());
   std::printf("vertices, edges  %lld, %lld\n", n, m);
   std::printf("block            %zu sources x %zu targets\n", r.sources, r.targets);
-  std::printf("engine           %s (cpu)\n", engine_text(r).c_str());
+  std::printf("engine           %s%s\n", engine_text(r).c_str(), r.whole ? "" : " (cpu)");
   std::printf("dtype            %s\n", std::string(to_string(r.type)).c_str());
   std::printf("seconds          read %.3f, solve %.3f, write %.3f\n", r.read, r.solve, r.write);
   std::printf("reachable pairs  %llu of %llu\n",
@@ -212,7 +290,8 @@ void add_subset_options(CLI::App& cmd, subset_selection& s) {
       "--sources", s.sources,
       "only the rows of these vertices: ids as the file writes them, comma-separated "
       "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved by "
-      "Dijkstra, never the n x n matrix");
+      "Dijkstra from the smaller set, or, where the cost model says it is faster (a dense graph, "
+      "many sources) or --algorithm fw/--backend cuda ask, by the whole matrix in memory");
   cmd.add_option("--targets", s.targets,
                  "only the columns of these vertices (same forms); alone, or when fewer than the "
                  "sources, solved by Dijkstra from them on the reversed graph");
@@ -248,8 +327,17 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   report.type = request.settings.type;
   io::distance_block block =
       allocate_block(in, request.settings.type, sources.size(), targets.size());
+  const std::size_t searched = report.from_targets ? targets.size() : sources.size();
+  report.whole = whole_matrix_plan(in, a.solver, resolved, searched, report.why);
+  if (!report.whole && a.solver.block != 0)
+    print_warning("--block is ignored: Dijkstra's rows for --sources/--targets take no tile");
   const stopwatch solve_clock;
-  fill_block(in, sources, targets, report.from_targets, request.settings, block);
+  if (report.whole) {
+    const result whole = solve_input(in, *report.whole, resolved, request.settings.progress);
+    cut_block(whole.distances(), sources, targets, block);
+  } else {
+    fill_block(in, sources, targets, report.from_targets, request.settings, block);
+  }
   report.solve = solve_clock.seconds();
   trace("solve: solved");
   if (!a.out.empty()) {

@@ -179,10 +179,11 @@ def test_integer_ids_of_an_edge_list(apsp_in, tmp_path):
     ["--targets", "60,1,22,22,5"],                                           # reversed, 2 + 2 + 1
 ])
 def test_batches_match_the_full_matrix_and_scipy(apsp_in, tmp_path, sets):
-    """Two sources per batch (APSP_SOURCE_BATCH_CELLS = 2n): every batch boundary is crossed."""
+    """Two sources per batch (APSP_SOURCE_BATCH_CELLS = 2n): every batch boundary is crossed.
+    (--algorithm johnson: on 60 vertices auto would cut the block from the whole matrix.)"""
     graph, edges = random_graph(tmp_path, 36)
     full = full_matrix(apsp_in, graph)
-    r = apsp_in("solve", graph, *sets, "-o", "d.npy", "--json",
+    r = apsp_in("solve", graph, *sets, "--algorithm", "johnson", "-o", "d.npy", "--json",
                 env=dict(os.environ, APSP_SOURCE_BATCH_CELLS="120"))
     assert r.rc == 0, r
     every = [str(v) for v in range(1, 61)]
@@ -305,16 +306,50 @@ def test_no_csv_labels_writes_values_only(apsp_in, tmp_path):
     np.testing.assert_array_equal(got, want)
 
 
-def test_engine_options_are_ignored_with_one_warning_each(apsp_in, tmp_path):
+def test_engine_options_ask_for_the_whole_matrix(apsp_in, tmp_path):
+    """--backend reference / --algorithm fw choose the whole matrix for the block (cut from it,
+    the same values); --algorithm johnson keeps Dijkstra's rows, and --block is then ignored
+    with one warning."""
     graph, _ = random_graph(tmp_path, 47)
     full = full_matrix(apsp_in, graph)
-    r = apsp_in("solve", graph, "--sources", "3", "--backend", "reference", "--algorithm", "fw",
-                "-o", "d.npy", "-q")
+    every = [str(v) for v in range(1, 61)]
+    for extra in (["--backend", "reference"], ["--algorithm", "fw"]):
+        r = apsp_in("solve", graph, "--sources", "3", *extra, "-o", "d.npy", "--json")
+        assert r.rc == 0 and r.err == "", r
+        j = json.loads(r.out)
+        assert j["engine"] == "whole_matrix" and j["engine_reason"] == "asked for", j
+        check_block(tmp_path, "d.npy", full, ["3"], every)
+    r = apsp_in("solve", graph, "--sources", "3", "--algorithm", "johnson", "--block", "8",
+                "-o", "d.npy", "--json")
     assert r.rc == 0, r
+    assert json.loads(r.out)["engine"] == "dijkstra_from_sources"
     lines = r.err.splitlines()
-    assert len(lines) == 2 and all(x.startswith("apsp: warning: --") for x in lines), r
-    assert "--backend reference is ignored" in lines[0] and "--algorithm fw" in lines[1], r
-    check_block(tmp_path, "d.npy", full, ["3"], [str(v) for v in range(1, 61)])
+    assert len(lines) == 1 and lines[0].startswith("apsp: warning: --block is ignored"), r
+    check_block(tmp_path, "d.npy", full, ["3"], every)
+
+
+def test_a_dense_graph_with_many_sources_is_cut_from_the_whole_matrix(apsp_in, tmp_path):
+    """auto: on a dense graph Floyd-Warshall of the whole matrix beats Dijkstra from most of the
+    vertices (the cost model), and from two of them it does not; both give Dijkstra's block."""
+    rng = np.random.default_rng(48)
+    n = 300
+    edges = [(u, int(v), int(rng.integers(1, 50))) for u in range(1, n + 1)
+             for v in rng.choice(np.arange(1, n + 1), 90, replace=False) if v != u]
+    write_gr(tmp_path / "dense.gr", n, edges)
+    many = ",".join(str(v) for v in range(1, n - 9))
+    for sources, engine in ((many, "whole_matrix"), ("7,250", "dijkstra_from_sources")):
+        r = apsp_in("solve", "dense.gr", "--sources", sources, "-o", "auto.npy", "--json")
+        assert r.rc == 0, r
+        j = json.loads(r.out)
+        assert j["engine"] == engine, j
+        if engine == "whole_matrix":
+            assert j["engine_reason"].startswith("auto: the whole matrix ~"), j
+        r = apsp_in("solve", "dense.gr", "--sources", sources, "--algorithm", "johnson",
+                    "-o", "rows.npy", "-q")
+        assert r.rc == 0, r
+        a, b = np.load(tmp_path / "auto.npy"), np.load(tmp_path / "rows.npy")
+        assert a.shape == (len(sources.split(",")), n) and a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
 
 
 def test_a_graph_beyond_the_matrix_limit_is_read_for_some_rows(apsp_in, tmp_path):
