@@ -317,15 +317,14 @@ private:
     }
   }
 
-  /// K rows' out-sums while a sweep's positions come in, lane by lane: arrays of K, so that
-  /// the compiler makes one vector operation of a position's K pairs. int32 distances sum as
-  /// integers (exact: n * 2^31 < 2^63); int64 ones could pass 2^63, so they sum in double as
-  /// take() does.
-  using lane_sum = std::conditional_t<sizeof(T) == 4, std::int64_t, double>;
+  /// K rows' out-sums while a sweep's positions come in, lane by lane: arrays of K of one
+  /// width, so that the compiler makes one vector operation of a position's K pairs (a reach
+  /// fits T: it is below n). Distances sum in double as take() sums them: whole numbers,
+  /// exact in any order while below 2^53.
   template <int K> struct row_lanes {
     alignas(64) T out_max[K] = {};
-    alignas(64) std::int64_t reach[K] = {};
-    alignas(64) lane_sum sum[K] = {};
+    alignas(64) T reach[K] = {};
+    alignas(64) double sum[K] = {};
     alignas(64) double inverse[K] = {};
   };
 
@@ -355,7 +354,7 @@ private:
     }
     for (int k = 0; k < rows.count; ++k)
       finish_row(rows.first + k,
-                 {r.out_max[k], r.reach[k], static_cast<double>(r.sum[k]), r.inverse[k]});
+                 {r.out_max[k], static_cast<std::int64_t>(r.reach[k]), r.sum[k], r.inverse[k]});
   }
 
   template <int K>
@@ -377,7 +376,7 @@ private:
   /// worker's arrays (by position), the histogram. take_lanes()'s pairs: d finite, t != s.
   template <int K>
   [[gnu::always_inline]] inline void reduce_sweep_body(worker_state& w, const sweep_rows<T>& rows,
-                                                       row_lanes<K>& r) {
+                                                       row_lanes<K>& rows_out) {
     using U = std::make_unsigned_t<T>;
     constexpr T inf = weight_traits<T>::infinity;
     const auto n = static_cast<std::size_t>(rows.n);
@@ -398,15 +397,23 @@ private:
     const auto bins = static_cast<std::size_t>(options_.histogram_bins);
     if (histogram && w.lane_counts.empty())
       w.lane_counts.assign(static_cast<std::size_t>(max_lanes) * bins, 0);
-    std::uint64_t* lane_counts = w.lane_counts.data();
+    std::uint64_t* __restrict lane_counts = w.lane_counts.data();
     int exponent = w.lane_exponent;
-    std::uint64_t negative = 0;
+    alignas(64) T negative[K] = {};
+    // Raw pointers and a local copy of the row sums: what the loop writes cannot alias them,
+    // so the sums stay in registers.
+    std::int64_t* __restrict in_count = w.in_count.data();
+    T* __restrict in_max = w.in_max.data();
+    double* __restrict in_sum = w.in_sum.data();
+    double* __restrict in_inverse = w.in_inverse.data();
+    row_lanes<K> r = rows_out;
     for (std::size_t p = 0; p < n; ++p) {
       const T* dp = values + p * K;
       const T hp = potential_at ? potential_at[p] : T{0};
       alignas(64) T v[K];        // the pair's distance, 0 where there is no pair
       alignas(64) T pair[K];     // 1 where there is one
-      alignas(64) double inv[K]; // 1 / d for d > 0, else 0
+      alignas(64) double dist[K]; // v as a double
+      alignas(64) double inv[K];  // 1 / d for d > 0, else 0
       for (int k = 0; k < K; ++k) {
         const T raw = dp[k];
         // Wraps only where raw is "no path", and then it is not used.
@@ -419,27 +426,28 @@ private:
         const T vk = d & static_cast<T>(-is_pair);
         v[k] = vk;
         pair[k] = is_pair;
+        dist[k] = static_cast<double>(vk);
         const double q = 1.0 / static_cast<double>(std::max(vk, T{1}));
         const std::uint64_t keep = std::uint64_t{0} - static_cast<std::uint64_t>(vk > T{0});
         inv[k] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(q) & keep);
       }
       for (int k = 0; k < K; ++k) {
         r.out_max[k] = std::max(r.out_max[k], v[k]);
-        r.reach[k] += static_cast<std::int64_t>(pair[k]);
-        r.sum[k] += static_cast<lane_sum>(v[k]);
+        r.reach[k] += pair[k];
+        r.sum[k] += dist[k];
         r.inverse[k] += inv[k];
       }
       if (columns) {
-        std::int64_t count = 0;
-        T max = w.in_max[p];
+        T count = 0;
+        T max = in_max[p];
         for (int k = 0; k < K; ++k) {
-          count += static_cast<std::int64_t>(pair[k]);
+          count += pair[k];
           max = std::max(max, v[k]);
         }
-        w.in_count[p] += count;
-        w.in_max[p] = max;
-        w.in_sum[p] += lane_total(v);
-        w.in_inverse[p] += pairwise_sum<K>(inv);
+        in_count[p] += static_cast<std::int64_t>(count);
+        in_max[p] = max;
+        in_sum[p] += pairwise_sum<K>(dist);
+        in_inverse[p] += pairwise_sum<K>(inv);
       }
       if (histogram) {
         // Each lane its own counts: a road graph's pairs at one position mostly fall in one
@@ -449,9 +457,10 @@ private:
           top = std::max(top, v[k]);
         if ((top >> exponent) >= static_cast<T>(bins))
           exponent = widen_lane_counts(w, static_cast<std::int64_t>(top));
+        for (int k = 0; k < K; ++k)
+          negative[k] += pair[k] & static_cast<T>(v[k] < T{0});
         for (int k = 0; k < K; ++k) {
           const T at_least_0 = static_cast<T>(v[k] >= T{0});
-          negative += static_cast<std::uint64_t>(pair[k] & (at_least_0 ^ T{1}));
           const auto bin =
               static_cast<std::size_t>((v[k] & static_cast<T>(-at_least_0)) >> exponent);
           lane_counts[static_cast<std::size_t>(k) * bins + bin] +=
@@ -459,8 +468,13 @@ private:
         }
       }
     }
-    if (histogram)
-      flush_lane_counts(w, negative);
+    rows_out = r;
+    if (histogram) {
+      std::uint64_t negatives = 0;
+      for (int k = 0; k < K; ++k)
+        negatives += static_cast<std::uint64_t>(negative[k]);
+      flush_lane_counts(w, negatives);
+    }
   }
 
   /// Widens the worker's per-lane counts until `top` (>= 0) falls in the last bin (as
@@ -494,14 +508,6 @@ private:
     }
     w.histogram.merge(histogram_builder(options_.histogram_bins, true, w.lane_exponent,
                                         std::move(counts), negative));
-  }
-
-  /// The sum of K distances: an integer for int32 T (exact), else in lane order.
-  template <int K> [[gnu::always_inline]] static double lane_total(const T (&v)[K]) {
-    lane_sum total = 0;
-    for (int k = 0; k < K; ++k)
-      total += static_cast<lane_sum>(v[k]);
-    return static_cast<double>(total);
   }
 
   /// a[0] + ... + a[K - 1] in halves (vector adds), the same order every time.
