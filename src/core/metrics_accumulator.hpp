@@ -109,9 +109,9 @@ public:
   /// the worker's column sums are kept by position from its first sweep on (finish() and
   /// combine() put them back), and each position's lanes are one vector operation per sum.
   /// Counts, maxima and the histogram are those of take_lanes() exactly; so are the distance
-  /// sums of integer types below 2^53 (each partial sum is a whole number, exact in a double,
-  /// made as an integer here); the sums of 1/d see their values in another order (a row's by
-  /// position, a column's batch pairwise), the same on every run.
+  /// sums while below 2^53 (whole numbers: exact in a double in any order); the sums of 1/d
+  /// see their values in another order (a row's by position, a column's batch pairwise), the
+  /// same on every run with the same batches per thread.
   void take_sweep(int worker, const sweep_rows<T>& rows, std::vector<T>& scratch) override {
     if constexpr (!std::is_integral_v<T>) {
       row_sink<T>::take_sweep(worker, rows, scratch);
