@@ -148,6 +148,28 @@ void expect_supernodal_pays(const ::apsp::cpu::elimination_plan& ep);
 // Rows of distances without the matrix (apsp::compute_metrics): the core reduces them, the cpu
 // computes them.
 
+/// The SIMD instructions a row sink may use on a sweep's rows: the producer's choice
+/// (cpu::selected_isa, made once per run), so that one knob (APSP_CPU_ISA) sets both.
+enum class sweep_isa { scalar, avx2, avx512 };
+
+/// The rows of sources first .. first + count - 1 as a PHAST sweep leaves them: by sweep
+/// position, not by vertex, and in reduced weights. With t = vertex_at[p] and s = first + k
+/// (k < count <= stride), d(s, t) = values[p * stride + k] + h(t) - h(s), where
+/// h(t) = potential_at[p] (none: 0), unless values[p * stride + k] >= infinity (no path); the
+/// diagonal is 0. position and vertex_at invert each other and are the same on every call of
+/// a run.
+template <class T> struct sweep_rows {
+  std::int64_t first;
+  int count;
+  std::int64_t n;
+  const T* values; ///< n * stride, by position
+  int stride;
+  const std::int32_t* position;  ///< position[v], n values
+  const std::int32_t* vertex_at; ///< vertex_at[p], n values
+  const T* potential_at;         ///< h(vertex_at[p]), n values; null when there are none
+  sweep_isa isa;
+};
+
 /// Takes rows of distances, one source at a time, from several threads.
 template <class T> class row_sink {
 public:
@@ -168,6 +190,32 @@ public:
         row[static_cast<std::size_t>(t)] = values[t * stride + k];
       take(worker, first + k, row.data());
     }
+  }
+  /// A sweep's rows (sweep_rows), on thread `worker`. By default they are put back in vertex
+  /// order and true distances in `scratch` (kept by the caller from call to call, n * stride
+  /// values once used) and go to take_lanes(); a sink that reduces rows in any column order
+  /// overrides it to skip that pass and its buffer.
+  virtual void take_sweep(int worker, const sweep_rows<T>& rows, std::vector<T>& scratch) {
+    constexpr T inf = weight_traits<T>::infinity;
+    const auto n = static_cast<std::size_t>(rows.n);
+    const auto stride = static_cast<std::size_t>(rows.stride);
+    scratch.resize(n * stride);
+    std::vector<T> hs(stride, T{0});
+    for (int k = 0; k < rows.count && rows.potential_at; ++k)
+      hs[static_cast<std::size_t>(k)] =
+          rows.potential_at[rows.position[static_cast<std::size_t>(rows.first + k)]];
+    for (std::size_t t = 0; t < n; ++t) {
+      const auto p = static_cast<std::size_t>(rows.position[t]);
+      const T* dp = rows.values + p * stride;
+      const T ht = rows.potential_at ? rows.potential_at[p] : T{0};
+      T* out = scratch.data() + t * stride;
+      for (std::size_t k = 0; k < stride; ++k)
+        out[k] = dp[k] >= inf ? inf : static_cast<T>(dp[k] + (ht - hs[k]));
+    }
+    for (int k = 0; k < rows.count; ++k)
+      scratch[static_cast<std::size_t>(rows.first + k) * stride + static_cast<std::size_t>(k)] =
+          T{0};
+    take_lanes(worker, rows.first, rows.count, rows.n, scratch.data(), rows.stride);
   }
 };
 

@@ -118,6 +118,18 @@ template <class T, int K>
   sweep_body<T, K>(s);
 }
 
+detail::sweep_isa sweep_isa_of(detail::cpu::isa isa) noexcept {
+  switch (isa) {
+  case detail::cpu::isa::avx512:
+    return detail::sweep_isa::avx512;
+  case detail::cpu::isa::avx2:
+    return detail::sweep_isa::avx2;
+  case detail::cpu::isa::scalar:
+    break;
+  }
+  return detail::sweep_isa::scalar;
+}
+
 template <class T> using sweep_fn = void (*)(const sweep_args<T>&);
 
 template <class T, int K> sweep_fn<T> sweep_for(detail::cpu::isa isa) {
@@ -152,19 +164,26 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
   const std::int64_t n = ch.n;
   if (n == 0)
     return;
-  constexpr T cap = weight_traits<T>::infinity;
-  constexpr T inf = weight_traits<T>::infinity;
+  constexpr T cap = weight_traits<T>::infinity; // what the sink reads as "no path"
   const sweep_fn<T> sweep = sweep_for<T, K>(detail::cpu::selected_isa());
   const std::int64_t batches = (n + K - 1) / K;
   const int workers = static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), batches));
   sink.start(workers);
   row_progress progress(n, cfg.sources_per_round); // as Dijkstra's rows: no barrier
   const auto un = static_cast<std::size_t>(n);
+  // The potentials in sweep order, so that a sink reducing by position reads them in step.
+  std::vector<T> potential_at;
+  if (!h.empty()) {
+    potential_at.resize(un);
+    for (std::size_t p = 0; p < un; ++p)
+      potential_at[p] = h[static_cast<std::size_t>(ch.vertex_at[p])];
+  }
+  const detail::sweep_isa isa = sweep_isa_of(detail::cpu::selected_isa());
 #pragma omp parallel num_threads(workers)
   {
     // Each thread allocates (and so first touches) its own buffers.
     aligned_lanes<T> d(un * K);
-    std::vector<T> lanes(un * K);
+    std::vector<T> scratch; // for sinks that want rows in vertex order (row_sink::take_sweep)
     upward_search<T> up(n, cap);
     std::vector<seed<T>> seeds;
     const int worker = omp_get_thread_num();
@@ -176,22 +195,13 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
       std::sort(seeds.begin(), seeds.end(),
                 [](const seed<T>& x, const seed<T>& y) { return x.position < y.position; });
       sweep(sweep_args<T>{&ch, seeds.data(), seeds.size(), d.data.get(), cap});
-      // Back to vertex order, the lanes kept side by side: one read of a position's lanes
-      // serves all the rows, and the sink reduces them together.
-      T hs[K] = {};
-      for (int k = 0; k < count; ++k)
-        hs[k] = h.empty() ? T{0} : h[static_cast<std::size_t>(first + k)];
-      const T* dd = d.data.get();
-      for (std::size_t t = 0; t < un; ++t) {
-        const T* dp = dd + static_cast<std::size_t>(ch.position[t]) * K;
-        T* out = lanes.data() + t * K;
-        const T ht = h.empty() ? T{0} : h[t];
-        for (int k = 0; k < K; ++k)
-          out[k] = dp[k] >= cap ? inf : static_cast<T>(dp[k] + (ht - hs[k]));
-      }
-      for (int k = 0; k < count; ++k)
-        lanes[static_cast<std::size_t>(first + k) * K + static_cast<std::size_t>(k)] = T{0};
-      sink.take_lanes(worker, first, count, n, lanes.data(), K);
+      // The sweep's lanes as they lie, by position: the sink reads them once for all the rows,
+      // in the order the sweep wrote them.
+      sink.take_sweep(worker,
+                      detail::sweep_rows<T>{first, count, n, d.data.get(), K, ch.position.data(),
+                                            ch.vertex_at.data(),
+                                            h.empty() ? nullptr : potential_at.data(), isa},
+                      scratch);
       progress.done(count, worker == 0, ctx);
     }
   }

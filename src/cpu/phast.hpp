@@ -39,7 +39,9 @@ template <class T>
 /// sink_dijkstra's rows (same values, same sink calls: start, then take once per source, and
 /// ctx.round_done after every cfg.sources_per_round sources) from the hierarchy `ch` of the
 /// reweighted graph with potentials `h` (empty: none), `lanes` sources per sweep (1, 4, 8 or
-/// 16) on cfg.threads threads. Memory per thread: n * lanes distances and n * lanes row values.
+/// 16) on cfg.threads threads; each sweep goes to the sink by position (row_sink::take_sweep).
+/// Memory per thread: n * lanes distances, and n * lanes row values for a sink that takes the
+/// rows in vertex order (take_sweep's default).
 template <class T>
 void sink_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
                 detail::row_sink<T>& sink, const dijkstra_config& cfg, int lanes,

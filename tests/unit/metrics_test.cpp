@@ -26,6 +26,7 @@
 #include "core/metrics_accumulator.hpp"
 #include "core/metrics_histogram.hpp"
 #include "core/tuning.hpp"
+#include "cpu/cpu_isa.hpp"
 
 namespace {
 
@@ -472,6 +473,128 @@ TEST(metrics_accumulator, rows_taken_in_lanes_give_the_same_bits_as_one_by_one) 
     lanes.take_lanes(0, first, count, n, interleaved.data(), stride);
   }
   expect_same_metrics(lanes.finish(), rows.finish(), 0.0);
+}
+
+/// One process: combine() reduces nothing, but puts the workers' columns back in vertex order.
+struct one_process {
+  template <class V> void max(V*, std::size_t) {}
+  template <class V> void sum(V*, std::size_t) {}
+};
+
+/// Rows by sweep position (take_sweep, as PHAST hands them), against the same rows by take():
+/// a random permutation and random potentials, distances with no path, zero and negative ones,
+/// garbage on the diagonal (which must be skipped), batches spread over 1-3 workers, the first
+/// batch of worker 0 taken in vertex order before its sweeps, with combine() or without.
+template <class T>
+void expect_sweeps_match_rows(std::int64_t n, int stride, int workers,
+                              const apsp::metrics_options& mo, bool combine,
+                              apsp::detail::sweep_isa isa, std::uint64_t seed) {
+  SCOPED_TRACE("n=" + std::to_string(n) + " stride=" + std::to_string(stride) + " isa=" +
+               std::to_string(static_cast<int>(isa)) + " workers=" + std::to_string(workers) +
+               " seed=" + std::to_string(seed) + (combine ? " combined" : ""));
+  constexpr T inf = apsp::weight_traits<T>::infinity;
+  const auto N = static_cast<std::size_t>(n);
+  std::mt19937_64 rng(seed);
+  std::vector<std::int32_t> vertex_at(N);
+  for (std::size_t p = 0; p < N; ++p)
+    vertex_at[p] = static_cast<std::int32_t>(p);
+  std::shuffle(vertex_at.begin(), vertex_at.end(), rng);
+  std::vector<std::int32_t> position(N);
+  for (std::size_t p = 0; p < N; ++p)
+    position[static_cast<std::size_t>(vertex_at[p])] = static_cast<std::int32_t>(p);
+  std::vector<T> h(N);
+  for (auto& x : h)
+    x = -static_cast<T>(rng() % 500);
+  std::vector<T> d(N * N); // d[s * n + t], true distances, 0 on the diagonal
+  for (std::size_t i = 0; i < N * N; ++i) {
+    const auto r = static_cast<T>(rng() % 1000);
+    d[i] = i / N == i % N ? T{0} : r < 100 ? inf : r < 120 ? T{0} : r - 300;
+  }
+  std::vector<T> potential_at(N);
+  for (std::size_t p = 0; p < N; ++p)
+    potential_at[p] = h[static_cast<std::size_t>(vertex_at[p])];
+
+  apsp::detail::metrics_accumulator<T> want(n, mo);
+  want.start(workers);
+  apsp::detail::metrics_accumulator<T> got(n, mo);
+  got.start(workers);
+  apsp::detail::metrics_accumulator<T> by_default(n, mo); // row_sink's take_sweep
+  by_default.start(workers);
+  std::vector<T> values(N * static_cast<std::size_t>(stride));
+  std::vector<T> scratch;
+  std::int64_t batch = 0;
+  for (std::int64_t first = 0; first < n; first += stride, ++batch) {
+    const int count = static_cast<int>(std::min<std::int64_t>(stride, n - first));
+    const int worker = static_cast<int>(batch % workers);
+    for (int k = 0; k < count; ++k)
+      want.take(worker, first + k, d.data() + (first + k) * n);
+    for (std::size_t p = 0; p < N; ++p) {
+      const auto t = static_cast<std::size_t>(vertex_at[p]);
+      for (int k = 0; k < stride; ++k) {
+        const auto s = static_cast<std::size_t>(first + k);
+        T& out = values[p * static_cast<std::size_t>(stride) + static_cast<std::size_t>(k)];
+        if (k >= count || d[s * N + t] >= inf)
+          out = inf;
+        else if (s == t)
+          out = static_cast<T>(rng() % 50) - 25; // not a pair: must not count
+        else
+          out = d[s * N + t] - h[t] + h[s];
+      }
+    }
+    const apsp::detail::sweep_rows<T> rows{first,
+                                           count,
+                                           n,
+                                           values.data(),
+                                           stride,
+                                           position.data(),
+                                           vertex_at.data(),
+                                           potential_at.data(),
+                                           isa};
+    by_default.apsp::detail::row_sink<T>::take_sweep(worker, rows, scratch);
+    if (batch == 0) {
+      // Vertex order first (take_lanes of the true rows), then the sweeps: the worker's columns
+      // move to position order.
+      got.take_lanes(0, first, count, n, scratch.data(), stride);
+    } else {
+      got.take_sweep(worker, rows, scratch);
+    }
+  }
+  if (combine)
+    got.combine(one_process{});
+  const apsp::graph_metrics want_metrics = want.finish();
+  expect_same_metrics(by_default.finish(), want_metrics, 0.0); // take_lanes: the same bits
+  expect_same_metrics(got.finish(), want_metrics, 1e-13);
+}
+
+TEST(metrics_accumulator, rows_taken_by_sweep_position_match_rows_taken_one_by_one) {
+  apsp::metrics_options all;
+  all.histogram_bins = 7;
+  apsp::metrics_options rows_only;
+  rows_only.which = apsp::metric::diameter | apsp::metric::radius | apsp::metric::out_eccentricity;
+  apsp::metrics_options columns_only;
+  columns_only.which = apsp::metric::closeness | apsp::metric::harmonic;
+  // Each kernel family this CPU can run (the producer names it; PHAST: APSP_CPU_ISA).
+  std::vector<apsp::detail::sweep_isa> isas{apsp::detail::sweep_isa::scalar};
+  if (apsp::detail::cpu::isa_supported(apsp::detail::cpu::isa::avx2))
+    isas.push_back(apsp::detail::sweep_isa::avx2);
+  if (apsp::detail::cpu::isa_supported(apsp::detail::cpu::isa::avx512))
+    isas.push_back(apsp::detail::sweep_isa::avx512);
+  std::uint64_t seed = 40;
+  for (const auto isa : isas) {
+    for (const std::int64_t n : {1, 2, 15, 16, 17, 53}) {
+      for (const int stride : {1, 4, 8, 16}) {
+        for (int workers = 1; workers <= 3; ++workers) {
+          for (const auto& mo : {all, rows_only, columns_only}) {
+            ++seed;
+            expect_sweeps_match_rows<std::int32_t>(n, stride, workers, mo, seed % 2 == 0, isa,
+                                                   seed);
+            expect_sweeps_match_rows<std::int64_t>(n, stride, workers, mo, seed % 2 == 1, isa,
+                                                   seed);
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(metrics_accumulator, parts_of_rows_combined_across_processes_give_the_whole) {
