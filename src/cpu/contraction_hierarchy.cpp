@@ -2,11 +2,12 @@
 
 #include "cpu/dijkstra_queues.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <numeric>
-#include <queue>
+#include <span>
 #include <utility>
 
 namespace apsp::cpu {
@@ -19,17 +20,25 @@ template <class W> struct neighbour {
 
 template <class W> using adjacency = std::vector<std::vector<neighbour<W>>>;
 
-/// A local Dijkstra in the graph that remains, reused for every search (reset by its touched
-/// list, so a search costs what it visits, not n).
+/// A shortcut that a contraction adds: u -> w, replacing u -> v -> w.
+template <class W> struct shortcut {
+  std::int32_t from;
+  std::int32_t to;
+  W weight;
+};
+
+/// A local Dijkstra in the graph that remains, reused for every search of one thread (reset by
+/// its touched list, so a search costs what it visits, not n).
 template <class W> class witness_search {
 public:
   explicit witness_search(std::int64_t n)
       : dist_(static_cast<std::size_t>(n), std::numeric_limits<W>::max()), heap_(n) {}
 
-  /// Distances from `source` without passing `excluded`, exact up to `limit` for the vertices
-  /// settled before `settle_limit` of them are; others read as at least what they are.
-  void run(const adjacency<W>& out, std::int32_t source, std::int32_t excluded, W limit,
-           int settle_limit) {
+  /// Distances from `source` through no vertex that `skip` names, exact up to `limit` for the
+  /// vertices settled before `settle_limit` of them are; others read as at least what they are.
+  template <class Skip>
+  void run(const adjacency<W>& out, std::span<const shortcut<W>> pending, std::int32_t source,
+           Skip skip, W limit, int settle_limit) {
     for (const std::int32_t v : touched_)
       dist_[static_cast<std::size_t>(v)] = std::numeric_limits<W>::max();
     touched_.clear();
@@ -41,8 +50,14 @@ public:
       const auto [du, u] = heap_.pop();
       if (du > limit || ++settled > settle_limit)
         break;
+      for (const auto& a : pending) {
+        if (a.from == u && du + a.weight <= limit && du + a.weight < dist(a.to)) {
+          set(a.to, du + a.weight);
+          heap_.push(du + a.weight, a.to);
+        }
+      }
       for (const auto& a : out[static_cast<std::size_t>(u)]) {
-        if (a.vertex == excluded)
+        if (skip(a.vertex))
           continue;
         const W candidate = du + a.weight; // du <= limit < cap and a.weight < cap: no overflow
         if (candidate <= limit && candidate < dist_[static_cast<std::size_t>(a.vertex)]) {
@@ -68,11 +83,29 @@ private:
   dary_heap<W, 4> heap_;
 };
 
+/// A fixed pseudo-random order of the vertices (splitmix64): ties between equal priorities
+/// spread over the graph instead of following the input's numbering, so each round contracts
+/// many vertices, and the same ones on any number of threads.
+[[nodiscard]] std::uint64_t tie_breaker(std::int32_t v) noexcept {
+  std::uint64_t z = static_cast<std::uint64_t>(v) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// Contracts in rounds. Each round takes the vertices whose priority is the smallest within two
+/// arcs among the vertices that remain (an independent set), finds their shortcuts in parallel
+/// on the graph as it is, with witness searches that avoid every vertex of the round (a witness
+/// through another one would vanish with it: with ties, two could each be the other's witness),
+/// then adds the shortcuts and removes the round's vertices in vertex order, and recomputes
+/// their neighbours' priorities in parallel. Nothing depends on the thread count: the hierarchy
+/// is the same on any.
 template <class W> class contractor {
 public:
   contractor(const csr_graph<W>& g, W cap, const contraction_limits& limits)
-      : n_(g.n), cap_(cap), limits_(limits), out_(static_cast<std::size_t>(g.n)),
-        in_(static_cast<std::size_t>(g.n)), search_(g.n) {
+      : n_(g.n), cap_(cap), limits_(limits),
+        team_(std::max(1, limits.threads > 0 ? limits.threads : omp_get_max_threads())),
+        out_(static_cast<std::size_t>(g.n)), in_(static_cast<std::size_t>(g.n)) {
     for (std::int64_t u = 0; u < g.n; ++u) {
       for (std::int64_t a = g.offsets[static_cast<std::size_t>(u)];
            a < g.offsets[static_cast<std::size_t>(u) + 1]; ++a) {
@@ -86,10 +119,10 @@ public:
 
   contraction_hierarchy<W> run() {
     const auto n = static_cast<std::size_t>(n_);
-    contracted_.assign(n, 0);
     deleted_.assign(n, 0);
     level_.assign(n, 0);
     priority_.assign(n, 0);
+    in_round_.assign(n, 0);
     up_.resize(n);
     down_.resize(n);
     std::int64_t arcs = 0;
@@ -97,36 +130,40 @@ public:
       arcs += static_cast<std::int64_t>(list.size());
     const auto budget =
         static_cast<std::int64_t>(limits_.shortcut_budget * static_cast<double>(arcs)) + n_;
-    using entry = std::pair<std::int64_t, std::int32_t>;
-    std::priority_queue<entry, std::vector<entry>, std::greater<>> queue;
-    for (std::size_t v = 0; v < n; ++v) {
-      priority_[v] = priority(static_cast<std::int32_t>(v));
-      queue.push({priority_[v], static_cast<std::int32_t>(v)});
-    }
+    for (int t = 0; t < team_; ++t)
+      searches_.emplace_back(n_);
+    found_.resize(static_cast<std::size_t>(team_));
+
+    std::vector<std::int32_t> remaining(n);
+    std::iota(remaining.begin(), remaining.end(), 0);
+    update_priorities(remaining);
     contraction_hierarchy<W> h;
     h.n = n_;
     std::int64_t shortcuts = 0;
-    while (!queue.empty()) {
-      const auto [p, v] = queue.top();
-      queue.pop();
-      const auto vi = static_cast<std::size_t>(v);
-      if (contracted_[vi] != 0 || p != priority_[vi])
-        continue; // stale
-      // Lazy update: a vertex whose priority has grown since it was queued waits its turn.
-      const std::int64_t now = priority(v);
-      if (now > p && !queue.empty() && now > queue.top().first) {
-        priority_[vi] = now;
-        queue.push({now, v});
-        continue;
+    std::vector<std::int32_t> round;
+    std::vector<std::int32_t> touched;
+    while (!remaining.empty()) {
+      take_round(remaining, round);
+      for (const std::int32_t v : round)
+        in_round_[static_cast<std::size_t>(v)] = 1;
+      find_round_shortcuts(round);
+      // In vertex order: the same graph, arcs in the same order, on any number of threads.
+      touched.clear();
+      for (std::size_t i = 0; i < round.size(); ++i) {
+        const auto& [thread, first, size] = spans_[i];
+        for (std::size_t s = first; s < first + size; ++s) {
+          const auto& sc = found_[thread][s];
+          shortcuts += add_arc(sc.from, sc.to, sc.weight) ? 1 : 0;
+        }
+        if (shortcuts > budget)
+          return h; // incomplete
+        remove(round[i], touched);
       }
-      shortcuts += contract(v);
-      if (shortcuts > budget)
-        return h; // incomplete
-      for (const std::int32_t w : touched_neighbours_) {
-        const auto wi = static_cast<std::size_t>(w);
-        priority_[wi] = priority(w);
-        queue.push({priority_[wi], w});
-      }
+      for (const std::int32_t v : round)
+        in_round_[static_cast<std::size_t>(v)] = 0;
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      update_priorities(touched);
     }
     h.shortcuts = shortcuts;
     layout(h);
@@ -155,11 +192,13 @@ private:
     return true;
   }
 
-  /// The shortcuts contracting v needs now: counted only (Add = false) or added.
-  template <bool Add> std::int64_t shortcuts_of(std::int32_t v, int settle_limit) {
+  /// Calls emit(u, w, weight) for each shortcut u -> w that contracting v needs now: each pair
+  /// of v's neighbours without a witness that avoids what `skip` names (v among them).
+  template <class Skip, class Emit, class Pending>
+  void shortcuts_of(std::int32_t v, witness_search<W>& search, int settle_limit, Skip skip,
+                    Emit emit, Pending pending) const {
     const auto& ins = in_[static_cast<std::size_t>(v)];
     const auto& outs = out_[static_cast<std::size_t>(v)];
-    std::int64_t count = 0;
     for (const auto& [u, wu] : ins) {
       W longest = 0;
       bool any = false;
@@ -171,36 +210,128 @@ private:
       }
       if (!any)
         continue;
-      search_.run(out_, u, v, longest, settle_limit);
+      search.run(out_, pending(), u, skip, longest, settle_limit);
       for (const auto& [w, wv] : outs) {
         const W through = wu + wv;
-        if (w == u || through >= cap_ || search_.dist(w) <= through)
+        if (w == u || through >= cap_ || search.dist(w) <= through)
           continue; // a witness (or no distance can use it)
-        if constexpr (Add)
-          count += add_arc(u, w, through) ? 1 : 0;
-        else
-          ++count;
+        emit(u, w, through);
       }
     }
-    return count;
   }
 
   /// Edge difference and contracted neighbours: contract where the graph grows least, spread
   /// out over the graph.
-  std::int64_t priority(std::int32_t v) {
+  std::int64_t priority(std::int32_t v, witness_search<W>& search) const {
     const auto vi = static_cast<std::size_t>(v);
-    const std::int64_t added = shortcuts_of<false>(v, limits_.estimate_settle_limit);
+    std::int64_t added = 0;
+    shortcuts_of(
+        v, search, limits_.estimate_settle_limit, [v](std::int32_t x) { return x == v; },
+        [&added](std::int32_t, std::int32_t, W) { ++added; },
+        [] { return std::span<const shortcut<W>>{}; });
     const auto removed = static_cast<std::int64_t>(in_[vi].size() + out_[vi].size());
     return 2 * (added - removed) + deleted_[vi];
   }
 
-  /// Contracts v: its shortcuts go in, its arcs leave the remaining graph (kept as the
-  /// hierarchy's), its neighbours are listed in touched_neighbours_. Returns the new arcs.
-  std::int64_t contract(std::int32_t v) {
+  void update_priorities(const std::vector<std::int32_t>& vertices) {
+    const auto count = static_cast<std::int64_t>(vertices.size());
+#pragma omp parallel num_threads(team_)
+    {
+      auto& search = searches_[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 16)
+      for (std::int64_t i = 0; i < count; ++i) {
+        const std::int32_t v = vertices[static_cast<std::size_t>(i)];
+        priority_[static_cast<std::size_t>(v)] = priority(v, search);
+      }
+    }
+  }
+
+  /// Whether a comes before b: lower priority, then the fixed tie order, then lower id.
+  [[nodiscard]] bool before(std::int32_t a, std::int32_t b) const noexcept {
+    const auto pa = priority_[static_cast<std::size_t>(a)];
+    const auto pb = priority_[static_cast<std::size_t>(b)];
+    if (pa != pb)
+      return pa < pb;
+    const auto ta = tie_breaker(a);
+    const auto tb = tie_breaker(b);
+    return ta != tb ? ta < tb : a < b;
+  }
+
+  /// Whether v comes before every remaining vertex within two arcs of it (either way): two
+  /// vertices of a round then share no neighbour, so that one's contraction changes nothing the
+  /// other's priority counted (one arc apart only, rounds are larger but the hierarchy has more
+  /// shortcuts).
+  [[nodiscard]] bool first_within_two_arcs(std::int32_t v) const noexcept {
     const auto vi = static_cast<std::size_t>(v);
-    const std::int64_t added = shortcuts_of<true>(v, limits_.settle_limit);
-    contracted_[vi] = 1;
-    touched_neighbours_.clear();
+    for (const auto* list : {&in_[vi], &out_[vi]}) {
+      for (const auto& a : *list) {
+        if (!before(v, a.vertex))
+          return false;
+        const auto ai = static_cast<std::size_t>(a.vertex);
+        for (const auto* next : {&in_[ai], &out_[ai]}) {
+          for (const auto& b : *next) {
+            if (b.vertex != v && !before(v, b.vertex))
+              return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /// Moves the next round's vertices from `remaining` to `round`, both in vertex order.
+  void take_round(std::vector<std::int32_t>& remaining, std::vector<std::int32_t>& round) {
+    picked_.assign(remaining.size(), 0);
+    const auto count = static_cast<std::int64_t>(remaining.size());
+#pragma omp parallel for num_threads(team_) schedule(dynamic, 1024)
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (first_within_two_arcs(remaining[static_cast<std::size_t>(i)]))
+        picked_[static_cast<std::size_t>(i)] = 1;
+    }
+    round.clear();
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < remaining.size(); ++i) {
+      if (picked_[i] != 0)
+        round.push_back(remaining[i]);
+      else
+        remaining[kept++] = remaining[i];
+    }
+    remaining.resize(kept);
+  }
+
+  /// The shortcuts of the round's vertices, found in parallel: round[i]'s are
+  /// found_[thread][first, first + size) for spans_[i] = {thread, first, size}.
+  void find_round_shortcuts(const std::vector<std::int32_t>& round) {
+    spans_.resize(round.size());
+    const auto count = static_cast<std::int64_t>(round.size());
+#pragma omp parallel num_threads(team_)
+    {
+      const int t = omp_get_thread_num();
+      auto& search = searches_[static_cast<std::size_t>(t)];
+      auto& found = found_[static_cast<std::size_t>(t)];
+      found.clear();
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t i = 0; i < count; ++i) {
+        const std::size_t first = found.size();
+        shortcuts_of(
+            round[static_cast<std::size_t>(i)], search, limits_.settle_limit,
+            [this](std::int32_t x) { return in_round_[static_cast<std::size_t>(x)] != 0; },
+            [&found](std::int32_t u, std::int32_t w, W weight) {
+              found.push_back({u, w, weight});
+            },
+            [&found, first] {
+              return std::span<const shortcut<W>>(found.data() + first, found.size() - first);
+            });
+        spans_[static_cast<std::size_t>(i)] = {static_cast<std::size_t>(t), first,
+                                               found.size() - first};
+      }
+    }
+  }
+
+  /// Removes v (its shortcuts in): its arcs leave the remaining graph (kept as the hierarchy's),
+  /// its neighbours go to `touched`.
+  void remove(std::int32_t v, std::vector<std::int32_t>& touched) {
+    const auto vi = static_cast<std::size_t>(v);
     auto drop = [v](std::vector<neighbour<W>>& list) {
       for (std::size_t i = 0; i < list.size(); ++i) {
         if (list[i].vertex == v) {
@@ -210,19 +341,20 @@ private:
         }
       }
     };
+    const std::size_t first = touched.size();
     for (const auto& a : in_[vi]) {
       drop(out_[static_cast<std::size_t>(a.vertex)]);
-      touched_neighbours_.push_back(a.vertex);
+      touched.push_back(a.vertex);
     }
     for (const auto& a : out_[vi]) {
       drop(in_[static_cast<std::size_t>(a.vertex)]);
-      touched_neighbours_.push_back(a.vertex);
+      touched.push_back(a.vertex);
     }
-    std::sort(touched_neighbours_.begin(), touched_neighbours_.end());
-    touched_neighbours_.erase(std::unique(touched_neighbours_.begin(), touched_neighbours_.end()),
-                              touched_neighbours_.end());
-    for (const std::int32_t w : touched_neighbours_) {
-      const auto wi = static_cast<std::size_t>(w);
+    std::sort(touched.begin() + static_cast<std::ptrdiff_t>(first), touched.end());
+    touched.erase(std::unique(touched.begin() + static_cast<std::ptrdiff_t>(first), touched.end()),
+                  touched.end());
+    for (std::size_t i = first; i < touched.size(); ++i) {
+      const auto wi = static_cast<std::size_t>(touched[i]);
       ++deleted_[wi];
       level_[wi] = std::max(level_[wi], level_[vi] + 1);
     }
@@ -230,7 +362,6 @@ private:
     down_[vi] = std::move(in_[vi]);
     out_[vi] = {};
     in_[vi] = {};
-    return added;
   }
 
   /// Positions by level, highest first (every arc of the hierarchy joins a lower level to a
@@ -273,16 +404,24 @@ private:
   std::int64_t n_;
   W cap_;
   contraction_limits limits_;
+  int team_;
   adjacency<W> out_;
   adjacency<W> in_;
   adjacency<W> up_;   // each contracted vertex's arcs to higher ones
   adjacency<W> down_; // and from higher ones
-  witness_search<W> search_;
-  std::vector<char> contracted_;
+  std::vector<witness_search<W>> searches_; // one per thread
+  std::vector<std::vector<shortcut<W>>> found_;
+  struct span {
+    std::size_t thread;
+    std::size_t first;
+    std::size_t size;
+  };
+  std::vector<span> spans_;
+  std::vector<char> in_round_;
+  std::vector<char> picked_;
   std::vector<std::int32_t> deleted_;
   std::vector<std::int32_t> level_;
   std::vector<std::int64_t> priority_;
-  std::vector<std::int32_t> touched_neighbours_;
 };
 
 } // namespace
