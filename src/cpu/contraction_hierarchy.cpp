@@ -1,12 +1,15 @@
 #include "cpu/contraction_hierarchy.hpp"
 
 #include "cpu/dijkstra_queues.hpp"
+#include "cpu/team_barrier.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -128,44 +131,29 @@ public:
     std::int64_t arcs = 0;
     for (const auto& list : out_)
       arcs += static_cast<std::int64_t>(list.size());
-    const auto budget =
-        static_cast<std::int64_t>(limits_.shortcut_budget * static_cast<double>(arcs)) + n_;
+    budget_ = static_cast<std::int64_t>(limits_.shortcut_budget * static_cast<double>(arcs)) + n_;
     for (int t = 0; t < team_; ++t)
       searches_.emplace_back(n_);
     found_.resize(static_cast<std::size_t>(team_));
-
-    std::vector<std::int32_t> remaining(n);
-    std::iota(remaining.begin(), remaining.end(), 0);
-    update_priorities(remaining);
+    remaining_.resize(n);
+    std::iota(remaining_.begin(), remaining_.end(), 0);
+    picked_.resize(n);
+    // One parallel region for the whole contraction, synchronised by team_barrier (a short spin,
+    // then sleep): its hundreds of rounds meet a barrier five times each, and OpenMP's own
+    // barriers and idle threads spin long enough to take a shared core from the thread that
+    // works alone between them (blocked_fw.cpp's reason too).
+#pragma omp parallel num_threads(team_)
+    {
+#pragma omp single
+      sync_.emplace(omp_get_num_threads(),
+                    detail::cpu::team_barrier::spins_for(omp_get_num_threads()));
+      contract_all(static_cast<std::size_t>(omp_get_thread_num()));
+    }
     contraction_hierarchy<W> h;
     h.n = n_;
-    std::int64_t shortcuts = 0;
-    std::vector<std::int32_t> round;
-    std::vector<std::int32_t> touched;
-    while (!remaining.empty()) {
-      take_round(remaining, round);
-      for (const std::int32_t v : round)
-        in_round_[static_cast<std::size_t>(v)] = 1;
-      find_round_shortcuts(round);
-      // In vertex order: the same graph, arcs in the same order, on any number of threads.
-      touched.clear();
-      for (std::size_t i = 0; i < round.size(); ++i) {
-        const auto& [thread, first, size] = spans_[i];
-        for (std::size_t s = first; s < first + size; ++s) {
-          const auto& sc = found_[thread][s];
-          shortcuts += add_arc(sc.from, sc.to, sc.weight) ? 1 : 0;
-        }
-        if (shortcuts > budget)
-          return h; // incomplete
-        remove(round[i], touched);
-      }
-      for (const std::int32_t v : round)
-        in_round_[static_cast<std::size_t>(v)] = 0;
-      std::sort(touched.begin(), touched.end());
-      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-      update_priorities(touched);
-    }
-    h.shortcuts = shortcuts;
+    if (shortcuts_ > budget_)
+      return h; // incomplete
+    h.shortcuts = shortcuts_;
     layout(h);
     h.complete = true;
     return h;
@@ -233,19 +221,6 @@ private:
     return 2 * (added - removed) + deleted_[vi];
   }
 
-  void update_priorities(const std::vector<std::int32_t>& vertices) {
-    const auto count = static_cast<std::int64_t>(vertices.size());
-#pragma omp parallel num_threads(team_)
-    {
-      auto& search = searches_[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 16)
-      for (std::int64_t i = 0; i < count; ++i) {
-        const std::int32_t v = vertices[static_cast<std::size_t>(i)];
-        priority_[static_cast<std::size_t>(v)] = priority(v, search);
-      }
-    }
-  }
-
   /// Whether a comes before b: lower priority, then the fixed tie order, then lower id.
   [[nodiscard]] bool before(std::int32_t a, std::int32_t b) const noexcept {
     const auto pa = priority_[static_cast<std::size_t>(a)];
@@ -279,42 +254,27 @@ private:
     return true;
   }
 
-  /// Moves the next round's vertices from `remaining` to `round`, both in vertex order.
-  void take_round(std::vector<std::int32_t>& remaining, std::vector<std::int32_t>& round) {
-    picked_.assign(remaining.size(), 0);
-    const auto count = static_cast<std::int64_t>(remaining.size());
-#pragma omp parallel for num_threads(team_) schedule(dynamic, 1024)
-    for (std::int64_t i = 0; i < count; ++i) {
-      if (first_within_two_arcs(remaining[static_cast<std::size_t>(i)]))
-        picked_[static_cast<std::size_t>(i)] = 1;
-    }
-    round.clear();
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < remaining.size(); ++i) {
-      if (picked_[i] != 0)
-        round.push_back(remaining[i]);
-      else
-        remaining[kept++] = remaining[i];
-    }
-    remaining.resize(kept);
-  }
-
-  /// The shortcuts of the round's vertices, found in parallel: round[i]'s are
-  /// found_[thread][first, first + size) for spans_[i] = {thread, first, size}.
-  void find_round_shortcuts(const std::vector<std::int32_t>& round) {
-    spans_.resize(round.size());
-    const auto count = static_cast<std::int64_t>(round.size());
-#pragma omp parallel num_threads(team_)
-    {
-      const int t = omp_get_thread_num();
-      auto& search = searches_[static_cast<std::size_t>(t)];
-      auto& found = found_[static_cast<std::size_t>(t)];
+  /// Thread `t`'s part of the contraction: every thread runs the same rounds, and thread 0 alone
+  /// the steps that change the graph, between barriers.
+  void contract_all(std::size_t t) {
+    auto& search = searches_[t];
+    auto& found = found_[t];
+    share_priorities(remaining_, search);
+    while (!remaining_.empty()) {
+      // The round: every vertex first within two arcs.
+      share(next_pick_, static_cast<std::int64_t>(remaining_.size()), 256, [&](std::int64_t i) {
+        picked_[static_cast<std::size_t>(i)] =
+            first_within_two_arcs(remaining_[static_cast<std::size_t>(i)]) ? 1 : 0;
+      });
+      if (t == 0)
+        take_round();
+      sync_->arrive_and_wait();
+      // Its shortcuts: round_[i]'s are found_[thread][first, first + size) for spans_[i].
       found.clear();
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t i = 0; i < count; ++i) {
+      share(next_find_, static_cast<std::int64_t>(round_.size()), 1, [&](std::int64_t i) {
         const std::size_t first = found.size();
         shortcuts_of(
-            round[static_cast<std::size_t>(i)], search, limits_.settle_limit,
+            round_[static_cast<std::size_t>(i)], search, limits_.settle_limit,
             [this](std::int32_t x) { return in_round_[static_cast<std::size_t>(x)] != 0; },
             [&found](std::int32_t u, std::int32_t w, W weight) {
               found.push_back({u, w, weight});
@@ -322,10 +282,72 @@ private:
             [&found, first] {
               return std::span<const shortcut<W>>(found.data() + first, found.size() - first);
             });
-        spans_[static_cast<std::size_t>(i)] = {static_cast<std::size_t>(t), first,
-                                               found.size() - first};
-      }
+        spans_[static_cast<std::size_t>(i)] = {t, first, found.size() - first};
+      });
+      if (t == 0)
+        apply_round();
+      sync_->arrive_and_wait();
+      if (shortcuts_ > budget_)
+        return; // incomplete
+      share_priorities(touched_, search);
     }
+  }
+
+  /// A shared loop: every thread takes chunks of [0, count) from `next` until none is left, then
+  /// all meet. Thread 0 sets each counter back while no thread uses it (take_round,
+  /// apply_round).
+  template <class Body>
+  void share(std::atomic<std::int64_t>& next, std::int64_t count, std::int64_t chunk, Body body) {
+    for (std::int64_t first; (first = next.fetch_add(chunk, std::memory_order_relaxed)) < count;) {
+      for (std::int64_t i = first; i < std::min(first + chunk, count); ++i)
+        body(i);
+    }
+    sync_->arrive_and_wait();
+  }
+
+  void share_priorities(const std::vector<std::int32_t>& vertices, witness_search<W>& search) {
+    share(next_priority_, static_cast<std::int64_t>(vertices.size()), 16, [&](std::int64_t i) {
+      const std::int32_t v = vertices[static_cast<std::size_t>(i)];
+      priority_[static_cast<std::size_t>(v)] = priority(v, search);
+    });
+  }
+
+  /// Moves the picked vertices from remaining_ to round_, both in vertex order (thread 0).
+  void take_round() {
+    round_.clear();
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < remaining_.size(); ++i) {
+      if (picked_[i] != 0)
+        round_.push_back(remaining_[i]);
+      else
+        remaining_[kept++] = remaining_[i];
+    }
+    remaining_.resize(kept);
+    for (const std::int32_t v : round_)
+      in_round_[static_cast<std::size_t>(v)] = 1;
+    picked_.resize(remaining_.size());
+    spans_.resize(round_.size());
+    next_priority_.store(0, std::memory_order_relaxed);
+  }
+
+  /// Adds the round's shortcuts and removes its vertices, in vertex order: the same graph, arcs
+  /// in the same order, on any number of threads; lists their neighbours in touched_ (thread 0).
+  void apply_round() {
+    touched_.clear();
+    for (std::size_t i = 0; i < round_.size() && shortcuts_ <= budget_; ++i) {
+      const auto& [thread, first, size] = spans_[i];
+      for (std::size_t s = first; s < first + size; ++s) {
+        const auto& sc = found_[thread][s];
+        shortcuts_ += add_arc(sc.from, sc.to, sc.weight) ? 1 : 0;
+      }
+      remove(round_[i], touched_);
+    }
+    for (const std::int32_t v : round_)
+      in_round_[static_cast<std::size_t>(v)] = 0;
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    next_pick_.store(0, std::memory_order_relaxed);
+    next_find_.store(0, std::memory_order_relaxed);
   }
 
   /// Removes v (its shortcuts in): its arcs leave the remaining graph (kept as the hierarchy's),
@@ -419,6 +441,15 @@ private:
   std::vector<span> spans_;
   std::vector<char> in_round_;
   std::vector<char> picked_;
+  std::vector<std::int32_t> remaining_; // in vertex order
+  std::vector<std::int32_t> round_;
+  std::vector<std::int32_t> touched_;
+  std::int64_t shortcuts_ = 0;
+  std::int64_t budget_ = 0;
+  std::optional<detail::cpu::team_barrier> sync_;
+  std::atomic<std::int64_t> next_pick_{0};
+  std::atomic<std::int64_t> next_find_{0};
+  std::atomic<std::int64_t> next_priority_{0};
   std::vector<std::int32_t> deleted_;
   std::vector<std::int32_t> level_;
   std::vector<std::int64_t> priority_;
