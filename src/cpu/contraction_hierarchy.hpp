@@ -46,14 +46,20 @@ struct contraction_limits {
   /// The contraction gives up (complete = false) once it has added more shortcuts than this
   /// many per arc of the graph, plus one per vertex: graphs without small separators.
   double shortcut_budget = 3.0;
+  /// Threads that contract (0: omp_get_max_threads(), the cap of the run that calls). The
+  /// hierarchy is the same on any number.
+  int threads = 0;
 };
 
 /// The hierarchy of `g` (weights >= 0). Arcs and shortcuts weighing `cap` or more are left out:
 /// the caller guarantees that no shortest distance reaches `cap`, and cap + cap must fit in W.
-/// Vertices are contracted in the order of a priority (edge difference plus contracted
-/// neighbours), updated lazily and after each neighbour's contraction; a shortcut u -> w
-/// replaces u -> v -> w only when a witness search from u without v, bounded by `limits`, finds
-/// no path at most as short; parallel arcs keep the lighter one.
+/// Vertices are contracted in rounds on `limits.threads` threads: each round takes every vertex
+/// whose priority (edge difference plus contracted neighbours, then a fixed pseudo-random order)
+/// is below that of each remaining vertex within two arcs, and its neighbours' priorities are
+/// recomputed after it.
+/// A shortcut u -> w replaces u -> v -> w only when a witness search from u avoiding the round's
+/// vertices, bounded by `limits`, finds no path at most as short; parallel arcs keep the lighter
+/// one.
 template <class W>
 [[nodiscard]] contraction_hierarchy<W>
 build_contraction_hierarchy(const csr_graph<W>& g, W cap, const contraction_limits& limits = {});

@@ -1,9 +1,10 @@
 // PHAST (src/cpu/phast.hpp) against plain Dijkstra, row for row and exactly: grid-like and
 // random sparse directed graphs with unreachable parts, zero weights, parallel arcs, self-loops
 // and negative weights (through Johnson's potentials), n from 0 to 2000, int32 and int64, every
-// lane count, generous and starved witness searches; the metrics reduced from the sweeps by
-// position against those of Dijkstra's rows, on 1 to 3 threads; and apsp::compute_metrics on
-// a road-like graph, where auto picks PHAST, against the metrics of the full matrix.
+// lane count, generous and starved witness searches, hierarchies built on 1, 2 and 3 threads
+// (the same hierarchy on each); the metrics reduced from the sweeps by position against those
+// of Dijkstra's rows, on 1 to 3 threads; and apsp::compute_metrics on a road-like graph, where
+// auto picks PHAST, against the metrics of the full matrix.
 
 #include <gtest/gtest.h>
 
@@ -145,8 +146,22 @@ template <class T> johnson_graph<T> johnson_input(const apsp::graph& g) {
   return j;
 }
 
-/// PHAST's rows of `g` (every lane count, two witness-search budgets) against Dijkstra's.
-template <class T> void expect_dijkstra_rows(const apsp::graph& g, const std::string& what) {
+/// Generous and starved witness searches, on the caller's threads.
+std::vector<apsp::cpu::contraction_limits> both_limits() {
+  apsp::cpu::contraction_limits starved;
+  starved.settle_limit = 1; // almost no witness: many shortcuts, all must be right
+  starved.estimate_settle_limit = 1;
+  starved.shortcut_budget = 1e9;
+  return {apsp::cpu::contraction_limits{}, starved};
+}
+
+/// PHAST's rows of `g` (every lane count, two witness-search budgets unless told) against
+/// Dijkstra's.
+template <class T>
+void expect_dijkstra_rows(
+    const apsp::graph& g, const std::string& what,
+    const std::vector<apsp::cpu::contraction_limits>& limit_set = both_limits(),
+    const std::vector<int>& lane_counts = {1, 4, 8, 16}) {
   SCOPED_TRACE(what);
   const std::int64_t n = g.num_vertices();
   auto [csr, h, negative] = johnson_input<T>(g);
@@ -159,16 +174,13 @@ template <class T> void expect_dijkstra_rows(const apsp::graph& g, const std::st
     apsp::detail::run_context ctx(so, n, negative);
     apsp::cpu::sink_dijkstra<T>(csr, h, want, cfg, ctx);
   }
-  apsp::cpu::contraction_limits starved;
-  starved.settle_limit = 1; // almost no witness: many shortcuts, all must be right
-  starved.estimate_settle_limit = 1;
-  starved.shortcut_budget = 1e9;
-  for (const auto& limits : {apsp::cpu::contraction_limits{}, starved}) {
+  for (const auto& limits : limit_set) {
     const auto ch = apsp::cpu::phast_hierarchy<T>(csr, limits);
     ASSERT_TRUE(ch.complete);
-    for (const int lanes : {1, 4, 8, 16}) {
+    for (const int lanes : lane_counts) {
       SCOPED_TRACE("lanes=" + std::to_string(lanes) +
-                   " settle limit=" + std::to_string(limits.settle_limit));
+                   " settle limit=" + std::to_string(limits.settle_limit) +
+                   " threads=" + std::to_string(limits.threads));
       keep_rows<T> got(n);
       std::int64_t last_round = 0;
       apsp::solve_options po;
@@ -308,6 +320,87 @@ TEST(phast, weights_near_the_type_limit_do_not_wrap) {
   g.add_edge(4, 0, 0);
   g.add_edge(5, 0, big);
   expect_dijkstra_rows<std::int32_t>(g, "heavy path");
+}
+
+/// The limits of `base` on `threads` threads.
+apsp::cpu::contraction_limits on_threads(apsp::cpu::contraction_limits base, int threads) {
+  base.threads = threads;
+  return base;
+}
+
+TEST(phast, hierarchies_built_on_1_2_and_3_threads_give_dijkstras_rows) {
+  std::vector<apsp::cpu::contraction_limits> limit_set;
+  for (const auto& limits : both_limits()) {
+    for (const int threads : {1, 2, 3})
+      limit_set.push_back(on_threads(limits, threads));
+  }
+  std::uint64_t seed = 100;
+  for (const std::int64_t mw : {0, 3, 1000}) {
+    for (const bool negative : {false, true}) {
+      ++seed;
+      expect_dijkstra_rows<std::int32_t>(grid_graph(45, 44, mw, negative, seed),
+                                         "grid 45x44 max weight=" + std::to_string(mw) + " seed=" +
+                                             std::to_string(seed) + (negative ? " negative" : ""),
+                                         limit_set, {16});
+      expect_dijkstra_rows<std::int64_t>(sparse_graph(700, 1750, mw, negative, seed),
+                                         "sparse n=700 max weight=" + std::to_string(mw) +
+                                             " seed=" + std::to_string(seed) +
+                                             (negative ? " negative" : ""),
+                                         limit_set, {8});
+    }
+  }
+}
+
+TEST(phast, the_hierarchy_does_not_depend_on_the_thread_count) {
+  // The rounds are the same on any number of threads, and so are the shortcuts and the layout.
+  // (Smaller graphs for the starved searches, whose shortcuts make a dense core.)
+  std::uint64_t seed = 200;
+  for (const auto& limits : both_limits()) {
+    const bool starved = limits.settle_limit == 1;
+    for (const std::int64_t mw : {0, 3, 1000}) {
+      ++seed;
+      SCOPED_TRACE("max weight=" + std::to_string(mw) + " seed=" + std::to_string(seed) +
+                   " settle limit=" + std::to_string(limits.settle_limit));
+      for (const apsp::graph& g :
+           {grid_graph(starved ? 45 : 150, starved ? 44 : 140, mw, false, seed),
+            sparse_graph(starved ? 700 : 3000, starved ? 1750 : 7500, mw, false, seed)}) {
+        const auto csr = apsp::cpu::csr_from_edges<std::int32_t>(g);
+        const auto one = apsp::cpu::phast_hierarchy<std::int32_t>(csr, on_threads(limits, 1));
+        const auto three = apsp::cpu::phast_hierarchy<std::int32_t>(csr, on_threads(limits, 3));
+        ASSERT_TRUE(one.complete);
+        ASSERT_TRUE(three.complete);
+        EXPECT_EQ(one.shortcuts, three.shortcuts);
+        EXPECT_EQ(one.levels, three.levels);
+        EXPECT_EQ(one.position, three.position);
+        EXPECT_EQ(one.vertex_at, three.vertex_at);
+        EXPECT_EQ(one.up_offsets, three.up_offsets);
+        EXPECT_EQ(one.down_offsets, three.down_offsets);
+        auto same_arcs = [](const auto& a, const auto& b) {
+          return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                            [](const auto& x, const auto& y) {
+                              return x.other == y.other && x.weight == y.weight;
+                            });
+        };
+        EXPECT_TRUE(same_arcs(one.up_arcs, three.up_arcs));
+        EXPECT_TRUE(same_arcs(one.down_arcs, three.down_arcs));
+      }
+    }
+  }
+}
+
+TEST(phast, a_hierarchy_over_its_shortcut_budget_is_incomplete_on_any_thread_count) {
+  // Starved witness searches need more shortcuts than one per vertex (the budget at 0 per arc).
+  const apsp::graph g = grid_graph(45, 44, 1000, false, 7);
+  const auto csr = apsp::cpu::csr_from_edges<std::int32_t>(g);
+  apsp::cpu::contraction_limits tight = both_limits()[1];
+  const auto starved = apsp::cpu::phast_hierarchy<std::int32_t>(csr, tight);
+  ASSERT_TRUE(starved.complete);
+  ASSERT_GT(starved.shortcuts, g.num_vertices());
+  tight.shortcut_budget = 0;
+  for (const int threads : {1, 2, 3}) {
+    const auto ch = apsp::cpu::phast_hierarchy<std::int32_t>(csr, on_threads(tight, threads));
+    EXPECT_FALSE(ch.complete) << threads << " threads";
+  }
 }
 
 TEST(phast, a_cancel_stops_the_sweeps) {
