@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <type_traits>
@@ -150,7 +151,8 @@ public:
       const auto held = static_cast<std::int64_t>(p.column_reach.size());
       APSP_EXPECTS(held == 0 || p.share.global(held - 1) < n_, internal_error,
                    "a back end reduced columns past the matrix's last");
-      w.add_columns(p.column_reach, p.column_max, p.column_sum, p.column_inverse, p.share);
+      w.add_columns(p.column_reach, p.column_max, p.column_sum, p.column_inverse,
+                    [&share = p.share](std::int64_t k) { return share.global(k); });
     }
     if (histogram_wanted_) {
       w.histogram.merge(histogram_builder(options_.histogram_bins, std::is_integral_v<T>,
@@ -216,26 +218,17 @@ private:
           in_inverse(a.columns_wanted_ ? a.size() : 0, 0),
           histogram(a.options_.histogram_bins, std::is_integral_v<T>) {}
     /// Adds another's column counts and sums, and takes the larger maxima: entry k is column
-    /// share.global(k) (every column by default).
+    /// column(k) (every column in order by default).
+    template <class Column = std::identity>
     void add_columns(const std::vector<std::int64_t>& count, const std::vector<T>& max,
                      const std::vector<double>& sum, const std::vector<double>& inverse,
-                     const column_share& share = {}) {
+                     Column column = {}) {
       for (std::size_t k = 0; k < count.size(); ++k) {
-        const auto v = static_cast<std::size_t>(share.global(static_cast<std::int64_t>(k)));
+        const auto v = static_cast<std::size_t>(column(static_cast<std::int64_t>(k)));
         in_count[v] += count[k];
         in_max[v] = std::max(in_max[v], max[k]);
         in_sum[v] += sum[k];
         in_inverse[v] += inverse[k];
-      }
-    }
-    /// The same for a worker whose columns are by sweep position (p holds vertex_at[p]'s).
-    void add_columns_by_position(const worker_state& w, const std::vector<std::int32_t>& at) {
-      for (std::size_t p = 0; p < in_count.size(); ++p) {
-        const auto v = static_cast<std::size_t>(at[p]);
-        in_count[v] += w.in_count[p];
-        in_max[v] = std::max(in_max[v], w.in_max[p]);
-        in_sum[v] += w.in_sum[p];
-        in_inverse[v] += w.in_inverse[p];
       }
     }
     /// Reorders the columns from vertex to sweep position order (`to_position`) or back.
@@ -599,7 +592,8 @@ template <class T> graph_metrics metrics_accumulator<T>::finish() const {
     worker_state all(*this);
     for (const worker_state& w : workers_) {
       if (w.by_position)
-        all.add_columns_by_position(w, vertex_at_);
+        all.add_columns(w.in_count, w.in_max, w.in_sum, w.in_inverse,
+                        [this](std::int64_t p) { return vertex_at_[static_cast<std::size_t>(p)]; });
       else
         all.add_columns(w.in_count, w.in_max, w.in_sum, w.in_inverse);
     }

@@ -43,7 +43,9 @@ row_engine dijkstra_rows(const graph& edges, std::int64_t batch, row_engine engi
   if constexpr (std::is_integral_v<T>) {
     if (engine == row_engine::phast) {
       const auto t0 = std::chrono::steady_clock::now();
-      const auto ch = cpu::phast_hierarchy<T>(g);
+      cpu::contraction_limits limits;
+      limits.threads = cfg.threads; // the rows' threads build the hierarchy too
+      const auto ch = cpu::phast_hierarchy<T>(g, limits);
       if (ctx.tuning().cpu_phast_verbose) {
         const std::chrono::duration<double> s = std::chrono::steady_clock::now() - t0;
         std::fprintf(stderr,

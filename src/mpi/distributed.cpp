@@ -297,10 +297,16 @@ void check_node_memory(plan& p) {
   }
 }
 
-/// Plan `p` for metrics: GPU ranks reduce their tiles on the devices and keep none in host
-/// memory (solve_typed), so only their workspace is counted.
+/// Whether the ranks of a metrics run under plan `p` reduce their tiles on their devices and
+/// keep none in host memory: GPU ranks that build their tiles from the edges (no resume), with
+/// no paths.
+bool ranks_reduce_on_devices(const plan& p, const solve_options& o) {
+  return ranks_of(p).gpu && p.n > 0 && !o.paths && o.resume_dir.empty();
+}
+
+/// Plan `p` for metrics: where ranks_reduce_on_devices, only their workspace is counted.
 void count_metrics_memory(plan& p, const solve_options& o, int ranks_total) {
-  if (!ranks_of(p).gpu || o.paths)
+  if (!ranks_reduce_on_devices(p, o))
     return;
   p.host_bytes = 0;
   for (int r = 0; r < ranks_total; ++r)
@@ -612,7 +618,7 @@ summary solve_typed(const session& s, const graph& g, const plan& planned, const
   const bool gpu_fill = gpu_type && ranks.gpu && o.resume_dir.empty();
   // Metrics on GPU ranks: each device reduces its tiles where they are (as one GPU does), so
   // the tiles never come to host memory, which holds none of them.
-  const bool reduce_on_device = metrics != nullptr && gpu_fill && !o.paths && p.n > 0;
+  const bool reduce_on_device = gpu_type && metrics != nullptr && ranks_reduce_on_devices(p, o);
   std::optional<detail::metrics_accumulator<T>> device_acc;
   std::optional<detail::metrics_reduction_sink<T>> device_sink;
   if (reduce_on_device) {
