@@ -33,6 +33,13 @@ struct supernodal {                      ///< nested-dissection Floyd-Warshall o
   /// and used by the solve); null when planned without the graph.
   std::shared_ptr<const cpu::elimination_plan> analysis;
 };
+/// The supernodal Floyd-Warshall on one GPU, in core: the matrix in elimination order on the
+/// device, the steps level by level over the elimination tree.
+struct cuda_supernodal {
+  int device = 0;
+  /// As drivers::supernodal's: made once by make_plan(graph); null when planned without it.
+  std::shared_ptr<const cpu::elimination_plan> analysis;
+};
 struct johnson {                         ///< potentials, then Dijkstra from every source (CPU)
   int threads = 1;
 };
@@ -71,6 +78,7 @@ struct distributed {
 
 using driver = std::variant<drivers::none, drivers::reference, drivers::cpu_blocked,
                             drivers::supernodal, drivers::johnson, drivers::cuda_in_core,
+                            drivers::cuda_supernodal,
                             drivers::cuda_packed16, drivers::cuda_split, drivers::cuda_out_of_core,
                             drivers::distributed>;
 

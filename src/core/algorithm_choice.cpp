@@ -30,6 +30,13 @@ constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + t
 // and docs/dev/benchmark-log.md, 'Figures from code comments').
 constexpr double supernodal_rate_4_byte = 4.0e9;
 constexpr double supernodal_seconds_per_cell = 2.0e-9;
+// The supernodal steps on one GPU (updates per second of the whole device; H200, int32 and
+// float32), a fixed cost for the levels' launches and the analysis' upload, and seconds per
+// matrix cell for the build and the gather into vertex order (docs/sparse.md).
+constexpr double supernodal_cuda_rate_int32 = 5.0e12;
+constexpr double supernodal_cuda_rate_float32 = 3.5e12;
+constexpr double supernodal_cuda_fixed_seconds = 5e-3;
+constexpr double supernodal_cuda_seconds_per_cell = 2e-12;
 
 /// Threads' worth of speed for the host's sparse engines: they are bound by memory and by
 /// shared cores, so 2 threads give about 1.7 and 16 about 9 (threads^0.8). Johnson's measured
@@ -111,24 +118,42 @@ double supernodal_cpu_seconds(const problem_shape& s) {
   return s.supernodal_updates / (rate * threads) + n * n * supernodal_seconds_per_cell / threads;
 }
 
+double supernodal_cuda_seconds(const problem_shape& s) {
+  if (!(s.supernodal_updates >= 0) || std::isinf(s.supernodal_updates))
+    return std::numeric_limits<double>::infinity();
+  const double rate =
+      s.type == dtype::int32 ? supernodal_cuda_rate_int32 : supernodal_cuda_rate_float32;
+  const double n = static_cast<double>(s.n);
+  return s.supernodal_updates / rate + supernodal_cuda_fixed_seconds +
+         n * n * supernodal_cuda_seconds_per_cell;
+}
+
 algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backend) {
   struct candidate {
     algorithm_kind algorithm;
+    backend_kind backend;
     double seconds;
     std::string name;
   };
-  std::vector<candidate> all{
-      {algorithm_kind::floyd_warshall,
-       fw_backend == backend_kind::cuda ? fw_cuda_seconds(s) : fw_cpu_seconds(s),
-       "Floyd-Warshall on " + std::string(to_string(fw_backend))},
-      {algorithm_kind::johnson, johnson_cpu_seconds(s), "Johnson on cpu"}};
-  if (s.supernodal_updates >= 0)
-    all.push_back({algorithm_kind::supernodal, supernodal_cpu_seconds(s), "supernodal FW on cpu"});
+  std::vector<candidate> all{{algorithm_kind::floyd_warshall, fw_backend,
+                              fw_backend == backend_kind::cuda ? fw_cuda_seconds(s)
+                                                               : fw_cpu_seconds(s),
+                              "Floyd-Warshall on " + std::string(to_string(fw_backend))}};
+  if (s.host_engines)
+    all.push_back(
+        {algorithm_kind::johnson, backend_kind::cpu, johnson_cpu_seconds(s), "Johnson on cpu"});
+  if (s.supernodal_updates >= 0 && s.host_engines)
+    all.push_back({algorithm_kind::supernodal, backend_kind::cpu, supernodal_cpu_seconds(s),
+                   "supernodal FW on cpu"});
+  if (s.supernodal_updates >= 0 && s.gpu_supernodal)
+    all.push_back({algorithm_kind::supernodal, backend_kind::cuda, supernodal_cuda_seconds(s),
+                   "supernodal FW on cuda"});
   // Stable: on a tie the earlier (Floyd-Warshall, then Johnson) wins.
   std::stable_sort(all.begin(), all.end(),
                    [](const candidate& a, const candidate& b) { return a.seconds < b.seconds; });
   algorithm_choice c;
   c.algorithm = all.front().algorithm;
+  c.backend = all.front().backend;
   c.reason = "auto: n = " + std::to_string(s.n) + ", m = " + std::to_string(s.m) + ": ";
   for (std::size_t k = 0; k < all.size(); ++k) {
     c.reason += (k == 0                                ? ""

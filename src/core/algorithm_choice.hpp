@@ -19,6 +19,10 @@ struct problem_shape {
   /// The supernodal Floyd-Warshall's counted updates for this graph (cpu/elimination.hpp);
   /// negative when not analysed, +infinity when the graph has no small separators.
   double supernodal_updates = -1;
+  /// The supernodal Floyd-Warshall may run on a GPU (one is present and holds the matrix).
+  bool gpu_supernodal = false;
+  /// Johnson and the supernodal Floyd-Warshall may run on the cpu (not under --backend cuda).
+  bool host_engines = true;
 };
 
 /// n^3 updates at the blocked cpu solver's rate.
@@ -41,13 +45,22 @@ void note_gpu_started() noexcept;
 /// (fill, relabelling there and back); +infinity when not analysed.
 [[nodiscard]] double supernodal_cpu_seconds(const problem_shape& s);
 
+/// The supernodal steps on one GPU: the counted updates at its rate, plus the launches of the
+/// levels and the passes over the n x n matrix on the device (build, gather); +infinity when
+/// not analysed.
+[[nodiscard]] double supernodal_cuda_seconds(const problem_shape& s);
+
 struct algorithm_choice {
   algorithm_kind algorithm = algorithm_kind::floyd_warshall;
+  /// Where it runs: the Floyd-Warshall back end given to choose_algorithm, the cpu for Johnson,
+  /// the cpu or cuda for the supernodal Floyd-Warshall.
+  backend_kind backend = backend_kind::cpu;
   std::string reason;
 };
 
 /// The fastest estimate of Floyd-Warshall on `fw_backend` (cpu or cuda), Johnson and (when
-/// analysed) the supernodal Floyd-Warshall on the cpu; the reason quotes the estimates.
+/// analysed) the supernodal Floyd-Warshall on the cpu (when s.host_engines) and on a GPU (when
+/// s.gpu_supernodal); the reason quotes the estimates.
 [[nodiscard]] algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backend);
 
 } // namespace apsp::detail

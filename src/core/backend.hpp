@@ -131,6 +131,10 @@ public:
 /// makes it.
 [[nodiscard]] std::unique_ptr<backend>
 make_supernodal_backend(std::shared_ptr<const ::apsp::cpu::elimination_plan> ep = nullptr);
+/// The supernodal Floyd-Warshall on one GPU (src/cuda; kind() is cuda, its plans say
+/// algorithm_kind::supernodal and drivers::cuda_supernodal); never available without CUDA.
+[[nodiscard]] std::unique_ptr<backend>
+make_cuda_supernodal_backend(std::shared_ptr<const ::apsp::cpu::elimination_plan> ep = nullptr);
 /// Whether the analysis orders by nested dissection (the build has METIS).
 [[nodiscard]] bool supernodal_has_nested_dissection() noexcept;
 /// The analysis of `g` (n vertices): order, steps and fill, bounded by supernodal_fill_limit.

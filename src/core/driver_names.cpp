@@ -33,6 +33,8 @@ std::string to_string(const driver& d) {
           return "cpu blocked, " + threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::supernodal>)
           return "supernodal, " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::cuda_supernodal>)
+          return "cuda supernodal, device " + std::to_string(x.device);
         else if constexpr (std::is_same_v<D, drivers::johnson>)
           return "johnson, " + threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::cuda_in_core>)

@@ -127,6 +127,55 @@ void expect_cpu_algorithm(const solve_options& o, const char* name) {
                    std::string(name) + " has none (use --algorithm fw)");
 }
 
+/// The supernodal Floyd-Warshall, requested: on the GPU under --backend cuda, or under auto when
+/// a GPU holds the matrix and the cost model says it ends first; else on the cpu.
+engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g) {
+  APSP_EXPECTS(o.backend != backend_kind::reference, backend_unavailable_error,
+               "the supernodal Floyd-Warshall runs on the cpu and cuda back ends, not on "
+               "'reference' (use --backend cpu, cuda or auto)");
+  APSP_EXPECTS(!detail::wants_checkpoints(o), invalid_argument_error,
+               "checkpoints (checkpoint_dir, resume_dir) are saved between Floyd-Warshall "
+               "rounds; the supernodal Floyd-Warshall has none (use --algorithm fw)");
+  // Analysed now, before the matrix is allocated: the plan shows the steps, and a graph
+  // without small separators is refused at once.
+  std::shared_ptr<const apsp::cpu::elimination_plan> analysis;
+  if (g != nullptr) {
+    analysis = detail::analyse_supernodal(n, *g);
+    detail::expect_supernodal_pays(*analysis);
+  }
+  if (o.backend == backend_kind::cuda) {
+    auto gpu = detail::make_cuda_supernodal_backend(analysis);
+    const backend_status s = gpu->status();
+    APSP_EXPECTS(s.available, backend_unavailable_error,
+                 "back end 'cuda' is unavailable: " + s.detail);
+    return {std::move(gpu), "requested"};
+  }
+  if (o.backend == backend_kind::automatic && analysis && (o.type == dtype::int32 ||
+                                                           o.type == dtype::float32)) {
+    auto gpu = detail::make_cuda_supernodal_backend(analysis);
+    if (gpu->status().available && counted_plan(*gpu, n, o).fits) {
+      detail::problem_shape shape;
+      shape.n = n;
+      shape.type = o.type;
+      shape.threads = cpu_threads(o);
+      shape.supernodal_updates = detail::supernodal_updates(*analysis);
+      const double on_gpu = detail::supernodal_cuda_seconds(shape) +
+                            (detail::gpu_started() ? 0.0 : detail::cuda_start_seconds());
+      const double on_cpu = detail::supernodal_cpu_seconds(shape);
+      char why[160];
+      std::snprintf(why, sizeof why, "requested; auto: on %s (~%.3g s, the other ~%.3g s)",
+                    on_gpu < on_cpu ? "cuda" : "cpu", std::min(on_gpu, on_cpu),
+                    std::max(on_gpu, on_cpu));
+      if (on_gpu < on_cpu)
+        return {std::move(gpu), why};
+      return {detail::make_supernodal_backend(std::move(analysis)), why};
+    }
+  }
+  APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
+               backend_unavailable_error, "the supernodal Floyd-Warshall runs on the cpu and cuda back ends");
+  return {detail::make_supernodal_backend(std::move(analysis)), "requested"};
+}
+
 /// Graphs with at most this many arcs per vertex get the supernodal analysis under `auto`
 /// (denser ones have no small separators worth the METIS call).
 constexpr std::int64_t supernodal_max_degree = 32;
@@ -140,16 +189,8 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
     expect_cpu_algorithm(o, "Johnson's algorithm");
     return {detail::make_johnson_backend(), "requested"};
   }
-  if (o.algorithm == algorithm_kind::supernodal) {
-    expect_cpu_algorithm(o, "the supernodal Floyd-Warshall");
-    if (g == nullptr)
-      return {detail::make_supernodal_backend(), "requested"};
-    // Analysed now, before the matrix is allocated: the plan shows the steps, and a graph
-    // without small separators is refused at once.
-    auto analysis = detail::analyse_supernodal(n, *g);
-    detail::expect_supernodal_pays(*analysis);
-    return {detail::make_supernodal_backend(std::move(analysis)), "requested"};
-  }
+  if (o.algorithm == algorithm_kind::supernodal)
+    return choose_supernodal(n, o, g);
   std::string fw_why;
   auto fw = choose_fw_backend(n, o, &fw_why);
   // Why the back end, after why the algorithm, when the small-n rule chose it.
@@ -160,10 +201,8 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
     return {std::move(fw), and_why("requested")};
   if (m < 0)
     return {std::move(fw), and_why("auto: the edge count is unknown (taken as dense)")};
-  if (o.backend == backend_kind::reference || o.backend == backend_kind::cuda) {
-    return {std::move(fw),
-            "auto: the " + std::string(to_string(o.backend)) + " back end runs Floyd-Warshall"};
-  }
+  if (o.backend == backend_kind::reference)
+    return {std::move(fw), "auto: the reference back end runs Floyd-Warshall"};
   if (detail::wants_checkpoints(o))
     return {std::move(fw), and_why("auto: checkpoints are saved between Floyd-Warshall rounds")};
   if (o.narrow == narrow_mode::required)
@@ -175,6 +214,11 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   shape.threads = cpu_threads(o);
   if (fw->kind() == backend_kind::cuda)
     shape.gpus = std::max(1, fw->make_plan(n, o).devices);
+  // Under --backend cuda only the GPU's engines; the supernodal one holds the matrix on one
+  // device (with --devices naming one, or none).
+  shape.host_engines = o.backend != backend_kind::cuda;
+  shape.gpu_supernodal = fw->kind() == backend_kind::cuda && o.devices.size() <= 1 &&
+                         (o.type == dtype::int32 || o.type == dtype::float32);
   std::shared_ptr<const apsp::cpu::elimination_plan> analysis;
   // The supernodal path matrix is exact only without zero-weight cycles (with them it may name
   // pivots whose expansion revisits vertices): with paths, auto takes it only when every weight
@@ -195,6 +239,13 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   choice.reason = and_why(std::move(choice.reason));
   if (choice.algorithm == algorithm_kind::johnson)
     return {detail::make_johnson_backend(), std::move(choice.reason)};
+  if (choice.algorithm == algorithm_kind::supernodal && choice.backend == backend_kind::cuda) {
+    auto gpu = detail::make_cuda_supernodal_backend(analysis);
+    if (counted_plan(*gpu, n, o).fits)
+      return {std::move(gpu), std::move(choice.reason)};
+    return {std::move(fw), std::move(choice.reason) +
+                               "; the GPU cannot hold the supernodal solve's matrix: Floyd-Warshall"};
+  }
   if (choice.algorithm == algorithm_kind::supernodal)
     return {detail::make_supernodal_backend(std::move(analysis)), std::move(choice.reason)};
   return {std::move(fw), std::move(choice.reason)};
@@ -391,6 +442,8 @@ std::unique_ptr<backend> backend_for(const plan& p) {
           return make_johnson_backend();
         else if constexpr (std::is_same_v<D, drivers::supernodal>)
           return make_supernodal_backend(how.analysis);
+        else if constexpr (std::is_same_v<D, drivers::cuda_supernodal>)
+          return make_cuda_supernodal_backend(how.analysis);
         else if constexpr (std::is_same_v<D, drivers::distributed>)
           throw invalid_argument_error("a distributed plan runs on MPI ranks, through "
                                        "apsp::distributed::solve");

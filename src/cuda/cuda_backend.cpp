@@ -22,6 +22,7 @@
 #include "core/process_checkpoints.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/deferred_pivots.hpp"
+#include "cuda/device_query.hpp"
 #include "cuda/device_rounds.hpp"
 #include "cuda/fw_driver.hpp"
 #include "cuda/fw_packed16.hpp"
@@ -37,27 +38,11 @@
 #include "cuda/whole_matrix_start.hpp"
 
 namespace apsp::detail {
-namespace {
-
-/// Device bytes of an in-core solve on a matrix of edge ld: the distances and, with paths, the
-/// path matrix and (for 4-byte values) the tagged panels' workspace.
-std::uint64_t in_core_device_bytes(std::int64_t ld, std::size_t value_bytes, bool paths) {
-  const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
-  std::uint64_t bytes = cells * (value_bytes + (paths ? sizeof(std::int32_t) : 0));
-  if (paths && value_bytes == 4)
-    bytes +=
-        cuda::tag_workspace_bytes(ld, ld, ld / cuda::kernels::fw_tile, cuda::tagged_panels::copies);
-  return bytes;
-}
-
-using cuda::device_reserve_bytes;
-
-/// Plans of solves that save or resume checkpoints say so in their device (display only:
-/// plan::checkpointed is what the run reads).
-constexpr const char* checkpointed_marker = " (checkpointed rounds)";
 
 /// Set by the first device query: release_cuda_devices has nothing to do before it.
+namespace {
 std::atomic<bool> cuda_started{false};
+} // namespace
 
 /// Number of devices, or an explanation of why there are none.
 int device_count(std::string* why) {
@@ -93,6 +78,25 @@ int chosen_device(const solve_options& o) {
   // A negative entry means "all devices" (multi_gpu.hpp); alone, that is device 0 first.
   return o.devices.empty() || o.devices.front() < 0 ? 0 : o.devices.front();
 }
+
+namespace {
+
+/// Device bytes of an in-core solve on a matrix of edge ld: the distances and, with paths, the
+/// path matrix and (for 4-byte values) the tagged panels' workspace.
+std::uint64_t in_core_device_bytes(std::int64_t ld, std::size_t value_bytes, bool paths) {
+  const auto cells = static_cast<std::uint64_t>(ld) * static_cast<std::uint64_t>(ld);
+  std::uint64_t bytes = cells * (value_bytes + (paths ? sizeof(std::int32_t) : 0));
+  if (paths && value_bytes == 4)
+    bytes +=
+        cuda::tag_workspace_bytes(ld, ld, ld / cuda::kernels::fw_tile, cuda::tagged_panels::copies);
+  return bytes;
+}
+
+using cuda::device_reserve_bytes;
+
+/// Plans of solves that save or resume checkpoints say so in their device (display only:
+/// plan::checkpointed is what the run reads).
+constexpr const char* checkpointed_marker = " (checkpointed rounds)";
 
 std::int64_t padded_edge(std::int64_t n) {
   constexpr std::int64_t b = cuda::kernels::fw_tile;

@@ -32,6 +32,10 @@ std::unique_ptr<backend> make_cuda_backend() {
   return std::make_unique<cuda_unavailable>();
 }
 
+std::unique_ptr<backend> make_cuda_supernodal_backend(std::shared_ptr<const cpu::elimination_plan>) {
+  return std::make_unique<cuda_unavailable>();
+}
+
 void release_cuda_devices() noexcept {}
 
 } // namespace apsp::detail

@@ -138,7 +138,14 @@ def test_johnson_refuses_what_it_cannot_do(apsp, tmp_path):
     r = apsp("solve", "g.gr", "--algorithm", "johnson", "--backend", "reference")
     assert_error(r, 6, "Johnson's algorithm runs on the cpu back end")
     r = apsp("solve", "g.gr", "--algorithm", "supernodal", "--backend", "reference")
-    assert_error(r, 6, "the supernodal Floyd-Warshall runs on the cpu back end")
+    assert_error(r, 6, "the supernodal Floyd-Warshall runs on the cpu and cuda back ends")
+    # On the GPU where there is one; refused as unavailable where there is none.
+    r = apsp("solve", "g.gr", "-o", "d.npy", "--algorithm", "supernodal", "--backend", "cuda",
+             "--json")
+    if r.rc == 0:
+        assert '"driver": "cuda supernodal, device 0"' in r.out, r
+    else:
+        assert_error(r, 6, "back end 'cuda' is unavailable")
     r = apsp("solve", "g.gr", "--algorithm", "supernodal", "--checkpoint", "ck")
     assert r.rc != 0 and "supernodal Floyd-Warshall has none" in r.err, r
     r = apsp("solve", "g.gr", "--algorithm", "dijkstra")

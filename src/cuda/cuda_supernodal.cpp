@@ -1,0 +1,407 @@
+// The supernodal Floyd-Warshall on one GPU, in core (docs/sparse.md, "Supernodal Floyd-Warshall
+// on the GPU"): the cpu's elimination analysis (a METIS nested-dissection order and its
+// supernodes), the matrix built on the device from the edges in elimination labels, the steps
+// level by level over the elimination tree (the independent steps of a level in one launch of
+// each kernel, kernels/supernodal_steps.cuh), and the result gathered back into vertex order on
+// its way to the host.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/algorithm_choice.hpp"
+#include "core/backend.hpp"
+#include "core/host_memory.hpp"
+#include "cpu/elimination.hpp"
+#include "cpu/supernodal_backend.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_query.hpp"
+#include "cuda/initial_matrix.hpp"
+#include "cuda/nvtx.hpp"
+#include "cuda/resources.hpp"
+#include "cuda/supernodal_kernels.hpp"
+#include "cuda/transfer.hpp"
+
+namespace apsp::detail {
+namespace {
+
+/// Bytes of the device buffer through which the result is gathered into vertex order.
+constexpr std::uint64_t gather_bytes = std::uint64_t{256} << 20;
+
+/// The launches of an elimination plan's steps: level by level over the elimination tree (a
+/// step's level is its height: leaves first), within a level slice by slice of at most
+/// sn_slice_pivots pivots of each step, every active step of a slice in one launch (or, with
+/// paths, one launch per step).
+struct sn_schedule {
+  struct launch {
+    std::size_t first = 0; ///< into tasks
+    int count = 0;
+    int widest = 0;
+    std::int64_t panel_blocks = 0;
+    std::int64_t outer_blocks = 0;
+  };
+  std::vector<cuda::sn_task> tasks;
+  std::vector<launch> launches;
+  std::vector<std::size_t> level_end; ///< launches of levels 0..l end at level_end[l]
+  std::vector<std::int32_t> pivots;   ///< every step's members, concatenated
+};
+
+/// The height of each step in the elimination tree of supernodes (0 for a leaf); the tree's
+/// parent of a step is the step holding its first ancestor (the etree parent of its top).
+std::vector<int> step_heights(const cpu::elimination_plan& ep) {
+  std::vector<std::int32_t> step_of(static_cast<std::size_t>(ep.n), 0);
+  for (std::size_t s = 0; s < ep.steps.size(); ++s) {
+    for (const std::int32_t m : ep.steps[s].members)
+      step_of[static_cast<std::size_t>(m)] = static_cast<std::int32_t>(s);
+  }
+  std::vector<int> height(ep.steps.size(), 0);
+  for (std::size_t s = 0; s < ep.steps.size(); ++s) { // children precede their parents
+    const auto& st = ep.steps[s];
+    if (st.ancestors_end > st.ancestors_begin) {
+      const auto parent = static_cast<std::size_t>(
+          step_of[static_cast<std::size_t>(ep.ancestors[static_cast<std::size_t>(st.ancestors_begin)])]);
+      height[parent] = std::max(height[parent], height[s] + 1);
+    }
+  }
+  return height;
+}
+
+sn_schedule schedule_steps(const cpu::elimination_plan& ep, bool one_step_per_launch) {
+  sn_schedule out;
+  const std::vector<int> height = step_heights(ep);
+  const int levels = height.empty() ? 0 : *std::max_element(height.begin(), height.end()) + 1;
+  std::vector<std::vector<std::size_t>> by_level(static_cast<std::size_t>(levels));
+  std::vector<std::int64_t> member_offset(ep.steps.size());
+  for (std::size_t s = 0; s < ep.steps.size(); ++s) {
+    by_level[static_cast<std::size_t>(height[s])].push_back(s);
+    member_offset[s] = static_cast<std::int64_t>(out.pivots.size());
+    out.pivots.insert(out.pivots.end(), ep.steps[s].members.begin(), ep.steps[s].members.end());
+  }
+  constexpr int slice = cuda::sn_slice_pivots;
+  for (const auto& steps : by_level) {
+    std::size_t slices = 0;
+    for (const std::size_t s : steps)
+      slices = std::max(slices, (ep.steps[s].members.size() + slice - 1) / slice);
+    for (std::size_t j = 0; j < slices; ++j) {
+      sn_schedule::launch l;
+      l.first = out.tasks.size();
+      const auto close = [&] {
+        if (l.count > 0)
+          out.launches.push_back(l);
+        l = {};
+        l.first = out.tasks.size();
+      };
+      for (const std::size_t s : steps) {
+        const auto& st = ep.steps[s];
+        const auto w = static_cast<std::int64_t>(st.members.size());
+        if (w <= static_cast<std::int64_t>(j) * slice)
+          continue;
+        cuda::sn_task t;
+        t.first = st.first;
+        t.contiguous = st.top() - st.first + 1;
+        t.ancestors = st.ancestors_begin;
+        t.na = static_cast<std::int32_t>(st.ancestors_end - st.ancestors_begin);
+        t.np = static_cast<std::int32_t>(std::min<std::int64_t>(slice, w - static_cast<std::int64_t>(j) * slice));
+        t.pivots = member_offset[s] + static_cast<std::int64_t>(j) * slice;
+        const std::int64_t front = static_cast<std::int64_t>(t.contiguous) + t.na;
+        t.tiles = static_cast<std::int32_t>((front + 127) / 128);
+        t.panel_begin = l.panel_blocks;
+        t.outer_begin = l.outer_blocks;
+        l.panel_blocks += 2 * static_cast<std::int64_t>(t.tiles);
+        l.outer_blocks += static_cast<std::int64_t>(t.tiles) * t.tiles;
+        l.widest = std::max(l.widest, t.np);
+        ++l.count;
+        out.tasks.push_back(t);
+        if (one_step_per_launch)
+          close();
+      }
+      close();
+    }
+    out.level_end.push_back(out.launches.size());
+  }
+  return out;
+}
+
+/// The arcs of a filled host matrix (solve_dense): every finite off-diagonal entry, and the
+/// diagonal where it is negative (a negative self-loop).
+template <class T>
+void arcs_of_matrix(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
+                    std::vector<std::int32_t>& tails) {
+  constexpr T inf = weight_traits<T>::infinity;
+  for (std::int64_t i = 0; i < d.n(); ++i) {
+    const T* row = d.row(i);
+    for (std::int64_t j = 0; j < d.n(); ++j) {
+      if (j != i && row[j] != inf) {
+        heads.push_back(static_cast<std::int32_t>(i));
+        tails.push_back(static_cast<std::int32_t>(j));
+      }
+    }
+  }
+}
+
+template <class T>
+void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx,
+                                int device, std::shared_ptr<const cpu::elimination_plan> ep) {
+  const std::int64_t n = ctx.n();
+  const graph* edges = ctx.initial_edges();
+  cuda::nvtx_range range("apsp::cuda::supernodal");
+  const auto start = std::chrono::steady_clock::now();
+  const auto since = [start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (!ep || ep->n != n) {
+    std::vector<std::int32_t> heads, tails;
+    if (edges != nullptr) {
+      heads = edges->sources();
+      tails = edges->targets();
+    } else {
+      arcs_of_matrix(h_d, heads, tails);
+    }
+    ep = std::make_shared<const cpu::elimination_plan>(
+        cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));
+  }
+  expect_supernodal_pays(*ep);
+  const double t_analysis = since();
+  const bool paths = h_via != nullptr;
+  const sn_schedule schedule = schedule_steps(*ep, paths);
+
+  cuda::device_guard guard(device);
+  cuda::stream s;
+  const std::int64_t ld = n;
+  const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  cuda::device_buffer<T> d_d(cells);
+  cuda::device_buffer<std::int32_t> d_via(paths ? cells : 0);
+  const auto upload = [&s](const auto& v) {
+    using E = typename std::decay_t<decltype(v)>::value_type;
+    cuda::device_buffer<E> b(v.size());
+    if (!v.empty())
+      APSP_CUDA_TRY(cudaMemcpyAsync(b.data(), v.data(), v.size() * sizeof(E),
+                                    cudaMemcpyHostToDevice, s.get()));
+    return b;
+  };
+  const auto d_pivots = upload(schedule.pivots);
+  const auto d_ancestors = upload(ep->ancestors);
+  const auto d_order = upload(ep->order);
+  const auto d_label = upload(ep->label);
+  const auto d_tasks = upload(schedule.tasks);
+
+  // The initial matrix in elimination labels: from the edges (relabelled here), or from the
+  // host matrix (solve_dense) scattered row chunk by row chunk.
+  cuda::enqueue_init_matrix<T>(d_d.data(), n, ld, weight_traits<T>::infinity, s.get());
+  const std::int64_t chunk_rows =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(n, static_cast<std::int64_t>(
+                                                               gather_bytes / (n * sizeof(T)))));
+  if (edges != nullptr) {
+    const std::int64_t m = edges->num_edges();
+    std::vector<std::int32_t> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
+    for (std::int64_t e = 0; e < m; ++e) {
+      src[static_cast<std::size_t>(e)] =
+          ep->label[static_cast<std::size_t>(edges->sources()[static_cast<std::size_t>(e)])];
+      dst[static_cast<std::size_t>(e)] =
+          ep->label[static_cast<std::size_t>(edges->targets()[static_cast<std::size_t>(e)])];
+    }
+    cuda::scatter_host_edges<T, double>(src.data(), dst.data(), edges->weights().data(), m,
+                                        d_d.data(), ld, s.get());
+  } else {
+    cuda::device_buffer<T> chunk(static_cast<std::size_t>(chunk_rows * n));
+    for (std::int64_t row0 = 0; row0 < n; row0 += chunk_rows) {
+      const std::int64_t rows = std::min(chunk_rows, n - row0);
+      cuda::upload_rows(h_d.row(row0), chunk.data(), sizeof(T), rows, n, n, s.get());
+      cuda::enqueue_sn_scatter_rows<T>(d_d.data(), ld, chunk.data(), d_label.data(), row0, rows, n,
+                                       s.get());
+    }
+  }
+  if (paths)
+    APSP_CUDA_TRY(cudaMemsetAsync(d_via.data(), 0xff, cells * sizeof(std::int32_t), s.get()));
+  cuda::configure_sn_kernels<T>(paths);
+  s.synchronize();
+  const double t_built = since();
+
+  // The steps, level by level; progress (and a cancel) after each level.
+  const auto levels = static_cast<std::int64_t>(schedule.level_end.size());
+  std::size_t next = 0;
+  for (std::int64_t level = 0; level < levels; ++level) {
+    for (; next < schedule.level_end[static_cast<std::size_t>(level)]; ++next) {
+      const auto& l = schedule.launches[next];
+      cuda::sn_launch<T> g;
+      g.d = d_d.data();
+      g.via = paths ? d_via.data() : nullptr;
+      g.ld = ld;
+      g.tasks = d_tasks.data() + l.first;
+      g.count = l.count;
+      g.widest = l.widest;
+      g.panel_blocks = l.panel_blocks;
+      g.outer_blocks = l.outer_blocks;
+      g.pivots = d_pivots.data();
+      g.ancestors = d_ancestors.data();
+      g.order = d_order.data();
+      g.clamp = ctx.negative_weights();
+      g.shared = l.count > 1;
+      cuda::enqueue_sn_launch<T>(g, s.get());
+    }
+    if (ctx.options().progress) {
+      s.synchronize();
+      ctx.round_done(level + 1, levels);
+    }
+  }
+  s.synchronize();
+  const double t_steps = since();
+
+  // Rows back in vertex order, a chunk at a time through a device buffer.
+  {
+    cuda::device_buffer<T> chunk(static_cast<std::size_t>(chunk_rows * n));
+    for (std::int64_t row0 = 0; row0 < n; row0 += chunk_rows) {
+      const std::int64_t rows = std::min(chunk_rows, n - row0);
+      cuda::enqueue_sn_gather_rows<T>(chunk.data(), d_d.data(), ld, d_label.data(), row0, rows, n,
+                                      s.get());
+      cuda::download_rows(chunk.data(), h_d.row(row0), sizeof(T), rows, n, n, s.get());
+      if (paths) {
+        auto* v = reinterpret_cast<std::int32_t*>(chunk.data());
+        cuda::enqueue_sn_gather_rows<std::int32_t>(v, d_via.data(), ld, d_label.data(), row0, rows,
+                                                   n, s.get());
+        cuda::download_rows(v, h_via->data() + row0 * n, sizeof(std::int32_t), rows, n, n,
+                            s.get());
+      }
+    }
+  }
+  if (ctx.tuning().supernodal_verbose || ctx.tuning().cuda_verbose) {
+    std::fprintf(stderr,
+                 "apsp cuda supernodal: %lld steps, %lld levels, %lld launches, %.3e updates: "
+                 "analysis %.3f s, matrix built %.3f s, steps %.3f s, download %.3f s\n",
+                 static_cast<long long>(ep->steps.size()), static_cast<long long>(levels),
+                 static_cast<long long>(schedule.launches.size()), ep->updates, t_analysis,
+                 t_built - t_analysis, t_steps - t_built, since() - t_steps);
+  }
+}
+
+class cuda_supernodal_backend final : public backend {
+public:
+  explicit cuda_supernodal_backend(std::shared_ptr<const cpu::elimination_plan> ep)
+      : plan_(std::move(ep)) {}
+
+  backend_kind kind() const noexcept override { return backend_kind::cuda; }
+
+  backend_status status() const override {
+    std::string why;
+    if (device_count(&why) == 0)
+      return {backend_kind::cuda, false, why};
+    return {backend_kind::cuda, true, describe_device(0) + ", supernodal Floyd-Warshall"};
+  }
+
+  plan make_plan(std::int64_t n, const solve_options& o) const override {
+    APSP_EXPECTS(o.type == dtype::int32 || o.type == dtype::float32, invalid_argument_error,
+                 "the cuda back end solves int32 and float32 only (asked for " +
+                     std::string(to_string(o.type)) + "); use the cpu back end");
+    APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
+                 "the supernodal solver handles at most 2^31 - 1 vertices");
+    const auto* ep = plan_ && plan_->n == n ? plan_.get() : nullptr;
+    plan p;
+    p.backend = backend_kind::cuda;
+    p.algorithm = algorithm_kind::supernodal;
+    p.type = o.type;
+    p.n = n;
+    p.paths = o.paths;
+    p.block = cuda::sn_slice_pivots;
+    if (ep != nullptr) {
+      const auto h = step_heights(*ep);
+      p.rounds = h.empty() ? 0 : *std::max_element(h.begin(), h.end()) + 1;
+    }
+    const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+    const std::uint64_t value_bytes = size_of(o.type);
+    const std::uint64_t analysis =
+        static_cast<std::uint64_t>(n) * 16 +
+        (ep != nullptr ? ep->ancestors.size() * sizeof(std::int32_t) : 0);
+    p.device_bytes = n == 0 ? 0
+                            : cells * (value_bytes + (o.paths ? 4 : 0)) +
+                                  std::min<std::uint64_t>(gather_bytes, cells * value_bytes) +
+                                  analysis;
+    // The analysis, the relabelled edges and the pinned staging buffers.
+    p.working_host_bytes = n == 0 ? 0 : analysis + 2 * cuda::staging_bytes;
+
+    std::string why;
+    const int count = device_count(&why);
+    const int device = chosen_device(o);
+    p.run = drivers::cuda_supernodal{device, ep != nullptr ? plan_ : nullptr};
+    if (count == 0) {
+      p.device = "no CUDA device";
+      p.fits = false;
+      p.reason = why;
+      return p;
+    }
+    APSP_EXPECTS(device >= 0 && device < count, invalid_argument_error,
+                 "CUDA device " + std::to_string(device) + " does not exist (" +
+                     std::to_string(count) + " found)");
+    p.device = describe_device(device) + ", supernodal Floyd-Warshall (" +
+               (ep != nullptr ? ep->order_name + ", " + std::to_string(ep->steps.size()) +
+                                    " steps, " +
+                                    std::to_string(static_cast<long long>(ep->updates)) +
+                                    " updates, " + std::to_string(p.rounds) + " levels"
+                              : std::string(cpu::have_metis() ? "METIS order"
+                                                              : "natural order: built without "
+                                                                "METIS")) +
+               ")";
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    {
+      cuda::device_guard guard(device);
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    }
+    note_gpu_started();
+    std::uint64_t usable =
+        free_bytes > cuda::device_reserve_bytes ? free_bytes - cuda::device_reserve_bytes : 0;
+    if (o.device_memory_limit != 0)
+      usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    if (p.device_bytes > usable) {
+      p.fits = false;
+      p.reason = "the supernodal solve of " + std::to_string(n) + " vertices" +
+                 (o.paths ? " with paths" : "") + " holds the " + std::to_string(n) + " x " +
+                 std::to_string(n) + " matrix on the GPU and needs " + gib(p.device_bytes) +
+                 ", but only " + gib(usable) + " is usable on " + p.device +
+                 " (use --backend cpu, or --algorithm fw for the out-of-core GPU solver)";
+    }
+    return p;
+  }
+
+  bool builds_initial_matrix(const plan& p) const override { return p.fits && p.n > 0; }
+
+  void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
+    std::string why;
+    APSP_EXPECTS(device_count(&why) > 0, backend_unavailable_error,
+                 "back end 'cuda' is unavailable: " + why);
+    APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+    const auto* how = std::get_if<drivers::cuda_supernodal>(&p.run);
+    APSP_EXPECTS(how != nullptr, internal_error,
+                 "the cuda supernodal solver was given a plan for " + to_string(p.run));
+    std::visit(
+        [&](auto& m) {
+          using T = typename std::decay_t<decltype(m)>::value_type;
+          if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+            if (ctx.n() > 0)
+              solve_supernodal_on_device(m, via, ctx, how->device,
+                                         how->analysis ? how->analysis : plan_);
+          } else {
+            throw invalid_argument_error(
+                "the cuda back end solves int32 and float32 only; use the cpu back end");
+          }
+        },
+        d);
+  }
+
+private:
+  std::shared_ptr<const cpu::elimination_plan> plan_;
+};
+
+} // namespace
+
+std::unique_ptr<backend>
+make_cuda_supernodal_backend(std::shared_ptr<const cpu::elimination_plan> ep) {
+  return std::make_unique<cuda_supernodal_backend>(std::move(ep));
+}
+
+} // namespace apsp::detail

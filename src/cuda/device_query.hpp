@@ -1,0 +1,18 @@
+#pragma once
+// What the cuda back ends ask of the devices before planning (cuda_backend.cpp defines them):
+// how many there are, their names, and which one a solve's options choose.
+
+#include <string>
+
+#include "apsp/options.hpp"
+
+namespace apsp::detail {
+
+/// Number of devices, or 0 with an explanation of why there are none in `why`.
+[[nodiscard]] int device_count(std::string* why);
+/// "NVIDIA H100 80GB HBM3 (device 0, sm_90, 132 SMs, 79.2 GiB)".
+[[nodiscard]] std::string describe_device(int device);
+/// The first device of solve_options::devices (device 0 when none, or "all", is named).
+[[nodiscard]] int chosen_device(const solve_options& o);
+
+} // namespace apsp::detail

@@ -1,0 +1,343 @@
+#pragma once
+// The supernodal Floyd-Warshall's block steps on one GPU (docs/sparse.md, "Supernodal
+// Floyd-Warshall on the GPU"). The matrix lies in elimination labels, n x n, row stride ld. A
+// step pivots a slice of at most sn_slice of a supernode's members over the step's front: the
+// labels [first, first + contiguous) of its elimination subtree, then its ancestors (scattered,
+// ascending). One slice is one blocked round restricted to the front:
+//   close    the pivots' block, Floyd-Warshall in shared memory (one block per task);
+//   panels   rows of the pivots x the front, and the front x columns of the pivots, each a
+//            min-plus product with the closed block;
+//   outer    the front x the front, min(D, D[front][P] (x) D[P][front]).
+// The three are one launch each for every task of a launch (independent steps of one level of
+// the elimination tree), found by the block through the tasks' prefix sums.
+//
+// Gathered operands: every row and column is addressed through its label, so the scattered
+// ancestors need no gather buffers; the contiguous part reads as a dense block.
+//
+// Writes happen only where a value strictly improves, so a cell that an operand also names
+// (the pivots' own rows and columns in the outer product, the closed block in the panels) is
+// never rewritten while another block reads it. Steps of one launch write disjoint cells except
+// those whose row and column are both ancestors of two of them: those take an atomic minimum
+// (`shared`), which is exact for distances. Launches with paths hold one task (the via of such a
+// cell must stay with its distance).
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/kernels/min_plus_common.cuh"
+#include "cuda/kernels/min_plus_ops.cuh"
+#include "cuda/supernodal_kernels.hpp"
+
+namespace apsp::cuda::kernels {
+
+/// Pivots per slice: one 128-wide tile, so each panel of a task is one tile high or wide.
+inline constexpr int sn_slice = sn_slice_pivots;
+/// Pivots per shared-memory chunk of the products.
+inline constexpr int sn_chunk = 32;
+inline constexpr int sn_a_stride = sn_chunk + 4;  // [128 rows][36]: 16-byte rows
+inline constexpr int sn_b_stride = fw_tile + 4;   // [32 k][132]
+
+using sn_task = ::apsp::cuda::sn_task;
+
+/// The launch-wide arguments of the step kernels.
+template <class T> struct sn_args {
+  T* d = nullptr;
+  std::int32_t* via = nullptr; ///< with paths: vertex ids, like the cpu solver's
+  std::int64_t ld = 0;
+  const sn_task* tasks = nullptr;
+  int count = 0;
+  const std::int32_t* pivots = nullptr;    ///< every step's members, concatenated
+  const std::int32_t* ancestors = nullptr; ///< the elimination plan's ancestor array
+  const std::int32_t* order = nullptr;     ///< order[label] = vertex id (the via values)
+  bool shared = false;                     ///< tasks may share ancestor x ancestor cells
+};
+
+template <class T> __device__ __forceinline__ T sn_infinity() {
+  if constexpr (std::is_same_v<T, float>)
+    return __int_as_float(0x7f800000);
+  else
+    return int32_infinity;
+}
+
+/// The front's label at position t (t < contiguous + na).
+__device__ __forceinline__ std::int32_t front_label(const sn_task& k, const std::int32_t* anc,
+                                                    std::int64_t t) {
+  return t < k.contiguous ? k.first + static_cast<std::int32_t>(t)
+                          : anc[k.ancestors + (t - k.contiguous)];
+}
+
+/// The task owning block b of a launch whose tasks start at `begin` (ascending).
+template <bool Outer>
+__device__ __forceinline__ int task_of_block(const sn_task* tasks, int count, std::int64_t b) {
+  int lo = 0;
+  int hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    const std::int64_t at = Outer ? tasks[mid].outer_begin : tasks[mid].panel_begin;
+    if (at <= b)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/// min(*p, v) in one atomic: int32 directly; float32 on its bit patterns (non-negative values
+/// order as signed integers, negative ones in reverse as unsigned integers).
+__device__ __forceinline__ void atomic_min_value(std::int32_t* p, std::int32_t v) {
+  atomicMin(p, v);
+}
+__device__ __forceinline__ void atomic_min_value(float* p, float v) {
+  if (!signbit(v))
+    atomicMin(reinterpret_cast<int*>(p), __float_as_int(v));
+  else
+    atomicMax(reinterpret_cast<unsigned*>(p), __float_as_uint(v));
+}
+
+/// Close the pivots' np x np block of each task: Floyd-Warshall in shared memory.
+template <class T, bool Clamp, bool Paths>
+__global__ void __launch_bounds__(mp_threads)
+    sn_close_kernel(sn_args<T> g) {
+  using ops = min_plus<T, Clamp>;
+  const sn_task task = g.tasks[blockIdx.x];
+  const int np = task.np;
+  const std::int32_t* piv = g.pivots + task.pivots;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s = reinterpret_cast<T*>(smem_raw);                       // [np][np]
+  auto* s_via = reinterpret_cast<std::int32_t*>(s + np * np); // [np][np], Paths only
+  const int cells = np * np;
+  for (int e = threadIdx.x; e < cells; e += blockDim.x) {
+    const int a = e / np;
+    const int b = e - a * np;
+    s[e] = g.d[static_cast<std::int64_t>(piv[a]) * g.ld + piv[b]];
+    if constexpr (Paths)
+      s_via[e] = -2; // unchanged
+  }
+  const T inf = sn_infinity<T>();
+  for (int k = 0; k < np; ++k) {
+    __syncthreads();
+    const std::int32_t vk = Paths ? g.order[piv[k]] : 0;
+    for (int e = threadIdx.x; e < cells; e += blockDim.x) {
+      const int a = e / np;
+      const int b = e - a * np;
+      const T x = s[a * np + k];
+      if (a == k || x == inf)
+        continue;
+      const T sum = ops::sum(x, s[k * np + b]);
+      if (sum < s[e]) {
+        s[e] = sum;
+        if constexpr (Paths)
+          s_via[e] = vk;
+      }
+    }
+  }
+  __syncthreads();
+  for (int e = threadIdx.x; e < cells; e += blockDim.x) {
+    const int a = e / np;
+    const int b = e - a * np;
+    const std::int64_t at = static_cast<std::int64_t>(piv[a]) * g.ld + piv[b];
+    g.d[at] = s[e];
+    if constexpr (Paths) {
+      if (s_via[e] != -2)
+        g.via[at] = s_via[e];
+    }
+  }
+}
+
+/// Shared memory of the close kernel for np pivots.
+__host__ __device__ constexpr std::size_t sn_close_smem_bytes(int np, std::size_t value_bytes,
+                                                              bool paths) {
+  return static_cast<std::size_t>(np) * np * (value_bytes + (paths ? 4 : 0));
+}
+
+/// Bytes of the products' shared memory: the A chunk, the B chunk, and the tile's labels.
+__host__ __device__ constexpr std::size_t sn_product_smem_bytes(std::size_t value_bytes) {
+  return (static_cast<std::size_t>(fw_tile) * sn_a_stride +
+          static_cast<std::size_t>(sn_chunk) * sn_b_stride) *
+             value_bytes +
+         4 * fw_tile * sizeof(std::int32_t);
+}
+
+/// One 128 x 128 tile of a product C = min(C, D[rows][P] (x) D[P][cols]) for the task's
+/// pivots P: Outer, the front x the front; else the row panel (P x a front tile) for the first
+/// `tiles` blocks of a task and the column panel (a front tile x P) for the next `tiles`.
+template <class T, bool Clamp, bool Paths, bool Outer>
+__global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
+    sn_product_kernel(sn_args<T> g) {
+  static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
+  using ops = min_plus<T, false>; // clamped once, in the epilogue (clamp_min)
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* s_a = reinterpret_cast<T*>(smem_raw);    // [128 rows][sn_a_stride]: D[rows][chunk of P]
+  T* s_b = s_a + fw_tile * sn_a_stride;       // [sn_chunk k][sn_b_stride]: D[chunk of P][cols]
+  auto* s_rows = reinterpret_cast<std::int32_t*>(s_b + sn_chunk * sn_b_stride); // labels or -1
+  std::int32_t* s_cols = s_rows + fw_tile;
+  std::int32_t* s_row_anc = s_cols + fw_tile; // 1 where the row is an ancestor of the front
+  std::int32_t* s_col_anc = s_row_anc + fw_tile;
+
+  const std::int64_t b = blockIdx.x;
+  const int ti_task = task_of_block<Outer>(g.tasks, g.count, b);
+  const sn_task task = g.tasks[ti_task];
+  const std::int64_t local = b - (Outer ? task.outer_begin : task.panel_begin);
+  const std::int32_t* piv = g.pivots + task.pivots;
+  const std::int64_t front = static_cast<std::int64_t>(task.contiguous) + task.na;
+  // What the tile's rows and columns are: pivots, or a tile of the front.
+  int row_tile = -1; // -1: the pivots
+  int col_tile = -1;
+  if (Outer) {
+    row_tile = static_cast<int>(local / task.tiles);
+    col_tile = static_cast<int>(local - static_cast<std::int64_t>(row_tile) * task.tiles);
+  } else if (local < task.tiles) {
+    col_tile = static_cast<int>(local);
+  } else {
+    row_tile = static_cast<int>(local - task.tiles);
+  }
+  const int t = static_cast<int>(threadIdx.x);
+  if (t < fw_tile) {
+    const auto line = [&](int tile, std::int32_t* label, std::int32_t* anc) {
+      if (tile < 0) {
+        label[t] = t < task.np ? piv[t] : -1;
+        anc[t] = 0;
+      } else {
+        const std::int64_t pos = static_cast<std::int64_t>(tile) * fw_tile + t;
+        label[t] = pos < front ? front_label(task, g.ancestors, pos) : -1;
+        anc[t] = pos >= task.contiguous ? 1 : 0;
+      }
+    };
+    line(row_tile, s_rows, s_row_anc);
+    line(col_tile, s_cols, s_col_anc);
+  }
+  __syncthreads();
+
+  const T inf = sn_infinity<T>();
+  const int tx = t & 15;
+  const int ty = t >> 4;
+  T r_acc[8][8];
+  std::int32_t r_via[Paths ? 8 : 1][Paths ? 8 : 1];
+  fill_identity<ops>(r_acc);
+  if constexpr (Paths) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        r_via[i][j] = -1;
+  }
+  for (int k0 = 0; k0 < task.np; k0 += sn_chunk) {
+    // A: D[row][P[k0 + kk]], a warp per row and 32 consecutive pivots (one 128-byte line when
+    // the pivots are consecutive labels, as most are).
+    {
+      const int kk = t & 31;
+      const bool live_k = k0 + kk < task.np;
+      const std::int32_t pk = live_k ? piv[k0 + kk] : 0;
+#pragma unroll 4
+      for (int i = t >> 5; i < fw_tile; i += mp_threads / 32) {
+        const std::int32_t r = s_rows[i];
+        s_a[i * sn_a_stride + kk] =
+            (r >= 0 && live_k) ? g.d[static_cast<std::int64_t>(r) * g.ld + pk] : inf;
+      }
+    }
+    // B: D[P[k0 + kk]][col], a row of 128 columns per two warps... per 128 threads.
+    {
+      const int j = t & (fw_tile - 1);
+      const std::int32_t c = s_cols[j];
+#pragma unroll 4
+      for (int kk = t >> 7; kk < sn_chunk; kk += mp_threads / fw_tile) {
+        const bool live = c >= 0 && k0 + kk < task.np;
+        s_b[kk * sn_b_stride + j] =
+            live ? g.d[static_cast<std::int64_t>(piv[k0 + kk]) * g.ld + c] : inf;
+      }
+    }
+    __syncthreads();
+    if constexpr (Paths) {
+      const int kn = task.np - k0 < sn_chunk ? task.np - k0 : sn_chunk;
+      for (int kk = 0; kk < kn; ++kk) {
+        T r_a[8];
+        T r_b[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          r_a[i] = s_a[tile_line(ty, i) * sn_a_stride + kk];
+          r_b[i] = s_b[kk * sn_b_stride + tile_line(tx, i)];
+        }
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+#pragma unroll
+          for (int j = 0; j < 8; ++j) {
+            const T s = ops::sum(r_a[i], r_b[j]);
+            if (s < r_acc[i][j]) {
+              r_acc[i][j] = s;
+              r_via[i][j] = k0 + kk;
+            }
+          }
+        }
+      }
+    } else {
+      min_plus_chunk<ops, sn_a_stride, sn_b_stride, sn_chunk>(r_acc, s_a, s_b, tx, ty);
+    }
+    __syncthreads();
+  }
+
+  // Epilogue: strict improvements only; atomic where two tasks may write the cell.
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int li = tile_line(ty, i);
+    const std::int32_t r = s_rows[li];
+    if (r < 0)
+      continue;
+    T* row = g.d + static_cast<std::int64_t>(r) * g.ld;
+    T old[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const std::int32_t c = s_cols[tile_line(tx, j)];
+      old[j] = c >= 0 ? row[c] : T{};
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const int lj = tile_line(tx, j);
+      const std::int32_t c = s_cols[lj];
+      if (c < 0)
+        continue;
+      const T x = clamp_min<T, Clamp>(r_acc[i][j]);
+      if (!(x < old[j]))
+        continue;
+      if constexpr (Paths) {
+        row[c] = x;
+        g.via[static_cast<std::int64_t>(r) * g.ld + c] = g.order[piv[r_via[i][j]]];
+      } else if (g.shared && s_row_anc[li] && s_col_anc[lj]) {
+        atomic_min_value(row + c, x);
+      } else {
+        row[c] = x;
+      }
+    }
+  }
+}
+
+/// out[i][j] = d[label[row0 + i]][label[j]] for i < rows, j < n: rows of the result in vertex
+/// order (label[v] = v's elimination label), for the download.
+template <class E>
+__global__ void sn_gather_rows_kernel(E* out, const E* d, std::int64_t ld,
+                                      const std::int32_t* label, std::int64_t row0,
+                                      std::int64_t n) {
+  const std::int64_t i = blockIdx.y;
+  const E* src = d + static_cast<std::int64_t>(label[row0 + i]) * ld;
+  E* dst = out + i * n;
+  for (std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    dst[j] = src[label[j]];
+}
+
+/// d[i][j] = d_vertex... the host-matrix start: d[label[i]][label[j]] = h[i][j] for one chunk of
+/// rows uploaded in vertex order (solve_dense's initial matrix).
+template <class E>
+__global__ void sn_scatter_rows_kernel(E* d, std::int64_t ld, const E* in,
+                                       const std::int32_t* label, std::int64_t row0,
+                                       std::int64_t n) {
+  const std::int64_t i = blockIdx.y;
+  E* dst = d + static_cast<std::int64_t>(label[row0 + i]) * ld;
+  const E* src = in + i * n;
+  for (std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; j < n;
+       j += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    dst[label[j]] = src[j];
+}
+
+} // namespace apsp::cuda::kernels

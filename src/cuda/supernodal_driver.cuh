@@ -1,0 +1,111 @@
+#pragma once
+// Definitions behind supernodal_kernels.hpp; included once per weight type by
+// supernodal_<type>.cu.
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/kernels/supernodal_steps.cuh"
+#include "cuda/supernodal_kernels.hpp"
+
+namespace apsp::cuda {
+namespace sn_detail {
+
+template <class T> kernels::sn_args<T> args_of(const sn_launch<T>& l) {
+  kernels::sn_args<T> g;
+  g.d = l.d;
+  g.via = l.via;
+  g.ld = l.ld;
+  g.tasks = l.tasks;
+  g.count = l.count;
+  g.pivots = l.pivots;
+  g.ancestors = l.ancestors;
+  g.order = l.order;
+  g.shared = l.shared;
+  return g;
+}
+
+template <class T, bool Clamp, bool Paths> void configure_variant() {
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_close_kernel<T, Clamp, Paths>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(kernels::sn_close_smem_bytes(
+                                         kernels::sn_slice, sizeof(T), Paths))));
+  const auto product = static_cast<int>(kernels::sn_product_smem_bytes(sizeof(T)));
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_product_kernel<T, Clamp, Paths, false>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, product));
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_product_kernel<T, Clamp, Paths, true>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, product));
+}
+
+template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<T>& l, cudaStream_t s) {
+  const auto g = args_of(l);
+  const std::size_t close_smem = kernels::sn_close_smem_bytes(l.widest, sizeof(T), Paths);
+  kernels::sn_close_kernel<T, Clamp, Paths>
+      <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
+  APSP_CUDA_CHECK_LAUNCH("sn_close_kernel", s);
+  const std::size_t smem = kernels::sn_product_smem_bytes(sizeof(T));
+  kernels::sn_product_kernel<T, Clamp, Paths, false>
+      <<<static_cast<unsigned>(l.panel_blocks), kernels::mp_threads, smem, s>>>(g);
+  APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (panels)", s);
+  kernels::sn_product_kernel<T, Clamp, Paths, true>
+      <<<static_cast<unsigned>(l.outer_blocks), kernels::mp_threads, smem, s>>>(g);
+  APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (outer)", s);
+}
+
+inline dim3 rows_grid(std::int64_t rows, std::int64_t n) {
+  const auto x = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 64));
+  return dim3(x, static_cast<unsigned>(rows));
+}
+
+} // namespace sn_detail
+
+template <class T> void configure_sn_kernels(bool paths) {
+  if (paths) {
+    sn_detail::configure_variant<T, false, true>();
+    sn_detail::configure_variant<T, true, true>();
+  } else {
+    sn_detail::configure_variant<T, false, false>();
+    sn_detail::configure_variant<T, true, false>();
+  }
+}
+
+template <class T> void enqueue_sn_launch(const sn_launch<T>& l, cudaStream_t s) {
+  if (l.count == 0)
+    return;
+  // Only integer sums need the clamp (float32 keeps -inf as it is).
+  const bool clamp = l.clamp && std::is_integral_v<T>;
+  if (l.via != nullptr) {
+    if (clamp)
+      sn_detail::enqueue_variant<T, true, true>(l, s);
+    else
+      sn_detail::enqueue_variant<T, false, true>(l, s);
+  } else if (clamp) {
+    sn_detail::enqueue_variant<T, true, false>(l, s);
+  } else {
+    sn_detail::enqueue_variant<T, false, false>(l, s);
+  }
+}
+
+template <class E>
+void enqueue_sn_gather_rows(E* out, const E* d, std::int64_t ld, const std::int32_t* label,
+                            std::int64_t row0, std::int64_t rows, std::int64_t n, cudaStream_t s) {
+  if (rows <= 0 || n <= 0)
+    return;
+  kernels::sn_gather_rows_kernel<E><<<sn_detail::rows_grid(rows, n), 256, 0, s>>>(out, d, ld, label,
+                                                                                 row0, n);
+  APSP_CUDA_CHECK_LAUNCH("sn_gather_rows_kernel", s);
+}
+
+template <class E>
+void enqueue_sn_scatter_rows(E* d, std::int64_t ld, const E* in, const std::int32_t* label,
+                             std::int64_t row0, std::int64_t rows, std::int64_t n, cudaStream_t s) {
+  if (rows <= 0 || n <= 0)
+    return;
+  kernels::sn_scatter_rows_kernel<E><<<sn_detail::rows_grid(rows, n), 256, 0, s>>>(d, ld, in,
+                                                                                  label, row0, n);
+  APSP_CUDA_CHECK_LAUNCH("sn_scatter_rows_kernel", s);
+}
+
+} // namespace apsp::cuda

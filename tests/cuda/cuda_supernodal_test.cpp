@@ -1,0 +1,136 @@
+// The supernodal Floyd-Warshall on one GPU (drivers::cuda_supernodal): bit for bit the cpu
+// blocked solver's int32 distances on lattices whose steps span several slices and levels, with
+// one-way arcs and negative weights, parts unreachable; float32 within rounding; valid paths;
+// the planner's choices (the real graphs' checksums: real_data_cuda_supernodal; the oracle:
+// conformance_cuda_supernodal). Skips without a device (and, where the order matters, without METIS).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apsp/apsp.hpp"
+#include "common/sparse_graphs.hpp"
+#include "common/test_graphs.hpp"
+
+namespace {
+
+using apsp::testing::lattice_spec;
+using apsp::testing::make_lattice;
+
+bool have_gpu() {
+  for (const auto& s : apsp::list_backends())
+    if (s.kind == apsp::backend_kind::cuda)
+      return s.available;
+  return false;
+}
+
+#define SKIP_WITHOUT_GPU()                                                                         \
+  do {                                                                                             \
+    if (!have_gpu())                                                                               \
+      GTEST_SKIP() << "no CUDA device";                                                            \
+  } while (0)
+
+apsp::solve_options on_gpu(apsp::dtype t, bool paths) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  o.algorithm = apsp::algorithm_kind::supernodal;
+  o.type = t;
+  o.paths = paths;
+  return o;
+}
+
+apsp::result on_cpu(const apsp::graph& g, apsp::dtype t) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
+  o.type = t;
+  return apsp::solve(g, o);
+}
+
+struct lattice_case {
+  const char* name;
+  lattice_spec spec;
+};
+
+/// Shapes whose supernodes are wider than a slice (128 pivots) and whose trees have many
+/// levels; one-way lattices have no cycle, so negative weights are safe there.
+const lattice_case cases[] = {
+    {"2d_31x29", {31, 29, 1, 1, 1000, true, 0}},
+    {"2d_one_way_negative", {30, 30, 1, -5, 40, false, 0}},
+    {"3d_13", {13, 13, 13, 1, 100, true, 0}},
+    {"3d_one_way_sparse", {9, 10, 11, -3, 20, false, 20}},
+    {"2d_holes", {40, 25, 1, 0, 9, true, 35}},
+};
+
+TEST(CudaSupernodal, Int32BitIdenticalToCpuFloydWarshall) {
+  SKIP_WITHOUT_GPU();
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto g = make_lattice(c.spec, 42);
+    const auto want = on_cpu(g, apsp::dtype::int32);
+    for (const bool paths : {false, true}) {
+      if (paths && c.spec.lo <= 0)
+        continue; // path matrices of the supernodal order need positive weights (zero cycles)
+      const auto r = apsp::solve(g, on_gpu(apsp::dtype::int32, paths));
+      ASSERT_TRUE(std::holds_alternative<apsp::drivers::cuda_supernodal>(r.executed_plan().run))
+          << apsp::to_string(r.executed_plan().run);
+      const auto& got = std::get<apsp::dense_matrix<std::int32_t>>(r.distances());
+      const auto& ref = std::get<apsp::dense_matrix<std::int32_t>>(want.distances());
+      std::int64_t differ = 0;
+      for (std::int64_t i = 0; i < g.num_vertices(); ++i)
+        for (std::int64_t j = 0; j < g.num_vertices(); ++j)
+          differ += got(i, j) != ref(i, j);
+      EXPECT_EQ(differ, 0) << (paths ? "with paths" : "distances only");
+      if (paths)
+        apsp::testing::expect_paths_valid(g, r);
+    }
+  }
+}
+
+TEST(CudaSupernodal, Float32WithinRoundingOfCpu) {
+  SKIP_WITHOUT_GPU();
+  lattice_spec s{17, 16, 15, 1, 100, true, 10};
+  auto g = make_lattice(s, 7);
+  const auto want = on_cpu(g, apsp::dtype::float32);
+  const auto r = apsp::solve(g, on_gpu(apsp::dtype::float32, true));
+  const auto& got = std::get<apsp::dense_matrix<float>>(r.distances());
+  const auto& ref = std::get<apsp::dense_matrix<float>>(want.distances());
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < g.num_vertices(); ++i)
+    for (std::int64_t j = 0; j < g.num_vertices(); ++j) {
+      const float a = got(i, j), b = ref(i, j);
+      const bool same = std::isinf(a) ? std::isinf(b) : std::fabs(a - b) <= 1e-5f * std::max(1.f, b);
+      bad += !same;
+    }
+  EXPECT_EQ(bad, 0);
+  apsp::testing::expect_paths_valid(g, r, 1e-5);
+}
+
+TEST(CudaSupernodal, NegativeCycleIsReported) {
+  SKIP_WITHOUT_GPU();
+  auto g = make_lattice({12, 12, 1, 1, 9, true, 0}, 3);
+  g.add_edge(70, 71, -50); // with 71 -> 70 (weight <= 9): a cycle of weight < 0
+  EXPECT_THROW((void)apsp::solve(g, on_gpu(apsp::dtype::int32, false)), apsp::negative_cycle_error);
+}
+
+TEST(CudaSupernodal, PlannerTakesItUnderBackendCuda) {
+  SKIP_WITHOUT_GPU();
+  const auto g = make_lattice({30, 30, 30, 1, 100, true, 0}, 5);
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  const auto p = apsp::make_plan(g, o);
+  EXPECT_EQ(p.algorithm, apsp::algorithm_kind::supernodal) << p.algorithm_reason;
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::cuda_supernodal>(p.run)) << p.algorithm_reason;
+  EXPECT_NE(p.algorithm_reason.find("supernodal FW on cuda"), std::string::npos)
+      << p.algorithm_reason;
+  // Checkpoints are Floyd-Warshall's.
+  auto c = on_gpu(apsp::dtype::int32, false);
+  c.checkpoint_dir = "unused_checkpoint_dir";
+  EXPECT_THROW((void)apsp::make_plan(g, c), apsp::invalid_argument_error);
+}
+
+} // namespace
