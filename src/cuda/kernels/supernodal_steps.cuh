@@ -152,12 +152,14 @@ __host__ __device__ constexpr std::size_t sn_close_smem_bytes(int np, std::size_
   return static_cast<std::size_t>(np) * np * (value_bytes + (paths ? 4 : 0));
 }
 
-/// Bytes of the products' shared memory: the A chunk, the B chunk, and the tile's labels.
+/// Elements of one stage of the products' operands: the A chunk, then the B chunk.
+inline constexpr int sn_stage_elems = fw_tile * sn_a_stride + sn_chunk * sn_b_stride;
+
+/// Bytes of the products' shared memory: two stages of operands (the next chunk's copies fly
+/// while the current one is used), the tile's labels and ancestor flags, and the pivots.
 __host__ __device__ constexpr std::size_t sn_product_smem_bytes(std::size_t value_bytes) {
-  return (static_cast<std::size_t>(fw_tile) * sn_a_stride +
-          static_cast<std::size_t>(sn_chunk) * sn_b_stride) *
-             value_bytes +
-         4 * fw_tile * sizeof(std::int32_t);
+  return 2 * static_cast<std::size_t>(sn_stage_elems) * value_bytes +
+         5 * fw_tile * sizeof(std::int32_t);
 }
 
 /// One 128 x 128 tile of a product C = min(C, D[rows][P] (x) D[P][cols]) for the task's
@@ -169,12 +171,14 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
   static_assert(fw_tile == 128 && mp_threads == 256, "thread map assumes 16 x 16 threads");
   using ops = min_plus<T, false>; // clamped once, in the epilogue (clamp_min)
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s_a = reinterpret_cast<T*>(smem_raw);    // [128 rows][sn_a_stride]: D[rows][chunk of P]
-  T* s_b = s_a + fw_tile * sn_a_stride;       // [sn_chunk k][sn_b_stride]: D[chunk of P][cols]
-  auto* s_rows = reinterpret_cast<std::int32_t*>(s_b + sn_chunk * sn_b_stride); // labels or -1
+  // Two stages, each [128 rows][sn_a_stride] of D[rows][chunk of P] and then
+  // [sn_chunk k][sn_b_stride] of D[chunk of P][cols].
+  T* s_stage = reinterpret_cast<T*>(smem_raw);
+  auto* s_rows = reinterpret_cast<std::int32_t*>(s_stage + 2 * sn_stage_elems); // labels or -1
   std::int32_t* s_cols = s_rows + fw_tile;
   std::int32_t* s_row_anc = s_cols + fw_tile; // 1 where the row is an ancestor of the front
   std::int32_t* s_col_anc = s_row_anc + fw_tile;
+  std::int32_t* s_piv = s_col_anc + fw_tile; // the slice's pivots
 
   const std::int64_t b = blockIdx.x;
   const int ti_task = task_of_block<Outer>(g.tasks, g.count, b);
@@ -207,6 +211,7 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
     };
     line(row_tile, s_rows, s_row_anc);
     line(col_tile, s_cols, s_col_anc);
+    s_piv[t] = t < task.np ? piv[t] : 0;
   }
   __syncthreads();
 
@@ -223,32 +228,55 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
       for (int j = 0; j < 8; ++j)
         r_via[i][j] = -1;
   }
-  for (int k0 = 0; k0 < task.np; k0 += sn_chunk) {
-    // A: D[row][P[k0 + kk]], a warp per row and 32 consecutive pivots (one 128-byte line when
-    // the pivots are consecutive labels, as most are).
+  // Chunk c of the pivots into stage `buf` by 4-byte asynchronous copies (cells outside the
+  // front or past the pivots get infinity by plain stores).
+  const auto stage = [&](int k0, int buf) {
+    T* a = s_stage + buf * sn_stage_elems;
+    T* bb = a + fw_tile * sn_a_stride;
     {
+      // A: a warp per row and 32 consecutive pivots (one 128-byte line when the pivots are
+      // consecutive labels, as most are).
       const int kk = t & 31;
       const bool live_k = k0 + kk < task.np;
-      const std::int32_t pk = live_k ? piv[k0 + kk] : 0;
+      const std::int32_t pk = s_piv[live_k ? k0 + kk : 0];
 #pragma unroll 4
       for (int i = t >> 5; i < fw_tile; i += mp_threads / 32) {
         const std::int32_t r = s_rows[i];
-        s_a[i * sn_a_stride + kk] =
-            (r >= 0 && live_k) ? g.d[static_cast<std::int64_t>(r) * g.ld + pk] : inf;
+        T* dst = a + i * sn_a_stride + kk;
+        if (r >= 0 && live_k)
+          cp_async_4(dst, g.d + static_cast<std::int64_t>(r) * g.ld + pk);
+        else
+          *dst = inf;
       }
     }
-    // B: D[P[k0 + kk]][col], a row of 128 columns per two warps... per 128 threads.
     {
+      // B: a row of 128 columns per 128 threads.
       const int j = t & (fw_tile - 1);
       const std::int32_t c = s_cols[j];
 #pragma unroll 4
       for (int kk = t >> 7; kk < sn_chunk; kk += mp_threads / fw_tile) {
-        const bool live = c >= 0 && k0 + kk < task.np;
-        s_b[kk * sn_b_stride + j] =
-            live ? g.d[static_cast<std::int64_t>(piv[k0 + kk]) * g.ld + c] : inf;
+        T* dst = bb + kk * sn_b_stride + j;
+        if (c >= 0 && k0 + kk < task.np)
+          cp_async_4(dst, g.d + static_cast<std::int64_t>(s_piv[k0 + kk]) * g.ld + c);
+        else
+          *dst = inf;
       }
     }
+    cp_async_commit();
+  };
+  const int chunks = (task.np + sn_chunk - 1) / sn_chunk;
+  stage(0, 0);
+  for (int c = 0; c < chunks; ++c) {
+    const int k0 = c * sn_chunk;
+    if (c + 1 < chunks) {
+      stage(k0 + sn_chunk, (c + 1) & 1);
+      cp_async_wait<1>();
+    } else {
+      cp_async_wait<0>();
+    }
     __syncthreads();
+    const T* s_a = s_stage + (c & 1) * sn_stage_elems;
+    const T* s_b = s_a + fw_tile * sn_a_stride;
     if constexpr (Paths) {
       const int kn = task.np - k0 < sn_chunk ? task.np - k0 : sn_chunk;
       for (int kk = 0; kk < kn; ++kk) {
@@ -302,7 +330,7 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
         continue;
       if constexpr (Paths) {
         row[c] = x;
-        g.via[static_cast<std::int64_t>(r) * g.ld + c] = g.order[piv[r_via[i][j]]];
+        g.via[static_cast<std::int64_t>(r) * g.ld + c] = g.order[s_piv[r_via[i][j]]];
       } else if (g.shared && s_row_anc[li] && s_col_anc[lj]) {
         atomic_min_value(row + c, x);
       } else {
