@@ -1,6 +1,7 @@
 #include "cpu/elimination.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <numeric>
 #include <utility>
@@ -229,6 +230,7 @@ bool have_metis() noexcept {
 elimination_plan plan_elimination(std::int64_t n, const std::vector<std::int32_t>& heads,
                                   const std::vector<std::int32_t>& tails, std::int64_t max_fill) {
   APSP_EXPECTS(heads.size() == tails.size(), internal_error, "plan_elimination: arc arrays differ");
+  const auto began = std::chrono::steady_clock::now();
   elimination_plan out;
   out.n = n;
   const pattern sym = symmetric_pattern(n, heads, tails);
@@ -260,6 +262,7 @@ elimination_plan plan_elimination(std::int64_t n, const std::vector<std::int32_t
     out.updates = std::numeric_limits<double>::infinity();
     out.order_name += "; Cholesky pattern of " + std::to_string(fill) + " entries exceeds " +
                       std::to_string(max_fill);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     return out;
   }
 
@@ -366,6 +369,7 @@ elimination_plan plan_elimination(std::int64_t n, const std::vector<std::int32_t
     out.steps.push_back(std::move(step));
   }
   out.ancestors = std::move(col_rows);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   return out;
 }
 

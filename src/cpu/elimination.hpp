@@ -46,6 +46,7 @@ struct elimination_plan {
   double updates = 0;       ///< sum of the steps' updates
   std::int64_t widest = 0;  ///< the most pivots in one step
   std::string order_name;   ///< "METIS nested dissection", or why another order was used
+  double seconds = 0;       ///< the analysis' wall time (ordering and symbolic steps)
 };
 
 /// Whether this build has METIS (libmetis-dev); without it the order is the natural one, which

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -47,6 +48,7 @@ struct sn_schedule {
     int widest = 0;
     std::int64_t panel_blocks = 0;
     std::int64_t outer_blocks = 0;
+    double updates = 0; ///< counted: np x front^2 of each task
   };
   std::vector<cuda::sn_task> tasks;
   std::vector<launch> launches;
@@ -118,6 +120,8 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, bool one_step_per_la
         l.panel_blocks += 2 * static_cast<std::int64_t>(t.tiles);
         l.outer_blocks += static_cast<std::int64_t>(t.tiles) * t.tiles;
         l.widest = std::max(l.widest, t.np);
+        l.updates += static_cast<double>(t.np) * static_cast<double>(front) *
+                     static_cast<double>(front);
         ++l.count;
         out.tasks.push_back(t);
         if (one_step_per_launch)
@@ -245,8 +249,16 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
     }
   });
 
-  // The steps, level by level; progress (and a cancel) after each level.
+  // The steps, level by level; progress (and a cancel) after each level. Verbose: each level
+  // timed by events.
   const auto levels = static_cast<std::int64_t>(schedule.level_end.size());
+  const bool verbose = ctx.tuning().supernodal_verbose || ctx.tuning().cuda_verbose;
+  std::deque<cuda::event> marks; // events neither copy nor move
+  if (verbose) {
+    for (std::int64_t l = 0; l <= levels; ++l)
+      marks.emplace_back(cudaEventDefault);
+    marks[0].record(s.get());
+  }
   std::size_t next = 0;
   for (std::int64_t level = 0; level < levels; ++level) {
     for (; next < schedule.level_end[static_cast<std::size_t>(level)]; ++next) {
@@ -267,6 +279,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       g.shared = l.count > 1;
       cuda::enqueue_sn_launch<T>(g, s.get());
     }
+    if (verbose)
+      marks[static_cast<std::size_t>(level) + 1].record(s.get());
     if (ctx.options().progress) {
       s.synchronize();
       ctx.round_done(level + 1, levels);
@@ -302,13 +316,32 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       }
     }
   }
-  if (ctx.tuning().supernodal_verbose || ctx.tuning().cuda_verbose) {
+  if (verbose) {
+    // Where the steps' time goes: per level, its launches, tasks, counted updates and rate.
+    std::size_t first = 0;
+    for (std::int64_t l = 0; l < levels; ++l) {
+      const std::size_t end = schedule.level_end[static_cast<std::size_t>(l)];
+      std::int64_t tasks = 0;
+      double updates = 0;
+      for (std::size_t k = first; k < end; ++k) {
+        tasks += schedule.launches[k].count;
+        updates += schedule.launches[k].updates;
+      }
+      const float ms =
+          marks[static_cast<std::size_t>(l) + 1].ms_since(marks[static_cast<std::size_t>(l)]);
+      std::fprintf(stderr,
+                   "apsp cuda supernodal level %lld: %zu launches, %lld tasks, %.3e updates, "
+                   "%.3f ms, %.3e updates/s\n",
+                   static_cast<long long>(l), end - first, static_cast<long long>(tasks), updates,
+                   ms, ms > 0 ? updates / (ms * 1e-3) : 0.0);
+      first = end;
+    }
     std::fprintf(stderr,
                  "apsp cuda supernodal: %lld steps, %lld levels, %lld launches, %.3e updates: "
-                 "analysis %.3f s, matrix built %.3f s, steps %.3f s, prefault and staging joined %.3f s, "
+                 "analysis (at planning) %.3f s, matrix built %.3f s, steps %.3f s, prefault and staging joined %.3f s, "
                  "download %.3f s\n",
                  static_cast<long long>(ep->steps.size()), static_cast<long long>(levels),
-                 static_cast<long long>(schedule.launches.size()), ep->updates, t_analysis,
+                 static_cast<long long>(schedule.launches.size()), ep->updates, ep->seconds,
                  t_built - t_analysis, t_steps - t_built, t_joined - t_steps, since() - t_joined);
   }
 }
