@@ -237,28 +237,19 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   cuda::configure_sn_kernels<T>(paths);
   s.synchronize();
   const double t_built = since();
-  // The download's page-locked buffers, made on a thread while the steps run.
-  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(T);
-  std::optional<cuda::staging_buffers> staging;
-  std::jthread pin([&staging, device, bytes = cells * sizeof(T), row_bytes] {
-    try {
-      if (cudaSetDevice(device) == cudaSuccess)
-        staging.emplace(bytes, row_bytes);
-    } catch (...) {
-      staging.reset();
-    }
-  });
-
   // The steps, level by level; progress (and a cancel) after each level. Verbose: each level
   // timed by events.
   const auto levels = static_cast<std::int64_t>(schedule.level_end.size());
   const bool verbose = ctx.tuning().supernodal_verbose || ctx.tuning().cuda_verbose;
-  std::deque<cuda::event> marks; // events neither copy nor move
+  std::deque<cuda::event> marks; // events neither copy nor move: level ends, then 3 a launch
   if (verbose) {
-    for (std::int64_t l = 0; l <= levels; ++l)
+    for (std::size_t l = 0; l <= schedule.level_end.size() + 3 * schedule.launches.size(); ++l)
       marks.emplace_back(cudaEventDefault);
     marks[0].record(s.get());
   }
+  const auto launch_mark = [&](std::size_t k, int which) -> cuda::event& {
+    return marks[schedule.level_end.size() + 1 + 3 * k + static_cast<std::size_t>(which)];
+  };
   std::size_t next = 0;
   for (std::int64_t level = 0; level < levels; ++level) {
     for (; next < schedule.level_end[static_cast<std::size_t>(level)]; ++next) {
@@ -277,6 +268,11 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       g.order = d_order.data();
       g.clamp = ctx.negative_weights();
       g.shared = l.count > 1;
+      if (verbose) {
+        launch_mark(next, 0).record(s.get());
+        g.after_close = launch_mark(next, 1).get();
+        g.after_panels = launch_mark(next, 2).get();
+      }
       cuda::enqueue_sn_launch<T>(g, s.get());
     }
     if (verbose)
@@ -286,6 +282,19 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       ctx.round_done(level + 1, levels);
     }
   }
+  // The download's page-locked buffers, made on a thread while the steps run: started once
+  // every launch is enqueued, as page-locking holds the driver and would stall the enqueues.
+  const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(T);
+  std::optional<cuda::staging_buffers> staging;
+  std::jthread pin([&staging, device, bytes = cells * sizeof(T), row_bytes] {
+    try {
+      if (cudaSetDevice(device) == cudaSuccess)
+        staging.emplace(bytes, row_bytes);
+    } catch (...) {
+      staging.reset();
+    }
+  });
+
   s.synchronize();
   const double t_steps = since();
 
@@ -323,17 +332,21 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       const std::size_t end = schedule.level_end[static_cast<std::size_t>(l)];
       std::int64_t tasks = 0;
       double updates = 0;
+      double close_ms = 0;
+      double panels_ms = 0;
       for (std::size_t k = first; k < end; ++k) {
         tasks += schedule.launches[k].count;
         updates += schedule.launches[k].updates;
+        close_ms += launch_mark(k, 1).ms_since(launch_mark(k, 0));
+        panels_ms += launch_mark(k, 2).ms_since(launch_mark(k, 1));
       }
       const float ms =
           marks[static_cast<std::size_t>(l) + 1].ms_since(marks[static_cast<std::size_t>(l)]);
       std::fprintf(stderr,
                    "apsp cuda supernodal level %lld: %zu launches, %lld tasks, %.3e updates, "
-                   "%.3f ms, %.3e updates/s\n",
+                   "%.3f ms (close %.3f, panels %.3f), %.3e updates/s\n",
                    static_cast<long long>(l), end - first, static_cast<long long>(tasks), updates,
-                   ms, ms > 0 ? updates / (ms * 1e-3) : 0.0);
+                   ms, close_ms, panels_ms, ms > 0 ? updates / (ms * 1e-3) : 0.0);
       first = end;
     }
     std::fprintf(stderr,

@@ -45,18 +45,21 @@ template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<
   kernels::sn_close_kernel<T, Clamp, Paths>
       <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
   APSP_CUDA_CHECK_LAUNCH("sn_close_kernel", s);
+  if (l.after_close != nullptr)
+    APSP_CUDA_TRY(cudaEventRecord(l.after_close, s));
   const std::size_t smem = kernels::sn_product_smem_bytes(sizeof(T));
   kernels::sn_product_kernel<T, Clamp, Paths, false>
       <<<static_cast<unsigned>(l.panel_blocks), kernels::mp_threads, smem, s>>>(g);
   APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (panels)", s);
+  if (l.after_panels != nullptr)
+    APSP_CUDA_TRY(cudaEventRecord(l.after_panels, s));
   kernels::sn_product_kernel<T, Clamp, Paths, true>
       <<<static_cast<unsigned>(l.outer_blocks), kernels::mp_threads, smem, s>>>(g);
   APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (outer)", s);
 }
 
-inline dim3 rows_grid(std::int64_t rows, std::int64_t n) {
-  const auto x = static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 64));
-  return dim3(x, static_cast<unsigned>(rows));
+inline dim3 rows_grid(std::int64_t rows, std::int64_t /*n*/) {
+  return dim3(static_cast<unsigned>(rows));
 }
 
 } // namespace sn_detail

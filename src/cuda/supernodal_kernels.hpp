@@ -40,6 +40,9 @@ template <class T> struct sn_launch {
   const std::int32_t* order = nullptr;
   bool clamp = false;  ///< integer sums clamped at -infinity (negative weights)
   bool shared = false; ///< tasks may share ancestor x ancestor cells (atomic minima)
+  /// Recorded after the close and after the panels when set (the verbose report's times).
+  cudaEvent_t after_close = nullptr;
+  cudaEvent_t after_panels = nullptr;
 };
 
 /// Pivots per slice of a supernode (kernels::sn_slice).

@@ -96,10 +96,13 @@ __device__ __forceinline__ void atomic_min_value(float* p, float v) {
     atomicMax(reinterpret_cast<unsigned*>(p), __float_as_uint(v));
 }
 
-/// Close the pivots' np x np block of each task: Floyd-Warshall in shared memory.
+/// Close the pivots' np x np block of each task: Floyd-Warshall in shared memory. Thread t owns
+/// column t % 128 of rows t / 128, t / 128 + 2, ... (a warp reads one row's pivot element as a
+/// broadcast and consecutive columns).
 template <class T, bool Clamp, bool Paths>
 __global__ void __launch_bounds__(mp_threads)
     sn_close_kernel(sn_args<T> g) {
+  static_assert(mp_threads == 2 * sn_slice, "two rows per pass");
   using ops = min_plus<T, Clamp>;
   const sn_task task = g.tasks[blockIdx.x];
   const int np = task.np;
@@ -107,41 +110,41 @@ __global__ void __launch_bounds__(mp_threads)
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* s = reinterpret_cast<T*>(smem_raw);                       // [np][np]
   auto* s_via = reinterpret_cast<std::int32_t*>(s + np * np); // [np][np], Paths only
-  const int cells = np * np;
-  for (int e = threadIdx.x; e < cells; e += blockDim.x) {
-    const int a = e / np;
-    const int b = e - a * np;
-    s[e] = g.d[static_cast<std::int64_t>(piv[a]) * g.ld + piv[b]];
+  const int b = static_cast<int>(threadIdx.x) & (sn_slice - 1);
+  const int a0 = static_cast<int>(threadIdx.x) / sn_slice;
+  const bool live = b < np;
+  const std::int32_t col = live ? piv[b] : 0;
+  for (int a = a0; a < np && live; a += 2) {
+    s[a * np + b] = g.d[static_cast<std::int64_t>(piv[a]) * g.ld + col];
     if constexpr (Paths)
-      s_via[e] = -2; // unchanged
+      s_via[a * np + b] = -2; // unchanged
   }
   const T inf = sn_infinity<T>();
   for (int k = 0; k < np; ++k) {
     __syncthreads();
+    if (!live)
+      continue;
+    const T kb = s[k * np + b];
     const std::int32_t vk = Paths ? g.order[piv[k]] : 0;
-    for (int e = threadIdx.x; e < cells; e += blockDim.x) {
-      const int a = e / np;
-      const int b = e - a * np;
+    for (int a = a0; a < np; a += 2) {
       const T x = s[a * np + k];
       if (a == k || x == inf)
         continue;
-      const T sum = ops::sum(x, s[k * np + b]);
-      if (sum < s[e]) {
-        s[e] = sum;
+      const T sum = ops::sum(x, kb);
+      if (sum < s[a * np + b]) {
+        s[a * np + b] = sum;
         if constexpr (Paths)
-          s_via[e] = vk;
+          s_via[a * np + b] = vk;
       }
     }
   }
   __syncthreads();
-  for (int e = threadIdx.x; e < cells; e += blockDim.x) {
-    const int a = e / np;
-    const int b = e - a * np;
-    const std::int64_t at = static_cast<std::int64_t>(piv[a]) * g.ld + piv[b];
-    g.d[at] = s[e];
+  for (int a = a0; a < np && live; a += 2) {
+    const std::int64_t at = static_cast<std::int64_t>(piv[a]) * g.ld + col;
+    g.d[at] = s[a * np + b];
     if constexpr (Paths) {
-      if (s_via[e] != -2)
-        g.via[at] = s_via[e];
+      if (s_via[a * np + b] != -2)
+        g.via[at] = s_via[a * np + b];
     }
   }
 }
@@ -346,11 +349,10 @@ template <class E>
 __global__ void sn_gather_rows_kernel(E* out, const E* d, std::int64_t ld,
                                       const std::int32_t* label, std::int64_t row0,
                                       std::int64_t n) {
-  const std::int64_t i = blockIdx.y;
+  const std::int64_t i = blockIdx.x; // one block per row (grid.y would stop at 65,535)
   const E* src = d + static_cast<std::int64_t>(label[row0 + i]) * ld;
   E* dst = out + i * n;
-  for (std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; j < n;
-       j += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+  for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x)
     dst[j] = src[label[j]];
 }
 
@@ -360,11 +362,10 @@ template <class E>
 __global__ void sn_scatter_rows_kernel(E* d, std::int64_t ld, const E* in,
                                        const std::int32_t* label, std::int64_t row0,
                                        std::int64_t n) {
-  const std::int64_t i = blockIdx.y;
+  const std::int64_t i = blockIdx.x;
   E* dst = d + static_cast<std::int64_t>(label[row0 + i]) * ld;
   const E* src = in + i * n;
-  for (std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; j < n;
-       j += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+  for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x)
     dst[label[j]] = src[j];
 }
 
