@@ -34,7 +34,7 @@
 namespace apsp::cpu {
 
 /// Pivots per round and the longest block of a step (tile edge of the kernels).
-inline constexpr int supernodal_tile = 128;
+inline constexpr int supernodal_tile = 192;
 
 /// Row-striped locks for merges into cells that concurrent steps share.
 class merge_locks {
