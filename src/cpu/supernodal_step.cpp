@@ -107,6 +107,29 @@ void step_executor<T>::make_blocks(const elimination_plan& plan, const supernode
   add_runs(plan.ancestors.data() + s.ancestors_begin, s.ancestors_end - s.ancestors_begin, true);
 }
 
+template <class T>
+step_executor<T>::row_locks::row_locks(merge_locks* locks, const block* rows,
+                                       const step_executor& e)
+    : locks_(rows != nullptr ? locks : nullptr) {
+  if (locks_ == nullptr)
+    return;
+  for (int x = 0; x < rows->len; ++x)
+    stripes_ |= std::uint64_t{1} << merge_locks::stripe(e.label(*rows, x));
+  for (int t = 0; t < merge_locks::stripes; ++t) {
+    if (stripes_ >> t & 1)
+      locks_->at(t).lock();
+  }
+}
+
+template <class T> step_executor<T>::row_locks::~row_locks() {
+  if (locks_ == nullptr)
+    return;
+  for (int t = merge_locks::stripes - 1; t >= 0; --t) {
+    if (stripes_ >> t & 1)
+      locks_->at(t).unlock();
+  }
+}
+
 template <class T> void step_executor<T>::pivot(const std::int32_t* k, int kb, std::int32_t k0) {
   T* w = pivot_.get();
   std::int32_t* vw = pivot_via_.get();
@@ -228,7 +251,11 @@ void step_executor<T>::product(std::int64_t bi, std::int64_t bj, int kb, std::in
   const block& J = blocks_[static_cast<std::size_t>(bj)];
   const T* a = a_snap(bi, kb);
   const T* b = b_snap(bj, kb);
-  const bool shared = I.shared && J.shared;
+  // Without vias a merge is a plain minimum, which the kernel takes in place as well: then
+  // only the rows' locks are needed, held over the whole tile.
+  const bool merged = I.shared && J.shared && via_ != nullptr;
+  const row_locks hold(locks, I.shared && J.shared && !merged ? &I : nullptr, *this);
+  const bool shared = merged;
   if (!shared && I.first >= 0 && J.first >= 0) {
     const std::int64_t at = I.first * n_ + J.first;
     ops_.product(a, b, ld_, kb, d_ + at, via_ != nullptr ? via_ + at : nullptr, n_, I.len, J.len,

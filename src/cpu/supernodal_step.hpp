@@ -39,12 +39,13 @@ inline constexpr int supernodal_tile = 192;
 /// Row-striped locks for merges into cells that concurrent steps share.
 class merge_locks {
 public:
-  std::mutex& row(std::int64_t i) {
-    return stripes_[static_cast<std::size_t>(i) % stripes_.size()];
-  }
+  static constexpr int stripes = 64;
+  static int stripe(std::int64_t i) { return static_cast<int>(i % stripes); }
+  std::mutex& row(std::int64_t i) { return stripes_[static_cast<std::size_t>(stripe(i))]; }
+  std::mutex& at(int s) { return stripes_[static_cast<std::size_t>(s)]; }
 
 private:
-  std::array<std::mutex, 64> stripes_;
+  std::array<std::mutex, stripes> stripes_;
 };
 
 template <class T> class step_executor {
@@ -77,6 +78,20 @@ private:
   }
   T* a_snap(std::int64_t b, int kb) const { return snaps_.get() + 2 * b * kb * ld_; }
   T* b_snap(std::int64_t b, int kb) const { return snaps_.get() + (2 * b + 1) * kb * ld_; }
+
+  /// Holds the merge locks of every row of a block (none for a null block or null locks), taken
+  /// in stripe order.
+  class row_locks {
+  public:
+    row_locks(merge_locks* locks, const block* rows, const step_executor& e);
+    ~row_locks();
+    row_locks(const row_locks&) = delete;
+    row_locks& operator=(const row_locks&) = delete;
+
+  private:
+    merge_locks* locks_;
+    std::uint64_t stripes_ = 0;
+  };
 
   void pivot(const std::int32_t* k, int kb, std::int32_t k0);
   void row_panel(const block& b, std::int64_t index, const std::int32_t* k, int kb, std::int32_t k0,

@@ -376,6 +376,10 @@ void expect_same_on_any_threads(const apsp::graph& g, apsp::dtype type, bool com
     const auto r = apsp::solve(g, o);
     EXPECT_TRUE(values_of<T>(r) == values_of<T>(one)) << "threads " << threads;
     EXPECT_TRUE(vias_of(r) == vias_of(one)) << "threads " << threads;
+    auto no_paths = o; // ancestor cells then take their minima in place, under the locks
+    no_paths.paths = false;
+    EXPECT_TRUE(values_of<T>(apsp::solve(g, no_paths)) == values_of<T>(one))
+        << "threads " << threads;
   }
 }
 
