@@ -3,248 +3,122 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
-#include <type_traits>
+#include <exception>
+#include <memory>
 
-#include "cpu/row_relax.hpp"
+#include "cpu/supernodal_schedule.hpp"
+#include "cpu/supernodal_step.hpp"
 
 namespace apsp::cpu {
 namespace {
 
-/// Columns per pass of the outer update: a row's stretch stays in L1 while every pivot of the
-/// step is applied to it, and the pivot rows' stretches stay in L2.
-constexpr std::int64_t column_chunk = 2048;
+/// A step of the top part runs on every thread only with this many updates: a parallel region
+/// costs more than the few small steps above the subtrees save.
+constexpr double parallel_updates = 1 << 20;
 
-/// A step runs its panels and outer block on several threads only when it has this many
-/// updates; the many small steps near the leaves run on one (a parallel region costs more).
-constexpr double parallel_updates = 1 << 18;
-
-template <class T, bool Clamp> T add(T a, T b) {
-  T s = a + b;
-  if constexpr (Clamp && std::is_integral_v<T>) {
-    constexpr T lo = -weight_traits<T>::infinity;
-    s = s < lo ? lo : s;
-  }
-  return s;
-}
-
-template <class T, bool Clamp, bool Paths> class stepper {
+/// Progress in equal shares of the counted updates; only the calling thread reports (the
+/// callback may be Python's, and may throw to cancel).
+class progress_counter {
 public:
-  stepper(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan, int threads)
-      : n_(d.n()), d_(d.data()), v_(Paths ? via->data() : nullptr), plan_(plan),
-        threads_(threads), member_(static_cast<std::size_t>(d.n()), 0) {
-    const auto ops = detail::cpu::row_relax_for<T>(detail::cpu::selected_isa());
-    relax_ = Clamp ? ops.relax_clamped : ops.relax;
-    relax_via_ = Clamp ? ops.relax_via_clamped : ops.relax_via;
+  progress_counter(const elimination_plan& plan, std::int64_t steps, detail::run_context& ctx)
+      : total_(std::max(plan.updates, 1.0)), reports_(std::max<std::int64_t>(1, steps)), ctx_(ctx) {
   }
 
-  void run(const supernode_step& s) {
-    const auto& m = s.members;
-    const auto w = static_cast<std::int64_t>(m.size());
-    for (const std::int32_t k : m)
-      member_[static_cast<std::size_t>(k)] = 1;
-    close_block(m);
-    // The closed block, copied: the panels read it while their own cells are rewritten.
-    block_.resize(static_cast<std::size_t>(w * w));
-    for (std::int64_t a = 0; a < w; ++a) {
-      for (std::int64_t b = 0; b < w; ++b)
-        block_[static_cast<std::size_t>(a * w + b)] = at(m[static_cast<std::size_t>(a)], m[static_cast<std::size_t>(b)]);
-    }
-    const bool parallel = threads_ > 1 && s.updates() >= parallel_updates;
-    row_panel(s, parallel);
-    outer(s, parallel);
-    for (const std::int32_t k : m)
-      member_[static_cast<std::size_t>(k)] = 0;
+  void add(double updates) { done_.fetch_add(updates, std::memory_order_relaxed); }
+  /// Reports the shares passed so far; on the calling thread only.
+  void report() {
+    const double done = done_.load(std::memory_order_relaxed);
+    while (reported_ + 1 < reports_ &&
+           done >= static_cast<double>(reported_ + 1) * total_ / static_cast<double>(reports_))
+      ctx_.round_done(++reported_, reports_);
+  }
+  void finish() {
+    while (reported_ < reports_)
+      ctx_.round_done(++reported_, reports_);
   }
 
 private:
-  T& at(std::int64_t i, std::int64_t j) { return d_[i * n_ + j]; }
-  std::int32_t& via_at(std::int64_t i, std::int64_t j) { return v_[i * n_ + j]; }
-  std::int32_t id(std::int32_t k) const { return plan_.order[static_cast<std::size_t>(k)]; }
-
-  /// d(i, j) = min(d(i, j), a + d(k, j)), and via(i, j) = k's vertex id where that improves.
-  void relax_cell(std::int64_t i, std::int64_t j, T a, std::int32_t k) {
-    const T s = add<T, Clamp>(a, at(k, j));
-    if (s < at(i, j)) {
-      at(i, j) = s;
-      if constexpr (Paths)
-        via_at(i, j) = id(k);
-    }
-  }
-
-  /// Floyd-Warshall on the pivots' own block, in pivot order.
-  void close_block(const std::vector<std::int32_t>& m) {
-    constexpr T inf = weight_traits<T>::infinity;
-    for (const std::int32_t k : m) {
-      for (const std::int32_t i : m) {
-        const T a = at(i, k);
-        if (i == k || a == inf)
-          continue;
-        for (const std::int32_t j : m)
-          relax_cell(i, j, a, k);
-      }
-    }
-  }
-
-  /// Rows of the pivots over the step's columns: D[M][R] = D*[M][M] (x) D[M][R]. In parallel
-  /// over column stretches, so no thread reads a cell another writes.
-  void row_panel(const supernode_step& s, bool parallel) {
-    const auto& m = s.members;
-    const auto w = static_cast<std::int64_t>(m.size());
-    const std::int64_t contiguous = s.top() - s.first + 1;
-    const std::int64_t chunks = (contiguous + column_chunk - 1) / column_chunk;
-    const std::int32_t* anc = plan_.ancestors.data() + s.ancestors_begin;
-    const std::int64_t na = s.ancestors_end - s.ancestors_begin;
-    constexpr T inf = weight_traits<T>::infinity;
-#pragma omp parallel for num_threads(threads_) schedule(dynamic) if (parallel)
-    for (std::int64_t c = 0; c <= chunks; ++c) {
-      for (std::int64_t a = 0; a < w; ++a) {
-        const std::int32_t i = m[static_cast<std::size_t>(a)];
-        for (std::int64_t b = 0; b < w; ++b) {
-          const T x = block_[static_cast<std::size_t>(a * w + b)];
-          const std::int32_t k = m[static_cast<std::size_t>(b)];
-          if (a == b || x == inf)
-            continue;
-          if (c < chunks) {
-            const std::int64_t j0 = s.first + c * column_chunk;
-            const std::int64_t len = std::min(column_chunk, s.first + contiguous - j0);
-            if constexpr (Paths)
-              relax_via_(&at(i, j0), &via_at(i, j0), &at(k, j0), x, id(k), len);
-            else
-              relax_(&at(i, j0), &at(k, j0), x, len);
-          } else {
-            for (std::int64_t t = 0; t < na; ++t)
-              relax_cell(i, anc[t], x, k);
-          }
-        }
-      }
-    }
-  }
-
-  /// Every other row of the step: its column panel D[i][M] = D[i][M] (x) D*[M][M], then the
-  /// outer update D[i][R] = min(D[i][R], D[i][M] (x) D[M][R]). In parallel over rows: a row
-  /// reads only itself and the pivots' rows, which no thread writes here.
-  void outer(const supernode_step& s, bool parallel) {
-    const auto& m = s.members;
-    const auto w = static_cast<std::int64_t>(m.size());
-    const std::int64_t contiguous = s.top() - s.first + 1;
-    const std::int32_t* anc = plan_.ancestors.data() + s.ancestors_begin;
-    const std::int64_t na = s.ancestors_end - s.ancestors_begin;
-    const std::int64_t rows = contiguous + na;
-    constexpr T inf = weight_traits<T>::infinity;
-    // The pivots' rows at the ancestor columns, gathered once: w x na.
-    panel_.resize(static_cast<std::size_t>(w * na));
-    for (std::int64_t b = 0; b < w; ++b) {
-      for (std::int64_t t = 0; t < na; ++t)
-        panel_[static_cast<std::size_t>(b * na + t)] = at(m[static_cast<std::size_t>(b)], anc[t]);
-    }
-    const int team = parallel ? threads_ : 1;
-    scratch_.resize(static_cast<std::size_t>(team * w));
-    via_scratch_.resize(Paths ? static_cast<std::size_t>(team * w) : 0);
-#pragma omp parallel num_threads(team) if (parallel)
-    {
-      T* c = scratch_.data() + static_cast<std::int64_t>(omp_get_thread_num()) * w;
-      std::int32_t* cv =
-          Paths ? via_scratch_.data() + static_cast<std::int64_t>(omp_get_thread_num()) * w : nullptr;
-#pragma omp for schedule(dynamic, 8)
-      for (std::int64_t r = 0; r < rows; ++r) {
-        const std::int64_t i = r < contiguous ? s.first + r : anc[r - contiguous];
-        if (member_[static_cast<std::size_t>(i)])
-          continue;
-        bool any = false;
-        for (std::int64_t b = 0; b < w; ++b) {
-          c[b] = at(i, m[static_cast<std::size_t>(b)]);
-          if constexpr (Paths)
-            cv[b] = via_at(i, m[static_cast<std::size_t>(b)]);
-          any = any || c[b] != inf;
-        }
-        if (!any)
-          continue;
-        // Column panel, in pivot order, in place (every value is a real walk's length).
-        for (std::int64_t b = 0; b < w; ++b) {
-          const T x = c[b];
-          if (x == inf)
-            continue;
-          for (std::int64_t e = 0; e < w; ++e) {
-            const T sum = add<T, Clamp>(x, block_[static_cast<std::size_t>(b * w + e)]);
-            if (sum < c[e]) {
-              c[e] = sum;
-              if constexpr (Paths)
-                cv[e] = id(m[static_cast<std::size_t>(b)]);
-            }
-          }
-        }
-        for (std::int64_t b = 0; b < w; ++b) {
-          at(i, m[static_cast<std::size_t>(b)]) = c[b];
-          if constexpr (Paths)
-            via_at(i, m[static_cast<std::size_t>(b)]) = cv[b];
-        }
-        // Outer update: the contiguous columns a stretch at a time, then the ancestors.
-        for (std::int64_t j0 = s.first; j0 < s.first + contiguous; j0 += column_chunk) {
-          const std::int64_t len = std::min(column_chunk, s.first + contiguous - j0);
-          for (std::int64_t b = 0; b < w; ++b) {
-            if (c[b] == inf)
-              continue;
-            const std::int32_t k = m[static_cast<std::size_t>(b)];
-            if constexpr (Paths)
-              relax_via_(&at(i, j0), &via_at(i, j0), &at(k, j0), c[b], id(k), len);
-            else
-              relax_(&at(i, j0), &at(k, j0), c[b], len);
-          }
-        }
-        for (std::int64_t t = 0; t < na; ++t) {
-          const std::int32_t j = anc[t];
-          T best = at(i, j);
-          std::int32_t best_via = Paths ? via_at(i, j) : 0;
-          for (std::int64_t b = 0; b < w; ++b) {
-            if (c[b] == inf)
-              continue;
-            const T sum = add<T, Clamp>(c[b], panel_[static_cast<std::size_t>(b * na + t)]);
-            if (sum < best) {
-              best = sum;
-              if constexpr (Paths)
-                best_via = id(m[static_cast<std::size_t>(b)]);
-            }
-          }
-          at(i, j) = best;
-          if constexpr (Paths)
-            via_at(i, j) = best_via;
-        }
-      }
-    }
-  }
-
-  std::int64_t n_;
-  T* d_;
-  std::int32_t* v_;
-  const elimination_plan& plan_;
-  int threads_;
-  std::vector<char> member_;
-  std::vector<T> block_;
-  std::vector<T> panel_;
-  std::vector<T> scratch_;
-  std::vector<std::int32_t> via_scratch_;
-  void (*relax_)(T*, const T*, T, std::int64_t) = nullptr;
-  void (*relax_via_)(T*, std::int32_t*, const T*, T, std::int32_t, std::int64_t) = nullptr;
+  double total_;
+  std::int64_t reports_;
+  std::int64_t reported_ = 0;
+  std::atomic<double> done_{0};
+  detail::run_context& ctx_;
 };
 
-template <class T, bool Clamp, bool Paths>
+/// Phase one: the schedule's subtrees, one thread each (steps of different subtrees share only
+/// ancestor x ancestor cells, which step_executor merges under `locks`).
+template <class T>
+void run_subtrees(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan,
+                  const step_schedule& schedule, const std::vector<std::int32_t>& position,
+                  int threads, progress_counter& progress, detail::run_context& ctx) {
+  const auto count = static_cast<std::int64_t>(schedule.subtrees.size());
+  const auto kernels = detail::cpu::selected_isa();
+  merge_locks locks;
+  std::vector<std::unique_ptr<step_executor<T>>> executors(static_cast<std::size_t>(threads));
+  std::atomic<bool> stop{false};
+  std::exception_ptr error;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::int64_t t = 0; t < count; ++t) {
+    if (stop.load(std::memory_order_relaxed))
+      continue;
+    const int thread = omp_get_thread_num();
+    try {
+      auto& e = executors[static_cast<std::size_t>(thread)];
+      if (!e)
+        e = std::make_unique<step_executor<T>>(d, via, kernels, ctx.negative_weights());
+      const auto& sub = schedule.subtrees[static_cast<std::size_t>(t)];
+      for (std::int64_t s = sub.first_step; s <= sub.root_step && !stop.load(); ++s) {
+        const auto& step = plan.steps[static_cast<std::size_t>(s)];
+        e->run(plan, step, position[static_cast<std::size_t>(s)], 1, &locks);
+        progress.add(step.updates());
+        if (thread == 0)
+          progress.report();
+      }
+    } catch (...) {
+#pragma omp critical(apsp_supernodal_error)
+      if (!error)
+        error = std::current_exception();
+      stop.store(true);
+    }
+  }
+  if (error)
+    std::rethrow_exception(error);
+}
+
+template <class T>
 void run_all(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan, int threads,
              std::int64_t progress_steps, detail::run_context& ctx) {
-  stepper<T, Clamp, Paths> step(d, via, plan, threads);
-  const double total = std::max(plan.updates, 1.0);
-  const std::int64_t reports = std::max<std::int64_t>(1, progress_steps);
-  std::int64_t reported = 0;
-  double done = 0;
-  for (const auto& s : plan.steps) {
-    step.run(s);
-    done += s.updates();
-    while (reported + 1 < reports &&
-           done >= static_cast<double>(reported + 1) * total / static_cast<double>(reports))
-      ctx.round_done(++reported, reports);
+  // Via values hold pivot positions in the sequence of the steps' members until the end.
+  std::vector<std::int32_t> position(plan.steps.size());
+  std::vector<std::int32_t> vertex_at(static_cast<std::size_t>(plan.n));
+  std::int32_t next = 0;
+  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+    position[s] = next;
+    for (const std::int32_t k : plan.steps[s].members)
+      vertex_at[static_cast<std::size_t>(next++)] = plan.order[static_cast<std::size_t>(k)];
   }
-  while (reported < reports)
-    ctx.round_done(++reported, reports);
+  const step_schedule schedule = schedule_steps(plan, threads);
+  progress_counter progress(plan, progress_steps, ctx);
+  if (!schedule.subtrees.empty())
+    run_subtrees(d, via, plan, schedule, position, threads, progress, ctx);
+  step_executor<T> e(d, via, detail::cpu::selected_isa(), ctx.negative_weights());
+  for (const std::int64_t s : schedule.top_steps) {
+    const auto& step = plan.steps[static_cast<std::size_t>(s)];
+    const int team = step.updates() >= parallel_updates ? threads : 1;
+    e.run(plan, step, position[static_cast<std::size_t>(s)], team, nullptr);
+    progress.add(step.updates());
+    progress.report();
+  }
+  if (via != nullptr) {
+    std::int32_t* v = via->data();
+    const std::int64_t cells = d.n() * d.n();
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t c = 0; c < cells; ++c)
+      v[c] = v[c] == no_via ? no_via : vertex_at[static_cast<std::size_t>(v[c])];
+  }
+  progress.finish();
 }
 
 } // namespace
@@ -329,17 +203,7 @@ void permute_symmetric(E* d, std::int64_t n, const std::vector<std::int32_t>& to
 template <class T>
 void supernodal_steps(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan,
                       int threads, std::int64_t progress_steps, detail::run_context& ctx) {
-  const bool clamp = std::is_integral_v<T> && ctx.negative_weights();
-  if (via != nullptr) {
-    if (clamp)
-      run_all<T, true, true>(d, via, plan, threads, progress_steps, ctx);
-    else
-      run_all<T, false, true>(d, via, plan, threads, progress_steps, ctx);
-  } else if (clamp) {
-    run_all<T, true, false>(d, via, plan, threads, progress_steps, ctx);
-  } else {
-    run_all<T, false, false>(d, via, plan, threads, progress_steps, ctx);
-  }
+  run_all(d, via, plan, std::max(1, threads), progress_steps, ctx);
 }
 
 #define APSP_SUPERNODAL(T)                                                                         \

@@ -1,8 +1,9 @@
 #pragma once
 // The numeric side of the supernodal Floyd-Warshall: one dense block step per supernode of an
-// elimination_plan (close the pivots' block, update their row and column panels, then the outer
-// block, all restricted to the step's rows), on the matrix relabelled into elimination order and
-// relabelled back in place at the end, so it needs no second n x n buffer.
+// elimination_plan (blocked Floyd-Warshall rounds over the pivots, restricted to the step's rows:
+// supernodal_step.hpp), the elimination tree's independent subtrees on threads of their own and
+// the steps above them on every thread (supernodal_schedule.hpp), on the matrix relabelled into
+// elimination order and relabelled back in place at the end, so it needs no second n x n buffer.
 
 #include <cstdint>
 #include <vector>
@@ -21,7 +22,8 @@ void permute_symmetric(E* d, std::int64_t n, const std::vector<std::int32_t>& to
 
 /// All pairs on `d` (and `via`), which hold the initial matrix in elimination labels
 /// (d(p, q) is the arc order[p] -> order[q]); `via` holds no_via everywhere. Leaves the result
-/// in elimination labels too, with via values as the graph's vertex ids. Calls
+/// in elimination labels too, with via values as the graph's vertex ids; distances and vias are
+/// the same bits on any thread count. Calls
 /// ctx.round_done `progress_steps` times (it may throw cancelled_error).
 template <class T>
 void supernodal_steps(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan,

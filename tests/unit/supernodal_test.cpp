@@ -15,6 +15,8 @@
 #include "common/test_graphs.hpp"
 #include "cpu/elimination.hpp"
 #include "cpu/supernodal_fw.hpp"
+#include "cpu/supernodal_schedule.hpp"
+#include "cpu/supernodal_step.hpp"
 
 namespace {
 
@@ -47,6 +49,24 @@ arcs grid(std::int64_t w, std::int64_t h, std::uint64_t seed, bool both_ways) {
     const auto m = a.heads.size();
     for (std::size_t e = 0; e < m; ++e)
       a.add(a.tails[e], a.heads[e]);
+  }
+  return a;
+}
+
+/// An x * y * z grid, arcs both ways: separators of y * z vertices, wider than a kernel tile
+/// from 12 x 12 x 12 on, and deep steps with hundreds of scattered ancestors.
+arcs grid3(std::int64_t x, std::int64_t y, std::int64_t z) {
+  arcs a;
+  a.n = x * y * z;
+  for (std::int64_t v = 0; v < a.n; ++v) {
+    const std::int64_t i = v % x, j = v / x % y, k = v / (x * y);
+    for (const std::int64_t u :
+         {i + 1 < x ? v + 1 : -1, j + 1 < y ? v + x : -1, k + 1 < z ? v + x * y : -1}) {
+      if (u >= 0) {
+        a.add(v, u);
+        a.add(u, v);
+      }
+    }
   }
   return a;
 }
@@ -124,9 +144,9 @@ void expect_plan_sound(const arcs& a) {
 TEST(SupernodalPlan, EveryPivotsRowsLieInItsStep) {
   expect_plan_sound(grid(12, 9, 1, true));
   expect_plan_sound(grid(15, 15, 2, false));
-  expect_plan_sound(random_arcs(120, 200, 3));  // several components, isolated vertices
-  expect_plan_sound(random_arcs(60, 600, 4));   // dense: wide supernodes
-  expect_plan_sound(random_arcs(2, 3, 5));      // self-loops and parallel arcs only
+  expect_plan_sound(random_arcs(120, 200, 3)); // several components, isolated vertices
+  expect_plan_sound(random_arcs(60, 600, 4));  // dense: wide supernodes
+  expect_plan_sound(random_arcs(2, 3, 5));     // self-loops and parallel arcs only
   arcs star;
   star.n = 40;
   for (int v = 1; v < 40; ++v)
@@ -260,6 +280,154 @@ TEST(SupernodalSolve, RefusesOtherBackEndsAndCheckpoints) {
   o.backend = apsp::backend_kind::cpu;
   o.checkpoint_dir = "unused_checkpoint_dir";
   EXPECT_THROW((void)apsp::make_plan(g, o), apsp::invalid_argument_error);
+}
+
+} // namespace
+
+namespace {
+
+/// The schedule's promise: every step once, in a subtree (a contiguous range of steps closed
+/// under children, run by one thread) or among the top steps (whose children may be anywhere,
+/// whose parents are top steps too); subtrees heaviest first.
+void expect_schedule_sound(const apsp::cpu::elimination_plan& p, int threads) {
+  SCOPED_TRACE("threads " + std::to_string(threads));
+  const auto s = apsp::cpu::schedule_steps(p, threads);
+  const auto parent = apsp::cpu::step_parents(p);
+  const auto count = static_cast<std::int64_t>(p.steps.size());
+  std::vector<int> seen(static_cast<std::size_t>(count), 0);
+  std::vector<char> top(static_cast<std::size_t>(count), 0);
+  for (const std::int64_t t : s.top_steps) {
+    ++seen[static_cast<std::size_t>(t)];
+    top[static_cast<std::size_t>(t)] = 1;
+  }
+  for (std::size_t u = 0; u < s.subtrees.size(); ++u) {
+    const auto& sub = s.subtrees[u];
+    if (u > 0)
+      EXPECT_GE(s.subtrees[u - 1].updates, sub.updates);
+    double updates = 0;
+    for (std::int64_t t = sub.first_step; t <= sub.root_step; ++t) {
+      ++seen[static_cast<std::size_t>(t)];
+      updates += p.steps[static_cast<std::size_t>(t)].updates();
+      const std::int64_t up = parent[static_cast<std::size_t>(t)];
+      if (t < sub.root_step) // inside: its parent is in the same subtree
+        EXPECT_TRUE(up > t && up <= sub.root_step) << "step " << t;
+    }
+    EXPECT_DOUBLE_EQ(updates, sub.updates);
+    // Nothing outside the range hangs below it.
+    for (std::int64_t t = 0; t < count; ++t) {
+      const std::int64_t up = parent[static_cast<std::size_t>(t)];
+      if (up >= sub.first_step && up <= sub.root_step)
+        EXPECT_TRUE(t >= sub.first_step && t < sub.root_step) << "step " << t;
+    }
+  }
+  for (std::int64_t t = 0; t < count; ++t) {
+    EXPECT_EQ(seen[static_cast<std::size_t>(t)], 1) << "step " << t;
+    const std::int64_t up = parent[static_cast<std::size_t>(t)];
+    if (top[static_cast<std::size_t>(t)] && up >= 0)
+      EXPECT_TRUE(top[static_cast<std::size_t>(up)]) << "step " << t;
+  }
+  if (threads == 1)
+    EXPECT_TRUE(s.subtrees.empty());
+}
+
+TEST(SupernodalSchedule, SubtreesAndTopStepsCoverEveryStepOnce) {
+  for (const auto& a : {grid3(12, 12, 12), grid(31, 29, 9, true), random_arcs(120, 200, 3)}) {
+    const auto p = apsp::cpu::plan_elimination(a.n, a.heads, a.tails, a.n * a.n);
+    for (const int threads : {1, 2, 3, 16})
+      expect_schedule_sound(p, threads);
+  }
+  const auto a = grid3(12, 12, 12);
+  const auto p = apsp::cpu::plan_elimination(a.n, a.heads, a.tails, a.n * a.n);
+  EXPECT_GE(apsp::cpu::schedule_steps(p, 2).subtrees.size(), 2u);
+}
+
+template <class T> std::vector<T> values_of(const apsp::result& r) {
+  const auto v = std::get<apsp::dense_matrix<T>>(r.distances()).values();
+  return {v.begin(), v.end()};
+}
+
+std::vector<std::int32_t> vias_of(const apsp::result& r) {
+  const auto& v = r.via();
+  return {v.data(), v.data() + v.n() * v.n()};
+}
+
+/// Whole solves on 1, 2 and 3 threads: identical distances and vias (the subtrees' merges give
+/// what one thread gives); distances equal to the blocked solver's where `compare_blocked`;
+/// paths valid on graphs small enough to expand every pair.
+template <class T>
+void expect_same_on_any_threads(const apsp::graph& g, apsp::dtype type, bool compare_blocked) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cpu;
+  o.algorithm = apsp::algorithm_kind::supernodal;
+  o.type = type;
+  o.paths = true;
+  o.threads = 1;
+  const auto one = apsp::solve(g, o);
+  ASSERT_EQ(one.executed_plan().algorithm, apsp::algorithm_kind::supernodal);
+  if (g.num_vertices() <= 1000)
+    apsp::testing::expect_paths_valid(g, one);
+  if (compare_blocked) {
+    auto fw = o;
+    fw.algorithm = apsp::algorithm_kind::floyd_warshall;
+    EXPECT_TRUE(values_of<T>(apsp::solve(g, fw)) == values_of<T>(one));
+  }
+  for (const int threads : {2, 3}) {
+    o.threads = threads;
+    const auto r = apsp::solve(g, o);
+    EXPECT_TRUE(values_of<T>(r) == values_of<T>(one)) << "threads " << threads;
+    EXPECT_TRUE(vias_of(r) == vias_of(one)) << "threads " << threads;
+    auto no_paths = o; // ancestor cells then take their minima in place, under the locks
+    no_paths.paths = false;
+    EXPECT_TRUE(values_of<T>(apsp::solve(g, no_paths)) == values_of<T>(one))
+        << "threads " << threads;
+  }
+}
+
+TEST(SupernodalSolve, WideStepsAndManyAncestorsGiveTheSameBitsOnAnyThreads) {
+  const auto a = grid3(14, 14, 14);
+  const auto p = apsp::cpu::plan_elimination(a.n, a.heads, a.tails, a.n * a.n);
+  // The cases this test is for: steps wider than a kernel tile (several rounds) and steps with
+  // more scattered ancestors than a gathered block holds.
+  if (apsp::cpu::have_metis()) {
+    EXPECT_GT(p.widest, apsp::cpu::supernodal_tile);
+    std::int64_t most = 0;
+    for (const auto& s : p.steps)
+      most = std::max(most, s.ancestors_end - s.ancestors_begin);
+    EXPECT_GT(most, apsp::cpu::supernodal_tile);
+  }
+  // Small weights: many ties between paths, so the vias show any merge order.
+  const auto g = weighted(a, 21, 1, 3);
+  expect_same_on_any_threads<std::int32_t>(g, apsp::dtype::int32, true);
+  expect_same_on_any_threads<float>(weighted(a, 22, 1, 100), apsp::dtype::float32, false);
+  expect_same_on_any_threads<std::int64_t>(weighted(a, 23, 0, 2), apsp::dtype::int64, true);
+}
+
+TEST(SupernodalSolve, WideStepsGiveValidPathsOnAnyThreads) {
+  // Dense enough that the top supernode is wider than a tile; 3D grids of 500 vertices (steps
+  // of several rounds only with METIS's order of a denser one, so both).
+  const auto dense = weighted(random_arcs(400, 5000, 27), 28, 0, 5);
+  expect_same_on_any_threads<std::int32_t>(dense, apsp::dtype::int32, true);
+  expect_same_on_any_threads<float>(weighted(grid3(10, 10, 5), 29, 1, 4), apsp::dtype::float32,
+                                    false);
+}
+
+TEST(SupernodalSolve, NegativeWeightsWithoutCyclesOnAnyThreads) {
+  // One-way grid (no cycle), negative and zero weights, many unreachable pairs.
+  const auto g = weighted(grid(40, 36, 24, false), 25, -20, 30);
+  expect_same_on_any_threads<std::int32_t>(g, apsp::dtype::int32, true);
+  expect_same_on_any_threads<double>(g, apsp::dtype::float64, false);
+}
+
+TEST(SupernodalSolve, NegativeCycleIsReportedOnAnyThreads) {
+  auto g = weighted(grid3(6, 6, 6), 26, 1, 9);
+  g.add_edge(100, 101, -30); // 100 <-> 101 exists both ways: a cycle of weight <= -21
+  for (const int threads : {1, 2, 3}) {
+    apsp::solve_options o;
+    o.backend = apsp::backend_kind::cpu;
+    o.algorithm = apsp::algorithm_kind::supernodal;
+    o.threads = threads;
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::negative_cycle_error) << "threads " << threads;
+  }
 }
 
 } // namespace
