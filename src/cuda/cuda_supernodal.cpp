@@ -26,6 +26,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_query.hpp"
 #include "cuda/initial_matrix.hpp"
+#include "cuda/metrics_reduce.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/supernodal_kernels.hpp"
@@ -179,7 +180,10 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
 
   // The host matrices are faulted in on other threads from the start, beside the steps, so the
   // download copies at memory speed (as the dense engine's in-core solve does).
-  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && cuda::prefault_enabled()] {
+  matrix_reduction* const reduction = ctx.reduction(); // metrics: h_d is unset then
+  std::jthread prefault([&h_d, h_via,
+                         fault = edges != nullptr && reduction == nullptr &&
+                                 cuda::prefault_enabled()] {
     if (!fault)
       return;
     cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
@@ -286,9 +290,9 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   // every launch is enqueued, as page-locking holds the driver and would stall the enqueues.
   const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(T);
   std::optional<cuda::staging_buffers> staging;
-  std::jthread pin([&staging, device, bytes = cells * sizeof(T), row_bytes] {
+  std::jthread pin([&staging, device, bytes = cells * sizeof(T), row_bytes, reduction] {
     try {
-      if (cudaSetDevice(device) == cudaSuccess)
+      if (reduction == nullptr && cudaSetDevice(device) == cudaSuccess)
         staging.emplace(bytes, row_bytes);
     } catch (...) {
       staging.reset();
@@ -315,6 +319,12 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       const std::int64_t rows = std::min(rows_at_once, n - row0);
       cuda::enqueue_sn_gather_rows<T>(chunk.data(), d_d.data(), ld, d_label.data(), row0, rows, n,
                                       s.get());
+      if (reduction != nullptr) {
+        // The metrics: the rows' and columns' sums, in vertex order, instead of the matrix.
+        reduction->take(cuda::reduce_for_metrics(chunk.data(), n, n, {}, row0, rows,
+                                                 reduction->request(), s.get()));
+        continue;
+      }
       cuda::download_rows(chunk.data(), h_d.row(row0), sizeof(T), rows, n, n, s.get(), st);
       if (paths) {
         auto* v = reinterpret_cast<std::int32_t*>(chunk.data());
@@ -449,11 +459,17 @@ public:
 
   bool builds_initial_matrix(const plan& p) const override { return p.fits && p.n > 0; }
 
+  bool reduces_where_solved(const plan& p) const override {
+    return p.fits && p.n > 0 && !p.paths && !p.checkpointed;
+  }
+
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
     std::string why;
     APSP_EXPECTS(device_count(&why) > 0, backend_unavailable_error,
                  "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
+    APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
+                 "the cuda supernodal solver reduces in place only plans without paths");
     const auto* how = std::get_if<drivers::cuda_supernodal>(&p.run);
     APSP_EXPECTS(how != nullptr, internal_error,
                  "the cuda supernodal solver was given a plan for " + to_string(p.run));

@@ -146,6 +146,8 @@ std::vector<engine> engines() {
     e.push_back({"cuda", apsp::backend_kind::cuda, apsp::algorithm_kind::floyd_warshall, 0});
     e.push_back(
         {"cuda block 32", apsp::backend_kind::cuda, apsp::algorithm_kind::floyd_warshall, 32});
+    // The supernodal solver on the GPU, its matrix reduced there in vertex order.
+    e.push_back({"cuda supernodal", apsp::backend_kind::cuda, apsp::algorithm_kind::supernodal, 0});
     // Split over two GPUs where n has two tile rows of 128 (else one device runs it).
     apsp::solve_options two;
     two.backend = apsp::backend_kind::cuda;

@@ -120,21 +120,35 @@ __global__ void __launch_bounds__(mp_threads)
       s_via[a * np + b] = -2; // unchanged
   }
   const T inf = sn_infinity<T>();
+  // Rows in batches of 8 (their loads first, then their updates): the rows of one pivot are
+  // independent, and one dependent chain per row left the SM waiting on shared memory.
+  constexpr int batch = 8;
   for (int k = 0; k < np; ++k) {
     __syncthreads();
     if (!live)
       continue;
     const T kb = s[k * np + b];
     const std::int32_t vk = Paths ? g.order[piv[k]] : 0;
-    for (int a = a0; a < np; a += 2) {
-      const T x = s[a * np + k];
-      if (a == k || x == inf)
-        continue;
-      const T sum = ops::sum(x, kb);
-      if (sum < s[a * np + b]) {
-        s[a * np + b] = sum;
-        if constexpr (Paths)
-          s_via[a * np + b] = vk;
+    for (int a_first = a0; a_first < np; a_first += 2 * batch) {
+      T x[batch];
+      T cur[batch];
+#pragma unroll
+      for (int q = 0; q < batch; ++q) {
+        const int a = a_first + 2 * q;
+        x[q] = a < np ? s[a * np + k] : inf;
+        cur[q] = a < np ? s[a * np + b] : inf;
+      }
+#pragma unroll
+      for (int q = 0; q < batch; ++q) {
+        const int a = a_first + 2 * q;
+        if (a == k || x[q] == inf)
+          continue;
+        const T sum = ops::sum(x[q], kb);
+        if (sum < cur[q]) {
+          s[a * np + b] = sum;
+          if constexpr (Paths)
+            s_via[a * np + b] = vk;
+        }
       }
     }
   }
