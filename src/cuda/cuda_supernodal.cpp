@@ -47,6 +47,7 @@ struct sn_schedule {
     std::size_t first = 0; ///< into tasks
     int count = 0;
     int widest = 0;
+    bool whole = false; ///< small steps done whole in shared memory (sn_launch::whole)
     std::int64_t panel_blocks = 0;
     std::int64_t outer_blocks = 0;
     double updates = 0; ///< counted: np x front^2 of each task
@@ -89,44 +90,63 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, bool one_step_per_la
     out.pivots.insert(out.pivots.end(), ep.steps[s].members.begin(), ep.steps[s].members.end());
   }
   constexpr int slice = cuda::sn_slice_pivots;
+  const auto front_of = [&ep](std::size_t s) {
+    const auto& st = ep.steps[s];
+    return static_cast<std::int64_t>(st.top()) - st.first + 1 + (st.ancestors_end - st.ancestors_begin);
+  };
   for (const auto& steps : by_level) {
+    sn_schedule::launch l;
+    const auto close = [&] {
+      if (l.count > 0)
+        out.launches.push_back(l);
+      const bool whole = l.whole;
+      l = {};
+      l.first = out.tasks.size();
+      l.whole = whole;
+    };
+    const auto add = [&](std::size_t s, std::size_t j) {
+      const auto& st = ep.steps[s];
+      const auto w = static_cast<std::int64_t>(st.members.size());
+      cuda::sn_task t;
+      t.first = st.first;
+      t.contiguous = st.top() - st.first + 1;
+      t.ancestors = st.ancestors_begin;
+      t.na = static_cast<std::int32_t>(st.ancestors_end - st.ancestors_begin);
+      t.np = static_cast<std::int32_t>(
+          std::min<std::int64_t>(slice, w - static_cast<std::int64_t>(j) * slice));
+      t.pivots = member_offset[s] + static_cast<std::int64_t>(j) * slice;
+      const std::int64_t front = front_of(s);
+      t.tiles = static_cast<std::int32_t>((front + 127) / 128);
+      t.panel_begin = l.panel_blocks;
+      t.outer_begin = l.outer_blocks;
+      l.panel_blocks += 2 * static_cast<std::int64_t>(t.tiles);
+      l.outer_blocks += static_cast<std::int64_t>(t.tiles) * t.tiles;
+      l.widest = std::max<int>(l.widest, l.whole ? static_cast<int>(front) : t.np);
+      l.updates += static_cast<double>(t.np) * static_cast<double>(front) *
+                   static_cast<double>(front);
+      ++l.count;
+      out.tasks.push_back(t);
+      if (one_step_per_launch)
+        close();
+    };
+    // Steps whose front fits one 128-line block (all their pivots too): whole, in one launch.
+    l.first = out.tasks.size();
+    l.whole = true;
+    for (const std::size_t s : steps)
+      if (front_of(s) <= slice)
+        add(s, 0);
+    close();
+    // The others slice by slice: close, panels and outer products.
+    l.whole = false;
     std::size_t slices = 0;
     for (const std::size_t s : steps)
-      slices = std::max(slices, (ep.steps[s].members.size() + slice - 1) / slice);
+      if (front_of(s) > slice)
+        slices = std::max(slices, (ep.steps[s].members.size() + slice - 1) / slice);
     for (std::size_t j = 0; j < slices; ++j) {
-      sn_schedule::launch l;
-      l.first = out.tasks.size();
-      const auto close = [&] {
-        if (l.count > 0)
-          out.launches.push_back(l);
-        l = {};
-        l.first = out.tasks.size();
-      };
       for (const std::size_t s : steps) {
-        const auto& st = ep.steps[s];
-        const auto w = static_cast<std::int64_t>(st.members.size());
-        if (w <= static_cast<std::int64_t>(j) * slice)
-          continue;
-        cuda::sn_task t;
-        t.first = st.first;
-        t.contiguous = st.top() - st.first + 1;
-        t.ancestors = st.ancestors_begin;
-        t.na = static_cast<std::int32_t>(st.ancestors_end - st.ancestors_begin);
-        t.np = static_cast<std::int32_t>(std::min<std::int64_t>(slice, w - static_cast<std::int64_t>(j) * slice));
-        t.pivots = member_offset[s] + static_cast<std::int64_t>(j) * slice;
-        const std::int64_t front = static_cast<std::int64_t>(t.contiguous) + t.na;
-        t.tiles = static_cast<std::int32_t>((front + 127) / 128);
-        t.panel_begin = l.panel_blocks;
-        t.outer_begin = l.outer_blocks;
-        l.panel_blocks += 2 * static_cast<std::int64_t>(t.tiles);
-        l.outer_blocks += static_cast<std::int64_t>(t.tiles) * t.tiles;
-        l.widest = std::max(l.widest, t.np);
-        l.updates += static_cast<double>(t.np) * static_cast<double>(front) *
-                     static_cast<double>(front);
-        ++l.count;
-        out.tasks.push_back(t);
-        if (one_step_per_launch)
-          close();
+        if (front_of(s) > slice &&
+            static_cast<std::int64_t>(ep.steps[s].members.size()) > static_cast<std::int64_t>(j) * slice)
+          add(s, j);
       }
       close();
     }
@@ -265,6 +285,7 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       g.tasks = d_tasks.data() + l.first;
       g.count = l.count;
       g.widest = l.widest;
+      g.whole = l.whole;
       g.panel_blocks = l.panel_blocks;
       g.outer_blocks = l.outer_blocks;
       g.pivots = d_pivots.data();

@@ -28,10 +28,12 @@ template <class T> kernels::sn_args<T> args_of(const sn_launch<T>& l) {
 }
 
 template <class T, bool Clamp, bool Paths> void configure_variant() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_close_kernel<T, Clamp, Paths>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(kernels::sn_close_smem_bytes(
-                                         kernels::sn_slice, sizeof(T), Paths))));
+  const auto block =
+      static_cast<int>(kernels::sn_close_smem_bytes(kernels::sn_slice, sizeof(T), Paths));
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_block_kernel<T, Clamp, Paths, false>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, block));
+  APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_block_kernel<T, Clamp, Paths, true>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, block));
   const auto product = static_cast<int>(kernels::sn_product_smem_bytes(sizeof(T)));
   APSP_CUDA_TRY(cudaFuncSetAttribute(kernels::sn_product_kernel<T, Clamp, Paths, false>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, product));
@@ -42,9 +44,19 @@ template <class T, bool Clamp, bool Paths> void configure_variant() {
 template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<T>& l, cudaStream_t s) {
   const auto g = args_of(l);
   const std::size_t close_smem = kernels::sn_close_smem_bytes(l.widest, sizeof(T), Paths);
-  kernels::sn_close_kernel<T, Clamp, Paths>
+  if (l.whole) {
+    kernels::sn_block_kernel<T, Clamp, Paths, true>
+        <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
+    APSP_CUDA_CHECK_LAUNCH("sn_block_kernel (whole steps)", s);
+    if (l.after_close != nullptr)
+      APSP_CUDA_TRY(cudaEventRecord(l.after_close, s));
+    if (l.after_panels != nullptr)
+      APSP_CUDA_TRY(cudaEventRecord(l.after_panels, s));
+    return;
+  }
+  kernels::sn_block_kernel<T, Clamp, Paths, false>
       <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
-  APSP_CUDA_CHECK_LAUNCH("sn_close_kernel", s);
+  APSP_CUDA_CHECK_LAUNCH("sn_block_kernel (close)", s);
   if (l.after_close != nullptr)
     APSP_CUDA_TRY(cudaEventRecord(l.after_close, s));
   const std::size_t smem = kernels::sn_product_smem_bytes(sizeof(T));

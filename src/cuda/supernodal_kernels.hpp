@@ -32,7 +32,12 @@ template <class T> struct sn_launch {
   std::int64_t ld = 0;
   const sn_task* tasks = nullptr;
   int count = 0;
-  int widest = 0;               ///< the most pivots of a task (shared memory of the close)
+  /// The most lines of a task's shared-memory block: pivots (the close), or the front when
+  /// `whole`.
+  int widest = 0;
+  /// Every task is a whole small step (front of at most 128 lines): one kernel does it in
+  /// shared memory (no panels, no outer product).
+  bool whole = false;
   std::int64_t panel_blocks = 0;
   std::int64_t outer_blocks = 0;
   const std::int32_t* pivots = nullptr;

@@ -96,47 +96,58 @@ __device__ __forceinline__ void atomic_min_value(float* p, float v) {
     atomicMax(reinterpret_cast<unsigned*>(p), __float_as_uint(v));
 }
 
-/// Close the pivots' np x np block of each task: Floyd-Warshall in shared memory. Thread t owns
+/// Floyd-Warshall in shared memory over a block of m <= 128 lines (rows and the same columns)
+/// of each task, pivoting the task's slice. Whole = false: the close, the lines are the
+/// slice's pivots. Whole = true: a whole small step (its front is at most 128 lines and holds
+/// its every pivot), the lines are the front and the pivots sit at label - first. Thread t owns
 /// column t % 128 of rows t / 128, t / 128 + 2, ... (a warp reads one row's pivot element as a
-/// broadcast and consecutive columns).
-template <class T, bool Clamp, bool Paths>
+/// broadcast and consecutive columns). Written back where strictly smaller than the matrix's
+/// value (atomically on cells two tasks share, as the products do).
+template <class T, bool Clamp, bool Paths, bool Whole>
 __global__ void __launch_bounds__(mp_threads)
-    sn_close_kernel(sn_args<T> g) {
+    sn_block_kernel(sn_args<T> g) {
   static_assert(mp_threads == 2 * sn_slice, "two rows per pass");
   using ops = min_plus<T, Clamp>;
   const sn_task task = g.tasks[blockIdx.x];
   const int np = task.np;
+  const int m = Whole ? task.contiguous + task.na : np;
   const std::int32_t* piv = g.pivots + task.pivots;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s = reinterpret_cast<T*>(smem_raw);                       // [np][np]
-  auto* s_via = reinterpret_cast<std::int32_t*>(s + np * np); // [np][np], Paths only
-  const int b = static_cast<int>(threadIdx.x) & (sn_slice - 1);
-  const int a0 = static_cast<int>(threadIdx.x) / sn_slice;
-  const bool live = b < np;
-  const std::int32_t col = live ? piv[b] : 0;
-  for (int a = a0; a < np && live; a += 2) {
-    s[a * np + b] = g.d[static_cast<std::int64_t>(piv[a]) * g.ld + col];
+  T* s = reinterpret_cast<T*>(smem_raw);                      // [m][m]
+  auto* s_via = reinterpret_cast<std::int32_t*>(s + m * m); // [m][m], Paths only
+  __shared__ std::int32_t s_line[sn_slice];                  // the lines' labels
+  const int t = static_cast<int>(threadIdx.x);
+  if (t < m)
+    s_line[t] = Whole ? front_label(task, g.ancestors, t) : piv[t];
+  __syncthreads();
+  const int b = t & (sn_slice - 1);
+  const int a0 = t / sn_slice;
+  const bool live = b < m;
+  const std::int32_t col = live ? s_line[b] : 0;
+  for (int a = a0; a < m && live; a += 2) {
+    s[a * m + b] = g.d[static_cast<std::int64_t>(s_line[a]) * g.ld + col];
     if constexpr (Paths)
-      s_via[a * np + b] = -2; // unchanged
+      s_via[a * m + b] = -2; // unchanged
   }
   const T inf = sn_infinity<T>();
   // Rows in batches of 8 (their loads first, then their updates): the rows of one pivot are
   // independent, and one dependent chain per row left the SM waiting on shared memory.
   constexpr int batch = 8;
-  for (int k = 0; k < np; ++k) {
+  for (int p = 0; p < np; ++p) {
     __syncthreads();
     if (!live)
       continue;
-    const T kb = s[k * np + b];
-    const std::int32_t vk = Paths ? g.order[piv[k]] : 0;
-    for (int a_first = a0; a_first < np; a_first += 2 * batch) {
+    const int k = Whole ? piv[p] - task.first : p;
+    const T kb = s[k * m + b];
+    const std::int32_t vk = Paths ? g.order[piv[p]] : 0;
+    for (int a_first = a0; a_first < m; a_first += 2 * batch) {
       T x[batch];
       T cur[batch];
 #pragma unroll
       for (int q = 0; q < batch; ++q) {
         const int a = a_first + 2 * q;
-        x[q] = a < np ? s[a * np + k] : inf;
-        cur[q] = a < np ? s[a * np + b] : inf;
+        x[q] = a < m ? s[a * m + k] : inf;
+        cur[q] = a < m ? s[a * m + b] : inf;
       }
 #pragma unroll
       for (int q = 0; q < batch; ++q) {
@@ -145,25 +156,33 @@ __global__ void __launch_bounds__(mp_threads)
           continue;
         const T sum = ops::sum(x[q], kb);
         if (sum < cur[q]) {
-          s[a * np + b] = sum;
+          s[a * m + b] = sum;
           if constexpr (Paths)
-            s_via[a * np + b] = vk;
+            s_via[a * m + b] = vk;
         }
       }
     }
   }
   __syncthreads();
-  for (int a = a0; a < np && live; a += 2) {
-    const std::int64_t at = static_cast<std::int64_t>(piv[a]) * g.ld + col;
-    g.d[at] = s[a * np + b];
+  const bool col_anc = Whole && b >= task.contiguous;
+  for (int a = a0; a < m && live; a += 2) {
+    T* at = g.d + static_cast<std::int64_t>(s_line[a]) * g.ld + col;
+    const T v = s[a * m + b];
     if constexpr (Paths) {
-      if (s_via[a * np + b] != -2)
-        g.via[at] = s_via[a * np + b];
+      if (s_via[a * m + b] != -2) {
+        *at = v;
+        g.via[at - g.d] = s_via[a * m + b];
+      }
+    } else if (v < *at) {
+      if (g.shared && col_anc && a >= task.contiguous)
+        atomic_min_value(at, v);
+      else
+        *at = v;
     }
   }
 }
 
-/// Shared memory of the close kernel for np pivots.
+/// Dynamic shared memory of the block kernel for m lines.
 __host__ __device__ constexpr std::size_t sn_close_smem_bytes(int np, std::size_t value_bytes,
                                                               bool paths) {
   return static_cast<std::size_t>(np) * np * (value_bytes + (paths ? 4 : 0));
