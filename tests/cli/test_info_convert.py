@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from graph_files import random_edges, write_gr
+from graph_files import random_edges, write_dense_gr, write_gr
 
 N = 25
 
@@ -189,11 +189,7 @@ def test_info_shows_the_engine_a_block_runs(apsp, tmp_path, source):
     """`apsp info --sources/--targets` asks the planner what `apsp solve --sources/--targets`
     then runs: rows from the smaller side, or the whole matrix where it is asked for or, on a
     dense graph with many sources, ends sooner (issue 44)."""
-    rng = np.random.default_rng(48)
-    n = 300
-    edges = [(u, int(v), int(rng.integers(1, 50))) for u in range(1, n + 1)
-             for v in rng.choice(np.arange(1, n + 1), 90, replace=False) if v != u]
-    write_gr(tmp_path / "dense.gr", n, edges)
+    n = write_dense_gr(tmp_path / "dense.gr")
     many = ",".join(str(v) for v in range(1, n - 9))
     # (On 25 vertices auto cuts every block from the whole matrix.)
     cases = [("g.gr", ["--sources", "1,2", "--targets", "3"]),
