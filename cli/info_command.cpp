@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@
 #include "json_text.hpp"
 #include "plan_json.hpp"
 #include "solver.hpp"
+#include "subset_solve.hpp"
+#include "vertex_lists.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -24,6 +27,8 @@ struct info_args {
   solver_options solver;
   bool paths = false;
   bool json = false;
+  bool metrics = false;     // also what `apsp metrics` would run
+  subset_selection subsets; // also what `apsp solve --sources/--targets` would run
 };
 
 constexpr const char* int16_needs_cuda =
@@ -57,6 +62,43 @@ nlohmann::ordered_json backend_plan_json(const backend_status& status, const gra
   } catch (const apsp::error& e) {
     j["fits"] = false;
     j["reason"] = e.what();
+  }
+  return j;
+}
+
+/// What `apsp metrics` with these options would run: its plan, or why none.
+nlohmann::ordered_json metrics_plan_json(const graph& g, solve_options o) {
+  o.paths = false; // metrics keep no path matrix
+  try {
+    return plan_json(make_plan(g, o, plan_request::metrics()));
+  } catch (const apsp::error& e) {
+    return {{"fits", false}, {"reason", e.what()}};
+  }
+}
+
+/// What `apsp solve --sources/--targets` with these options would run: the block's size, the
+/// engine as solve's --json names it, and the plan; or why none.
+nlohmann::ordered_json block_plan_json(const loaded_graph& in, const subset_selection& s,
+                                       solve_options o) {
+  o.paths = false; // a block keeps no path matrix
+  const auto count = [&in](const std::optional<std::string>& list, const char* option) {
+    return list ? static_cast<std::int64_t>(find_vertices(in, read_id_list(*list, option)).size())
+                : std::int64_t{-1};
+  };
+  const std::int64_t sources = count(s.sources, "--sources");
+  const std::int64_t targets = count(s.targets, "--targets");
+  const std::int64_t n = in.file.g.num_vertices();
+  nlohmann::ordered_json j;
+  j["sources"] = sources < 0 ? n : sources;
+  j["targets"] = targets < 0 ? n : targets;
+  try {
+    const plan p = make_plan(in.file.g, o, plan_request::block(sources, targets));
+    j["engine"] = block_engine(p);
+    j["driver"] = to_string(p.run);
+    j["engine_reason"] = p.algorithm_reason;
+    j["plan"] = plan_json(p);
+  } catch (const apsp::error& e) {
+    j["engine"] = std::string("none (") + e.what() + ")";
   }
   return j;
 }
@@ -119,6 +161,32 @@ void print_text(const nlohmann::ordered_json& j) {
         p["fits"].get<bool>() ? "fits"
                               : ("does not fit: " + p["reason"].get<std::string>()).c_str());
   }
+  if (j.contains("metrics")) {
+    const auto& m = j["metrics"];
+    if (m.contains("driver")) {
+      std::printf("metrics runs     %s (%s), host %s, %s\n", m["driver"].get<std::string>().c_str(),
+                  m["algorithm_reason"].get<std::string>().c_str(),
+                  format_bytes(m["host_bytes"].get<std::uint64_t>()).c_str(),
+                  m["fits"].get<bool>()
+                      ? "fits"
+                      : ("does not fit: " + m["reason"].get<std::string>()).c_str());
+    } else {
+      std::printf("metrics runs     none (%s)\n", m["reason"].get<std::string>().c_str());
+    }
+  }
+  if (j.contains("block")) {
+    const auto& b = j["block"];
+    std::printf("block runs       %lld sources x %lld targets: ", b["sources"].get<long long>(),
+                b["targets"].get<long long>());
+    if (b.contains("driver")) {
+      const bool whole = b["engine"].get<std::string>() == "whole_matrix";
+      std::printf("%s%s (%s)\n", whole ? "the whole matrix by " : "",
+                  b["driver"].get<std::string>().c_str(),
+                  b["engine_reason"].get<std::string>().c_str());
+    } else {
+      std::printf("%s\n", b["engine"].get<std::string>().c_str());
+    }
+  }
 }
 
 int run(const info_args& a) {
@@ -163,6 +231,10 @@ int run(const info_args& a) {
   for (const backend_status& status : list_backends()) {
     j["plans"].push_back(backend_plan_json(status, g, base));
   }
+  if (a.metrics)
+    j["metrics"] = metrics_plan_json(g, base);
+  if (a.subsets.given())
+    j["block"] = block_plan_json(in, a.subsets, base);
   if (a.json) {
     std::printf("%s\n", json_text(j, 2).c_str());
   } else {
@@ -181,12 +253,22 @@ void add_info_command(CLI::App& app, command_action& action) {
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--paths", args->paths, "plan with the path matrix");
   cmd->add_flag("--json", args->json, "print a JSON object instead of text");
+  cmd->add_flag("--metrics", args->metrics,
+                "also show the engine `apsp metrics` would run with these options");
+  cmd->add_option("--sources", args->subsets.sources,
+                  "also show the engine `apsp solve --sources` would run for these vertices "
+                  "(same forms: 1,5,9 or @FILE)");
+  cmd->add_option("--targets", args->subsets.targets,
+                  "also show the engine `apsp solve --targets` would run (with --sources or "
+                  "alone)");
   cmd->footer(
       "Plans are computed without allocating anything, so this is instant even for graphs too\n"
       "large to solve here.\n\n"
       "Examples:\n"
       "  apsp info rome99.gr\n"
-      "  apsp info DE.gr --dtype float32 --paths --json");
+      "  apsp info DE.gr --dtype float32 --paths --json\n"
+      "  apsp info DE.gr --metrics\n"
+      "  apsp info DE.gr --sources 1,2 --targets 3");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

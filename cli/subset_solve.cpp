@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <new>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -13,7 +12,6 @@
 
 #include "apsp/block_io.hpp"
 #include "apsp/error.hpp"
-#include "apsp/estimate.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
 #include "csv_labels.hpp"
@@ -131,55 +129,6 @@ void fill_block(const loaded_graph& in, const std::vector<std::int64_t>& sources
   }
 }
 
-/// Whether the options ask for the whole matrix (the all-pairs engines' options: --algorithm fw
-/// or supernodal, --backend cuda or reference, --devices, --gpu-memory).
-bool whole_matrix_asked(const solver_options& o) {
-  return o.algorithm == "fw" || o.algorithm == "supernodal" || o.backend == "cuda" ||
-         o.backend == "reference" || !o.devices.empty() || !o.gpu_memory.empty();
-}
-
-/// The solve of the whole matrix, when the block is to be cut from it; empty: Dijkstra's rows
-/// from the `searched` vertices. Asked for by the options, or under auto when the matrix fits
-/// in this machine's memory and the cost model (docs/sparse.md) says Floyd-Warshall ends before
-/// those searches: dense graphs with many sources. `why` says which.
-std::optional<plan> whole_matrix_plan(const loaded_graph& in, const solver_options& given,
-                                      const solve_options& o, std::size_t searched,
-                                      std::string& why) {
-  const graph& g = in.file.g;
-  if (given.algorithm == "johnson")
-    return std::nullopt;
-  if (whole_matrix_asked(given)) {
-    why = "asked for";
-    return make_plan(g, o);
-  }
-  solve_options fw = o;
-  fw.algorithm = algorithm_kind::floyd_warshall;
-  plan whole;
-  try {
-    whole = make_plan(g, fw);
-  } catch (const error&) {
-    return std::nullopt; // beyond the matrix limit, or no engine for it
-  }
-  if (!why_not_fitting(whole).empty())
-    return std::nullopt;
-  solve_options dijkstra = o;
-  dijkstra.algorithm = algorithm_kind::johnson;
-  dijkstra.backend = backend_kind::cpu;
-  const std::int64_t n = g.num_vertices();
-  const double matrix_seconds = estimated_solve_seconds(whole, fw, g.num_edges());
-  const double rows_seconds =
-      estimated_solve_seconds(make_plan(n, dijkstra), dijkstra, g.num_edges()) *
-      static_cast<double>(searched) / static_cast<double>(n);
-  if (!(matrix_seconds > 0 && matrix_seconds < rows_seconds))
-    return std::nullopt;
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "auto: the whole matrix ~%.3g s < Dijkstra from %zu vertices ~%.3g s",
-                matrix_seconds, searched, rows_seconds);
-  why = text;
-  return whole;
-}
-
 /// Fills `block` (sources x targets) from the solved matrix `d`.
 void cut_block(const any_matrix& d, const std::vector<std::int64_t>& sources,
                const std::vector<std::int64_t>& targets, io::distance_block& block) {
@@ -225,9 +174,9 @@ block_counts count_pairs(const io::distance_block& block, const std::vector<std:
 struct block_report {
   std::size_t sources = 0;
   std::size_t targets = 0;
+  plan chosen;        // core's plan for the block (make_plan(g, options, plan_request::block))
+  bool whole = false; // the block is cut from the whole matrix of `chosen`
   bool from_targets = false;
-  std::optional<plan> whole; // the block was cut from this solve's matrix
-  std::string why;           // why that engine
   dtype type = dtype::int32;
   block_counts counts;
   double read = 0;
@@ -236,8 +185,10 @@ struct block_report {
 };
 
 std::string engine_text(const block_report& r) {
-  if (r.whole)
-    return "the whole matrix by " + to_string(r.whole->run) + ", then the block (" + r.why + ")";
+  if (r.whole) {
+    return "the whole matrix by " + to_string(r.chosen.run) + ", then the block (" +
+           r.chosen.algorithm_reason + ")";
+  }
   return r.from_targets
              ? "Dijkstra from the " + std::to_string(r.targets) + " targets on the reversed graph"
              : "Dijkstra from the " + std::to_string(r.sources) + " sources";
@@ -254,13 +205,9 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     j["m"] = m;
     j["sources"] = r.sources;
     j["targets"] = r.targets;
-    j["engine"] = r.whole          ? "whole_matrix"
-                  : r.from_targets ? "dijkstra_from_targets"
-                                   : "dijkstra_from_sources";
-    if (r.whole) {
-      j["driver"] = to_string(r.whole->run);
-      j["engine_reason"] = r.why;
-    }
+    j["engine"] = block_engine(r.chosen);
+    j["driver"] = to_string(r.chosen.run);
+    j["engine_reason"] = r.chosen.algorithm_reason;
     j["dtype"] = to_string(r.type);
     j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
     j["pairs"] = r.counts.pairs;
@@ -284,6 +231,13 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
 }
 
 } // namespace
+
+std::string block_engine(const plan& p) {
+  const auto* rows = std::get_if<drivers::block_rows>(&p.run);
+  return rows == nullptr      ? "whole_matrix"
+         : rows->from_targets ? "dijkstra_from_targets"
+                              : "dijkstra_from_sources";
+}
 
 void add_subset_options(CLI::App& cmd, subset_selection& s) {
   cmd.add_option(
@@ -318,22 +272,26 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
                                  std::to_string(sources.size()) + " x " +
                                  std::to_string(targets.size()) + " asked); use .npy or .bin");
   }
-  // The searches run from the smaller set: --targets alone, or fewer targets than sources, on
-  // the reversed graph.
-  report.from_targets =
-      request.sources.empty() || (!request.targets.empty() && targets.size() < sources.size());
   report.sources = sources.size();
   report.targets = targets.size();
   report.type = request.settings.type;
   io::distance_block block =
       allocate_block(in, request.settings.type, sources.size(), targets.size());
-  const std::size_t searched = report.from_targets ? targets.size() : sources.size();
-  report.whole = whole_matrix_plan(in, a.solver, resolved, searched, report.why);
+  // The core chooses: rows from the smaller set (the targets' on the reversed graph), or the
+  // whole matrix.
+  report.chosen =
+      make_plan(in.file.g, resolved,
+                plan_request::block(
+                    request.sources.empty() ? -1 : static_cast<std::int64_t>(sources.size()),
+                    request.targets.empty() ? -1 : static_cast<std::int64_t>(targets.size())));
+  const auto* rows = std::get_if<drivers::block_rows>(&report.chosen.run);
+  report.whole = rows == nullptr;
+  report.from_targets = rows != nullptr && rows->from_targets;
   if (!report.whole && a.solver.block != 0)
     print_warning("--block is ignored: Dijkstra's rows for --sources/--targets take no tile");
   const stopwatch solve_clock;
   if (report.whole) {
-    const result whole = solve_input(in, *report.whole, resolved, request.settings.progress);
+    const result whole = solve_input(in, report.chosen, resolved, request.settings.progress);
     cut_block(whole.distances(), sources, targets, block);
   } else {
     fill_block(in, sources, targets, report.from_targets, request.settings, block);

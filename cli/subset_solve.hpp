@@ -1,12 +1,15 @@
 #pragma once
-// `apsp solve --sources S --targets T`: the |S| x |T| block of the distance matrix, by Dijkstra
-// from the smaller of the two sets (the targets' on the reversed graph), never the n x n matrix.
+// `apsp solve --sources S --targets T`: the |S| x |T| block of the distance matrix, as the core
+// plans it (make_plan with plan_request::block): by Dijkstra from the smaller of the two sets
+// (the targets' on the reversed graph), or cut from the whole matrix where that is asked for or
+// ends sooner.
 
 #include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "apsp/plan.hpp"
 #include "csv_labels.hpp"
 #include "distributed.hpp"
 
@@ -18,6 +21,10 @@ struct subset_selection {
   std::optional<std::string> targets;
   [[nodiscard]] bool given() const noexcept { return sources || targets; }
 };
+
+/// The engine of a block's plan as `solve --json` and `info --json` name it: "whole_matrix",
+/// "dijkstra_from_sources" or "dijkstra_from_targets".
+[[nodiscard]] std::string block_engine(const plan& p);
 
 /// Adds --sources and --targets to `apsp solve`.
 void add_subset_options(CLI::App& cmd, subset_selection& s);

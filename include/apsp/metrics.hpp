@@ -110,8 +110,9 @@ struct graph_metrics {
   double global_efficiency = 0;
   std::uint64_t reachable_pairs = 0;
   distance_histogram histogram;
-  /// What ran: drivers::johnson for Dijkstra in batches (never an n x n matrix), else the
-  /// Floyd-Warshall plan whose matrix was reduced and freed (empty for metrics_of).
+  /// What ran: the plan make_plan(g, solve, plan_request::metrics()) made, drivers::johnson_rows
+  /// or phast_rows for rows in batches (never an n x n matrix), else the matrix plan whose
+  /// matrix was reduced and freed (empty for metrics_of).
   plan executed_plan;
   /// Whether the n x n distance matrix was made in host memory: false for Dijkstra in batches
   /// and for a GPU that reduced the matrix where it solved it (only O(n) sums came back).
@@ -123,11 +124,13 @@ struct graph_metrics {
 /// cycle: negative_cycle_error). The reference for compute_metrics.
 [[nodiscard]] graph_metrics metrics_of(const any_matrix& d, const metrics_options& options = {});
 
-/// The metrics of `g`'s shortest distances in the type solve.type. Under algorithm and back end
-/// auto: Dijkstra from every source in batches (memory O(m + n x threads)) when the cost model
-/// picks Johnson or when the n x n matrix would not fit in RAM, else the plan apsp::make_plan
-/// chooses, solved into RAM, reduced and freed; a cuda plan in core (one GPU or split over several)
-/// reduces the matrix on its GPUs instead, and no n x n matrix is made in host memory. An explicit
+/// The metrics of `g`'s shortest distances in the type solve.type, by the plan that
+/// make_plan(g, solve, plan_request::metrics()) makes (apsp/solve.hpp). Under algorithm and
+/// back end auto: Dijkstra from every source in batches (memory O(m + n x threads)) when the
+/// cost model picks Johnson or when the n x n matrix would not fit in RAM, else the plan
+/// apsp::make_plan chooses, solved into RAM, reduced and freed; a cuda plan in core (one GPU or
+/// split over several) reduces the matrix on its GPUs instead, and no n x n matrix is made in
+/// host memory. An explicit
 /// algorithm or back end is honoured (algorithm_kind::johnson: the batches; solve.block: sources
 /// per batch). Negative weights are allowed; throws negative_cycle_error as apsp::solve does,
 /// cancelled_error, and invalid_argument_error for options a metric run cannot take (paths,

@@ -74,23 +74,66 @@ struct distributed {
   int ranks_per_node = 1;        ///< the most ranks on one node
   std::uint64_t node_memory = 0; ///< physical memory of this node
 };
+// Row engines: rows of distances made one batch of sources at a time and handed on (reduced by
+// the metrics, or cut to a block's columns), never an n x n matrix. Their plans say
+// algorithm_kind::johnson: Bellman-Ford potentials first where a weight is negative.
+struct johnson_rows { ///< Dijkstra from every source, `batch` sources a step
+  int threads = 1;
+  std::int64_t batch = 1;
+};
+/// The same rows from a contraction hierarchy, built once: an upward search and a downward
+/// sweep per batch of sources (PHAST; integer weights, road-like graphs).
+struct phast_rows {
+  int threads = 1;
+  std::int64_t batch = 1;
+};
+/// The block of distances from some sources to some targets (apsp solve --sources/--targets):
+/// Dijkstra from the smaller side, the targets' on the reversed graph, each row cut to the
+/// block's columns.
+struct block_rows {
+  int threads = 1;
+  bool from_targets = false; ///< rows from the targets on the reversed graph (columns)
+};
 } // namespace drivers
 
-using driver = std::variant<drivers::none, drivers::reference, drivers::cpu_blocked,
-                            drivers::supernodal, drivers::johnson, drivers::cuda_in_core,
-                            drivers::cuda_supernodal,
-                            drivers::cuda_packed16, drivers::cuda_split, drivers::cuda_out_of_core,
-                            drivers::distributed>;
+using driver =
+    std::variant<drivers::none, drivers::reference, drivers::cpu_blocked, drivers::supernodal,
+                 drivers::johnson, drivers::cuda_in_core, drivers::cuda_packed16,
+                 drivers::cuda_split, drivers::cuda_out_of_core, drivers::distributed,
+                 drivers::johnson_rows, drivers::phast_rows, drivers::block_rows,
+                 drivers::cuda_supernodal>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);
 
+/// What a plan is asked to compute (make_plan(graph, options, asked), apsp/solve.hpp): the
+/// whole n x n matrix (apsp::solve), the metrics (apsp::compute_metrics: rows reduced, no
+/// matrix kept) or the block of distances from some sources to some targets.
+struct plan_request {
+  enum class output { matrix, metrics, block };
+  output what = output::matrix;
+  std::int64_t sources = -1; ///< output::block: the rows asked (-1: every vertex)
+  std::int64_t targets = -1; ///< output::block: the columns asked (-1: every vertex)
+
+  [[nodiscard]] static plan_request matrix() { return {}; }
+  [[nodiscard]] static plan_request metrics() { return {output::metrics, -1, -1}; }
+  /// `sources` x `targets` distances; -1 on a side: every vertex.
+  [[nodiscard]] static plan_request block(std::int64_t sources, std::int64_t targets) {
+    return {output::block, sources, targets};
+  }
+};
+
+/// What make_plan decided. `backend`, `narrow` and `out_of_core` are plain fields, kept for
+/// reading, but derived from `run` in one place when the plan is made (core/driver_fields.cpp):
+/// set `run`, never them.
 struct plan {
   /// What runs the solve (the engine and its driver, with their parameters).
   driver run;
   /// The rounds save and resume checkpoints (solve_options::checkpoint_dir / resume_dir).
   bool checkpointed = false;
-  backend_kind backend = backend_kind::cpu; ///< the concrete back end (never `automatic`)
+  /// The concrete back end (never `automatic`), derived from `run` (for drivers::none: the back
+  /// end that planned it).
+  backend_kind backend = backend_kind::cpu;
   std::string device;                       ///< e.g. "cpu (2 threads, avx512)" or a GPU name
   algorithm_kind algorithm = algorithm_kind::floyd_warshall; ///< never `automatic`
   /// Why this algorithm (and, under `auto`, this back end): the cost model's estimates, or
@@ -98,10 +141,10 @@ struct plan {
   std::string algorithm_reason;
   dtype type = dtype::int32;
   std::int64_t n = 0;
-  std::int64_t block = 0;  ///< tile edge (Johnson: sources per progress step)
+  std::int64_t block = 0;  ///< tile edge (Johnson and row engines: sources per step)
   std::int64_t rounds = 0; ///< ceil(n / block)
   bool paths = false;
-  bool narrow = false; ///< the driver is drivers::cuda_packed16 (packed 16-bit)
+  bool narrow = false; ///< derived: the driver is drivers::cuda_packed16 (packed 16-bit)
   /// Peak host memory (RAM): the output matrices that live in RAM (not in the memory-mapped
   /// solve_options::distances_file and paths_file) plus working_host_bytes.
   std::uint64_t host_bytes = 0;
@@ -109,8 +152,9 @@ struct plan {
   std::uint64_t working_host_bytes = 0;
   std::uint64_t file_bytes = 0;   ///< bytes of the memory-mapped output files (not in RAM)
   std::uint64_t device_bytes = 0; ///< peak device memory (0 for host back ends)
-  bool out_of_core = false;       ///< the matrix stays in host memory and streams through the
-                                  ///< device(s) during the solve (larger than device memory)
+  /// Derived: the driver is drivers::cuda_out_of_core, whose matrix stays in host memory and
+  /// streams through the device(s) during the solve (larger than device memory).
+  bool out_of_core = false;
   int devices = 1;                ///< GPUs the solve uses (cuda; 1 for host back ends)
   bool fits = true;               ///< false when the memory above is not available
   /// The driver's own part of `fits` (its devices and their memory); `fits` adds the host

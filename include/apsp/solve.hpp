@@ -30,6 +30,24 @@ namespace apsp {
 /// and the fill, which takes time and memory of the order of the graph's.
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options = {});
 
+/// Plans what is asked of `g` (apsp/plan.hpp's plan_request), choosing among the whole-matrix
+/// engines above, the row engines and the block engines with one cost model; `apsp info`
+/// shows it, and the run that follows executes it as it is:
+/// - matrix: make_plan(g, options).
+/// - metrics: apsp::compute_metrics's engine. Rows (drivers::johnson_rows, or phast_rows on
+///   large sparse graphs with integer weights) when algorithm_kind::johnson is asked, when auto
+///   picks Johnson, or when the n x n matrix would not fit in RAM (unless the GPUs hold it and
+///   reduce it where they solve it); else the matrix plan, counted without the matrix in RAM
+///   where its GPUs reduce it. Throws invalid_argument_error for options a metrics run cannot
+///   take.
+/// - block: the distances from `asked.sources` sources to `asked.targets` targets:
+///   drivers::block_rows (Dijkstra from the smaller side on the cpu) or, when the options ask
+///   for an all-pairs engine (algorithm fw or supernodal, back end cuda or reference, devices,
+///   device_memory_limit) or under auto when it fits in RAM and the cost model says it ends
+///   sooner, the whole matrix's plan, the block cut from it. plan::algorithm_reason says why.
+[[nodiscard]] plan make_plan(const graph& g, const solve_options& options,
+                             const plan_request& asked);
+
 /// All-pairs shortest paths of `g`: plans (make_plan(g, options)), then runs that plan.
 /// Throws overflow_risk_error (int types whose range the graph could exceed),
 /// negative_cycle_error, out_of_memory_error, backend_unavailable_error, cancelled_error.

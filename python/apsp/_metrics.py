@@ -22,8 +22,8 @@ class Metrics(dict):
     ``global_efficiency``, ``reachable_pairs``, ``histogram_edges`` (bins + 1 floats),
     ``histogram_counts``, ``histogram_width``, ``histogram_negative``. Entries of metrics not
     asked for are None. About the run: ``n``, ``metrics`` (the names computed), ``dtype``,
-    ``backend``, ``device``, ``driver`` (``"johnson ..."`` for Dijkstra in batches, never an
-    n x n matrix), ``algorithm``, ``algorithm_reason``, ``seconds``, ``nodes`` (a NetworkX
+    ``backend``, ``device``, ``driver`` (``"johnson rows, ..."`` for Dijkstra in batches,
+    ``"phast rows ..."`` for contraction hierarchy sweeps, never an n x n matrix), ``algorithm``, ``algorithm_reason``, ``seconds``, ``nodes`` (a NetworkX
     graph's nodes in vertex order, else None).
     """
 

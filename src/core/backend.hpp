@@ -104,10 +104,10 @@ public:
     (void)p;
     return false;
   }
-  /// Turns `p` into its packed 16-bit driver where the back end has one for p's driver (and
-  /// sets plan::narrow); else leaves it. Called by the planning when packed 16-bit arithmetic
-  /// is asked for and provably exact for the graph's weights (every value, "no path" =
-  /// narrow_infinity included, fits with INF + INF < 2^15), or required.
+  /// Turns `p` into its packed 16-bit driver where the back end has one for p's driver (the
+  /// planning then derives plan::narrow); else leaves it. Called by the planning when packed
+  /// 16-bit arithmetic is asked for and provably exact for the graph's weights (every value,
+  /// "no path" = narrow_infinity included, fits with INF + INF < 2^15), or required.
   virtual void plan_packed16(plan& p) const { (void)p; }
   /// All pairs in place on `d` (Floyd-Warshall, or the algorithm the plan names) (n x n, diagonal
   /// already min(0, self-loop), infinity = no edge; unset when initial edges are given). When `via`

@@ -12,6 +12,10 @@ std::string threads(int t) {
   return std::to_string(t) + (t == 1 ? " thread" : " threads");
 }
 
+std::string batch(std::int64_t b) {
+  return std::to_string(b) + (b == 1 ? " source a batch" : " sources a batch");
+}
+
 std::string device_list(const std::vector<int>& devices) {
   std::string out;
   for (int d : devices)
@@ -47,6 +51,15 @@ std::string to_string(const driver& d) {
           return std::string("cuda out of core, ") +
                  (x.devices.size() == 1 ? "device " : "devices ") + device_list(x.devices) +
                  (x.tagged_paths ? ", tagged paths" : "");
+        else if constexpr (std::is_same_v<D, drivers::johnson_rows>)
+          return "johnson rows, " + threads(x.threads) + ", " + batch(x.batch);
+        else if constexpr (std::is_same_v<D, drivers::phast_rows>)
+          return "phast rows (contraction hierarchy), " + threads(x.threads) + ", " +
+                 batch(x.batch);
+        else if constexpr (std::is_same_v<D, drivers::block_rows>)
+          return std::string(x.from_targets ? "dijkstra from the targets (reversed graph), "
+                                            : "dijkstra from the sources, ") +
+                 threads(x.threads);
         else
           return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
                  " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +

@@ -1,5 +1,6 @@
-// apsp::compute_metrics: the engine choice (Dijkstra rows in batches, or a Floyd-Warshall plan
-// solved into RAM) and the reduction of its rows (core/metrics_accumulator.hpp).
+// apsp::compute_metrics: runs the planner's choice (core/planner.hpp: rows in batches, or a
+// matrix plan solved into RAM or reduced where it is solved) and reduces its rows
+// (core/metrics_accumulator.hpp).
 
 #include "apsp/metrics.hpp"
 
@@ -23,6 +24,7 @@
 #include "core/host_memory.hpp"
 #include "core/matrix_partials.hpp"
 #include "core/metrics_accumulator.hpp"
+#include "core/planner.hpp"
 #include "core/thread_count.hpp"
 
 namespace apsp {
@@ -145,16 +147,6 @@ graph_metrics reduce_any(const any_matrix& d, const metrics_options& o, int thre
       d);
 }
 
-/// Whether plan `p`'s back end reduces the matrix where it solves it; if so, `p` is counted
-/// again without the n x n matrix in host memory.
-bool reduces_where_solved(plan& p) {
-  if (std::holds_alternative<drivers::none>(p.run) ||
-      !detail::backend_for(p)->reduces_where_solved(p))
-    return false;
-  detail::count_host_memory_without_outputs(p);
-  return true;
-}
-
 /// Plan `p` run with its matrix reduced where it is solved (reduces_where_solved): no n x n
 /// matrix in host memory.
 graph_metrics solve_and_reduce(const graph& g, const graph& edges, const plan& p,
@@ -186,106 +178,6 @@ graph_metrics solve_and_reduce(const graph& g, const graph& edges, const plan& p
   }
 }
 
-/// Why the n x n matrix of plan `p` cannot be kept in RAM (empty when it can).
-std::string matrix_does_not_fit(const plan& p) {
-  if (!p.fits)
-    return p.reason;
-  const std::uint64_t ram = host_memory_bytes();
-  if (ram != 0 && p.host_bytes > ram)
-    return "it needs " + detail::gib(p.host_bytes) + " of host memory, this machine has " +
-           detail::gib(ram);
-  return {};
-}
-
-/// Johnson's plan for n vertices (its driver and block; no analysis of the graph).
-plan johnson_plan(std::int64_t n, const solve_options& o) {
-  solve_options jo = o;
-  jo.algorithm = algorithm_kind::johnson;
-  return apsp::make_plan(n, jo);
-}
-
-/// The plan of Dijkstra's rows in batches by `engine`, from Johnson's plan `p` (its driver and
-/// block): the memory of rows that are reduced instead of kept.
-plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reason,
-                detail::row_engine engine) {
-  const auto n = static_cast<std::uint64_t>(g.num_vertices());
-  const auto m = static_cast<std::uint64_t>(g.num_edges());
-  const auto threads = static_cast<std::uint64_t>(detail::thread_count(o));
-  // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
-  // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
-  std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
-  std::uint64_t shared = 16 * m + 8 * n;
-  if (engine == detail::row_engine::phast) {
-    // PHAST: per thread, the lanes' distances and rows (16 int32 or 8 int64 values each, a
-    // vertex), the column sums (28 bytes) and the upward search (a distance and a heap
-    // position); the hierarchy while it is built (four adjacency lists a vertex; arcs and
-    // shortcuts, within a budget of 3 per arc, held twice).
-    per_thread = n * (2 * 64 + 28 + 16);
-    shared = detail::add_bytes(shared, 32 * (4 * m + n) + 96 * n);
-  }
-  // No n x n matrix: the working memory is all of it.
-  p.working_host_bytes = detail::add_bytes(shared, per_thread * threads);
-  p.host_bytes = p.working_host_bytes;
-  p.file_bytes = 0;
-  p.driver_fits = true;
-  const std::uint64_t ram = host_memory_bytes();
-  p.fits = ram == 0 || p.host_bytes <= ram;
-  p.reason = p.fits ? std::string()
-                    : std::string(row_engine_name(engine)) + " on the cpu needs " +
-                          detail::gib(p.host_bytes) + " of host memory but this machine has " +
-                          detail::gib(ram);
-  p.device =
-      "cpu (" + std::to_string(threads) + " threads, " + std::string(row_engine_name(engine)) + ")";
-  p.algorithm_reason = std::move(reason);
-  return p;
-}
-
-/// Under auto, a matrix too large for RAM (`too_large`) may still fit the GPUs, which reduce it
-/// where they solve it: their Floyd-Warshall plan when it does and the cost model says it ends
-/// before Dijkstra's rows on the cpu; else none (no GPU, no room, or slower).
-std::optional<plan> gpus_reduce_in_place(const graph& g, const solve_options& o,
-                                         const std::string& too_large) {
-  solve_options on_gpus = o;
-  on_gpus.backend = backend_kind::cuda;
-  on_gpus.algorithm = algorithm_kind::floyd_warshall;
-  plan p;
-  try {
-    p = apsp::make_plan(g, on_gpus);
-  } catch (const error&) {
-    return std::nullopt; // no GPU, or none that takes this problem
-  }
-  if (!reduces_where_solved(p) || !p.fits)
-    return std::nullopt;
-  detail::problem_shape shape;
-  shape.n = g.num_vertices();
-  shape.m = g.num_edges();
-  shape.type = o.type;
-  shape.threads = detail::thread_count(o);
-  if (const auto* split = std::get_if<drivers::cuda_split>(&p.run))
-    shape.gpus = static_cast<int>(split->devices.size());
-  const detail::algorithm_choice c = detail::choose_algorithm(shape, backend_kind::cuda);
-  if (c.algorithm != algorithm_kind::floyd_warshall)
-    return std::nullopt;
-  p.algorithm_reason = "auto: " + too_large +
-                       ", but the GPUs hold it and reduce it where they solve it (" +
-                       c.reason.substr(std::string("auto: ").size()) + ")";
-  return p;
-}
-
-/// Why no n x n matrix of `type` can be kept in this machine's RAM, whatever engine holds it
-/// (empty when one might): decided before planning, so that auto skips the supernodal analysis
-/// of a graph it will not solve into a matrix.
-std::string matrix_cannot_fit(std::int64_t n, dtype type) {
-  const std::uint64_t ram = host_memory_bytes();
-  const auto cells = static_cast<double>(n) * static_cast<double>(n);
-  const double bytes = cells * static_cast<double>(size_of(type));
-  if (ram == 0 || bytes <= static_cast<double>(ram))
-    return {};
-  return "the " + std::to_string(n) + " x " + std::to_string(n) + " " +
-         std::string(to_string(type)) + " matrix alone is larger than this machine's " +
-         detail::gib(ram);
-}
-
 } // namespace
 
 graph_metrics metrics_of(const any_matrix& d, const metrics_options& options) {
@@ -314,86 +206,34 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   const graph& edges = usable ? *usable : g;
   const std::int64_t n = edges.num_vertices();
 
-  // The engine: Dijkstra in batches when asked, when auto picks Johnson, or when the matrix of
-  // the plan auto would run cannot be kept in RAM; else that plan.
-  std::optional<plan> batches;
-  std::optional<plan> matrix;
-  bool in_place = false; // the matrix is reduced where it is solved (a GPU)
-  // One plan each way: a matrix too large for RAM is seen before planning (so auto analyses
-  // no graph it will not solve), and auto's own Johnson plan becomes the batches' plan.
-  const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
-  const bool auto_batches = o.algorithm == algorithm_kind::automatic && host_auto;
-  const std::string too_large = auto_batches ? matrix_cannot_fit(n, o.type) : std::string();
-  // How the rows are made when they are: PHAST on large sparse integer graphs.
-  const detail::row_engine engine =
-      detail::choose_row_engine(edges, o.type, detail::current_tuning());
-  const std::string rows_by(row_engine_name(engine));
-  if (o.algorithm == algorithm_kind::johnson) {
-    batches = batch_plan(edges, o, johnson_plan(n, o), "requested", engine);
-  } else if (!too_large.empty()) {
-    std::optional<plan> on_gpus;
-    if (o.backend == backend_kind::automatic && engine != detail::row_engine::phast)
-      on_gpus = gpus_reduce_in_place(edges, o, too_large);
-    if (on_gpus) {
-      matrix = std::move(on_gpus);
-      in_place = true;
-    } else {
-      batches = batch_plan(edges, o, johnson_plan(n, o),
-                           "auto: " + too_large + "; " + rows_by + " keeps no matrix", engine);
-    }
-  } else if (auto_batches && engine == detail::row_engine::phast) {
-    // Before any matrix plan: on road-like graphs PHAST's rows beat the supernodal solve
-    // (bench/results/metrics_phast_2026-11-28.csv), and the analysis would cost seconds.
-    batches = batch_plan(
-        edges, o, johnson_plan(n, o),
-        "auto: a large sparse graph with integer weights; " + rows_by + " keeps no matrix", engine);
-  } else {
-    plan p = apsp::make_plan(edges, o);
-    in_place = reduces_where_solved(p);
-    const std::string why = matrix_does_not_fit(p);
-    if (auto_batches && p.algorithm == algorithm_kind::johnson) {
-      std::string reason = p.algorithm_reason;
-      batches = batch_plan(edges, o, std::move(p), std::move(reason), engine);
-    } else if (auto_batches && !why.empty()) {
-      batches = batch_plan(edges, o, johnson_plan(n, o),
-                           "auto: the " + std::to_string(n) + " x " + std::to_string(n) +
-                               " matrix of " + to_string(p.run) + " would not fit in RAM (" + why +
-                               "); " + rows_by + " keeps no matrix",
-                           engine);
-    } else {
-      matrix = std::move(p);
-    }
-  }
-
+  // The engine, from the planner (core/planner.hpp): rows, or a matrix solved into RAM or
+  // reduced where it is solved.
+  plan chosen = detail::plan_metrics(edges, o);
   graph_metrics out;
-  if (batches) {
-    detail::row_engine ran = engine;
-    APSP_EXPECTS(batches->fits, out_of_memory_error,
-                 "the metrics do not fit: " + batches->reason);
+  if (const std::optional<detail::row_engine> engine = detail::row_engine_of(chosen.run)) {
+    const std::int64_t batch = chosen.block;
+    APSP_EXPECTS(chosen.fits, out_of_memory_error, "the metrics do not fit: " + chosen.reason);
+    detail::row_engine ran = *engine;
     out = visit_dtype(o.type, [&](auto zero) {
       using T = decltype(zero);
       detail::metrics_accumulator<T> acc(n, options);
       detail::run_context ctx(o, n, facts.has_negative);
       try {
-        ran = detail::dijkstra_rows<T>(edges, batches->block, engine, acc, ctx);
+        ran = detail::dijkstra_rows<T>(edges, batch, *engine, acc, ctx);
       } catch (const std::bad_alloc&) {
         throw out_of_memory_error("out of host memory while computing metrics");
       }
       return acc.finish();
     });
-    if (ran != engine) { // the hierarchy outgrew its budget: say what ran
-      std::string reason = batches->algorithm_reason +
-                           "; the contraction hierarchy outgrew its budget, so " +
-                           std::string(row_engine_name(ran)) + " ran";
-      batches = batch_plan(edges, o, std::move(*batches), std::move(reason), ran);
-    }
-    out.executed_plan = std::move(*batches);
-  } else if (in_place) {
-    out = solve_and_reduce(g, edges, *matrix, o, options, facts);
-    out.executed_plan = std::move(*matrix);
+    if (ran != *engine) // the hierarchy outgrew its budget: say what ran
+      chosen = detail::rows_plan_as_ran(edges, o, std::move(chosen), ran);
+    out.executed_plan = std::move(chosen);
+  } else if (detail::reduced_where_solved(chosen)) {
+    out = solve_and_reduce(g, edges, chosen, o, options, facts);
+    out.executed_plan = std::move(chosen);
     out.host_matrix = false;
   } else {
-    result r = apsp::solve(g, *matrix, o);
+    result r = apsp::solve(g, chosen, o);
     out = reduce_any(r.distances(), options, detail::thread_count(o));
     out.executed_plan = r.executed_plan();
     out.host_matrix = true;

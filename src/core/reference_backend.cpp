@@ -41,7 +41,6 @@ public:
   }
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     plan p;
-    p.backend = backend_kind::reference;
     p.run = drivers::reference{};
     p.device = "cpu (reference, 1 thread)";
     p.type = o.type;

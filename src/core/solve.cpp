@@ -17,6 +17,7 @@
 #include "core/backend.hpp"
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
+#include "core/driver_fields.hpp"
 #include "core/host_memory.hpp"
 #include "core/mapped_matrix.hpp"
 #include "core/process_checkpoints.hpp"
@@ -79,6 +80,7 @@ bool cpu_sooner_at_small_n(std::int64_t n, const solve_options& o, std::string* 
 /// The back end's plan, its host memory counted for where `o` keeps the outputs.
 plan counted_plan(const detail::backend& b, std::int64_t n, const solve_options& o) {
   plan p = b.make_plan(n, o);
+  detail::derive_driver_fields(p, b.kind());
   p.driver_fits = p.fits;
   count_host_memory(p, o);
   return p;
@@ -255,8 +257,10 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
 /// it and `packed16` (asked for and exact, or required).
 plan plan_with(const engine& e, std::int64_t n, const solve_options& o, bool packed16 = false) {
   plan p = counted_plan(*e.backend, n, o);
-  if (packed16)
+  if (packed16) {
     e.backend->plan_packed16(p);
+    detail::derive_driver_fields(p, e.backend->kind());
+  }
   p.algorithm_reason = e.reason;
   return p;
 }
@@ -447,6 +451,12 @@ std::unique_ptr<backend> backend_for(const plan& p) {
         else if constexpr (std::is_same_v<D, drivers::distributed>)
           throw invalid_argument_error("a distributed plan runs on MPI ranks, through "
                                        "apsp::distributed::solve");
+        else if constexpr (std::is_same_v<D, drivers::johnson_rows> ||
+                           std::is_same_v<D, drivers::phast_rows> ||
+                           std::is_same_v<D, drivers::block_rows>)
+          throw invalid_argument_error("a plan of rows (" + to_string(p.run) +
+                                       ") makes no matrix: apsp::compute_metrics or a block "
+                                       "of sources and targets runs it");
         else
           return make_cuda_backend();
       },

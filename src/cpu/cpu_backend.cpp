@@ -59,7 +59,6 @@ public:
     const int threads = thread_count(o);
     const cpu::isa isa = cpu::selected_isa();
     plan p;
-    p.backend = backend_kind::cpu;
     p.run = drivers::cpu_blocked{threads};
     p.checkpointed = wants_checkpoints(o) && n > 0;
     p.device =

@@ -52,7 +52,6 @@ public:
                  "the cpu back end handles at most 2^31 - 1 vertices");
     const int threads = apsp::detail::thread_count(o);
     plan p;
-    p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::johnson;
     p.run = drivers::johnson{threads};
     p.device = "cpu (" + std::to_string(threads) + " threads, Johnson)";

@@ -127,7 +127,6 @@ public:
                  "the cpu back end handles at most 2^31 - 1 vertices");
     const int threads = apsp::detail::thread_count(o);
     plan p;
-    p.backend = backend_kind::cpu;
     p.algorithm = algorithm_kind::supernodal;
     p.run = drivers::supernodal{threads, plan_ && plan_->n == n ? plan_ : nullptr};
     p.device = "cpu (" + std::to_string(threads) + " threads, supernodal Floyd-Warshall";

@@ -259,7 +259,6 @@ public:
                  "the cuda back end solves int32 and float32 only (asked for " +
                      std::string(to_string(o.type)) + "); use the cpu back end");
     plan p;
-    p.backend = backend_kind::cuda;
     p.type = o.type;
     p.n = n;
     // The kernels are built for one tile edge; a requested block size is not honoured.
@@ -346,7 +345,6 @@ public:
     if (in_core == nullptr || p.type != dtype::int32 || p.paths || p.checkpointed || p.n == 0)
       return;
     p.run = drivers::cuda_packed16{in_core->device};
-    p.narrow = true;
   }
 
   bool reduces_where_solved(const plan& p) const override {

@@ -412,7 +412,6 @@ public:
                  "the supernodal solver handles at most 2^31 - 1 vertices");
     const auto* ep = plan_ && plan_->n == n ? plan_.get() : nullptr;
     plan p;
-    p.backend = backend_kind::cuda;
     p.algorithm = algorithm_kind::supernodal;
     p.type = o.type;
     p.n = n;

@@ -100,7 +100,6 @@ bool plan_out_of_core(plan& p, const std::string& device_label, std::uint64_t us
   // The matrices stay in host memory (RAM or their memory-mapped files): the core counts them.
   p.working_host_bytes = 0;
   p.device = device_label + " " + marker + std::to_string(bo) + ")";
-  p.out_of_core = true;
   p.run = drivers::cuda_out_of_core{devices, p.paths && tagged};
   p.fits = true;
   p.reason.clear();

@@ -14,7 +14,6 @@ public:
   }
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     plan p;
-    p.backend = backend_kind::cuda;
     p.type = o.type;
     p.n = n;
     p.fits = false;

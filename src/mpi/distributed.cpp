@@ -25,6 +25,7 @@
 #include "core/checks.hpp"
 #include "core/cpu_placement.hpp"
 #include "core/distance_stats.hpp"
+#include "core/driver_fields.hpp"
 #include "core/host_memory.hpp"
 #include "core/metrics_accumulator.hpp"
 #include "core/process_checkpoints.hpp"
@@ -366,7 +367,6 @@ plan make_plan(const session& s, std::int64_t n, const solve_options& o, const o
                      (gpu.available ? std::string() : " (this one: " + gpu.name + ")"));
   }
   ranks.gpu = gpu_type && all_have_gpu == 1 && o.backend != backend_kind::cpu;
-  p.backend = ranks.gpu ? backend_kind::cuda : backend_kind::cpu;
   if (o.block > 0) {
     APSP_EXPECTS(!ranks.gpu || o.block % 128 == 0, invalid_argument_error,
                  "GPU ranks need --block to be a multiple of 128, got " + std::to_string(o.block));
@@ -402,6 +402,7 @@ plan make_plan(const session& s, std::int64_t n, const solve_options& o, const o
     p.device = gpu.name + " per rank (device " + std::to_string(gpu.device) + " here)";
   }
   p.run = ranks;
+  detail::derive_driver_fields(p, backend_kind::cpu);
   for (int r = 0; r < s.size(); ++r)
     p.host_bytes = std::max(p.host_bytes, rank_memory(p, o, r));
   p.working_host_bytes = p.host_bytes;

@@ -13,6 +13,16 @@ def write_gr(path, n, edges, comment="test graph"):
     return path
 
 
+def write_dense_gr(path, n=300, out_degree=90, seed=48):
+    """A DIMACS .gr where every vertex has `out_degree` random out-arcs (weights 1..49): dense
+    enough that the whole matrix beats Dijkstra from most of the vertices. Returns n."""
+    rng = np.random.default_rng(seed)
+    edges = [(u, int(v), int(rng.integers(1, 50))) for u in range(1, n + 1)
+             for v in rng.choice(np.arange(1, n + 1), out_degree, replace=False) if v != u]
+    write_gr(path, n, edges)
+    return n
+
+
 def write_course(path, n, edges):
     """Course binary: int32 n, m, then (src, dst, w) triples, 0-based."""
     data = struct.pack("<ii", n, len(edges))

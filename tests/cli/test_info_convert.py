@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from graph_files import random_edges, write_gr
+from graph_files import random_edges, write_dense_gr, write_gr
 
 N = 25
 
@@ -165,6 +165,52 @@ def test_info_names_the_driver_solve_runs(apsp, tmp_path, source, args, driver):
     assert r.rc == 0, r
     assert json.loads(r.out)["driver"] == driver
     assert f"({driver})" in apsp("info", "g.gr", *args).out
+
+
+@pytest.mark.parametrize("args", [
+    ["--backend", "cpu", "--threads", "2"],
+    ["--backend", "cpu", "--threads", "2", "--algorithm", "johnson", "--block", "7"],
+    ["--backend", "reference"],
+    ["--dtype", "float64"],
+])
+def test_info_shows_the_engine_metrics_runs(apsp, tmp_path, source, args):
+    """`apsp info --metrics` asks the planner what `apsp metrics` then runs (issue 44)."""
+    planned = info(apsp, "g.gr", "--metrics", *args)["metrics"]
+    r = apsp("metrics", "g.gr", "--json", *args)
+    assert r.rc == 0, r
+    ran = json.loads(r.out)
+    for key in ("backend", "device", "driver", "algorithm", "algorithm_reason", "block"):
+        assert planned[key] == ran[key], (key, planned, ran)
+    text = apsp("info", "g.gr", "--metrics", *args).out
+    assert f"metrics runs     {ran['driver']} ({ran['algorithm_reason']})" in text, text
+
+
+def test_info_shows_the_engine_a_block_runs(apsp, tmp_path, source):
+    """`apsp info --sources/--targets` asks the planner what `apsp solve --sources/--targets`
+    then runs: rows from the smaller side, or the whole matrix where it is asked for or, on a
+    dense graph with many sources, ends sooner (issue 44)."""
+    n = write_dense_gr(tmp_path / "dense.gr")
+    many = ",".join(str(v) for v in range(1, n - 9))
+    # (On 25 vertices auto cuts every block from the whole matrix.)
+    cases = [("g.gr", ["--sources", "1,2", "--targets", "3"]),
+             ("g.gr", ["--sources", "1,2", "--targets", "3", "--algorithm", "johnson"]),
+             ("g.gr", ["--targets", "3,4", "--algorithm", "johnson"]),
+             ("dense.gr", ["--sources", "7,250"]),
+             ("g.gr", ["--sources", "5", "--algorithm", "fw"]),
+             ("g.gr", ["--sources", "5", "--backend", "reference"]),
+             ("dense.gr", ["--sources", many]),
+             ("dense.gr", ["--sources", many, "--algorithm", "johnson"])]
+    engines = set()
+    for graph, args in cases:
+        planned = info(apsp, graph, *args)["block"]
+        r = apsp("solve", graph, "--json", *args)
+        assert r.rc == 0, r
+        ran = json.loads(r.out)
+        for key in ("engine", "driver", "engine_reason"):
+            assert planned[key] == ran[key], (args[:3], key, planned, ran)
+        assert (planned["sources"], planned["targets"]) == (ran["sources"], ran["targets"])
+        engines.add(ran["engine"])
+    assert engines == {"whole_matrix", "dijkstra_from_sources", "dijkstra_from_targets"}
 
 
 @pytest.mark.parametrize("args", [

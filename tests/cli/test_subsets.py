@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_error
-from graph_files import random_edges, reference_distances, write_gr
+from graph_files import random_edges, reference_distances, write_dense_gr, write_gr
 from test_undirected_labels import read_labelled_csv
 
 COURSE_INF = 1073741823
@@ -331,11 +331,7 @@ def test_engine_options_ask_for_the_whole_matrix(apsp_in, tmp_path):
 def test_a_dense_graph_with_many_sources_is_cut_from_the_whole_matrix(apsp_in, tmp_path):
     """auto: on a dense graph Floyd-Warshall of the whole matrix beats Dijkstra from most of the
     vertices (the cost model), and from two of them it does not; both give Dijkstra's block."""
-    rng = np.random.default_rng(48)
-    n = 300
-    edges = [(u, int(v), int(rng.integers(1, 50))) for u in range(1, n + 1)
-             for v in rng.choice(np.arange(1, n + 1), 90, replace=False) if v != u]
-    write_gr(tmp_path / "dense.gr", n, edges)
+    n = write_dense_gr(tmp_path / "dense.gr")
     many = ",".join(str(v) for v in range(1, n - 9))
     for sources, engine in ((many, "whole_matrix"), ("7,250", "dijkstra_from_sources")):
         r = apsp_in("solve", "dense.gr", "--sources", sources, "-o", "auto.npy", "--json")

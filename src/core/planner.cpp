@@ -1,0 +1,325 @@
+// The one planner: apsp::make_plan(graph, options, asked) chooses the engine of the whole
+// matrix (core/solve.cpp), of the metrics (rows or a matrix) and of a block of sources and
+// targets (rows or the whole matrix), from the cost model of core/algorithm_choice.hpp.
+
+#include "core/planner.hpp"
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "apsp/error.hpp"
+#include "apsp/estimate.hpp"
+#include "apsp/metrics.hpp"
+#include "apsp/solve.hpp"
+#include "core/algorithm_choice.hpp"
+#include "core/checks.hpp"
+#include "core/driver_fields.hpp"
+#include "core/host_memory.hpp"
+#include "core/metrics_accumulator.hpp"
+#include "core/thread_count.hpp"
+
+namespace apsp::detail {
+namespace {
+
+/// Why the n x n matrix of plan `p` cannot be kept in RAM (empty when it can).
+std::string matrix_does_not_fit(const plan& p) {
+  if (!p.fits)
+    return p.reason;
+  const std::uint64_t ram = host_memory_bytes();
+  if (ram != 0 && p.host_bytes > ram)
+    return "it needs " + gib(p.host_bytes) + " of host memory, this machine has " + gib(ram);
+  return {};
+}
+
+/// Whether plan `p`'s back end reduces the matrix where it solves it; if so, `p` is counted
+/// again without the n x n matrix in host memory.
+bool count_as_reduced_where_solved(plan& p) {
+  if (!reduced_where_solved(p))
+    return false;
+  count_host_memory_without_outputs(p);
+  return true;
+}
+
+/// Johnson's plan for n vertices (its driver and block; no analysis of the graph).
+plan johnson_plan(std::int64_t n, const solve_options& o) {
+  solve_options jo = o;
+  jo.algorithm = algorithm_kind::johnson;
+  return apsp::make_plan(n, jo);
+}
+
+/// The plan of the rows by `engine`, from Johnson's plan `p` (its block): the driver, and the
+/// memory of rows that are reduced instead of kept.
+plan rows_plan(const graph& g, const solve_options& o, plan p, std::string reason,
+               row_engine engine) {
+  const auto n = static_cast<std::uint64_t>(g.num_vertices());
+  const auto m = static_cast<std::uint64_t>(g.num_edges());
+  const int thread_number = thread_count(o);
+  const auto threads = static_cast<std::uint64_t>(thread_number);
+  // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
+  // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
+  std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
+  std::uint64_t shared = 16 * m + 8 * n;
+  if (engine == row_engine::phast) {
+    // PHAST: per thread, the lanes' distances and rows (16 int32 or 8 int64 values each, a
+    // vertex), the column sums (28 bytes) and the upward search (a distance and a heap
+    // position); the hierarchy while it is built (four adjacency lists a vertex; arcs and
+    // shortcuts, within a budget of 3 per arc, held twice).
+    per_thread = n * (2 * 64 + 28 + 16);
+    shared = add_bytes(shared, 32 * (4 * m + n) + 96 * n);
+    p.run = drivers::phast_rows{thread_number, p.block};
+  } else {
+    p.run = drivers::johnson_rows{thread_number, p.block};
+  }
+  derive_driver_fields(p, backend_kind::cpu);
+  // No n x n matrix: the working memory is all of it.
+  p.working_host_bytes = add_bytes(shared, per_thread * threads);
+  p.host_bytes = p.working_host_bytes;
+  p.file_bytes = 0;
+  p.driver_fits = true;
+  const std::uint64_t ram = host_memory_bytes();
+  p.fits = ram == 0 || p.host_bytes <= ram;
+  p.reason = p.fits ? std::string()
+                    : std::string(row_engine_name(engine)) + " on the cpu needs " +
+                          gib(p.host_bytes) + " of host memory but this machine has " + gib(ram);
+  p.device =
+      "cpu (" + std::to_string(threads) + " threads, " + std::string(row_engine_name(engine)) + ")";
+  p.algorithm_reason = std::move(reason);
+  return p;
+}
+
+/// Under auto, a matrix too large for RAM (`too_large`) may still fit the GPUs, which reduce it
+/// where they solve it: their Floyd-Warshall plan when it does and the cost model says it ends
+/// before Dijkstra's rows on the cpu; else none (no GPU, no room, or slower).
+std::optional<plan> gpus_reduce_in_place(const graph& g, const solve_options& o,
+                                         const std::string& too_large) {
+  solve_options on_gpus = o;
+  on_gpus.backend = backend_kind::cuda;
+  on_gpus.algorithm = algorithm_kind::floyd_warshall;
+  plan p;
+  try {
+    p = apsp::make_plan(g, on_gpus);
+  } catch (const error&) {
+    return std::nullopt; // no GPU, or none that takes this problem
+  }
+  if (!count_as_reduced_where_solved(p) || !p.fits)
+    return std::nullopt;
+  problem_shape shape;
+  shape.n = g.num_vertices();
+  shape.m = g.num_edges();
+  shape.type = o.type;
+  shape.threads = thread_count(o);
+  if (const auto* split = std::get_if<drivers::cuda_split>(&p.run))
+    shape.gpus = static_cast<int>(split->devices.size());
+  const algorithm_choice c = choose_algorithm(shape, backend_kind::cuda);
+  if (c.algorithm != algorithm_kind::floyd_warshall)
+    return std::nullopt;
+  p.algorithm_reason = "auto: " + too_large +
+                       ", but the GPUs hold it and reduce it where they solve it (" +
+                       c.reason.substr(std::string("auto: ").size()) + ")";
+  return p;
+}
+
+/// Why no n x n matrix of `type` can be kept in this machine's RAM, whatever engine holds it
+/// (empty when one might): decided before planning, so that auto skips the supernodal analysis
+/// of a graph it will not solve into a matrix.
+std::string matrix_cannot_fit(std::int64_t n, dtype type) {
+  const std::uint64_t ram = host_memory_bytes();
+  const auto cells = static_cast<double>(n) * static_cast<double>(n);
+  const double bytes = cells * static_cast<double>(size_of(type));
+  if (ram == 0 || bytes <= static_cast<double>(ram))
+    return {};
+  return "the " + std::to_string(n) + " x " + std::to_string(n) + " " +
+         std::string(to_string(type)) + " matrix alone is larger than this machine's " + gib(ram);
+}
+
+/// Whether the options ask a block for the whole matrix: the all-pairs engines' options
+/// (algorithm fw or supernodal, back end cuda or reference, devices, a device memory limit).
+bool whole_matrix_asked(const solve_options& o) {
+  return o.algorithm == algorithm_kind::floyd_warshall ||
+         o.algorithm == algorithm_kind::supernodal || o.backend == backend_kind::cuda ||
+         o.backend == backend_kind::reference || !o.devices.empty() || o.device_memory_limit != 0;
+}
+
+/// The solve of the whole matrix, when a block is to be cut from it; empty: rows from the
+/// `searched` vertices. Asked for by the options, or under auto when the matrix fits in this
+/// machine's memory and the cost model (docs/sparse.md) says Floyd-Warshall ends before those
+/// searches: dense graphs with many sources. `why` says which, or why not.
+std::optional<plan> whole_matrix_plan(const graph& g, const solve_options& o, std::int64_t searched,
+                                      std::string& why) {
+  if (o.algorithm == algorithm_kind::johnson) {
+    why = "requested";
+    return std::nullopt;
+  }
+  if (whole_matrix_asked(o)) {
+    why = "asked for";
+    return apsp::make_plan(g, o);
+  }
+  solve_options fw = o;
+  fw.algorithm = algorithm_kind::floyd_warshall;
+  plan whole;
+  try {
+    whole = apsp::make_plan(g, fw);
+  } catch (const error& e) {
+    why = std::string("auto: no engine takes the whole matrix (") + e.what() + ")";
+    return std::nullopt; // beyond the matrix limit, or no engine for it
+  }
+  if (const std::string no_room = matrix_does_not_fit(whole); !no_room.empty()) {
+    why = "auto: the whole matrix does not fit (" + no_room + ")";
+    return std::nullopt;
+  }
+  solve_options dijkstra = o;
+  dijkstra.algorithm = algorithm_kind::johnson;
+  dijkstra.backend = backend_kind::cpu;
+  const std::int64_t n = g.num_vertices();
+  const double matrix_seconds = estimated_solve_seconds(whole, fw, g.num_edges());
+  const double rows_seconds =
+      estimated_solve_seconds(apsp::make_plan(n, dijkstra), dijkstra, g.num_edges()) *
+      static_cast<double>(searched) / static_cast<double>(n);
+  const bool matrix_sooner = matrix_seconds > 0 && matrix_seconds < rows_seconds;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                matrix_sooner
+                    ? "auto: the whole matrix ~%.3g s < Dijkstra from %lld vertices ~%.3g s"
+                    : "auto: the whole matrix ~%.3g s >= Dijkstra from %lld vertices "
+                      "~%.3g s",
+                matrix_seconds, static_cast<long long>(searched), rows_seconds);
+  why = text;
+  if (!matrix_sooner)
+    return std::nullopt;
+  return whole;
+}
+
+} // namespace
+
+std::optional<row_engine> row_engine_of(const driver& d) noexcept {
+  if (std::holds_alternative<drivers::johnson_rows>(d))
+    return row_engine::dijkstra;
+  if (std::holds_alternative<drivers::phast_rows>(d))
+    return row_engine::phast;
+  return std::nullopt;
+}
+
+bool reduced_where_solved(const plan& p) {
+  if (std::holds_alternative<drivers::none>(p.run) || row_engine_of(p.run) ||
+      std::holds_alternative<drivers::block_rows>(p.run))
+    return false;
+  return backend_for(p)->reduces_where_solved(p);
+}
+
+plan rows_plan_as_ran(const graph& edges, const solve_options& o, plan p, row_engine ran) {
+  std::string reason = p.algorithm_reason + "; the contraction hierarchy outgrew its budget, so " +
+                       std::string(row_engine_name(ran)) + " ran";
+  return rows_plan(edges, o, std::move(p), std::move(reason), ran);
+}
+
+plan plan_metrics(const graph& edges, const solve_options& o) {
+  const std::int64_t n = edges.num_vertices();
+  // Rows when asked, when auto picks Johnson, or when the matrix of the plan auto would run
+  // cannot be kept in RAM; else that plan. One plan each way: a matrix too large for RAM is
+  // seen before planning (so auto analyses no graph it will not solve), and auto's own Johnson
+  // plan becomes the rows' plan.
+  const bool host_auto = o.backend == backend_kind::automatic || o.backend == backend_kind::cpu;
+  const bool auto_rows = o.algorithm == algorithm_kind::automatic && host_auto;
+  const std::string too_large = auto_rows ? matrix_cannot_fit(n, o.type) : std::string();
+  // How the rows are made when they are: PHAST on large sparse integer graphs.
+  const row_engine engine = choose_row_engine(edges, o.type, current_tuning());
+  const std::string rows_by(row_engine_name(engine));
+  if (o.algorithm == algorithm_kind::johnson)
+    return rows_plan(edges, o, johnson_plan(n, o), "requested", engine);
+  if (!too_large.empty()) {
+    if (o.backend == backend_kind::automatic && engine != row_engine::phast) {
+      if (auto on_gpus = gpus_reduce_in_place(edges, o, too_large))
+        return std::move(*on_gpus);
+    }
+    return rows_plan(edges, o, johnson_plan(n, o),
+                     "auto: " + too_large + "; " + rows_by + " keeps no matrix", engine);
+  }
+  if (auto_rows && engine == row_engine::phast) {
+    // Before any matrix plan: on road-like graphs PHAST's rows beat the supernodal solve
+    // (bench/results/metrics_phast_2026-11-28.csv), and the analysis would cost seconds.
+    return rows_plan(
+        edges, o, johnson_plan(n, o),
+        "auto: a large sparse graph with integer weights; " + rows_by + " keeps no matrix", engine);
+  }
+  plan p = apsp::make_plan(edges, o);
+  (void)count_as_reduced_where_solved(p);
+  const std::string why = matrix_does_not_fit(p);
+  if (auto_rows && p.algorithm == algorithm_kind::johnson) {
+    std::string reason = p.algorithm_reason;
+    return rows_plan(edges, o, std::move(p), std::move(reason), engine);
+  }
+  if (auto_rows && !why.empty()) {
+    return rows_plan(edges, o, johnson_plan(n, o),
+                     "auto: the " + std::to_string(n) + " x " + std::to_string(n) + " matrix of " +
+                         to_string(p.run) + " would not fit in RAM (" + why + "); " + rows_by +
+                         " keeps no matrix",
+                     engine);
+  }
+  return p;
+}
+
+plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
+                std::int64_t targets) {
+  const std::int64_t n = g.num_vertices();
+  // The searches run from the smaller set: the targets alone, or fewer targets than sources, on
+  // the reversed graph.
+  const bool from_targets = sources < 0 || (targets >= 0 && targets < sources);
+  const std::int64_t rows = sources < 0 ? n : sources;
+  const std::int64_t cols = targets < 0 ? n : targets;
+  std::string why;
+  if (std::optional<plan> whole = whole_matrix_plan(g, o, from_targets ? cols : rows, why)) {
+    whole->algorithm_reason = std::move(why);
+    return std::move(*whole);
+  }
+  const int threads = thread_count(o);
+  plan p;
+  p.run = drivers::block_rows{threads, from_targets};
+  derive_driver_fields(p, backend_kind::cpu);
+  p.algorithm = algorithm_kind::johnson;
+  p.algorithm_reason = std::move(why);
+  p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra from the " +
+             (from_targets ? "targets" : "sources") + ")";
+  p.type = o.type;
+  p.n = n;
+  // The block itself, and the CSR copy with Dijkstra's scratch per thread (as Johnson's plan
+  // counts it); the rows of one batch at a time are the caller's.
+  const auto un = static_cast<std::uint64_t>(n);
+  p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(g.num_edges()) + 8 * un,
+                                   un * 28 * static_cast<std::uint64_t>(threads));
+  p.host_bytes =
+      add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) *
+                                          static_cast<std::uint64_t>(cols) * size_of(o.type));
+  const std::uint64_t ram = host_memory_bytes();
+  p.fits = ram == 0 || p.host_bytes <= ram;
+  p.driver_fits = true;
+  p.reason = p.fits ? std::string()
+                    : "the block and the searches need " + gib(p.host_bytes) +
+                          " of host memory but this machine has " + gib(ram);
+  return p;
+}
+
+} // namespace apsp::detail
+
+namespace apsp {
+
+plan make_plan(const graph& g, const solve_options& options, const plan_request& asked) {
+  switch (asked.what) {
+  case plan_request::output::matrix:
+    break;
+  case plan_request::output::metrics: {
+    detail::check_metrics_options(options, metrics_options{});
+    // The edges compute_metrics keeps (those the type can hold).
+    const auto usable = detail::usable_edges(g, options.type);
+    return detail::plan_metrics(usable ? *usable : g, options);
+  }
+  case plan_request::output::block:
+    APSP_EXPECTS(asked.sources >= -1 && asked.targets >= -1, invalid_argument_error,
+                 "a block's sources and targets are counts (-1: every vertex)");
+    return detail::plan_block(g, options, asked.sources, asked.targets);
+  }
+  return make_plan(g, options);
+}
+
+} // namespace apsp

@@ -1,0 +1,45 @@
+#pragma once
+// The planner of what is asked besides the whole matrix (apsp::make_plan(graph, options,
+// asked)): the metrics' engine (rows or a matrix) and a block's (rows or the whole matrix),
+// chosen with the whole-matrix planning of core/solve.cpp and the cost model of
+// core/algorithm_choice.hpp. Internal: not installed.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "apsp/graph.hpp"
+#include "apsp/options.hpp"
+#include "apsp/plan.hpp"
+#include "core/backend.hpp"
+
+namespace apsp::detail {
+
+/// The metrics of `edges` (the edges the type holds): rows (drivers::johnson_rows or
+/// phast_rows) when asked (algorithm_kind::johnson), when auto picks Johnson, or when the n x n
+/// matrix of the plan auto would run cannot be kept in RAM (unless the GPUs hold it and reduce
+/// it where they solve it); else that matrix plan, counted without the matrix in RAM when its
+/// back end reduces it where it solves it (reduced_where_solved).
+[[nodiscard]] plan plan_metrics(const graph& edges, const solve_options& o);
+
+/// The block of `sources` x `targets` distances of `g` (-1: every vertex): rows from the smaller
+/// side (drivers::block_rows), or the whole matrix (any whole-matrix plan, its
+/// algorithm_reason saying why) when the options ask for it (--algorithm fw or supernodal,
+/// --backend cuda or reference, devices, a device memory limit) or, under auto, when it fits
+/// in RAM and the cost model says it ends before the rows.
+[[nodiscard]] plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
+                              std::int64_t targets);
+
+/// The row engine of a rows plan (drivers::johnson_rows or phast_rows); none for other drivers.
+[[nodiscard]] std::optional<row_engine> row_engine_of(const driver& d) noexcept;
+
+/// Rows plan `p` as it ran when PHAST fell back to Dijkstra (its hierarchy outgrew the budget):
+/// the driver and memory of `ran`, the reason saying so.
+[[nodiscard]] plan rows_plan_as_ran(const graph& edges, const solve_options& o, plan p,
+                                    row_engine ran);
+
+/// Whether matrix plan `p`'s back end reduces the matrix where it solves it (a GPU), so that
+/// no n x n matrix is made in host memory.
+[[nodiscard]] bool reduced_where_solved(const plan& p);
+
+} // namespace apsp::detail

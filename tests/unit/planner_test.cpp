@@ -1,0 +1,169 @@
+// The one planner (make_plan(graph, options, asked)): what it chooses for the metrics and for a
+// block of sources and targets is what compute_metrics and the block's run then execute, and a
+// plan's backend, narrow and out_of_core follow from its driver.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <variant>
+
+#include "apsp/apsp.hpp"
+
+namespace {
+
+using apsp::plan_request;
+
+/// Every vertex with `degree` random out-arcs of weight 1..49: dense enough that Floyd-Warshall
+/// beats Dijkstra from most vertices.
+apsp::graph dense_graph(std::int64_t n, int degree, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> vertex(0, n - 1);
+  std::uniform_int_distribution<int> weight(1, 49);
+  apsp::graph g(n);
+  for (std::int64_t u = 0; u < n; ++u) {
+    for (int k = 0; k < degree; ++k) {
+      const std::int64_t v = vertex(rng);
+      if (v != u)
+        g.add_edge(u, v, weight(rng));
+    }
+  }
+  return g;
+}
+
+apsp::graph path_graph(std::int64_t n) {
+  apsp::graph g(n);
+  for (std::int64_t v = 0; v + 1 < n; ++v)
+    g.add_edge(v, v + 1, 1);
+  return g;
+}
+
+apsp::solve_options options(apsp::backend_kind backend, apsp::algorithm_kind algorithm) {
+  apsp::solve_options o;
+  o.backend = backend;
+  o.algorithm = algorithm;
+  o.threads = 2;
+  return o;
+}
+
+void expect_fields_follow_the_driver(const apsp::plan& p) {
+  const bool host = std::holds_alternative<apsp::drivers::cpu_blocked>(p.run) ||
+                    std::holds_alternative<apsp::drivers::supernodal>(p.run) ||
+                    std::holds_alternative<apsp::drivers::johnson>(p.run) ||
+                    std::holds_alternative<apsp::drivers::johnson_rows>(p.run) ||
+                    std::holds_alternative<apsp::drivers::phast_rows>(p.run) ||
+                    std::holds_alternative<apsp::drivers::block_rows>(p.run);
+  if (host)
+    EXPECT_EQ(p.backend, apsp::backend_kind::cpu) << apsp::to_string(p.run);
+  if (std::holds_alternative<apsp::drivers::reference>(p.run))
+    EXPECT_EQ(p.backend, apsp::backend_kind::reference);
+  EXPECT_EQ(p.narrow, std::holds_alternative<apsp::drivers::cuda_packed16>(p.run));
+  EXPECT_EQ(p.out_of_core, std::holds_alternative<apsp::drivers::cuda_out_of_core>(p.run));
+}
+
+TEST(Planner, TheMetricsPlanIsWhatComputeMetricsRuns) {
+  const apsp::graph dense = dense_graph(60, 20, 1);
+  const apsp::graph path = path_graph(3000);
+  struct case_ {
+    const char* name;
+    const apsp::graph* g;
+    apsp::solve_options o;
+  };
+  const auto cpu = apsp::backend_kind::cpu;
+  const auto automatic = apsp::algorithm_kind::automatic;
+  apsp::solve_options batches = options(cpu, apsp::algorithm_kind::johnson);
+  batches.block = 7;
+  const case_ cases[] = {
+      {"dense, auto", &dense, options(cpu, automatic)},
+      {"dense, reference", &dense, options(apsp::backend_kind::reference, automatic)},
+      {"dense, johnson rows in batches of 7", &dense, batches},
+      {"long path, auto", &path, options(cpu, automatic)},
+  };
+  for (const case_& c : cases) {
+    SCOPED_TRACE(c.name);
+    const apsp::plan planned = apsp::make_plan(*c.g, c.o, plan_request::metrics());
+    const apsp::graph_metrics ran = apsp::compute_metrics(*c.g, c.o);
+    EXPECT_EQ(apsp::to_string(planned.run), apsp::to_string(ran.executed_plan.run));
+    EXPECT_EQ(planned.algorithm_reason, ran.executed_plan.algorithm_reason);
+    EXPECT_EQ(planned.block, ran.executed_plan.block);
+    EXPECT_EQ(planned.backend, ran.executed_plan.backend);
+    expect_fields_follow_the_driver(planned);
+  }
+  // Rows where asked, and where auto's cost model picks Johnson for the matrix; the matrix of
+  // a small dense graph.
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::johnson_rows>(
+      apsp::make_plan(dense, batches, plan_request::metrics()).run));
+  EXPECT_EQ(std::get<apsp::drivers::johnson_rows>(
+                apsp::make_plan(dense, batches, plan_request::metrics()).run)
+                .batch,
+            7);
+  EXPECT_EQ(std::holds_alternative<apsp::drivers::johnson_rows>(
+                apsp::make_plan(path, options(cpu, automatic), plan_request::metrics()).run),
+            apsp::make_plan(path, options(cpu, automatic)).algorithm ==
+                apsp::algorithm_kind::johnson);
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::cpu_blocked>(
+      apsp::make_plan(dense, options(cpu, automatic), plan_request::metrics()).run));
+}
+
+TEST(Planner, MetricsRefuseWhatTheyCannotTake) {
+  apsp::solve_options o;
+  o.paths = true;
+  EXPECT_THROW((void)apsp::make_plan(path_graph(5), o, plan_request::metrics()),
+               apsp::invalid_argument_error);
+}
+
+TEST(Planner, ABlockIsCutFromTheWholeMatrixWhereThatEndsSooner) {
+  const std::int64_t n = 300;
+  const apsp::graph g = dense_graph(n, 90, 48);
+  const auto cpu = apsp::backend_kind::cpu;
+  const auto automatic = apsp::algorithm_kind::automatic;
+  // Dijkstra from most vertices of a dense graph: Floyd-Warshall of the whole matrix sooner.
+  const apsp::plan many =
+      apsp::make_plan(g, options(cpu, automatic), plan_request::block(n - 10, -1));
+  EXPECT_FALSE(std::holds_alternative<apsp::drivers::block_rows>(many.run))
+      << apsp::to_string(many.run);
+  EXPECT_EQ(many.algorithm_reason.rfind("auto: the whole matrix ~", 0), 0u)
+      << many.algorithm_reason;
+  // From two of them Dijkstra is sooner; the targets alone are searched on the reversed graph.
+  const apsp::plan two = apsp::make_plan(g, options(cpu, automatic), plan_request::block(2, -1));
+  ASSERT_TRUE(std::holds_alternative<apsp::drivers::block_rows>(two.run));
+  EXPECT_FALSE(std::get<apsp::drivers::block_rows>(two.run).from_targets);
+  expect_fields_follow_the_driver(two);
+  const apsp::plan cols = apsp::make_plan(g, options(cpu, automatic), plan_request::block(-1, 3));
+  ASSERT_TRUE(std::holds_alternative<apsp::drivers::block_rows>(cols.run));
+  EXPECT_TRUE(std::get<apsp::drivers::block_rows>(cols.run).from_targets);
+  const apsp::plan fewer = apsp::make_plan(g, options(cpu, automatic), plan_request::block(5, 2));
+  EXPECT_TRUE(std::get<apsp::drivers::block_rows>(fewer.run).from_targets);
+  // What the options ask for: Johnson keeps the rows, Floyd-Warshall the whole matrix.
+  const apsp::plan rows = apsp::make_plan(g, options(cpu, apsp::algorithm_kind::johnson),
+                                          plan_request::block(n - 10, -1));
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::block_rows>(rows.run));
+  EXPECT_EQ(rows.algorithm_reason, "requested");
+  const apsp::plan fw = apsp::make_plan(g, options(cpu, apsp::algorithm_kind::floyd_warshall),
+                                        plan_request::block(1, 1));
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::cpu_blocked>(fw.run));
+  EXPECT_EQ(fw.algorithm_reason, "asked for");
+}
+
+TEST(Planner, APlanOfRowsMakesNoMatrix) {
+  const apsp::graph g = path_graph(10);
+  const apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson);
+  const apsp::plan rows = apsp::make_plan(g, o, plan_request::metrics());
+  EXPECT_THROW((void)apsp::solve(g, rows, o), apsp::invalid_argument_error);
+}
+
+TEST(Planner, AMatrixRequestIsTheSolvesPlan) {
+  const apsp::graph g = dense_graph(40, 8, 3);
+  for (const auto backend : {apsp::backend_kind::cpu, apsp::backend_kind::reference}) {
+    const apsp::solve_options o = options(backend, apsp::algorithm_kind::automatic);
+    const apsp::plan asked = apsp::make_plan(g, o, plan_request::matrix());
+    const apsp::plan plain = apsp::make_plan(g, o);
+    EXPECT_EQ(apsp::to_string(asked.run), apsp::to_string(plain.run));
+    EXPECT_EQ(asked.algorithm_reason, plain.algorithm_reason);
+    expect_fields_follow_the_driver(asked);
+    expect_fields_follow_the_driver(apsp::solve(g, asked, o).executed_plan());
+  }
+}
+
+} // namespace
