@@ -99,8 +99,8 @@ def metrics_road(results):
 
 # The suites of bench/gpu/run.sh whose latest figures the GPU table shows, and the metric shown.
 GPU_SUITES = ("kernels", "packed", "paths", "wholerun", "ooc", "multi", "multi-ooc", "split",
-              "devices", "headline")
-GPU_SECONDS = ("seconds", "solve_seconds", "whole_seconds", "median_seconds")
+              "devices", "headline", "supernodal", "supernodal-verbose")
+GPU_SECONDS = ("seconds", "steps_seconds", "solve_seconds", "whole_seconds", "median_seconds")
 
 
 def gpu_latest(results):
