@@ -28,7 +28,7 @@ constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + t
 // relabelling passes. The rate lies between the per-thread rates measured on a few threads and
 // on many, where the steps are bound by memory bandwidth (the runs behind it: docs/sparse.md
 // and docs/dev/benchmark-log.md, 'Figures from code comments').
-constexpr double supernodal_rate_4_byte = 4.0e9;
+constexpr double supernodal_rate_4_byte = 1.0e10;
 constexpr double supernodal_seconds_per_cell = 2.0e-9;
 // The supernodal steps on one GPU (updates per second of the whole device; H200, int32 and
 // float32), a fixed cost for the levels' launches and the analysis' upload, and seconds per
@@ -37,6 +37,10 @@ constexpr double supernodal_cuda_rate_int32 = 5.0e12;
 constexpr double supernodal_cuda_rate_float32 = 3.5e12;
 constexpr double supernodal_cuda_fixed_seconds = 5e-3;
 constexpr double supernodal_cuda_seconds_per_cell = 2e-12;
+// A GPU's result into host memory: bytes per second of the whole move (download, page faults,
+// the mapped file's writeback), between DE.gr's 9.6 GB in about 2.2 s and a 100,172-vertex road
+// graph's 40 GB in about 45 s on one H200's host (bench/results/gpu_2026-11-29_h200_*).
+constexpr double gpu_output_bytes_per_second = 1.5e9;
 
 /// Threads' worth of speed for the host's sparse engines: they are bound by memory and by
 /// shared cores, so 2 threads give about 1.7 and 16 about 9 (threads^0.8). Johnson's measured
@@ -128,6 +132,13 @@ double supernodal_cuda_seconds(const problem_shape& s) {
          n * n * supernodal_cuda_seconds_per_cell;
 }
 
+double gpu_output_seconds(const problem_shape& s) {
+  if (!s.host_output)
+    return 0;
+  const double n = static_cast<double>(s.n);
+  return n * n * static_cast<double>(size_of(s.type)) / gpu_output_bytes_per_second;
+}
+
 algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backend) {
   struct candidate {
     algorithm_kind algorithm;
@@ -135,8 +146,11 @@ algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backen
     double seconds;
     std::string name;
   };
+  // With host engines to weigh against, the GPU's engines pay for moving the matrix to the host
+  // (the cpu's write it where it lies).
+  const double to_host = s.host_engines ? gpu_output_seconds(s) : 0.0;
   std::vector<candidate> all{{algorithm_kind::floyd_warshall, fw_backend,
-                              fw_backend == backend_kind::cuda ? fw_cuda_seconds(s)
+                              fw_backend == backend_kind::cuda ? fw_cuda_seconds(s) + to_host
                                                                : fw_cpu_seconds(s),
                               "Floyd-Warshall on " + std::string(to_string(fw_backend))}};
   if (s.host_engines)
@@ -146,8 +160,8 @@ algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backen
     all.push_back({algorithm_kind::supernodal, backend_kind::cpu, supernodal_cpu_seconds(s),
                    "supernodal FW on cpu"});
   if (s.supernodal_updates >= 0 && s.gpu_supernodal)
-    all.push_back({algorithm_kind::supernodal, backend_kind::cuda, supernodal_cuda_seconds(s),
-                   "supernodal FW on cuda"});
+    all.push_back({algorithm_kind::supernodal, backend_kind::cuda,
+                   supernodal_cuda_seconds(s) + to_host, "supernodal FW on cuda"});
   // Stable: on a tie the earlier (Floyd-Warshall, then Johnson) wins.
   std::stable_sort(all.begin(), all.end(),
                    [](const candidate& a, const candidate& b) { return a.seconds < b.seconds; });

@@ -23,6 +23,9 @@ struct problem_shape {
   bool gpu_supernodal = false;
   /// Johnson and the supernodal Floyd-Warshall may run on the cpu (not under --backend cuda).
   bool host_engines = true;
+  /// The n x n result goes to host memory (a GPU engine then pays its download); false when it
+  /// is reduced where it is solved (the metrics).
+  bool host_output = true;
 };
 
 /// n^3 updates at the blocked cpu solver's rate.
@@ -49,6 +52,9 @@ void note_gpu_started() noexcept;
 /// levels and the passes over the n x n matrix on the device (build, gather); +infinity when
 /// not analysed.
 [[nodiscard]] double supernodal_cuda_seconds(const problem_shape& s);
+/// A GPU engine's n x n result moved into host memory (or the mapped output file); 0 when
+/// s.host_output is false. choose_algorithm adds it to every GPU candidate.
+[[nodiscard]] double gpu_output_seconds(const problem_shape& s);
 
 struct algorithm_choice {
   algorithm_kind algorithm = algorithm_kind::floyd_warshall;

@@ -112,6 +112,7 @@ std::optional<plan> gpus_reduce_in_place(const graph& g, const solve_options& o,
   shape.threads = thread_count(o);
   if (const auto* split = std::get_if<drivers::cuda_split>(&p.run))
     shape.gpus = static_cast<int>(split->devices.size());
+  shape.host_output = false; // reduced on the devices
   const algorithm_choice c = choose_algorithm(shape, backend_kind::cuda);
   if (c.algorithm != algorithm_kind::floyd_warshall)
     return std::nullopt;

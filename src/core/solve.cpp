@@ -162,6 +162,7 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
       shape.threads = cpu_threads(o);
       shape.supernodal_updates = detail::supernodal_updates(*analysis);
       const double on_gpu = detail::supernodal_cuda_seconds(shape) +
+                            detail::gpu_output_seconds(shape) +
                             (detail::gpu_started() ? 0.0 : detail::cuda_start_seconds());
       const double on_cpu = detail::supernodal_cpu_seconds(shape);
       char why[160];
