@@ -38,9 +38,10 @@ constexpr double supernodal_cuda_rate_float32 = 3.5e12;
 constexpr double supernodal_cuda_fixed_seconds = 5e-3;
 constexpr double supernodal_cuda_seconds_per_cell = 2e-12;
 // A GPU's result into host memory: bytes per second of the whole move (download, page faults,
-// the mapped file's writeback), between DE.gr's 9.6 GB in about 2.2 s and a 100,172-vertex road
-// graph's 40 GB in about 45 s on one H200's host (bench/results/gpu_2026-11-29_h200_*).
-constexpr double gpu_output_bytes_per_second = 1.5e9;
+// the mapped file's writeback) as one H200's host managed it for DE.gr (measured:
+// docs/dev/benchmark-log.md, 'Figures from code comments'); matrices above the host's
+// dirty-page limit move slower, which this does not model.
+constexpr double gpu_output_bytes_per_second = 4.0e9;
 
 /// Threads' worth of speed for the host's sparse engines: they are bound by memory and by
 /// shared cores, so 2 threads give about 1.7 and 16 about 9 (threads^0.8). Johnson's measured

@@ -27,36 +27,6 @@ namespace {
 /// Progress reports per solve (equal shares of the counted updates).
 constexpr std::int64_t progress_steps = 256;
 
-/// The arcs of an initial matrix: every finite off-diagonal entry. A matrix with more than
-/// twice the fill limit of them cannot have small separators (the factor's pattern holds at
-/// least half the arcs): refused before the arrays are made.
-template <class T>
-void arcs_of(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
-             std::vector<std::int32_t>& tails) {
-  constexpr T inf = weight_traits<T>::infinity;
-  std::int64_t count = 0;
-  for (std::int64_t i = 0; i < d.n(); ++i) {
-    const T* row = d.row(i);
-    for (std::int64_t j = 0; j < d.n(); ++j)
-      count += (j != i && row[j] != inf) ? 1 : 0;
-  }
-  APSP_EXPECTS(count <= 2 * supernodal_fill_limit(d.n()), invalid_argument_error,
-               "the supernodal Floyd-Warshall needs a graph with small separators; this matrix "
-               "has " +
-                   std::to_string(count) + " arcs: use --algorithm fw or johnson");
-  heads.reserve(static_cast<std::size_t>(count));
-  tails.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < d.n(); ++i) {
-    const T* row = d.row(i);
-    for (std::int64_t j = 0; j < d.n(); ++j) {
-      if (j != i && row[j] != inf) {
-        heads.push_back(static_cast<std::int32_t>(i));
-        tails.push_back(static_cast<std::int32_t>(j));
-      }
-    }
-  }
-}
-
 template <class T>
 void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context& ctx,
                     std::shared_ptr<const cpu::elimination_plan> ep) {
@@ -69,7 +39,7 @@ void run_supernodal(dense_matrix<T>& d, via_matrix* via, const plan& p, run_cont
       heads = g->sources();
       tails = g->targets();
     } else {
-      arcs_of(d, heads, tails);
+      matrix_arcs(d, heads, tails);
     }
     ep = std::make_shared<const cpu::elimination_plan>(
         cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));
@@ -166,6 +136,45 @@ private:
 };
 
 } // namespace
+
+/// The arcs of an initial matrix: every finite off-diagonal entry. A matrix with more than
+/// twice the fill limit of them cannot have small separators (the factor's pattern holds at
+/// least half the arcs): refused before the arrays are made.
+template <class T>
+void matrix_arcs(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
+             std::vector<std::int32_t>& tails) {
+  constexpr T inf = weight_traits<T>::infinity;
+  std::int64_t count = 0;
+  for (std::int64_t i = 0; i < d.n(); ++i) {
+    const T* row = d.row(i);
+    for (std::int64_t j = 0; j < d.n(); ++j)
+      count += (j != i && row[j] != inf) ? 1 : 0;
+  }
+  APSP_EXPECTS(count <= 2 * supernodal_fill_limit(d.n()), invalid_argument_error,
+               "the supernodal Floyd-Warshall needs a graph with small separators; this matrix "
+               "has " +
+                   std::to_string(count) + " arcs: use --algorithm fw or johnson");
+  heads.reserve(static_cast<std::size_t>(count));
+  tails.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < d.n(); ++i) {
+    const T* row = d.row(i);
+    for (std::int64_t j = 0; j < d.n(); ++j) {
+      if (j != i && row[j] != inf) {
+        heads.push_back(static_cast<std::int32_t>(i));
+        tails.push_back(static_cast<std::int32_t>(j));
+      }
+    }
+  }
+}
+
+#define APSP_MATRIX_ARCS(T)                                                                        \
+  template void matrix_arcs<T>(const dense_matrix<T>&, std::vector<std::int32_t>&,               \
+                               std::vector<std::int32_t>&);
+APSP_MATRIX_ARCS(std::int32_t)
+APSP_MATRIX_ARCS(float)
+APSP_MATRIX_ARCS(std::int64_t)
+APSP_MATRIX_ARCS(double)
+#undef APSP_MATRIX_ARCS
 
 void expect_supernodal_pays(const cpu::elimination_plan& ep) {
   APSP_EXPECTS(!ep.steps.empty() || ep.n == 0, invalid_argument_error,

@@ -155,23 +155,6 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, bool one_step_per_la
   return out;
 }
 
-/// The arcs of a filled host matrix (solve_dense): every finite off-diagonal entry, and the
-/// diagonal where it is negative (a negative self-loop).
-template <class T>
-void arcs_of_matrix(const dense_matrix<T>& d, std::vector<std::int32_t>& heads,
-                    std::vector<std::int32_t>& tails) {
-  constexpr T inf = weight_traits<T>::infinity;
-  for (std::int64_t i = 0; i < d.n(); ++i) {
-    const T* row = d.row(i);
-    for (std::int64_t j = 0; j < d.n(); ++j) {
-      if (j != i && row[j] != inf) {
-        heads.push_back(static_cast<std::int32_t>(i));
-        tails.push_back(static_cast<std::int32_t>(j));
-      }
-    }
-  }
-}
-
 template <class T>
 void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx,
                                 int device, std::shared_ptr<const cpu::elimination_plan> ep) {
@@ -188,7 +171,7 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       heads = edges->sources();
       tails = edges->targets();
     } else {
-      arcs_of_matrix(h_d, heads, tails);
+      matrix_arcs(h_d, heads, tails); // solve_dense: from the filled host matrix
     }
     ep = std::make_shared<const cpu::elimination_plan>(
         cpu::plan_elimination(n, heads, tails, supernodal_fill_limit(n)));

@@ -365,7 +365,8 @@ TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
   EXPECT_EQ(choose_algorithm(dense, apsp::backend_kind::cpu).algorithm,
             apsp::algorithm_kind::floyd_warshall);
   // A GPU's Floyd-Warshall beats two cores' Johnson on DE.gr (measured: 9.4 s against 74 s)
-  // and 16 cores' (14-16 s); 64 cores' Johnson would beat one GPU, not two.
+  // and 16 cores' (14-16 s); 64 cores' Johnson would beat one GPU and two (whose result still
+  // has to move to the host), not four.
   apsp::detail::problem_shape delaware{49109, 121024, apsp::dtype::int32, 2};
   EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
             apsp::algorithm_kind::floyd_warshall);
@@ -377,6 +378,14 @@ TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
   EXPECT_EQ(c.algorithm, apsp::algorithm_kind::johnson);
   EXPECT_NE(c.reason.find("Johnson"), std::string::npos);
   delaware.gpus = 2;
+  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
+            apsp::algorithm_kind::johnson);
+  delaware.gpus = 4;
+  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
+            apsp::algorithm_kind::floyd_warshall);
+  // Metrics reduced on the GPUs move no matrix: two GPUs beat 64 cores again.
+  delaware.gpus = 2;
+  delaware.host_output = false;
   EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
             apsp::algorithm_kind::floyd_warshall);
   // The two-H200 run that exposed the linear thread scaling: n = 80,000, 1.6 M arcs, 32
