@@ -67,7 +67,8 @@ bool solve_pays_in_place(const plan& p, const solve_options& options) {
   const std::uint64_t ram = host_memory_bytes();
   const std::uint64_t file_bytes = result_bytes(p.n, options);
   return (ram != 0 && p.host_bytes > ram) ||
-         (p.backend == backend_kind::cuda && !p.out_of_core && p.fits) ||
+         (p.backend == backend_kind::cuda && !p.out_of_core && p.fits &&
+          p.algorithm != algorithm_kind::supernodal) ||
          (p.algorithm == algorithm_kind::johnson && p.fits) ||
          (p.algorithm == algorithm_kind::supernodal && p.fits && ram != 0 &&
           file_bytes <= dirty_page_limit(ram));

@@ -171,8 +171,8 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
                  "fw (Floyd-Warshall: dense graphs, every back end), johnson (Dijkstra from every "
                  "source after Bellman-Ford reweighting: sparse graphs, cpu back end), "
                  "supernodal (Floyd-Warshall in a METIS nested-dissection order, one block step "
-                 "per supernode: graphs with small separators such as road networks, cpu back "
-                 "end) or auto (per graph, from n, m, the separators and the engines' rates; see "
+                 "per supernode: graphs with small separators such as road networks, cpu and "
+                 "cuda back ends) or auto (per graph, from n, m, the separators and the engines' rates; see "
                  "docs/sparse.md)")
       ->check(algorithm_name())
       ->capture_default_str();

@@ -153,7 +153,7 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
     algorithm : 'auto', 'fw', 'johnson' or 'supernodal'
         Floyd-Warshall, Johnson's algorithm (cpu back end), the supernodal Floyd-Warshall
         (a nested-dissection order, for graphs with small separators such as road networks;
-        cpu back end), or the choice of apsp's cost model per graph (docs/sparse.md); the
+        cpu back end, or one GPU with backend='cuda'), or the choice of apsp's cost model per graph (docs/sparse.md); the
         Result says which ran and why.
 
     Two more options apply to the cuda back end (the cpu and reference back ends accept and
