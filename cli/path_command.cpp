@@ -19,6 +19,7 @@
 #include "apsp/io.hpp"
 #include "apsp/pair.hpp"
 #include "commands.hpp"
+#include "declared_plan.hpp"
 #include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
@@ -188,7 +189,9 @@ void print_saved_path(const path_args& a) {
 /// One bidirectional Dijkstra for the pair (apsp::solve_pair): memory O(n + m) whatever n.
 void print_searched_path(const path_args& a) {
   // --dtype int16 refused, the all-pairs engines' options ignored with a warning each.
-  (void)dijkstra_settings(a.solver, "single-pair paths");
+  const batch_settings settings = dijkstra_settings(a.solver, "single-pair paths");
+  if (const auto n = declared_vertices(a.in))
+    refuse_declared_memory(a.in, *n, solve_pair_host_bytes(*n, 0, settings.type), "apsp path");
   const sigint_scope sigint;
   const loaded_graph in = read_input(keeping_no_matrix(a.in));
   throw_if_interrupted();

@@ -49,4 +49,10 @@ struct pair_result {
 [[nodiscard]] pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target,
                                      const pair_options& options = {});
 
+/// The host memory solve_pair takes for `n` vertices and `arcs` arcs in `type`: the edge list,
+/// its compressed rows both ways and the two searches' labels (their queues' worst case left
+/// out). The CLI refuses with it before reading a file whose header declares n (arcs 0 then).
+[[nodiscard]] std::uint64_t solve_pair_host_bytes(std::int64_t n, std::int64_t arcs,
+                                                  dtype type) noexcept;
+
 } // namespace apsp

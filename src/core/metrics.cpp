@@ -198,6 +198,17 @@ std::string matrix_does_not_fit(const plan& p) {
 }
 
 /// Johnson's plan for n vertices (its driver and block; no analysis of the graph).
+/// Dijkstra's rows in batches: the CSR copy (an arc and an offset) ...
+std::uint64_t dijkstra_rows_shared(std::uint64_t n, std::uint64_t m) noexcept {
+  return 16 * m + 8 * n;
+}
+
+/// ... and per thread: Dijkstra's scratch (28 bytes a vertex, as Johnson's plan counts), a row
+/// and the column sums (count, max, sum, inverse sum).
+std::uint64_t dijkstra_rows_per_thread(std::uint64_t n, dtype type) noexcept {
+  return n * (28 + 2 * size_of(type) + 24);
+}
+
 plan johnson_plan(std::int64_t n, const solve_options& o) {
   solve_options jo = o;
   jo.algorithm = algorithm_kind::johnson;
@@ -211,10 +222,8 @@ plan batch_plan(const graph& g, const solve_options& o, plan p, std::string reas
   const auto n = static_cast<std::uint64_t>(g.num_vertices());
   const auto m = static_cast<std::uint64_t>(g.num_edges());
   const auto threads = static_cast<std::uint64_t>(detail::thread_count(o));
-  // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
-  // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
-  std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
-  std::uint64_t shared = 16 * m + 8 * n;
+  std::uint64_t per_thread = dijkstra_rows_per_thread(n, o.type);
+  std::uint64_t shared = dijkstra_rows_shared(n, m);
   if (engine == detail::row_engine::phast) {
     // PHAST: per thread, the lanes' distances and rows (16 int32 or 8 int64 values each, a
     // vertex), the column sums (28 bytes) and the upward search (a distance and a heap
@@ -400,6 +409,15 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   } // the matrix is freed here
   out.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
   return out;
+}
+
+std::uint64_t metrics_least_host_bytes(std::int64_t n, std::int64_t arcs,
+                                       const solve_options& solve) {
+  const auto vertices = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0));
+  const auto threads = static_cast<std::uint64_t>(detail::thread_count(solve));
+  return detail::add_bytes(
+      dijkstra_rows_shared(vertices, static_cast<std::uint64_t>(std::max<std::int64_t>(arcs, 0))),
+      dijkstra_rows_per_thread(vertices, solve.type) * threads);
 }
 
 } // namespace apsp

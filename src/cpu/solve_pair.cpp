@@ -4,6 +4,7 @@
 
 #include "apsp/pair.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -104,6 +105,16 @@ pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target,
   return visit_dtype(options.type, [&](auto zero) {
     return search<decltype(zero)>(edges, source, target, facts.has_negative, options);
   });
+}
+
+std::uint64_t solve_pair_host_bytes(std::int64_t n, std::int64_t arcs, dtype type) noexcept {
+  const auto vertices = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0));
+  const auto edges = static_cast<std::uint64_t>(std::max<std::int64_t>(arcs, 0));
+  // A CSR arc holds a 4-byte head and a johnson_key_t weight, padded to 8 or 16 bytes.
+  const std::uint64_t arc = type == dtype::int32 ? 8 : 16;
+  // Per vertex: both ways' offsets (8 + 8) and each search's key (16), arc (8), state (1) and
+  // heap position (8). Per arc: the edge list (16), the arc both ways and the reverse's index.
+  return vertices * (16 + 2 * 33) + edges * (16 + 2 * arc + 8);
 }
 
 } // namespace apsp
