@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "apsp/error.hpp"
@@ -84,6 +86,19 @@ in_place_output::in_place_output(const std::string& out_path, std::string header
 void in_place_output::finish(output_files& outputs) const {
   write_header(partial, header, out);
   outputs.written();
+}
+
+void announce_in_place(const in_place_output& f, std::int64_t n, const std::string& what) {
+  constexpr std::uint64_t announced_from = 1'000'000'000;
+  if (f.bytes() <= announced_from)
+    return;
+  std::error_code ec;
+  const std::filesystem::path place = std::filesystem::absolute(f.partial, ec);
+  std::fprintf(stderr,
+               "apsp: note: the %lld x %lld %s (%s) is solved in place in %s (renamed to %s "
+               "when done; --no-map-output keeps it in RAM)\n",
+               static_cast<long long>(n), static_cast<long long>(n), what.c_str(),
+               format_bytes(f.bytes()).c_str(), (ec ? f.partial : place).c_str(), f.out.c_str());
 }
 
 prefill_mode prefill_setting() {

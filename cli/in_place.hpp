@@ -43,6 +43,12 @@ struct in_place_output {
   std::uint64_t values;
 };
 
+/// Before an automatic (not asked for) in-place output larger than 1 GB is made: one line on
+/// stderr naming its size and where it lives, "apsp: note: the 100000 x 100000 distance matrix
+/// (37.3 GiB) is solved in place in /data/d.npy.apsp-partial-PID (renamed to d.npy when done;
+/// --no-map-output keeps it in RAM)". Nothing for smaller files.
+void announce_in_place(const in_place_output& f, std::int64_t n, const std::string& what);
+
 /// When `apsp solve` prefills the output it may solve in (prefill_file): while a GPU's context
 /// starts, unless APSP_OUTPUT_PREFILL=0 (never; measurements) or 1 (whenever the output may be
 /// solved in, GPU or not: tests).

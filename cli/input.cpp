@@ -16,6 +16,7 @@
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "declared_plan.hpp"
 #include "timer.hpp"
 
 namespace apsp::cli {
@@ -153,6 +154,7 @@ loaded_graph read_input(const input_options& in) {
     throw invalid_input_error(in.path + ": sizes in the file are too large (" + e.what() + ")");
   }
   out.read_seconds = clock.seconds();
+  warn_about_inflated_header(out);
   return out;
 }
 

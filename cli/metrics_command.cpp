@@ -15,6 +15,7 @@
 #include "apsp/io.hpp"
 #include "apsp/metrics.hpp"
 #include "commands.hpp"
+#include "declared_plan.hpp"
 #include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
@@ -237,6 +238,8 @@ int run_metrics(const metrics_args& a) {
         a.in, a.solver, mo, progress_wanted(a.quiet, a.progress),
         [&](const loaded_graph& in, const graph_metrics& m) { write_and_report(a, kind, in, m); });
   }
+  if (const auto n = declared_vertices(a.in))
+    refuse_declared_memory(a.in, *n, metrics_least_host_bytes(*n, 0, options), "apsp metrics");
   // 2. Read, 3. compute.
   const loaded_graph in = read_input(keeping_no_matrix(a.in));
   throw_if_interrupted();

@@ -1,4 +1,5 @@
-// apsp path: one shortest path, from a fresh solve or from saved distance and via matrices.
+// apsp path: one shortest path, by one bidirectional search for the pair or from saved distance
+// and via matrices.
 
 #include <cmath>
 #include <cstdio>
@@ -16,13 +17,16 @@
 
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
+#include "apsp/pair.hpp"
 #include "commands.hpp"
+#include "declared_plan.hpp"
 #include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "output.hpp"
 #include "solver.hpp"
+#include "source_batches.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -132,15 +136,21 @@ void check_saved_path(const loaded_graph& in, const any_matrix& dist, const std:
   }
 }
 
-void print_path(const path_args& a, const loaded_graph& in, const any_matrix& dist, std::int64_t s,
-                std::int64_t t, const std::vector<std::int64_t>& path) {
+/// The length of a path, as text ("12", "inf") and as JSON (null when unreachable).
+struct length_texts {
+  std::string text;
+  nlohmann::json json;
+};
+
+void print_path(const path_args& a, const loaded_graph& in, const length_texts& length,
+                std::int64_t s, std::int64_t t, const std::vector<std::int64_t>& path) {
   const auto& labels = in.file.labels;
   if (a.json) {
     // Key order and spacing are fixed by the documentation, so the object is written by hand.
     const bool numeric = ids_are_numbers(in);
     std::string text = "{\"source\": " + json_text(label_json(labels, s, numeric)) +
                        ", \"target\": " + json_text(label_json(labels, t, numeric)) +
-                       ", \"length\": " + json_text(distance_json(dist, s, t)) + ", \"path\": [";
+                       ", \"length\": " + json_text(length.json) + ", \"path\": [";
     for (std::size_t k = 0; k < path.size(); ++k) {
       text += (k ? ", " : "") + json_text(label_json(labels, path[k], numeric));
     }
@@ -156,8 +166,51 @@ void print_path(const path_args& a, const loaded_graph& in, const any_matrix& di
   for (std::size_t k = 0; k < path.size(); ++k) {
     text += (k ? " -> " : "") + labels.label(path[k]);
   }
-  std::printf("length %s, %zu edges\n%s\n", distance_text(dist, s, t).c_str(), path.size() - 1,
-              text.c_str());
+  std::printf("length %s, %zu edges\n%s\n", length.text.c_str(), path.size() - 1, text.c_str());
+}
+
+/// The path from saved distance and via matrices, checked against INPUT's edges.
+void print_saved_path(const path_args& a) {
+  const sigint_scope sigint;
+  const loaded_graph in = read_input(a.in);
+  const std::int64_t s = find_vertex(in, a.source);
+  const std::int64_t t = find_vertex(in, a.target);
+  const std::int64_t n = in.file.g.num_vertices();
+  const any_matrix dist = read_saved(a.dist, n, "distance");
+  any_matrix via_any = read_saved(a.via, n, "path");
+  auto* via = std::get_if<via_matrix>(&via_any);
+  if (via == nullptr)
+    throw invalid_input_error(a.via + ": a path matrix must hold int32");
+  const std::vector<std::int64_t> path = saved_path(dist, *via, a.via, s, t);
+  check_saved_path(in, dist, a.dist + " and " + a.via, path);
+  print_path(a, in, {distance_text(dist, s, t), distance_json(dist, s, t)}, s, t, path);
+}
+
+/// One bidirectional Dijkstra for the pair (apsp::solve_pair): memory O(n + m) whatever n.
+void print_searched_path(const path_args& a) {
+  // --dtype int16 refused, the all-pairs engines' options ignored with a warning each.
+  const batch_settings settings = dijkstra_settings(a.solver, "single-pair paths");
+  if (const auto n = declared_vertices(a.in))
+    refuse_declared_memory(a.in, *n, solve_pair_host_bytes(*n, 0, settings.type), "apsp path");
+  const sigint_scope sigint;
+  const loaded_graph in = read_input(keeping_no_matrix(a.in));
+  throw_if_interrupted();
+  const std::int64_t s = find_vertex(in, a.source);
+  const std::int64_t t = find_vertex(in, a.target);
+  solve_options resolved = to_solve_options(a.solver);
+  resolve_auto_dtype(resolved, a.solver, in.file.g);
+  pair_options options;
+  options.type = resolved.type;
+  options.progress = [](const progress_info&) { return !interrupted(); };
+  pair_result r;
+  try {
+    r = solve_pair(in.file.g, s, t, options);
+  } catch (...) {
+    rethrow_for_input(in, resolved, "searching");
+  }
+  const any_rows one =
+      std::visit([](auto d) -> any_rows { return std::vector<decltype(d)>{d}; }, r.distance);
+  print_path(a, in, {distance_text(one, 0), distance_json(one, 0)}, s, t, r.path);
 }
 
 int run(const path_args& a) {
@@ -167,30 +220,10 @@ int run(const path_args& a) {
     throw invalid_argument_error("--dist and --via go together");
   }
   if (a.dist.empty()) {
-    check_narrow_backend(to_solve_options(a.solver)); // before a long read
-    warn_about_threads(a.solver);
+    print_searched_path(a);
+  } else {
+    print_saved_path(a);
   }
-  const sigint_scope sigint;
-  const loaded_graph in = read_input(a.in);
-  const std::int64_t s = find_vertex(in, a.source);
-  const std::int64_t t = find_vertex(in, a.target);
-  const std::int64_t n = in.file.g.num_vertices();
-  if (!a.dist.empty()) {
-    const any_matrix dist = read_saved(a.dist, n, "distance");
-    any_matrix via_any = read_saved(a.via, n, "path");
-    auto* via = std::get_if<via_matrix>(&via_any);
-    if (via == nullptr)
-      throw invalid_input_error(a.via + ": a path matrix must hold int32");
-    const std::vector<std::int64_t> path = saved_path(dist, *via, a.via, s, t);
-    check_saved_path(in, dist, a.dist + " and " + a.via, path);
-    print_path(a, in, dist, s, t, path);
-    return 0;
-  }
-  solve_options options = to_solve_options(a.solver);
-  resolve_auto_dtype(options, a.solver, in.file.g);
-  options.paths = true;
-  const result r = solve_input(in, options, progress_wanted(a.quiet));
-  print_path(a, in, r.distances(), s, t, r.path(s, t));
   return 0;
 }
 
@@ -212,14 +245,18 @@ void add_path_command(CLI::App& app, command_action& action) {
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json,
                 "print {\"source\": S, \"target\": T, \"length\": L, \"path\": [S, ..., T]}");
-  cmd->add_flag("-q,--quiet", args->quiet, "no progress line");
+  cmd->add_flag("-q,--quiet", args->quiet, "accepted for scripts; one search shows no progress");
   cmd->footer(
+      "Solved by one bidirectional Dijkstra search for the pair (Bellman-Ford potentials first\n"
+      "when a weight is negative; a negative cycle anywhere refuses, exit 4), in memory O(n + m)\n"
+      "whatever n; of the shortest paths, one with the fewest edges. --backend, --algorithm,\n"
+      "--block, --gpu-memory and --devices choose all-pairs engines: ignored with a warning.\n"
       "Unreachable targets print 'no path' (JSON: length null, path []).\n\n"
       "Examples:\n"
-      "  apsp path rome99.gr 1 3353\n"
+      "  apsp path data/rome99.gr 1 3353\n"
       "  apsp path connectome.csv ADAL AVAR --json\n"
-      "  apsp solve rome99.gr -o d.npy --paths v.npy && apsp path rome99.gr 1 3353 --dist d.npy "
-      "--via v.npy");
+      "  apsp solve data/rome99.gr -o d.npy --paths v.npy && apsp path data/rome99.gr 1 3353 "
+      "--dist d.npy --via v.npy");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

@@ -16,6 +16,7 @@
 #include "apsp/error.hpp"
 #include "apsp/result.hpp"
 #include "commands.hpp"
+#include "declared_plan.hpp"
 #include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
@@ -176,6 +177,12 @@ int run(const paths_args& a) {
   settings.predecessors = true;
   settings.progress = progress_wanted(a.quiet, a.progress);
   const auto written = written_pairs(a);
+  if (const auto n = declared_vertices(a.in)) {
+    source_options least; // one row with its predecessors, searched on one thread
+    least.type = settings.type;
+    least.predecessors = true;
+    refuse_declared_memory(a.in, *n, source_rows_host_bytes(*n, 0, 1, least), "apsp paths");
+  }
   const sigint_scope sigint;
   output_files outputs;
   const loaded_graph in = read_input(keeping_no_matrix(a.in));

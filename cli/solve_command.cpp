@@ -21,6 +21,7 @@
 #include "apsp/solve.hpp"
 #include "commands.hpp"
 #include "csv_labels.hpp"
+#include "declared_plan.hpp"
 #include "distributed.hpp"
 #include "gpu_process.hpp"
 #include "in_place.hpp"
@@ -223,8 +224,15 @@ checked_request validate(const solve_args& a) {
     peek.fmt = io::parse_format(a.in.format);
   const std::optional<std::int64_t> header_n = io::peek_vertex_count(a.in.path, peek);
   c.declared = header_n.value_or(unknown_n);
-  if (header_n)
+  if (header_n) {
     refuse_csv_above_limit(c.out_format, a.in.path, *header_n); // before a long read
+    const bool raw_output =
+        c.out_format == io::format::npy ||
+        (c.out_format == io::format::course_binary && options.type == dtype::int32);
+    const bool mappable = !a.no_map_output && !a.out.empty() && raw_output;
+    refuse_declared_matrix(a.in, *header_n, result_bytes(*header_n, options),
+                           mappable ? a.out : std::string());
+  }
   return c;
 }
 
@@ -308,10 +316,14 @@ int run(const solve_args& a) {
   const auto make_in_place_outputs = [&] {
     distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n),
                            cells * size_of(options.type), outputs);
+    if (!a.map_output) // automatic: said before the file is made, when it is large
+      announce_in_place(*distances_file, n, "distance matrix");
     // The path matrix (.npy) follows the distances into a mapped file of its own.
     if (!a.paths_out.empty()) {
       paths_file.emplace(a.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n),
                          cells * sizeof(std::int32_t), outputs);
+      if (!a.map_output)
+        announce_in_place(*paths_file, n, "path matrix");
     }
   };
   // A GPU solve in core works in its output file, whose pages must enter the page cache before

@@ -11,6 +11,7 @@
 #include "apsp/estimate.hpp"
 #include "apsp/solve.hpp"
 #include "command_line.hpp"
+#include "declared_plan.hpp"
 #include "interrupt.hpp"
 
 namespace apsp::cli {
@@ -115,7 +116,7 @@ result solve_input(const loaded_graph& in, const solve_options& options,
 result solve_input(const loaded_graph& in, const plan& p, solve_options options,
                    progress_style progress) {
   if (const std::string why = why_not_fitting(p); !why.empty()) {
-    throw out_of_memory_error(in.path + ": cannot solve: " + why);
+    throw out_of_memory_error(in.path + ": cannot solve: " + why + without_the_matrix());
   }
   warn_about_gpu_options(p, options);
   throw_if_interrupted();

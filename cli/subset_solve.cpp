@@ -15,6 +15,7 @@
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
 #include "csv_labels.hpp"
+#include "declared_plan.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
@@ -254,6 +255,19 @@ void add_subset_options(CLI::App& cmd, subset_selection& s) {
 int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bool map_output,
                   csv_labels_choice csv_labels) {
   block_request request = validate(a, s, map_output, csv_labels);
+  if (const auto n = declared_vertices(a.in)) {
+    // At the least one row of Dijkstra's and the block asked for (every vertex where a set is
+    // not given).
+    source_options least;
+    least.type = request.settings.type;
+    const auto count = [&](const std::vector<written_id>& ids) {
+      return static_cast<std::uint64_t>(ids.empty() ? *n : static_cast<std::int64_t>(ids.size()));
+    };
+    const std::uint64_t block =
+        count(request.sources) * count(request.targets) * size_of(least.type);
+    refuse_declared_memory(a.in, *n, source_rows_host_bytes(*n, 0, 1, least) + block,
+                           std::string("apsp solve ") + subsets_option);
+  }
   trace("solve: arguments checked");
   const sigint_scope sigint;
   output_files outputs;

@@ -9,6 +9,7 @@
 #include "apsp/matrix.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/options.hpp"
+#include "apsp/pair.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/result.hpp"
 #include "apsp/solve.hpp"

@@ -138,4 +138,11 @@ struct graph_metrics {
 [[nodiscard]] graph_metrics compute_metrics(const graph& g, const solve_options& solve = {},
                                             const metrics_options& options = {});
 
+/// The least host memory compute_metrics can run in for `n` vertices and `arcs` arcs with
+/// `solve`'s type and threads: its leanest engine's, Dijkstra's rows reduced as they come (the
+/// CSR copy and each thread's scratch, row and column sums). The CLI refuses with it before
+/// reading a file whose header declares n (arcs 0 then). No allocation.
+[[nodiscard]] std::uint64_t metrics_least_host_bytes(std::int64_t n, std::int64_t arcs,
+                                                     const solve_options& solve = {});
+
 } // namespace apsp

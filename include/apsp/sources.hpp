@@ -62,6 +62,13 @@ struct source_result {
                                                std::span<const std::int64_t> sources,
                                                const source_options& options = {});
 
+/// The host memory solve_from_sources takes for `rows` sources of a graph of `n` vertices and
+/// `arcs` arcs: the rows (and predecessors), the CSR copy and each thread's Dijkstra scratch.
+/// The CLI refuses with it before reading a file whose header declares n (arcs 0 then).
+[[nodiscard]] std::uint64_t source_rows_host_bytes(std::int64_t n, std::int64_t arcs,
+                                                   std::size_t rows,
+                                                   const source_options& options = {}) noexcept;
+
 namespace detail {
 struct source_solver_state;
 } // namespace detail

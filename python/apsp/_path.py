@@ -1,20 +1,42 @@
-"""Path reconstruction from a SciPy-style predecessor matrix or an apsp.Result."""
+"""Path reconstruction from a SciPy-style predecessor matrix or an apsp.Result, and one
+pair's shortest path on a graph by one search."""
 
 import operator
 
 import numpy as np
 
-from . import _core
+from . import _core, _inputs, _networkx, _progress
 
 
-def path(source, i, j):
+def path(source, i, j, *, directed=True, unweighted=False, dtype=None, weight="weight",
+         return_distance=False):
     """Vertices of a shortest path from ``i`` to ``j``.
 
-    ``source`` is a predecessor matrix as returned by ``floyd_warshall(...,
-    return_predecessors=True)`` (``pred[i, j]`` = vertex before ``j``, -9999 for none; SciPy's
-    own matrices work too) or a :class:`Result` of :func:`solve`. Returns ``[i, ..., j]``,
-    ``[i]`` when ``i == j``, and ``[]`` when ``j`` is unreachable from ``i``.
+    ``source`` is one of:
+
+    * a graph (an :class:`apsp.Graph`, a SciPy sparse matrix or a NetworkX graph): one
+      bidirectional Dijkstra search for the pair (Bellman-Ford potentials first when a weight
+      is negative), in memory O(n + m) whatever n; of the shortest paths, one with the fewest
+      edges. ``directed``, ``unweighted``, ``dtype`` and ``weight`` are as in
+      :func:`apsp.dijkstra`; a NetworkX graph takes and returns nodes. Raises
+      :class:`apsp.NegativeCycleError` for a negative cycle anywhere in the graph. With
+      ``return_distance=True`` returns ``(distance, path)``, the distance in ``dtype`` (inf, or
+      ``apsp.no_path(dtype)`` for integer types, when ``j`` is unreachable);
+    * a predecessor matrix as returned by ``floyd_warshall(..., return_predecessors=True)``
+      (``pred[i, j]`` = vertex before ``j``, -9999 for none; SciPy's own matrices work too);
+    * a :class:`Result` of :func:`solve`.
+
+    Returns ``[i, ..., j]``, ``[i]`` when ``i == j``, and ``[]`` when ``j`` is unreachable from
+    ``i``.
     """
+    if _is_graph(source):
+        return _searched_path(source, i, j, directed=directed, unweighted=unweighted,
+                              dtype=dtype, weight=weight, return_distance=return_distance)
+    if not (directed is True and unweighted is False and dtype is None and weight == "weight"
+            and return_distance is False):
+        raise TypeError("directed, unweighted, dtype, weight and return_distance apply to a "
+                        "graph (apsp.Graph, SciPy sparse, NetworkX), not to a predecessor "
+                        "matrix or a Result")
     try:  # whole numbers only (NumPy integers too), never a float or a string
         i, j = operator.index(i), operator.index(j)
     except TypeError:
@@ -44,3 +66,35 @@ def path(source, i, j):
         out.append(k)
     out.reverse()
     return out
+
+
+def _is_graph(source):
+    if isinstance(source, _core.Graph) or _networkx.is_networkx_graph(source):
+        return True
+    sparse = _inputs._sparse_module()
+    return sparse is not None and sparse.issparse(source)
+
+
+def _searched_path(source, i, j, *, directed, unweighted, dtype, weight, return_distance):
+    graph, directed, nodes = _networkx.prepare(source, weight, directed)
+    if nodes is not None:
+        s, t = _networkx.source_positions([i, j], nodes).tolist()
+    else:
+        try:  # whole numbers only (NumPy integers too), never a float or a string
+            s, t = operator.index(i), operator.index(j)
+        except TypeError:
+            raise TypeError(f"vertices must be integers, not {type(i).__name__} and "
+                            f"{type(j).__name__}") from None
+    kwargs = dict(directed=bool(directed), unweighted=bool(unweighted),
+                  dtype=_inputs.normalize_dtype(dtype))
+    with _progress.callback_for(None) as callback:  # Ctrl-C still stops the search
+        if isinstance(graph, _core.Graph):
+            distance, found = _core.solve_pair_graph(graph, s, t, **kwargs, progress=callback)
+        else:
+            edges = _inputs.edge_list(graph)
+            distance, found = _core.solve_pair_edges(edges.n, edges.rows, edges.cols,
+                                                     edges.weights, s, t, **kwargs,
+                                                     progress=callback)
+    if nodes is not None:
+        found = [nodes[k] for k in found]
+    return (distance, found) if return_distance else found

@@ -14,9 +14,6 @@
 namespace apsp_py {
 namespace {
 
-using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
 /// Read-only 1-D view of a vector owned by the graph that `self` keeps alive.
 template <class T> py::array vector_view(const std::vector<T>& v, const py::object& self) {
   const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(v.size())};
@@ -86,8 +83,8 @@ py_graph make_graph(std::int64_t n, const py::object& src_ids, const py::object&
   return py_graph{std::move(file)};
 }
 
-py_graph read(const std::string& path, const std::string& format,
-              const std::string& weight_column, bool undirected) {
+py_graph read(const std::string& path, const std::string& format, const std::string& weight_column,
+              bool undirected) {
   apsp::io::read_options o;
   if (!format.empty())
     o.fmt = apsp::io::parse_format(format);
@@ -102,6 +99,17 @@ py_graph read(const std::string& path, const std::string& format,
 }
 
 } // namespace
+
+apsp::graph graph_from_edge_arrays(std::int64_t n, const int_array& rows, const int_array& cols,
+                                   const double_array& weights, bool directed, bool unweighted) {
+  if (rows.ndim() != 1 || cols.ndim() != 1 || weights.ndim() != 1)
+    throw py::value_error("edge arrays must be 1-D");
+  py::gil_scoped_release release;
+  return graph_from_edges(n, {rows.data(), static_cast<std::size_t>(rows.size())},
+                          {cols.data(), static_cast<std::size_t>(cols.size())},
+                          {weights.data(), static_cast<std::size_t>(weights.size())}, directed,
+                          unweighted);
+}
 
 void bind_graph(py::module_& m) {
   py::class_<py_graph>(m, "Graph",

@@ -27,9 +27,6 @@
 namespace apsp_py {
 namespace {
 
-using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
 /// The keyword arguments every entry point shares (apsp/_metrics.py normalises them).
 struct metrics_call {
   std::string which; ///< apsp::parse_metrics's list, or "all"
@@ -156,16 +153,7 @@ void bind_metrics(py::module_& m) {
          bool directed, bool unweighted, std::string which, bool wf_improved, int histogram_bins,
          std::string dtype, std::string backend, std::string algorithm, int threads,
          py::object progress) {
-        if (rows.ndim() != 1 || cols.ndim() != 1 || weights.ndim() != 1)
-          throw py::value_error("edge arrays must be 1-D");
-        apsp::graph g;
-        {
-          py::gil_scoped_release release;
-          g = graph_from_edges(n, {rows.data(), static_cast<std::size_t>(rows.size())},
-                               {cols.data(), static_cast<std::size_t>(cols.size())},
-                               {weights.data(), static_cast<std::size_t>(weights.size())}, directed,
-                               unweighted);
-        }
+        const apsp::graph g = graph_from_edge_arrays(n, rows, cols, weights, directed, unweighted);
         return run({std::move(which), wf_improved, histogram_bins, std::move(dtype),
                     std::move(backend), std::move(algorithm), threads, std::move(progress)},
                    on_graph(g));

@@ -60,9 +60,6 @@ template <class Solve> py_result run(const call_options& c, Solve&& solve) {
   }
 }
 
-using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
 py_result solve_dense(const py::array& values, const py::object& mask, bool directed,
                       bool unweighted, const call_options& c) {
   // The builder checks shape and dtype here, with the GIL, and reads the arrays later without.

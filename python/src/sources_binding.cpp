@@ -23,9 +23,6 @@
 namespace apsp_py {
 namespace {
 
-using int_array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-using double_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
 struct source_call {
   std::string dtype;
   bool predecessors = false;
@@ -60,7 +57,10 @@ py::tuple run(const Graph& g, const int_array& sources, const source_call& c) {
   }
   const auto rows = static_cast<std::int64_t>(r.sources.size());
   py::array dist = std::visit(
-      [&](auto& v) -> py::array { return owning_array(std::move(v), {rows, r.n}); }, r.distances);
+      [&](auto& v) -> py::array {
+        return owning_array(std::move(v), {rows, r.n});
+      },
+      r.distances);
   py::object pred = py::none();
   if (c.predecessors)
     pred = owning_array(std::move(r.predecessors), {rows, r.n});
@@ -72,16 +72,15 @@ template <class T> std::span<const T> span_of(const py::array& a) {
 }
 
 template <class T> bool holds(const py::array& a) {
-  return a.dtype().is(py::dtype::of<T>()) && a.ndim() == 1 &&
-         (a.flags() & py::array::c_style) != 0;
+  return a.dtype().is(py::dtype::of<T>()) && a.ndim() == 1 && (a.flags() & py::array::c_style) != 0;
 }
 
 /// SciPy's CSR arrays read in place (apsp::csr_view): indptr and indices both int32 or both
 /// int64, data float64 or float32, each 1-D and contiguous (apsp/_sparse.py sees to it).
 template <class Index>
 py::tuple run_csr(std::int64_t n, const py::array& indptr, const py::array& indices,
-                  const py::array& data, const int_array& sources, bool directed,
-                  bool unweighted, const source_call& c) {
+                  const py::array& data, const int_array& sources, bool directed, bool unweighted,
+                  const source_call& c) {
   const auto view = [&](auto weight) {
     using Weight = decltype(weight);
     apsp::csr_view<Index, Weight> g;
@@ -108,19 +107,10 @@ void bind_source_solvers(py::module_& m) {
       [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,
          const int_array& sources, bool directed, bool unweighted, std::string dtype,
          bool predecessors, int threads, bool whole_graph_cycles, py::object progress) {
-        if (rows.ndim() != 1 || cols.ndim() != 1 || weights.ndim() != 1)
-          throw py::value_error("edge arrays must be 1-D");
-        apsp::graph g;
-        {
-          py::gil_scoped_release release;
-          g = graph_from_edges(
-              n, {rows.data(), static_cast<std::size_t>(rows.size())},
-              {cols.data(), static_cast<std::size_t>(cols.size())},
-              {weights.data(), static_cast<std::size_t>(weights.size())}, directed, unweighted);
-        }
-        return run(g, sources,
-                   {std::move(dtype), predecessors, threads, whole_graph_cycles,
-                    std::move(progress)});
+        const apsp::graph g = graph_from_edge_arrays(n, rows, cols, weights, directed, unweighted);
+        return run(
+            g, sources,
+            {std::move(dtype), predecessors, threads, whole_graph_cycles, std::move(progress)});
       },
       py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::arg("sources"),
       py::kw_only(), py::arg("directed"), py::arg("unweighted"), py::arg("dtype"),

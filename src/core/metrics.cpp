@@ -242,4 +242,13 @@ graph_metrics compute_metrics(const graph& g, const solve_options& solve,
   return out;
 }
 
+std::uint64_t metrics_least_host_bytes(std::int64_t n, std::int64_t arcs,
+                                       const solve_options& solve) {
+  const auto vertices = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0));
+  const auto threads = static_cast<std::uint64_t>(detail::thread_count(solve));
+  return detail::add_bytes(
+      detail::dijkstra_rows_shared(vertices, static_cast<std::uint64_t>(std::max<std::int64_t>(arcs, 0))),
+      detail::dijkstra_rows_per_thread(vertices, solve.type) * threads);
+}
+
 } // namespace apsp

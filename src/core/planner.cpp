@@ -57,10 +57,8 @@ plan rows_plan(const graph& g, const solve_options& o, plan p, std::string reaso
   const auto m = static_cast<std::uint64_t>(g.num_edges());
   const int thread_number = thread_count(o);
   const auto threads = static_cast<std::uint64_t>(thread_number);
-  // The CSR copy (an arc and an offset), and per thread: Dijkstra's scratch (28 bytes a vertex,
-  // as Johnson's plan counts), a row and the column sums (count, max, sum, inverse sum).
-  std::uint64_t per_thread = n * (28 + 2 * size_of(o.type) + 24);
-  std::uint64_t shared = 16 * m + 8 * n;
+  std::uint64_t per_thread = dijkstra_rows_per_thread(n, o.type);
+  std::uint64_t shared = dijkstra_rows_shared(n, m);
   if (engine == row_engine::phast) {
     // PHAST: per thread, the lanes' distances and rows (16 int32 or 8 int64 values each, a
     // vertex), the column sums (28 bytes) and the upward search (a distance and a heap

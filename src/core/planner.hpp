@@ -15,6 +15,18 @@
 
 namespace apsp::detail {
 
+/// Host memory of Dijkstra's rows reduced as they come (metrics, the block engines): the CSR
+/// copy shared by the threads (an arc and an offset) ...
+inline std::uint64_t dijkstra_rows_shared(std::uint64_t n, std::uint64_t m) noexcept {
+  return 16 * m + 8 * n;
+}
+
+/// ... and per thread: Dijkstra's scratch (28 bytes a vertex, as Johnson's plan counts), a row
+/// and the column sums (count, max, sum, inverse sum).
+inline std::uint64_t dijkstra_rows_per_thread(std::uint64_t n, dtype type) noexcept {
+  return n * (28 + 2 * size_of(type) + 24);
+}
+
 /// The metrics of `edges` (the edges the type holds): rows (drivers::johnson_rows or
 /// phast_rows) when asked (algorithm_kind::johnson), when auto picks Johnson, or when the n x n
 /// matrix of the plan auto would run cannot be kept in RAM (unless the GPUs hold it and reduce

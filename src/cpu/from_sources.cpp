@@ -259,6 +259,19 @@ source_result solve_prepared(const detail::source_solver_state& s,
 
 } // namespace
 
+std::uint64_t source_rows_host_bytes(std::int64_t n, std::int64_t arcs, std::size_t rows,
+                                     const source_options& options) noexcept {
+  const auto vertices = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0));
+  const auto edges = static_cast<std::uint64_t>(std::max<std::int64_t>(arcs, 0));
+  const std::uint64_t cell = size_of(options.type) + (options.predecessors ? 4 : 0);
+  const std::uint64_t arc = options.type == dtype::int32 ? 8 : 16; // csr_arc, padded
+  const auto threads = static_cast<std::uint64_t>(
+      std::max(1, source_threads(options, std::max<std::size_t>(rows, 1))));
+  // The rows, the CSR offsets, the edge list and its CSR arcs, and 28 bytes a vertex of
+  // Dijkstra's scratch per thread (as Johnson's plan counts it).
+  return rows * vertices * cell + 8 * (vertices + 1) + edges * (16 + arc) + threads * 28 * vertices;
+}
+
 source_solver::source_solver(const graph& g, const source_options& options) {
   const detail::omp_thread_cap cap(options.threads);
   state_ = make_state(g, options);

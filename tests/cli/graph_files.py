@@ -60,3 +60,22 @@ def reference_distances(n, edges, one_based=True):
     np.fill_diagonal(d, np.inf)  # csgraph ignores self-loops; keep zero-weight edges as edges
     g = csgraph_from_dense(d, null_value=np.inf)
     return shortest_path(g, method="J" if negative else "D", directed=True)
+
+
+def grid_arcs(side, rng, low=1, high=9):
+    """(u, v, w) arrays, 1-based, of a side x side grid with both arcs of each edge, random
+    weights in low..high; vertex (r, c) is r * side + c + 1."""
+    ids = np.arange(side * side, dtype=np.int64).reshape(side, side) + 1
+    u = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    v = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    u, v = np.concatenate([u, v]), np.concatenate([v, u])
+    return u, v, rng.integers(low, high + 1, u.size)
+
+
+def write_grid_gr(path, side, rng, low=1, high=9):
+    """DIMACS .gr of grid_arcs(side, rng, low, high), written by NumPy (fast for a million arcs)."""
+    u, v, w = grid_arcs(side, rng, low, high)
+    with open(path, "w") as f:
+        f.write(f"c {side} x {side} grid\np sp {side * side} {u.size}\n")
+        np.savetxt(f, np.column_stack([u, v, w]), fmt="a %d %d %d")
+    return path

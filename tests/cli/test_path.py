@@ -121,3 +121,111 @@ def test_json_ids_of_csv_are_strings_and_bad_utf8_is_replaced(apsp, tmp_path):
     r = apsp("path", "u.csv", "A", "bad\udcff", "--json")
     assert r.rc == 0, r
     assert json.loads(r.out)["target"] == "bad\ufffd"
+
+
+# One search for the pair (apsp::solve_pair), whatever n.
+
+def limited_memory(limit=2 << 30):
+    """A preexec_fn capping the address space: an n x n matrix of a big graph cannot fit."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return cap
+
+
+@pytest.fixture(scope="module")
+def grid_250k(tmp_path_factory):
+    from graph_files import write_grid_gr
+    return write_grid_gr(tmp_path_factory.mktemp("grid") / "grid.gr", 500,
+                         np.random.default_rng(5))
+
+
+def test_a_250k_vertex_grid_is_one_quick_search(apsp, grid_250k):
+    import time
+
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import dijkstra
+    start = time.monotonic()
+    # 2 GiB of address space: the n x n int32 matrix would take 233 GiB.
+    r = apsp("path", grid_250k, "1", "250000", "--json", preexec_fn=limited_memory(), timeout=60)
+    assert r.rc == 0 and r.err == "", r
+    assert time.monotonic() - start < 30, r
+    arcs = np.loadtxt(grid_250k, skiprows=2, usecols=(1, 2, 3), dtype=np.int64)
+    n = 250_000
+    g = coo_matrix((arcs[:, 2].astype(float), (arcs[:, 0] - 1, arcs[:, 1] - 1)), shape=(n, n))
+    j = json.loads(r.out)
+    assert j["length"] == dijkstra(g.tocsr(), indices=0)[n - 1], j["length"]
+    weight = dict(zip(map(tuple, arcs[:, :2].tolist()), arcs[:, 2].tolist()))
+    p = j["path"]
+    assert p[0] == 1 and p[-1] == n
+    assert sum(weight[(a, b)] for a, b in zip(p, p[1:])) == j["length"]
+
+
+def walk_weight(edges, path):
+    """The path's weight over the lightest arc of each step (None when a step is no arc)."""
+    lightest = {}
+    for u, v, w in edges:
+        lightest[(u, v)] = min(w, lightest.get((u, v), w))
+    steps = [lightest.get((a, b)) for a, b in zip(path, path[1:])]
+    return None if None in steps else sum(steps)
+
+
+@pytest.mark.parametrize("negative", [False, True])
+@pytest.mark.parametrize("seed", [21, 22])
+def test_same_distances_as_a_full_solve_on_random_graphs(apsp, tmp_path, negative, seed):
+    from graph_files import random_edges
+    rng = np.random.default_rng(seed)
+    n = 60
+    edges = random_edges(rng, n, 4 * n, 0, 30)  # zero weights, parallel arcs, self-loops
+    if negative:  # potentials: negative arcs, no negative cycle
+        h = rng.integers(0, 30, n + 1)
+        edges = [(u, v, w + int(h[u]) - int(h[v]) if u != v else w) for u, v, w in edges]
+    write_gr(tmp_path / "r.gr", n, edges)
+    assert apsp("solve", "r.gr", "-o", "d.npy", "-q").rc == 0
+    d = np.load(tmp_path / "d.npy")
+    unreachable = 0
+    for s, t in rng.integers(1, n + 1, (25, 2)).tolist() + [[1, 1], [n, 1]]:
+        r = apsp("path", "r.gr", s, t, "--json")
+        assert r.rc == 0, r
+        j = json.loads(r.out)
+        if d[s - 1, t - 1] == np.iinfo(np.int32).max >> 1:  # int32's no-path value, 2^30 - 1
+            assert j["length"] is None and j["path"] == [], (seed, s, t, r)
+            unreachable += 1
+            continue
+        assert j["length"] == d[s - 1, t - 1], (seed, s, t, r)
+        assert j["path"][0] == s and j["path"][-1] == t
+        assert walk_weight(edges, j["path"]) == j["length"], (seed, s, t, r)
+    assert unreachable < 27
+
+
+def test_negative_weights_and_unreachable_pairs(apsp, tmp_path):
+    # 1 -> 2 -> 3 -> 4 weighs -3 + 5 - 4 = -2, under 1 -> 4 (1); 5 is reached by nothing.
+    write_gr(tmp_path / "n.gr", 5, [(1, 2, -3), (2, 3, 5), (3, 4, -4), (1, 4, 1), (5, 1, 2)])
+    r = apsp("path", "n.gr", "1", "4", "--json")
+    assert r.out == '{"source": 1, "target": 4, "length": -2, "path": [1, 2, 3, 4]}\n', r
+    r = apsp("path", "n.gr", "5", "4", "--json", "--dtype", "float64")
+    assert json.loads(r.out) == {"source": 5, "target": 4, "length": 0.0,
+                                 "path": [5, 1, 2, 3, 4]}, r
+    r = apsp("path", "n.gr", "4", "5")
+    assert r.rc == 0 and r.out == "no path from 4 to 5\n", r
+    # A negative cycle anywhere refuses, named in the file's ids, as the full solve does.
+    write_gr(tmp_path / "c.gr", 4, [(1, 2, 1), (3, 4, -2), (4, 3, 1)])
+    assert_error(apsp("path", "c.gr", "1", "2"), 4, "c.gr", "negative cycle", "3 -> 4 -> 3")
+
+
+def test_of_equally_short_paths_the_one_with_fewest_edges(apsp, tmp_path):
+    # 1 -> 2 -> 3 -> 4, 1 -> 5 -> 4 and 1 -> 4 all weigh 3; 4 <-> 6 weigh 0 both ways.
+    write_gr(tmp_path / "t.gr", 6, [(1, 2, 1), (2, 3, 1), (3, 4, 1), (1, 5, 2), (5, 4, 1),
+                                    (1, 4, 3), (4, 6, 0), (6, 4, 0)])
+    assert json.loads(apsp("path", "t.gr", "1", "6", "--json").out)["path"] == [1, 4, 6]
+
+
+def test_engine_options_are_ignored_with_a_warning(apsp, files):
+    r = apsp("path", "g.gr", "1", "5", "--json", "--backend", "reference", "--algorithm", "fw",
+             "--block", "64")
+    assert r.rc == 0 and json.loads(r.out)["length"] == 3, r
+    lines = r.err.splitlines()
+    assert len(lines) == 3 and all(x.startswith("apsp: warning: --") for x in lines), r
+    assert "Dijkstra" in lines[0], r

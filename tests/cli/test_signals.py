@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from graph_files import random_edges, write_gr
+from graph_files import random_edges, write_gr, write_grid_gr
 
 # Generous: a loaded two-core CI machine may be several times slower than a workstation.
 TIMEOUT = 180
@@ -239,11 +239,18 @@ def test_signal_during_solve_cancels_and_leaves_nothing(apsp_bin, tmp_path, big_
         assert left == [], left
 
 
-def test_signal_while_path_solves(apsp_bin, tmp_path, big_graph):
-    child = Child([apsp_bin, "path", str(big_graph), "1", "2", "--backend", "cpu", "--threads",
-                   "1"], tmp_path)
-    # `path` shows no progress off a terminal: signal once its handlers are installed (during
-    # the read, or during the solve, which takes seconds).
+@pytest.fixture(scope="module")
+def grid_graph(tmp_path_factory):
+    """A 250,000-vertex grid: `path` searches one pair quickly, but its million arcs take long
+    enough to read for a signal to arrive meanwhile."""
+    return write_grid_gr(tmp_path_factory.mktemp("signal_grid") / "grid.gr", 500,
+                         np.random.default_rng(12))
+
+
+def test_signal_while_path_solves(apsp_bin, tmp_path, grid_graph):
+    child = Child([apsp_bin, "path", str(grid_graph), "1", "250000"], tmp_path)
+    # `path` shows no progress: signal once its handlers are installed (during the read; a
+    # signal then stops it before the search).
     child.wait_until(lambda: child.catches(signal.SIGHUP), "SIGHUP handler")
     child.proc.send_signal(signal.SIGHUP)
     rc, lines = child.finish()
