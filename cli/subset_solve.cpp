@@ -14,6 +14,7 @@
 #include "apsp/error.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
+#include "apsp/table.hpp"
 #include "csv_labels.hpp"
 #include "declared_plan.hpp"
 #include "input.hpp"
@@ -130,6 +131,19 @@ void fill_block(const loaded_graph& in, const std::vector<std::int64_t>& sources
   }
 }
 
+/// Fills `block` (sources x targets) from the contraction hierarchy's table (the plan `p`,
+/// drivers::ch_table); returns the plan that ran (Dijkstra's rows where the hierarchy outgrew
+/// its budget). Errors name the file and its ids, as the Dijkstra rows' do.
+plan table_block(const loaded_graph& in, const std::vector<std::int64_t>& sources,
+                 const std::vector<std::int64_t>& targets, const plan& p,
+                 const solve_options& options, io::distance_block& block) {
+  try {
+    return solve_table_into(in.file.g, sources, targets, p, options, block.values);
+  } catch (...) {
+    rethrow_for_input(in, options, "building the contraction hierarchy's table of");
+  }
+}
+
 /// Fills `block` (sources x targets) from the solved matrix `d`.
 void cut_block(const any_matrix& d, const std::vector<std::int64_t>& sources,
                const std::vector<std::int64_t>& targets, io::distance_block& block) {
@@ -177,6 +191,7 @@ struct block_report {
   std::size_t targets = 0;
   plan chosen;        // core's plan for the block (make_plan(g, options, plan_request::block))
   bool whole = false; // the block is cut from the whole matrix of `chosen`
+  bool table = false; // the block is the contraction hierarchy's table (drivers::ch_table)
   bool from_targets = false;
   dtype type = dtype::int32;
   block_counts counts;
@@ -189,6 +204,10 @@ std::string engine_text(const block_report& r) {
   if (r.whole) {
     return "the whole matrix by " + to_string(r.chosen.run) + ", then the block (" +
            r.chosen.algorithm_reason + ")";
+  }
+  if (r.table) {
+    return "contraction hierarchy table (bucket searches from " + std::to_string(r.sources) +
+           " sources and " + std::to_string(r.targets) + " targets)";
   }
   return r.from_targets
              ? "Dijkstra from the " + std::to_string(r.targets) + " targets on the reversed graph"
@@ -234,6 +253,8 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
 } // namespace
 
 std::string block_engine(const plan& p) {
+  if (std::holds_alternative<drivers::ch_table>(p.run))
+    return "contraction_hierarchy_table";
   const auto* rows = std::get_if<drivers::block_rows>(&p.run);
   return rows == nullptr      ? "whole_matrix"
          : rows->from_targets ? "dijkstra_from_targets"
@@ -299,12 +320,21 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
                     request.sources.empty() ? -1 : static_cast<std::int64_t>(sources.size()),
                     request.targets.empty() ? -1 : static_cast<std::int64_t>(targets.size())));
   const auto* rows = std::get_if<drivers::block_rows>(&report.chosen.run);
-  report.whole = rows == nullptr;
+  report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
+  report.whole = rows == nullptr && !report.table;
   report.from_targets = rows != nullptr && rows->from_targets;
   if (!report.whole && a.solver.block != 0)
-    print_warning("--block is ignored: Dijkstra's rows for --sources/--targets take no tile");
+    print_warning(report.table ? "--block is ignored: the contraction hierarchy's table takes no "
+                                 "tile"
+                               : "--block is ignored: Dijkstra's rows for --sources/--targets "
+                                 "take no tile");
   const stopwatch solve_clock;
-  if (report.whole) {
+  if (report.table) {
+    report.chosen = table_block(in, sources, targets, report.chosen, resolved, block);
+    report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
+    if (const auto* ran = std::get_if<drivers::block_rows>(&report.chosen.run))
+      report.from_targets = ran->from_targets;
+  } else if (report.whole) {
     const result whole = solve_input(in, report.chosen, resolved, request.settings.progress);
     cut_block(whole.distances(), sources, targets, block);
   } else {

@@ -23,7 +23,7 @@ struct subset_selection {
 };
 
 /// The engine of a block's plan as `solve --json` and `info --json` name it: "whole_matrix",
-/// "dijkstra_from_sources" or "dijkstra_from_targets".
+/// "dijkstra_from_sources", "dijkstra_from_targets" or "contraction_hierarchy_table".
 [[nodiscard]] std::string block_engine(const plan& p);
 
 /// Adds --sources and --targets to `apsp solve`.

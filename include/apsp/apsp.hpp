@@ -15,4 +15,5 @@
 #include "apsp/solve.hpp"
 #include "apsp/sources.hpp"
 #include "apsp/stats.hpp"
+#include "apsp/table.hpp"
 #include "apsp/types.hpp"

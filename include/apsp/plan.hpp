@@ -94,6 +94,13 @@ struct block_rows {
   int threads = 1;
   bool from_targets = false; ///< rows from the targets on the reversed graph (columns)
 };
+/// The same block from a contraction hierarchy built for it (integer weights, road-like
+/// graphs): a backward upward search from each target fills buckets, a forward upward search
+/// from each source scans them (the bucket method); Bellman-Ford potentials first where a
+/// weight is negative.
+struct ch_table {
+  int threads = 1;
+};
 } // namespace drivers
 
 using driver =
@@ -101,7 +108,7 @@ using driver =
                  drivers::johnson, drivers::cuda_in_core, drivers::cuda_packed16,
                  drivers::cuda_split, drivers::cuda_out_of_core, drivers::distributed,
                  drivers::johnson_rows, drivers::phast_rows, drivers::block_rows,
-                 drivers::cuda_supernodal>;
+                 drivers::cuda_supernodal, drivers::ch_table>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);

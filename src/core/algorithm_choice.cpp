@@ -23,6 +23,15 @@ constexpr double fw_cuda_rate_float32 = 1.2e13;
 constexpr double johnson_seconds_per_arc = 4e-9;           // relaxing one arc
 constexpr double johnson_seconds_per_vertex_int = 40e-9;   // radix heap pop + the row's cell
 constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
+// A table from a contraction hierarchy (cpu/ch_table.hpp), per thread: building the hierarchy
+// (seconds per arc of the graph), one upward search per source and per target, and the bucket
+// scans: per cell of the table, the vertices a source's and a target's searches share, about
+// sqrt(n) times a constant on grid-like road graphs (their separators). Fitted to bench/
+// tables.py's runs on road_graph.py graphs, scaled as Johnson's constants above were measured
+// (bench/results/tables_2026-11-29.csv, docs/tables.md).
+constexpr double ch_build_seconds_per_arc = 1.4e-5;
+constexpr double ch_seconds_per_search = 1e-5;
+constexpr double ch_seconds_per_cell_per_sqrt_vertex = 4.5e-10;
 // The supernodal steps stream their blocks from memory: updates per second per thread (4-byte
 // types; 8-byte ones half), and seconds per matrix cell per thread for the fill and the two
 // relabelling passes. The rate lies between the per-thread rates measured on a few threads and
@@ -114,6 +123,15 @@ double johnson_cpu_seconds(const problem_shape& s) {
   return n * per_source / sparse_threads(s.threads);
 }
 
+double ch_table_cpu_seconds(const problem_shape& s, std::int64_t rows, std::int64_t cols) {
+  const double threads = sparse_threads(s.threads);
+  const double searches = static_cast<double>(rows) + static_cast<double>(cols);
+  const double cells = static_cast<double>(rows) * static_cast<double>(cols);
+  return (static_cast<double>(s.m) * ch_build_seconds_per_arc + searches * ch_seconds_per_search +
+          cells * ch_seconds_per_cell_per_sqrt_vertex * std::sqrt(static_cast<double>(s.n))) /
+         threads;
+}
+
 double supernodal_cpu_seconds(const problem_shape& s) {
   if (!(s.supernodal_updates >= 0) || std::isinf(s.supernodal_updates))
     return std::numeric_limits<double>::infinity();
@@ -150,10 +168,10 @@ algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backen
   // With host engines to weigh against, the GPU's engines pay for moving the matrix to the host
   // (the cpu's write it where it lies).
   const double to_host = s.host_engines ? gpu_output_seconds(s) : 0.0;
-  std::vector<candidate> all{{algorithm_kind::floyd_warshall, fw_backend,
-                              fw_backend == backend_kind::cuda ? fw_cuda_seconds(s) + to_host
-                                                               : fw_cpu_seconds(s),
-                              "Floyd-Warshall on " + std::string(to_string(fw_backend))}};
+  std::vector<candidate> all{
+      {algorithm_kind::floyd_warshall, fw_backend,
+       fw_backend == backend_kind::cuda ? fw_cuda_seconds(s) + to_host : fw_cpu_seconds(s),
+       "Floyd-Warshall on " + std::string(to_string(fw_backend))}};
   if (s.host_engines)
     all.push_back(
         {algorithm_kind::johnson, backend_kind::cpu, johnson_cpu_seconds(s), "Johnson on cpu"});

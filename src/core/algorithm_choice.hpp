@@ -44,6 +44,10 @@ void note_gpu_started() noexcept;
 [[nodiscard]] bool cpu_beats_gpu_start(const problem_shape& s, bool started);
 /// n Dijkstra runs, each about m relaxations and n queue operations plus a row written.
 [[nodiscard]] double johnson_cpu_seconds(const problem_shape& s);
+/// A rows x cols table from a contraction hierarchy (integer weights, road-like graphs): the
+/// hierarchy's build, an upward search per source and per target, and the bucket scans.
+[[nodiscard]] double ch_table_cpu_seconds(const problem_shape& s, std::int64_t rows,
+                                          std::int64_t cols);
 /// The supernodal steps' updates at its streaming rate, plus the passes over the n x n matrix
 /// (fill, relabelling there and back); +infinity when not analysed.
 [[nodiscard]] double supernodal_cpu_seconds(const problem_shape& s);

@@ -60,6 +60,8 @@ std::string to_string(const driver& d) {
           return std::string(x.from_targets ? "dijkstra from the targets (reversed graph), "
                                             : "dijkstra from the sources, ") +
                  threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::ch_table>)
+          return "contraction hierarchy table (buckets), " + threads(x.threads);
         else
           return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
                  " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +

@@ -190,6 +190,82 @@ std::optional<plan> whole_matrix_plan(const graph& g, const solve_options& o, st
   return whole;
 }
 
+/// A block plan's host memory: its working memory plus the rows x cols block, against this
+/// machine's RAM (`what` needs it, says the reason when it does not fit).
+void count_block_memory(plan& p, std::int64_t rows, std::int64_t cols, const std::string& what) {
+  p.host_bytes =
+      add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) *
+                                          static_cast<std::uint64_t>(cols) * size_of(p.type));
+  const std::uint64_t ram = host_memory_bytes();
+  p.fits = ram == 0 || p.host_bytes <= ram;
+  p.driver_fits = true;
+  p.reason = p.fits ? std::string()
+                    : what + " need " + gib(p.host_bytes) +
+                          " of host memory but this machine has " + gib(ram);
+}
+
+/// The table from a contraction hierarchy (drivers::ch_table), when auto chooses: integer
+/// weights on a road-like graph (choose_row_engine's PHAST test, so APSP_CPU_PHAST=0 turns it
+/// off too), and the cost model's hierarchy, searches and bucket scans sooner than Dijkstra
+/// from the smaller set and than the `whole` matrix (when auto chose that); empty otherwise.
+std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o, std::int64_t rows,
+                                         std::int64_t cols, bool from_targets,
+                                         const std::optional<plan>& whole) {
+  if (o.algorithm != algorithm_kind::automatic || whole_matrix_asked(o) ||
+      choose_row_engine(g, o.type, current_tuning()) != row_engine::phast)
+    return std::nullopt;
+  const std::int64_t n = g.num_vertices();
+  const std::int64_t m = g.num_edges();
+  const int threads = thread_count(o);
+  problem_shape shape;
+  shape.n = n;
+  shape.m = m;
+  shape.type = o.type;
+  shape.threads = threads;
+  const double table_seconds = ch_table_cpu_seconds(shape, rows, cols);
+  solve_options dijkstra = o;
+  dijkstra.algorithm = algorithm_kind::johnson;
+  dijkstra.backend = backend_kind::cpu;
+  const double rows_seconds = estimated_solve_seconds(apsp::make_plan(n, dijkstra), dijkstra, m) *
+                              static_cast<double>(from_targets ? cols : rows) /
+                              static_cast<double>(n);
+  double other_seconds = rows_seconds;
+  if (whole) {
+    solve_options fw = o;
+    fw.algorithm = algorithm_kind::floyd_warshall;
+    other_seconds = estimated_solve_seconds(*whole, fw, m);
+  }
+  if (!(table_seconds < other_seconds))
+    return std::nullopt;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "auto: a road-like graph with integer weights: the contraction hierarchy's table "
+                "~%.3g s < %s ~%.3g s",
+                table_seconds,
+                whole          ? "the whole matrix"
+                : from_targets ? "Dijkstra from the targets"
+                               : "Dijkstra from the sources",
+                other_seconds);
+  plan p;
+  p.run = drivers::ch_table{threads};
+  derive_driver_fields(p, backend_kind::cpu);
+  p.algorithm = algorithm_kind::johnson; // potentials first where a weight is negative
+  p.algorithm_reason = text;
+  p.device = "cpu (" + std::to_string(threads) + " threads, contraction hierarchy table)";
+  p.type = o.type;
+  p.n = n;
+  // The hierarchy while it is built (as PHAST's plan counts it), the buckets (about a thousand
+  // entries a target on road graphs), each thread's upward search, and the table itself.
+  const auto un = static_cast<std::uint64_t>(n);
+  const std::uint64_t entry = size_of(o.type) == 4 ? 8 : 16;
+  p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(m) + 8 * un +
+                                       32 * (4 * static_cast<std::uint64_t>(m) + un) + 96 * un,
+                                   static_cast<std::uint64_t>(cols) * 1024 * entry +
+                                       un * 32 * static_cast<std::uint64_t>(threads));
+  count_block_memory(p, rows, cols, "the hierarchy, its buckets and the table");
+  return p;
+}
+
 } // namespace
 
 std::optional<row_engine> row_engine_of(const driver& d) noexcept {
@@ -202,7 +278,8 @@ std::optional<row_engine> row_engine_of(const driver& d) noexcept {
 
 bool reduced_where_solved(const plan& p) {
   if (std::holds_alternative<drivers::none>(p.run) || row_engine_of(p.run) ||
-      std::holds_alternative<drivers::block_rows>(p.run))
+      std::holds_alternative<drivers::block_rows>(p.run) ||
+      std::holds_alternative<drivers::ch_table>(p.run))
     return false;
   return backend_for(p)->reduces_where_solved(p);
 }
@@ -268,7 +345,10 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
   const std::int64_t rows = sources < 0 ? n : sources;
   const std::int64_t cols = targets < 0 ? n : targets;
   std::string why;
-  if (std::optional<plan> whole = whole_matrix_plan(g, o, from_targets ? cols : rows, why)) {
+  std::optional<plan> whole = whole_matrix_plan(g, o, from_targets ? cols : rows, why);
+  if (std::optional<plan> table = hierarchy_table_plan(g, o, rows, cols, from_targets, whole))
+    return std::move(*table);
+  if (whole) {
     whole->algorithm_reason = std::move(why);
     return std::move(*whole);
   }
@@ -287,15 +367,7 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
   const auto un = static_cast<std::uint64_t>(n);
   p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(g.num_edges()) + 8 * un,
                                    un * 28 * static_cast<std::uint64_t>(threads));
-  p.host_bytes =
-      add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) *
-                                          static_cast<std::uint64_t>(cols) * size_of(o.type));
-  const std::uint64_t ram = host_memory_bytes();
-  p.fits = ram == 0 || p.host_bytes <= ram;
-  p.driver_fits = true;
-  p.reason = p.fits ? std::string()
-                    : "the block and the searches need " + gib(p.host_bytes) +
-                          " of host memory but this machine has " + gib(ram);
+  count_block_memory(p, rows, cols, "the block and the searches");
   return p;
 }
 

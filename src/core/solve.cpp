@@ -454,7 +454,8 @@ std::unique_ptr<backend> backend_for(const plan& p) {
                                        "apsp::distributed::solve");
         else if constexpr (std::is_same_v<D, drivers::johnson_rows> ||
                            std::is_same_v<D, drivers::phast_rows> ||
-                           std::is_same_v<D, drivers::block_rows>)
+                           std::is_same_v<D, drivers::block_rows> ||
+                           std::is_same_v<D, drivers::ch_table>)
           throw invalid_argument_error("a plan of rows (" + to_string(p.run) +
                                        ") makes no matrix: apsp::compute_metrics or a block "
                                        "of sources and targets runs it");

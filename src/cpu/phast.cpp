@@ -13,6 +13,7 @@
 #include "cpu/cpu_isa.hpp"
 #include "cpu/dijkstra_queues.hpp"
 #include "cpu/row_progress.hpp"
+#include "cpu/upward_search.hpp"
 
 namespace apsp::cpu {
 namespace {
@@ -22,48 +23,6 @@ template <class T> struct seed {
   std::int32_t position;
   std::int32_t lane;
   T dist;
-};
-
-/// The upward half of PHAST: Dijkstra from one source in the upward arcs (a few hundred
-/// vertices on road graphs), every vertex it reaches handed to the sweep as a seed.
-template <class T> class upward_search {
-public:
-  upward_search(std::int64_t n, T cap)
-      : cap_(cap), dist_(static_cast<std::size_t>(n), cap), heap_(n) {}
-
-  void run(const contraction_hierarchy<T>& ch, std::int32_t source, std::int32_t lane,
-           std::vector<seed<T>>& seeds) {
-    heap_.clear();
-    dist_[static_cast<std::size_t>(source)] = T{0};
-    touched_.push_back(source);
-    heap_.push(T{0}, source);
-    while (!heap_.empty()) {
-      const auto [du, u] = heap_.pop();
-      const auto ui = static_cast<std::size_t>(u);
-      for (std::int64_t a = ch.up_offsets[ui]; a < ch.up_offsets[ui + 1]; ++a) {
-        const auto& arc = ch.up_arcs[static_cast<std::size_t>(a)];
-        const T candidate = du + arc.weight; // both below cap: no overflow
-        T& slot = dist_[static_cast<std::size_t>(arc.other)];
-        if (candidate < slot && candidate < cap_) {
-          if (slot == cap_)
-            touched_.push_back(arc.other);
-          slot = candidate;
-          heap_.push(candidate, arc.other);
-        }
-      }
-    }
-    for (const std::int32_t v : touched_) {
-      seeds.push_back({v, lane, dist_[static_cast<std::size_t>(v)]});
-      dist_[static_cast<std::size_t>(v)] = cap_;
-    }
-    touched_.clear();
-  }
-
-private:
-  T cap_;
-  std::vector<T> dist_;
-  std::vector<std::int32_t> touched_;
-  dary_heap<T, 4> heap_;
 };
 
 /// What one sweep reads and writes: `d` holds K lanes per position.
@@ -190,8 +149,13 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
     for (std::int64_t first; (first = progress.take(n, K)) >= 0;) {
       const int count = static_cast<int>(std::min<std::int64_t>(K, n - first));
       seeds.clear();
-      for (int k = 0; k < count; ++k)
-        up.run(ch, ch.position[static_cast<std::size_t>(first + k)], k, seeds);
+      // The upward half of PHAST: every vertex a source's upward search reaches (a few hundred
+      // on road graphs) seeds the sweep in that source's lane.
+      for (int k = 0; k < count; ++k) {
+        up.run(ch.up_offsets, ch.up_arcs, ch.position[static_cast<std::size_t>(first + k)]);
+        for (const std::int32_t p : up.reached())
+          seeds.push_back({p, k, up.dist(p)});
+      }
       std::sort(seeds.begin(), seeds.end(),
                 [](const seed<T>& x, const seed<T>& y) { return x.position < y.position; });
       sweep(sweep_args<T>{&ch, seeds.data(), seeds.size(), d.data.get(), cap});

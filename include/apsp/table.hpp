@@ -1,0 +1,46 @@
+#pragma once
+/// @file table.hpp
+/// Distance tables: the |S| x |T| block of the distance matrix from some sources to some
+/// targets (a routing engine's "matrix" or "table" service), never the n x n matrix.
+
+#include <cstdint>
+#include <span>
+
+#include "apsp/graph.hpp"
+#include "apsp/options.hpp"
+#include "apsp/plan.hpp"
+#include "apsp/sources.hpp"
+
+namespace apsp {
+
+struct table_result {
+  std::int64_t rows = 0; ///< the sources asked, repeats kept
+  std::int64_t cols = 0; ///< the targets asked, repeats kept
+  /// rows x cols, row-major, in options.type: entry (i, j) is the distance from sources[i] to
+  /// targets[j] (infinity of the type where no path leads, 0 where they are one vertex).
+  any_rows distances;
+  /// The plan that ran (its driver: drivers::ch_table, drivers::block_rows or a whole-matrix
+  /// driver), for reporting.
+  plan ran;
+};
+
+/// The table of `g` from `sources` to `targets` (vertex ids 0..n-1, repeats allowed), as
+/// make_plan(g, options, plan_request::block(|S|, |T|)) chooses: a contraction hierarchy and
+/// its bucket searches on road-like graphs with integer weights (drivers::ch_table), Dijkstra
+/// from the smaller set (drivers::block_rows), or the whole matrix cut down. Integer tables are
+/// exactly Dijkstra's. Every negative cycle of the graph refuses it (negative_cycle_error).
+/// Throws invalid_argument_error (an id out of range), overflow_risk_error and
+/// invalid_input_error (integer types), out_of_memory_error.
+[[nodiscard]] table_result solve_table(const graph& g, std::span<const std::int64_t> sources,
+                                       std::span<const std::int64_t> targets,
+                                       const solve_options& options = {});
+
+/// The same table by a plan made for it (make_plan(g, options, plan_request::block(...))),
+/// run as it is, into `out` (rows x cols values of options.type, row-major). A ch_table plan
+/// whose hierarchy outgrows its budget (a graph without small separators) runs Dijkstra's rows
+/// instead; returns the plan that ran.
+plan solve_table_into(const graph& g, std::span<const std::int64_t> sources,
+                      std::span<const std::int64_t> targets, const plan& p,
+                      const solve_options& options, any_rows& out);
+
+} // namespace apsp

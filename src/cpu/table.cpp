@@ -1,0 +1,197 @@
+// apsp::solve_table (apsp/table.hpp): a table's plan run as it is. drivers::ch_table builds a
+// contraction hierarchy of the graph (reweighted by Bellman-Ford potentials where a weight is
+// negative) and runs the bucket searches of cpu/ch_table.hpp; drivers::block_rows runs
+// Dijkstra from the smaller set in batches of rows; a whole-matrix plan is solved and cut.
+
+#include "apsp/table.hpp"
+
+#include <algorithm>
+#include <new>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "apsp/error.hpp"
+#include "apsp/result.hpp"
+#include "apsp/solve.hpp"
+#include "core/checks.hpp"
+#include "core/thread_count.hpp"
+#include "cpu/ch_table.hpp"
+#include "cpu/csr_graph.hpp"
+#include "cpu/phast.hpp"
+#include "cpu/potentials.hpp"
+
+namespace apsp {
+namespace {
+
+template <class T> constexpr dtype dtype_of() noexcept {
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return dtype::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return dtype::int64;
+  else if constexpr (std::is_same_v<T, float>)
+    return dtype::float32;
+  else
+    return dtype::float64;
+}
+
+/// The ids as vertices of a graph of n vertices (invalid_argument_error naming one outside).
+std::vector<std::int32_t> checked_ids(std::int64_t n, std::span<const std::int64_t> ids,
+                                      const char* what) {
+  APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
+               "a table handles at most 2^31 - 1 vertices");
+  std::vector<std::int32_t> out(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    APSP_EXPECTS(ids[i] >= 0 && ids[i] < n, invalid_argument_error,
+                 std::string(what) + " " + std::to_string(ids[i]) +
+                     " is not a vertex of the graph (0.." + std::to_string(n - 1) + ")");
+    out[i] = static_cast<std::int32_t>(ids[i]);
+  }
+  return out;
+}
+
+template <class T> std::vector<T>& allocated(any_rows& out, std::size_t rows, std::size_t cols) {
+  try {
+    out = std::vector<T>(rows * cols);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error("cannot allocate the " + std::to_string(rows) + " x " +
+                              std::to_string(cols) + " table");
+  }
+  return std::get<std::vector<T>>(out);
+}
+
+/// The table from the hierarchy; false (nothing written) when the hierarchy outgrew its budget.
+template <class T>
+bool hierarchy_table(const graph& g, const std::vector<std::int32_t>& sources,
+                     const std::vector<std::int32_t>& targets, int threads, any_rows& out) {
+  const auto summary = g.summarize_weights();
+  const auto facts = detail::analyze_weights(g, dtype_of<T>(), false);
+  detail::check_representable(facts, dtype_of<T>(), summary.all_integral);
+  const auto usable = detail::usable_edges(g, dtype_of<T>());
+  auto csr = cpu::csr_from_edges<T>(usable ? *usable : g);
+  std::vector<T> h;
+  if (facts.has_negative || csr.negative_loop >= 0) {
+    h = cpu::johnson_potentials(csr); // throws on every negative cycle of the graph
+    cpu::reweight(csr, h);
+  }
+  cpu::contraction_limits limits;
+  limits.threads = threads;
+  const auto ch = cpu::phast_hierarchy<T>(csr, limits);
+  if (!ch.complete)
+    return false;
+  csr = {};
+  auto& d = allocated<T>(out, sources.size(), targets.size());
+  cpu::ch_table<T>(ch, h, sources, targets, threads, d.data());
+  return true;
+}
+
+/// The table from Dijkstra's rows of the smaller set, `batch` rows at a time (the targets' on
+/// the reversed graph, each row a column).
+template <class T>
+void dijkstra_table(const graph& g, std::span<const std::int64_t> sources,
+                    std::span<const std::int64_t> targets, bool from_targets, int threads,
+                    any_rows& out) {
+  const std::int64_t n = g.num_vertices();
+  auto& d = allocated<T>(out, sources.size(), targets.size());
+  const std::size_t cols = targets.size();
+  std::optional<graph> reversed;
+  if (from_targets) {
+    reversed.emplace(n);
+    reversed->reserve(g.num_edges());
+    for (std::size_t e = 0; e < g.sources().size(); ++e)
+      reversed->add_edge(g.targets()[e], g.sources()[e], g.weights()[e]);
+  }
+  source_options so;
+  so.type = dtype_of<T>();
+  so.threads = threads;
+  so.cycles = cycle_scope::whole_graph; // as a table from the hierarchy refuses them
+  const source_solver solver(from_targets ? *reversed : g, so);
+  const auto searched = from_targets ? targets : sources;
+  const auto kept = from_targets ? sources : targets;
+  const std::int64_t batch =
+      std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(n, 1));
+  for (std::size_t first = 0; first < searched.size(); first += static_cast<std::size_t>(batch)) {
+    const std::size_t count = std::min(searched.size() - first, static_cast<std::size_t>(batch));
+    const source_result rows = solver.solve(searched.subspan(first, count));
+    const auto& r = std::get<std::vector<T>>(rows.distances);
+    for (std::size_t k = 0; k < count; ++k) {
+      const T* row = r.data() + k * static_cast<std::size_t>(n);
+      for (std::size_t j = 0; j < kept.size(); ++j) {
+        const T v = row[kept[j]];
+        if (from_targets)
+          d[j * cols + first + k] = v;
+        else
+          d[(first + k) * cols + j] = v;
+      }
+    }
+  }
+}
+
+template <class T>
+void cut_table(const result& whole, std::span<const std::int64_t> sources,
+               std::span<const std::int64_t> targets, any_rows& out) {
+  auto& d = allocated<T>(out, sources.size(), targets.size());
+  const auto& m = std::get<dense_matrix<T>>(whole.distances());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const T* row = m.row(sources[i]);
+    for (std::size_t j = 0; j < targets.size(); ++j)
+      d[i * targets.size() + j] = row[targets[j]];
+  }
+}
+
+} // namespace
+
+plan solve_table_into(const graph& g, std::span<const std::int64_t> sources,
+                      std::span<const std::int64_t> targets, const plan& p,
+                      const solve_options& options, any_rows& out) {
+  const std::int64_t n = g.num_vertices();
+  const auto rows = checked_ids(n, sources, "source");
+  const auto cols = checked_ids(n, targets, "target");
+  APSP_EXPECTS(p.type == options.type, invalid_argument_error,
+               "the table's plan was made for another dtype");
+  const detail::omp_thread_cap cap(options.threads);
+  plan ran = p;
+  if (const auto* table = std::get_if<drivers::ch_table>(&p.run)) {
+    bool done = false;
+    visit_dtype(options.type, [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_integral_v<T>)
+        done = hierarchy_table<T>(g, rows, cols, table->threads, out);
+      else
+        throw invalid_argument_error("a table from the contraction hierarchy needs integer "
+                                     "weights (int32 or int64)");
+    });
+    if (done)
+      return ran;
+    // A graph without small separators: Dijkstra's rows instead, from the smaller set.
+    ran.run = drivers::block_rows{table->threads, cols.size() < rows.size()};
+    ran.algorithm_reason += "; the contraction hierarchy outgrew its budget, so Dijkstra ran";
+  }
+  if (const auto* block = std::get_if<drivers::block_rows>(&ran.run)) {
+    visit_dtype(options.type, [&](auto zero) {
+      dijkstra_table<decltype(zero)>(g, sources, targets, block->from_targets, block->threads, out);
+    });
+    return ran;
+  }
+  const result whole = solve(g, ran, options);
+  visit_dtype(options.type,
+              [&](auto zero) { cut_table<decltype(zero)>(whole, sources, targets, out); });
+  return ran;
+}
+
+table_result solve_table(const graph& g, std::span<const std::int64_t> sources,
+                         std::span<const std::int64_t> targets, const solve_options& options) {
+  (void)checked_ids(g.num_vertices(), sources, "source");
+  (void)checked_ids(g.num_vertices(), targets, "target");
+  table_result r;
+  r.rows = static_cast<std::int64_t>(sources.size());
+  r.cols = static_cast<std::int64_t>(targets.size());
+  const plan p = make_plan(g, options, plan_request::block(r.rows, r.cols));
+  r.ran = solve_table_into(g, sources, targets, p, options, r.distances);
+  return r;
+}
+
+} // namespace apsp
