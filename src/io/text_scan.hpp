@@ -87,11 +87,6 @@ private:
   return ec == std::errc() && ptr == end && !token.empty();
 }
 
-/// Whether `line` is empty or only blanks.
-[[nodiscard]] inline bool is_blank_line(std::string_view line) noexcept {
-  return line.find_first_not_of(" \t\v\f") == std::string_view::npos;
-}
-
 /// First non-blank character of the line, or '\0'.
 [[nodiscard]] inline char first_char(std::string_view line) noexcept {
   const auto i = line.find_first_not_of(" \t\v\f");

@@ -24,7 +24,7 @@
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
 #include "core/cpu_placement.hpp"
-#include "core/distance_stats.hpp"
+#include "core/stats.hpp"
 #include "core/driver_fields.hpp"
 #include "core/host_memory.hpp"
 #include "core/metrics_accumulator.hpp"
