@@ -13,6 +13,8 @@
 #include "json_text.hpp"
 #include "output.hpp"
 #include "plan_json.hpp"
+#include "solve_request.hpp"
+#include "solve_summary.hpp"
 #include "solver.hpp"
 
 #if APSP_CLI_HAS_MPI
@@ -286,20 +288,8 @@ int solve_distributed(const distributed_solve_args& a) {
     } else if (!a.output_format.empty()) {
       throw invalid_argument_error("--output-format needs -o OUT");
     }
-    if (!a.paths_out.empty()) {
-      check_paths_output(a.paths_out);
-      check_writable(a.paths_out);
-      if (!a.out.empty())
-        check_distinct_outputs(a.out, a.paths_out);
-    }
-    // Checkpoints are saved into --checkpoint DIR, or into the --resume DIR.
-    if (!a.checkpoint_dir.empty() || !a.resume_dir.empty())
-      check_checkpoint_dir(a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir);
-    o = to_solve_options(a.solver);
-    o.paths = !a.paths_out.empty();
-    o.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
-    o.checkpoint_every_seconds = a.checkpoint_every;
-    o.resume_dir = a.resume_dir;
+    check_paths_and_checkpoints(a);
+    o = solve_options_of(a);
     d = grid_options(a.solver);
     d.lookahead = a.lookahead;
     d.distances_file = a.out;
@@ -348,47 +338,42 @@ int solve_distributed(const distributed_solve_args& a) {
   if (s.rank() != 0 || a.quiet)
     return 0;
   const auto& p = r.plan;
-  const double n = static_cast<double>(p.n);
-  const double rate = r.solve_seconds > 0 ? n * n * n / r.solve_seconds : 0;
+  const double rate = updates_per_second(p.n, r.solve_seconds);
   if (a.json) {
-    nlohmann::ordered_json j;
-    j["input"] = a.in.path;
-    j["format"] = io::to_string(in->file.source_format);
-    j["n"] = p.n;
-    j["m"] = in->file.g.num_edges();
-    j["backend"] = "distributed";
-    j["device"] = p.device;
+    solve_summary common;
+    common.input = a.in.path;
+    common.format = in->file.source_format;
+    common.n = p.n;
+    common.m = in->file.g.num_edges();
+    common.ran = &p;
+    common.backend = "distributed";
+    common.type = o.type;
+    common.read_seconds = in->read_seconds;
+    common.setup_seconds = r.setup_seconds;
+    common.solve_seconds = r.solve_seconds;
+    common.finish_seconds = r.finish_seconds;
+    common.write_seconds = r.write_seconds;
+    common.reachable_pairs = r.reachable_pairs;
+    common.distance_sum = r.integral ? nlohmann::ordered_json::parse(r.distance_sum)
+                                     : nlohmann::ordered_json(std::stod(r.distance_sum));
+    common.max_distance = r.integral
+                              ? nlohmann::ordered_json(static_cast<std::int64_t>(r.max_distance))
+                              : nlohmann::ordered_json(r.max_distance);
+    common.distances_out = a.out;
+    common.paths_out = a.paths_out;
+    // The ranks' own keys, after the common ones.
+    nlohmann::ordered_json ranks;
     if (!r.exchange.empty())
-      j["exchange"] = r.exchange;
-    j["dtype"] = to_string(o.type);
-    j["ranks"] = s.size();
-    j["grid"] = plan_json(p)["grid"];
-    j["lookahead"] = r.lookahead;
+      ranks["exchange"] = r.exchange;
+    ranks["ranks"] = s.size();
+    ranks["grid"] = plan_json(p)["grid"];
+    ranks["lookahead"] = r.lookahead;
     if (!r.exchange.empty())
-      j["connect_seconds"] = r.connect_seconds;
-    j["block"] = p.block;
-    j["rounds"] = p.rounds;
-    j["seconds"] = {{"read", in->read_seconds},
-                    {"setup", r.setup_seconds},
-                    {"solve", r.solve_seconds},
-                    {"finish", r.finish_seconds},
-                    {"write", r.write_seconds}};
-    j["updates_per_second"] = rate;
-    j["rank_bytes"] = p.host_bytes;
-    j["reachable_pairs"] = r.reachable_pairs;
-    j["distance_sum"] = r.integral ? nlohmann::ordered_json::parse(r.distance_sum)
-                                   : nlohmann::ordered_json(std::stod(r.distance_sum));
-    j["max_distance"] = r.integral
-                            ? nlohmann::ordered_json(static_cast<std::int64_t>(r.max_distance))
-                            : nlohmann::ordered_json(r.max_distance);
-    const auto path_or_null = [](const std::string& v) {
-      return v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
-    };
-    j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
-    j["plan"] = plan_json(p);
-    j["slowest_rank"] = r.slowest_rank;
-    j["rank_reports"] = rank_reports_json(r.ranks);
-    std::printf("%s\n", json_text(j, 2).c_str());
+      ranks["connect_seconds"] = r.connect_seconds;
+    ranks["rank_bytes"] = p.host_bytes;
+    ranks["slowest_rank"] = r.slowest_rank;
+    ranks["rank_reports"] = rank_reports_json(r.ranks);
+    std::printf("%s\n", json_text(solve_summary_json(common, ranks), 2).c_str());
     return 0;
   }
   std::printf("input            %s (%s)\n", a.in.path.c_str(),

@@ -191,7 +191,9 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
   cmd.add_option("--devices", s.devices,
                  "CUDA devices: 'all' or a list such as 0,1 (default: device 0); 'all' keeps a "
                  "matrix below n = 30000 on one GPU when it fits there")
-      ->check(parsed_by([](const std::string& v) { return parse_device_list(v); }, "LIST|all"));
+      ->check(
+          parsed_by([](const std::string& v) { return parse_device_list(v, devices_may_repeat()); },
+                    "LIST|all"));
   cmd.add_option("--grid", s.grid,
                  "under mpirun: the process grid ROWSxCOLS, rows x cols = ranks (default: "
                  "near-square, e.g. 2x2 for 4 ranks, 1x2 for 2)");
@@ -231,7 +233,7 @@ solve_options to_solve_options(const solver_options& s) {
   if (!s.gpu_memory.empty())
     o.device_memory_limit = parse_byte_size(s.gpu_memory);
   if (!s.devices.empty())
-    o.devices = parse_device_list(s.devices);
+    o.devices = parse_device_list(s.devices, devices_may_repeat());
   return o;
 }
 

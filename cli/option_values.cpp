@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "apsp/error.hpp"
-#include "process_knobs.hpp"
 
 namespace apsp::cli {
 
@@ -34,17 +33,7 @@ std::uint64_t parse_byte_size(const std::string& s) {
   return v << shift;
 }
 
-namespace {
-
-/// APSP_CUDA_FORCE_MULTI_GPU (developers, docs/cuda_blocked.md): the library then runs a split
-/// on one GPU listed twice, and the CLI lets such a list through to it.
-bool listed_twice_allowed() {
-  return knobs().force_multi_gpu;
-}
-
-} // namespace
-
-std::vector<int> parse_device_list(const std::string& s) {
+std::vector<int> parse_device_list(const std::string& s, bool may_repeat) {
   if (s == "all")
     return {-1};
   const std::string bad = "invalid device list '" + s + "' (expected 'all' or e.g. 0,1)";
@@ -58,7 +47,7 @@ std::vector<int> parse_device_list(const std::string& s) {
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d);
     APSP_EXPECTS(!item.empty() && ec == std::errc{} && end == item.data() + item.size() && d >= 0,
                  invalid_argument_error, bad);
-    APSP_EXPECTS(listed_twice_allowed() || std::find(out.begin(), out.end(), d) == out.end(),
+    APSP_EXPECTS(may_repeat || std::find(out.begin(), out.end(), d) == out.end(),
                  invalid_argument_error, bad + ": device " + item + " is listed twice");
     out.push_back(d);
     if (comma == std::string::npos)

@@ -11,7 +11,8 @@ namespace apsp::cli {
 /// Parses "2G", "512M", "1048576" (binary K/M/G/T, optional "iB"/"B"); throws
 /// invalid_argument_error otherwise or when zero.
 [[nodiscard]] std::uint64_t parse_byte_size(const std::string& s);
-/// Parses "all" (-> {-1}, all devices) or "0,1"; throws invalid_argument_error otherwise.
-[[nodiscard]] std::vector<int> parse_device_list(const std::string& s);
+/// Parses "all" (-> {-1}, all devices) or "0,1"; throws invalid_argument_error otherwise, and
+/// when a device is listed twice unless `may_repeat` (apsp::devices_may_repeat(), a test knob).
+[[nodiscard]] std::vector<int> parse_device_list(const std::string& s, bool may_repeat = false);
 
 } // namespace apsp::cli

@@ -12,7 +12,6 @@ void optional_switch(const char* v, std::optional<bool>& f) noexcept {
   if (v[0] != '\0')
     f = v[0] != '0';
 }
-void nonzero_on(const char* v, bool& f) noexcept { f = v[0] != '\0' && v[0] != '0'; }
 void int_value(const char* v, int& f) noexcept { f = std::atoi(v); }
 
 process_knobs from_environment() noexcept {

@@ -11,7 +11,6 @@ namespace apsp::cli {
 // X(field, type, "ENV", default, how the value is read, "doc line"):
 //   trace_switch:    true when the value is neither empty nor exactly "0"
 //   optional_switch: empty leaves it unset; else false when it starts with '0', true otherwise
-//   nonzero_on:      true when the value is not empty and does not start with '0'
 //   int_value:       atoi of the value
 #define APSP_CLI_KNOBS(X)                                                                         \
   X(trace, bool, "APSP_TRACE", false, trace_switch,                                               \
@@ -24,8 +23,6 @@ namespace apsp::cli {
     "release the devices on a thread beside the statistics (unset: by the results' size)")      \
   X(test_pause_in_write, int, "APSP_TEST_PAUSE_IN_WRITE", 0, int_value,                           \
     "test hook: pause after the K-th output is complete (read once)")                            \
-  X(force_multi_gpu, bool, "APSP_CUDA_FORCE_MULTI_GPU", false, nonzero_on,                        \
-    "let --devices list a device twice (the library's knob of the same name runs it)")           \
   X(source_batch_cells, int, "APSP_SOURCE_BATCH_CELLS", 0, int_value,                             \
     "distances per batch of solve --sources/--targets and paths (0 or less: 2^24)")
 

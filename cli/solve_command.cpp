@@ -1,7 +1,5 @@
 // apsp solve: read a graph, solve all pairs, write the distances (and paths), report.
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -30,9 +28,10 @@
 #include "json_text.hpp"
 #include "metrics_command.hpp"
 #include "output.hpp"
-#include "plan_json.hpp"
 #include "process_exit.hpp"
 #include "process_knobs.hpp"
+#include "solve_request.hpp"
+#include "solve_summary.hpp"
 #include "solver.hpp"
 #include "stats.hpp"
 #include "subset_solve.hpp"
@@ -92,53 +91,29 @@ struct stage_seconds {
   double write = 0;
 };
 
-/// Largest resident set of this process so far (Linux reports KiB).
-std::uint64_t peak_memory_bytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
-}
-
-double updates_per_second(const result& r) {
-  const double n = static_cast<double>(r.n());
-  const double s = r.timings().solve_seconds;
-  return s > 0 ? n * n * n / s : 0.0;
-}
-
 void print_json(const solve_args& a, const loaded_graph& in, const result& r,
                 const distance_stats& st, const stage_seconds& t) {
   const plan& p = r.executed_plan();
-  nlohmann::ordered_json j;
-  j["input"] = a.in.path;
-  j["format"] = io::to_string(in.file.source_format);
-  j["n"] = r.n();
-  j["m"] = in.file.g.num_edges();
-  j["backend"] = to_string(p.backend);
-  j["device"] = p.device;
-  j["driver"] = to_string(p.run);
-  j["algorithm"] = to_string(p.algorithm);
-  j["algorithm_reason"] = p.algorithm_reason;
-  j["dtype"] = to_string(r.type());
-  j["narrow"] = p.narrow;
-  j["block"] = p.block;
-  j["rounds"] = p.rounds;
-  j["plan"] = plan_json(p); // as `apsp info --json` shows the plan it would run
-  j["seconds"] = {{"read", t.read},
-                  {"setup", r.timings().setup_seconds},
-                  {"solve", r.timings().solve_seconds},
-                  {"finish", r.timings().finish_seconds},
-                  {"write", t.write}};
-  j["updates_per_second"] = updates_per_second(r);
-  j["peak_memory_bytes"] = peak_memory_bytes();
-  j["reachable_pairs"] = st.reachable_pairs;
-  j["distance_sum"] = sum_json(st);
-  j["max_distance"] = st.integral ? nlohmann::ordered_json(static_cast<std::int64_t>(st.max))
-                                  : nlohmann::ordered_json(st.max);
-  const auto path_or_null = [](const std::string& p) {
-    return p.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p);
-  };
-  j["outputs"] = {{"distances", path_or_null(a.out)}, {"paths", path_or_null(a.paths_out)}};
-  std::printf("%s\n", json_text(j, 2).c_str());
+  solve_summary s;
+  s.input = a.in.path;
+  s.format = in.file.source_format;
+  s.n = r.n();
+  s.m = in.file.g.num_edges();
+  s.ran = &p;
+  s.backend = to_string(p.backend);
+  s.type = r.type();
+  s.read_seconds = t.read;
+  s.setup_seconds = r.timings().setup_seconds;
+  s.solve_seconds = r.timings().solve_seconds;
+  s.finish_seconds = r.timings().finish_seconds;
+  s.write_seconds = t.write;
+  s.reachable_pairs = st.reachable_pairs;
+  s.distance_sum = sum_json(st);
+  s.max_distance = st.integral ? nlohmann::ordered_json(static_cast<std::int64_t>(st.max))
+                               : nlohmann::ordered_json(st.max);
+  s.distances_out = a.out;
+  s.paths_out = a.paths_out;
+  std::printf("%s\n", json_text(solve_summary_json(s), 2).c_str());
 }
 
 void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
@@ -165,7 +140,7 @@ void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
   const auto& tm = r.timings();
   std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
               t.read, tm.setup_seconds, tm.solve_seconds, tm.finish_seconds, t.write);
-  std::printf("updates/s        %.3g\n", updates_per_second(r));
+  std::printf("updates/s        %.3g\n", updates_per_second(r.n(), tm.solve_seconds));
   std::printf("reachable pairs  %llu of %lld\n",
               static_cast<unsigned long long>(st.reachable_pairs), n > 0 ? n * (n - 1) : 0);
   std::printf("checksum         sum %s, max %s\n", sum_text(st).c_str(),
@@ -189,15 +164,7 @@ struct checked_request {
 checked_request validate(const solve_args& a) {
   checked_request c;
   c.out_format = checked_distance_output(a.out, a.output_format, a.csv_labels);
-  if (!a.paths_out.empty()) {
-    check_paths_output(a.paths_out);
-    check_writable(a.paths_out);
-    if (!a.out.empty())
-      check_distinct_outputs(a.out, a.paths_out);
-  }
-  // Checkpoints are saved into --checkpoint DIR, or into the --resume DIR.
-  if (!a.checkpoint_dir.empty() || !a.resume_dir.empty())
-    check_checkpoint_dir(a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir);
+  check_paths_and_checkpoints(a);
   if (a.map_output && a.out.empty())
     throw invalid_argument_error("--map-output needs -o OUT");
   if (a.map_output && c.out_format == io::format::csv) {
@@ -207,17 +174,12 @@ checked_request validate(const solve_args& a) {
   }
   trace("solve: arguments checked");
   solve_options& options = c.options;
-  options = to_solve_options(a.solver);
+  options = solve_options_of(a);
   warn_about_threads(a.solver);
-  options.paths = !a.paths_out.empty();
   // A type that the output cannot hold in place is known before the read (auto only after it).
   if (a.map_output && c.out_format == io::format::course_binary && options.type != dtype::int32)
     (void)io::raw_matrix_header(c.out_format, options.type, 1);
   refuse_grid_outside_mpi(a.solver);
-  // --resume DIR keeps saving into DIR unless --checkpoint names another directory.
-  options.checkpoint_dir = a.checkpoint_dir.empty() ? a.resume_dir : a.checkpoint_dir;
-  options.checkpoint_every_seconds = a.checkpoint_every;
-  options.resume_dir = a.resume_dir;
   // The vertex count the file declares, for the GPU's set-up before the read.
   io::read_options peek;
   if (!a.in.format.empty())
@@ -236,30 +198,150 @@ checked_request validate(const solve_args& a) {
   return c;
 }
 
-/// Writes the outputs that were not solved in place, then commits them all together (a signal
-/// during the writes removes the partial files instead); returns the seconds it took.
-double write_outputs(const solve_args& a, const loaded_graph& in, const result& r,
-                     io::format out_format, output_files& outputs,
-                     std::optional<in_place_output>& distances_file,
-                     std::optional<in_place_output>& paths_file) {
-  const stopwatch write_clock;
-  // Every output goes to its partial file first; only when all are complete (and no signal
-  // came) do they replace their targets, together.
-  if (distances_file) {
-    distances_file->finish(outputs);
-  } else if (!a.out.empty()) {
-    outputs.write(a.out, [&](const auto& partial) {
-      write_distances(partial, r.distances(), out_format, in.file.labels, a.csv_labels);
-    });
+/// The files `apsp solve` writes: staged as partial files in `outputs` (renamed together at the
+/// end, removed on failure) and, when the solve works inside them (in_place.hpp), the
+/// distances' and paths' mapped files. The prefill writes into the partial files: declared
+/// after `outputs`, it is joined before they are removed on the way out.
+class solve_outputs {
+public:
+  solve_outputs(const solve_args& a, io::format out_format) : a_(a), out_format_(out_format) {}
+
+  /// After the read, before the plan: whether the solve may work in its outputs (in RAM
+  /// otherwise), and, while the GPU's context is still starting (`warm_up` not ready), their
+  /// pages put in the page cache (prefill_file), dropped if the plan keeps the matrix in RAM
+  /// after all: a GPU solve in core works in its output file, whose pages must enter the page
+  /// cache before the download writes them (the solve faults them in beside its rounds).
+  void prepare(std::int64_t n, const solve_options& options, std::future<void>& warm_up) {
+    n_ = n;
+    type_ = options.type;
+    const bool raw_output =
+        out_format_ == io::format::npy ||
+        (out_format_ == io::format::course_binary && options.type == dtype::int32);
+    mappable_ = !a_.no_map_output && !a_.out.empty() && raw_output && n > 0;
+    const prefill_mode prefill_when = prefill_setting();
+    if (mappable_ && (prefill_when == prefill_mode::always ||
+                      (prefill_when == prefill_mode::while_gpu_starts &&
+                       warm_up.wait_for(std::chrono::seconds(0)) != std::future_status::ready))) {
+      make_in_place_files();
+      prefill_ = start_prefill(distances_file_->partial, distances_file_->bytes(),
+                               paths_file_ ? paths_file_->partial : std::filesystem::path(),
+                               paths_file_ ? paths_file_->bytes() : 0);
+      trace("solve: output prefill started");
+    }
   }
-  if (paths_file) {
-    paths_file->finish(outputs);
-  } else if (!a.paths_out.empty()) {
-    outputs.write(a.paths_out, [&](const auto& partial) { io::write_via(partial, r.via()); });
+
+  /// Once planned: whether the solve works in its output files (--map-output, or where it
+  /// pays for `p`); if so, `options` name them and `p` counts them, else no partial file
+  /// prepared for it stays.
+  bool settle(plan& p, solve_options& options) {
+    in_place_ = a_.map_output || (mappable_ && solve_pays_in_place(p, options));
+    if (prefill_.joinable()) {
+      prefill_.request_stop(); // what is not in the page cache yet, the solve's prefault does
+      prefill_.join();
+      trace("solve: output prefill joined");
+    }
+    if (!in_place_ && distances_file_) { // prepared for nothing: no partial file stays
+      outputs_.discard(distances_file_->partial);
+      distances_file_.reset();
+      if (paths_file_) {
+        outputs_.discard(paths_file_->partial);
+        paths_file_.reset();
+      }
+    }
+    if (in_place_) {
+      if (a_.out.empty())
+        throw invalid_argument_error("--map-output needs -o OUT");
+      if (!distances_file_)
+        make_in_place_files();
+      options.distances_file = distances_file_->partial;
+      options.distances_file_offset = distances_file_->header.size();
+      if (paths_file_) {
+        options.paths_file = paths_file_->partial;
+        options.paths_file_offset = paths_file_->header.size();
+      }
+      count_host_memory(p, options); // the same plan, its outputs now in files
+    }
+    return in_place_;
   }
-  outputs.commit();
-  return write_clock.seconds();
-}
+
+  /// In a catch block around the solve: the errors of a solve in place name the files the user
+  /// named (OUT and PATHS), not the partial files it worked in, and its failure to map them
+  /// says so; other errors go on unchanged.
+  [[noreturn]] void rethrow_solve_error() const {
+    try {
+      throw;
+    } catch (const out_of_memory_error& e) {
+      if (!in_place_)
+        throw;
+      throw out_of_memory_error(with_targets(
+          a_.in.path + ": the " + std::to_string(n_) + " x " + std::to_string(n_) +
+              " distance matrix was to live in the output file instead of memory, which "
+              "failed: " +
+              e.what(),
+          in_place_renames()));
+    } catch (...) {
+      if (!in_place_)
+        throw;
+      rethrow_naming(in_place_renames());
+    }
+  }
+
+  /// Writes the outputs that were not solved in place, then commits them all together (a
+  /// signal during the writes removes the partial files instead); returns the seconds it took.
+  double write(const loaded_graph& in, const result& r) {
+    const stopwatch write_clock;
+    // Every output goes to its partial file first; only when all are complete (and no signal
+    // came) do they replace their targets, together.
+    if (distances_file_) {
+      distances_file_->finish(outputs_);
+    } else if (!a_.out.empty()) {
+      outputs_.write(a_.out, [&](const auto& partial) {
+        write_distances(partial, r.distances(), out_format_, in.file.labels, a_.csv_labels);
+      });
+    }
+    if (paths_file_) {
+      paths_file_->finish(outputs_);
+    } else if (!a_.paths_out.empty()) {
+      outputs_.write(a_.paths_out, [&](const auto& partial) { io::write_via(partial, r.via()); });
+    }
+    outputs_.commit();
+    return write_clock.seconds();
+  }
+
+private:
+  void make_in_place_files() {
+    const auto cells = static_cast<std::uint64_t>(n_) * static_cast<std::uint64_t>(n_);
+    distances_file_.emplace(a_.out, io::raw_matrix_header(out_format_, type_, n_),
+                            cells * size_of(type_), outputs_);
+    if (!a_.map_output) // automatic: said before the file is made, when it is large
+      announce_in_place(*distances_file_, n_, "distance matrix");
+    // The path matrix (.npy) follows the distances into a mapped file of its own.
+    if (!a_.paths_out.empty()) {
+      paths_file_.emplace(a_.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n_),
+                          cells * sizeof(std::int32_t), outputs_);
+      if (!a_.map_output)
+        announce_in_place(*paths_file_, n_, "path matrix");
+    }
+  }
+
+  [[nodiscard]] output_renames in_place_renames() const {
+    output_renames renames{{distances_file_->partial, distances_file_->out}};
+    if (paths_file_)
+      renames.emplace_back(paths_file_->partial, paths_file_->out);
+    return renames;
+  }
+
+  const solve_args& a_;
+  io::format out_format_;
+  std::int64_t n_ = 0;
+  dtype type_ = dtype::int32;
+  bool mappable_ = false;
+  bool in_place_ = false;
+  output_files outputs_;
+  std::optional<in_place_output> distances_file_;
+  std::optional<in_place_output> paths_file_;
+  std::jthread prefill_;
+};
 
 int run(const solve_args& a) {
   if (!a.metrics.empty())
@@ -275,7 +357,6 @@ int run(const solve_args& a) {
   }
   // 1. validate (nothing read yet), and start the GPU while the input is read.
   checked_request request = validate(a);
-  const io::format out_format = request.out_format;
   solve_options& options = request.options;
   narrow_cuda_queues(request.declared, options);
   refuse_unavailable_cuda(options);
@@ -294,108 +375,28 @@ int run(const solve_args& a) {
   } freed;
   const sigint_scope sigint;
   stage_seconds t;
-  output_files outputs;
-  std::optional<in_place_output> distances_file;
-  std::optional<in_place_output> paths_file;
-  // Writes into the partial files of `outputs`: declared after it, so joined before it removes
-  // them on the way out.
-  std::jthread prefill;
+  solve_outputs outputs(a, request.out_format);
   // 2. read.
   const loaded_graph in = read_input(a.in);
   trace("solve: input read");
   t.read = in.read_seconds;
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
-  refuse_csv_above_limit(out_format, a.in.path, in.file.g.num_vertices());
-  // Where the solve works, in RAM or in its output files: in_place.hpp.
+  refuse_csv_above_limit(request.out_format, a.in.path, in.file.g.num_vertices());
   const std::int64_t n = in.file.g.num_vertices();
-  const bool raw_output = out_format == io::format::npy ||
-                          (out_format == io::format::course_binary && options.type == dtype::int32);
-  const bool mappable = !a.no_map_output && !a.out.empty() && raw_output && n > 0;
-  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-  const auto make_in_place_outputs = [&] {
-    distances_file.emplace(a.out, io::raw_matrix_header(out_format, options.type, n),
-                           cells * size_of(options.type), outputs);
-    if (!a.map_output) // automatic: said before the file is made, when it is large
-      announce_in_place(*distances_file, n, "distance matrix");
-    // The path matrix (.npy) follows the distances into a mapped file of its own.
-    if (!a.paths_out.empty()) {
-      paths_file.emplace(a.paths_out, io::raw_matrix_header(io::format::npy, dtype::int32, n),
-                         cells * sizeof(std::int32_t), outputs);
-      if (!a.map_output)
-        announce_in_place(*paths_file, n, "path matrix");
-    }
-  };
-  // A GPU solve in core works in its output file, whose pages must enter the page cache before
-  // the download writes them (the solve faults them in beside its rounds). While the GPU's
-  // context is still starting (the warm-up has not returned), they are put there now
-  // (prefill_file), and dropped if the plan keeps the matrix in RAM after all.
-  const prefill_mode prefill_when = prefill_setting();
-  if (mappable && (prefill_when == prefill_mode::always ||
-                   (prefill_when == prefill_mode::while_gpu_starts &&
-                    warm_up.wait_for(std::chrono::seconds(0)) != std::future_status::ready))) {
-    make_in_place_outputs();
-    prefill = start_prefill(distances_file->partial, distances_file->bytes(),
-                            paths_file ? paths_file->partial : std::filesystem::path(),
-                            paths_file ? paths_file->bytes() : 0);
-    trace("solve: output prefill started");
-  }
+  outputs.prepare(n, options, warm_up);
   // 3. plan, once (the GPU's context is up): in place or in RAM.
   warm_up.get();
   trace("solve: device warmed up");
   plan p = make_plan(in.file.g, options);
   trace("solve: planned");
-  const bool in_place = a.map_output || (mappable && solve_pays_in_place(p, options));
-  if (prefill.joinable()) {
-    prefill.request_stop(); // what is not in the page cache yet, the solve's prefault does
-    prefill.join();
-    trace("solve: output prefill joined");
-  }
-  if (!in_place && distances_file) { // prepared for nothing: no partial file stays
-    outputs.discard(distances_file->partial);
-    distances_file.reset();
-    if (paths_file) {
-      outputs.discard(paths_file->partial);
-      paths_file.reset();
-    }
-  }
-  if (in_place) {
-    if (a.out.empty())
-      throw invalid_argument_error("--map-output needs -o OUT");
-    if (!distances_file)
-      make_in_place_outputs();
-    options.distances_file = distances_file->partial;
-    options.distances_file_offset = distances_file->header.size();
-    if (paths_file) {
-      options.paths_file = paths_file->partial;
-      options.paths_file_offset = paths_file->header.size();
-    }
-    count_host_memory(p, options); // the same plan, its outputs now in files
-  }
-  // The errors of a solve in place name the hidden files it worked in.
-  const auto in_place_renames = [&] {
-    output_renames renames{{distances_file->partial, distances_file->out}};
-    if (paths_file)
-      renames.emplace_back(paths_file->partial, paths_file->out);
-    return renames;
-  };
+  (void)outputs.settle(p, options);
   // 4. solve.
   const result r = [&] {
     try {
       return solve_input(in, p, options, progress_wanted(a.quiet, a.progress));
-    } catch (const out_of_memory_error& e) {
-      if (!in_place)
-        throw;
-      throw out_of_memory_error(with_targets(a.in.path + ": the " + std::to_string(n) + " x " +
-                                                 std::to_string(n) +
-                                                 " distance matrix was to live in the output file "
-                                                 "instead of memory, which failed: " +
-                                                 e.what(),
-                                             in_place_renames()));
     } catch (...) {
-      if (!in_place)
-        throw;
-      rethrow_naming(in_place_renames()); // the user named OUT (and PATHS), not the partials
+      outputs.rethrow_solve_error();
     }
   }();
   trace("solve: solved");
@@ -404,7 +405,7 @@ int run(const solve_args& a) {
   throw_if_interrupted();
 
   // 5. write, then report.
-  t.write = write_outputs(a, in, r, out_format, outputs, distances_file, paths_file);
+  t.write = outputs.write(in, r);
   trace("solve: written");
   if (!options.checkpoint_dir.empty())
     remove_checkpoint(options.checkpoint_dir); // the output now holds everything it had

@@ -84,4 +84,10 @@ struct solve_options {
   std::filesystem::path resume_dir;
 };
 
+/// Whether `solve_options::devices` may name one device more than once: only under the
+/// developer knob APSP_CUDA_FORCE_MULTI_GPU (docs/tuning.md), which runs the multi-GPU driver
+/// with each listing as a device of its own, so that its exchange runs on one GPU. Without it
+/// the cuda back end refuses such a list (invalid_argument_error).
+[[nodiscard]] bool devices_may_repeat();
+
 } // namespace apsp

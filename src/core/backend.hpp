@@ -1,12 +1,11 @@
 #pragma once
-// The interface every back end implements. Internal: not installed.
+// The interface every back end implements (the row engines' is core/row_sink.hpp). Internal:
+// not installed.
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
@@ -149,105 +148,6 @@ void expect_supernodal_pays(const ::apsp::cpu::elimination_plan& ep);
 /// A negative cycle found by Floyd-Warshall (which names vertices on cycles) again, with one
 /// cycle in order and its weight, found on `g`'s edges by the cpu's Bellman-Ford potentials.
 [[noreturn]] void rethrow_with_one_cycle(const graph& g, const negative_cycle_error& found);
-// Rows of distances without the matrix (apsp::compute_metrics): the core reduces them, the cpu
-// computes them.
-
-/// The SIMD instructions a row sink may use on a sweep's rows: the producer's choice
-/// (cpu::selected_isa, made once per run), so that one knob (APSP_CPU_ISA) sets both.
-enum class sweep_isa { scalar, avx2, avx512 };
-
-/// The rows of sources first .. first + count - 1 as a PHAST sweep leaves them: by sweep
-/// position, not by vertex, and in reduced weights. With t = vertex_at[p] and s = first + k
-/// (k < count <= stride), d(s, t) = values[p * stride + k] + h(t) - h(s), where
-/// h(t) = potential_at[p] (none: 0), unless values[p * stride + k] >= infinity (no path); the
-/// diagonal is 0. position and vertex_at invert each other and are the same on every call of
-/// a run.
-template <class T> struct sweep_rows {
-  std::int64_t first;
-  int count;
-  std::int64_t n;
-  const T* values; ///< n * stride, by position
-  int stride;
-  const std::int32_t* position;  ///< position[v], n values
-  const std::int32_t* vertex_at; ///< vertex_at[p], n values
-  const T* potential_at;         ///< h(vertex_at[p]), n values; null when there are none
-  sweep_isa isa;
-};
-
-/// Takes rows of distances, one source at a time, from several threads.
-template <class T> class row_sink {
-public:
-  virtual ~row_sink() = default;
-  /// Before the first row: how many threads will call take() (worker ids 0..workers-1).
-  virtual void start(int workers) = 0;
-  /// The distances from `source` to every vertex (n values, weight_traits<T>::infinity where
-  /// unreachable, 0 at the source), on thread `worker`; `row` is valid during the call only.
-  virtual void take(int worker, std::int64_t source, const T* row) = 0;
-  /// The rows of sources first .. first + count - 1 (n values each) at once, interleaved:
-  /// d(first + k, t) = values[t * stride + k] for k < count <= stride, on thread `worker`,
-  /// valid during the call only. By default, take() of each row in turn.
-  virtual void take_lanes(int worker, std::int64_t first, int count, std::int64_t n,
-                          const T* values, int stride) {
-    std::vector<T> row(static_cast<std::size_t>(n));
-    for (int k = 0; k < count; ++k) {
-      for (std::int64_t t = 0; t < n; ++t)
-        row[static_cast<std::size_t>(t)] = values[t * stride + k];
-      take(worker, first + k, row.data());
-    }
-  }
-  /// A sweep's rows (sweep_rows), on thread `worker`. By default they are put back in vertex
-  /// order and true distances in `scratch` (kept by the caller from call to call, n * stride
-  /// values once used) and go to take_lanes(); a sink that reduces rows in any column order
-  /// overrides it to skip that pass and its buffer.
-  virtual void take_sweep(int worker, const sweep_rows<T>& rows, std::vector<T>& scratch) {
-    constexpr T inf = weight_traits<T>::infinity;
-    const auto n = static_cast<std::size_t>(rows.n);
-    const auto stride = static_cast<std::size_t>(rows.stride);
-    scratch.resize(n * stride);
-    std::vector<T> hs(stride, T{0});
-    for (int k = 0; k < rows.count && rows.potential_at; ++k)
-      hs[static_cast<std::size_t>(k)] =
-          rows.potential_at[rows.position[static_cast<std::size_t>(rows.first + k)]];
-    for (std::size_t t = 0; t < n; ++t) {
-      const auto p = static_cast<std::size_t>(rows.position[t]);
-      const T* dp = rows.values + p * stride;
-      const T ht = rows.potential_at ? rows.potential_at[p] : T{0};
-      T* out = scratch.data() + t * stride;
-      for (std::size_t k = 0; k < stride; ++k)
-        out[k] = dp[k] >= inf ? inf : static_cast<T>(dp[k] + (ht - hs[k]));
-    }
-    for (int k = 0; k < rows.count; ++k)
-      scratch[static_cast<std::size_t>(rows.first + k) * stride + static_cast<std::size_t>(k)] =
-          T{0};
-    take_lanes(worker, rows.first, rows.count, rows.n, scratch.data(), rows.stride);
-  }
-};
-
-/// How dijkstra_rows makes its rows (the same values either way).
-enum class row_engine {
-  dijkstra, ///< Dijkstra from every source
-  phast     ///< a contraction hierarchy, then one upward search and sweeps per source (PHAST)
-};
-
-/// The engine dijkstra_rows should run for `edges` with weights of `type` under tuning `t`:
-/// PHAST for integer types on large sparse graphs (src/cpu/phast.hpp's phast_pays) unless
-/// t.cpu_phast is off; else Dijkstra. Decided once, by the planning.
-[[nodiscard]] row_engine choose_row_engine(const graph& edges, dtype type, const tuning& t);
-
-/// What the plan says of `e`: "Dijkstra in batches" or "contraction hierarchy sweeps (PHAST)".
-[[nodiscard]] std::string_view row_engine_name(row_engine e) noexcept;
-
-/// Dijkstra's rows from every vertex of `edges` (src/cpu), each row handed to `sink` as it is
-/// made: Bellman-Ford potentials first when some weight is negative (negative_cycle_error naming
-/// one cycle, as Johnson's solve), then thread_count(ctx.options()) threads, ctx.round_done after
-/// every `batch` sources. `engine` (from choose_row_engine) makes them by Dijkstra or by PHAST;
-/// returns the engine that ran: Dijkstra when the hierarchy outgrew its budget (graphs without
-/// small separators). Memory: the graph (and its hierarchy) and O(n) per thread (O(16 n) for
-/// PHAST's lanes), never a matrix.
-template <class T>
-row_engine dijkstra_rows(const graph& edges, std::int64_t batch, row_engine engine,
-                         row_sink<T>& sink, run_context& ctx);
-
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
 /// apsp::release_devices for the cuda back end (a no-op in builds without CUDA).

@@ -10,7 +10,6 @@
 // ranks (per row: max and sums over process columns; per column: over process rows).
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -26,6 +25,8 @@
 #include "core/checks.hpp"
 #include "core/matrix_partials.hpp"
 #include "core/metrics_histogram.hpp"
+#include "core/row_sink.hpp"
+#include "core/sweep_reduction.hpp"
 
 namespace apsp::detail {
 
@@ -81,38 +82,10 @@ public:
     finish_row(source, r);
   }
 
-  /// Up to max_lanes rows at once, interleaved: each column's sums are read and written once
-  /// for all of them, not once per row, and every sum sees its values in the order take() of
-  /// the rows one after another would give it: the same bits.
-  void take_lanes(int worker, std::int64_t first, int count, std::int64_t n, const T* values,
-                  int stride) override {
-    if (count > max_lanes) {
-      row_sink<T>::take_lanes(worker, first, count, n, values, stride);
-      return;
-    }
-    worker_state& w = workers_[static_cast<std::size_t>(worker)];
-    to_vertex_order(w);
-    row_state rows[max_lanes];
-    for (std::int64_t t = 0; t < n; ++t) {
-      const T* vt = values + t * stride;
-      // Column t's sums in registers for the batch (the same additions, in row order).
-      column_state c = columns_wanted_ ? w.column(t) : column_state{};
-      for (int k = 0; k < count; ++k) {
-        const T v = vt[k];
-        if (t != first + k && finite_distance(v))
-          add_pair(w, rows[k], c, v);
-      }
-      if (columns_wanted_)
-        w.set_column(t, c);
-    }
-    for (int k = 0; k < count; ++k)
-      finish_row(first + k, rows[k]);
-  }
-
   /// A PHAST sweep's rows by position (sweep_rows), without putting them back in vertex order:
   /// the worker's column sums are kept by position from its first sweep on (finish() and
   /// combine() put them back), and each position's lanes are one vector operation per sum.
-  /// Counts, maxima and the histogram are those of take_lanes() exactly; so are the distance
+  /// Counts, maxima and the histogram are those of take() exactly; so are the distance
   /// sums while below 2^53 (whole numbers: exact in a double in any order); the sums of 1/d
   /// see their values in another order (a row's by position, a column's batch pairwise), the
   /// same on every run with the same batches per thread.
@@ -266,7 +239,7 @@ private:
     histogram_builder histogram;
     /// Columns indexed by sweep position (take_sweep), not by vertex.
     bool by_position = false;
-    /// take_sweep's histogram counts, max_lanes x bins, by lane (flushed into `histogram`
+    /// take_sweep's histogram counts, max_sweep_lanes x bins, by lane (flushed into `histogram`
     /// after each sweep), and the exponent of their width: the widest its values needed.
     std::vector<std::uint64_t> lane_counts;
     int lane_exponent = 0;
@@ -283,8 +256,6 @@ private:
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return static_cast<std::size_t>(n_); }
-
-  static constexpr int max_lanes = 16;
 
   /// A row's out-metrics while its values come in.
   struct row_state {
@@ -320,17 +291,6 @@ private:
     }
   }
 
-  /// K rows' out-sums while a sweep's positions come in, lane by lane: arrays of K of one
-  /// width, so that the compiler makes one vector operation of a position's K pairs (a reach
-  /// fits T: it is below n). Distances sum in double as take() sums them: whole numbers,
-  /// exact in any order while below 2^53.
-  template <int K> struct row_lanes {
-    alignas(64) T out_max[K] = {};
-    alignas(64) T reach[K] = {};
-    alignas(64) double sum[K] = {};
-    alignas(64) double inverse[K] = {};
-  };
-
   template <int K> void take_sweep_lanes(int worker, const sweep_rows<T>& rows) {
     worker_state& w = workers_[static_cast<std::size_t>(worker)];
     if (!w.by_position) {
@@ -343,159 +303,29 @@ private:
         w.permute_columns(vertex_at_, true);
       w.by_position = true;
     }
-    row_lanes<K> r;
-    switch (rows.isa) {
-    case sweep_isa::avx512:
-      reduce_sweep_avx512<K>(w, rows, r);
-      break;
-    case sweep_isa::avx2:
-      reduce_sweep_avx2<K>(w, rows, r);
-      break;
-    case sweep_isa::scalar:
-      reduce_sweep_scalar<K>(w, rows, r);
-      break;
+    sweep_sums<T> sums;
+    sums.columns = columns_wanted_;
+    if (columns_wanted_) {
+      sums.in_count = w.in_count.data();
+      sums.in_max = w.in_max.data();
+      sums.in_sum = w.in_sum.data();
+      sums.in_inverse = w.in_inverse.data();
     }
+    if (histogram_wanted_) {
+      const auto bins = static_cast<std::size_t>(options_.histogram_bins);
+      if (w.lane_counts.empty())
+        w.lane_counts.assign(static_cast<std::size_t>(max_sweep_lanes) * bins, 0);
+      sums.bins = bins;
+      sums.lane_counts = w.lane_counts.data();
+      sums.lane_exponent = &w.lane_exponent;
+    }
+    sweep_row_lanes<T, K> r;
+    const std::uint64_t negatives = reduce_sweep<T, K>(rows, sums, r); // src/cpu
+    if (histogram_wanted_)
+      flush_lane_counts(w, negatives);
     for (int k = 0; k < rows.count; ++k)
       finish_row(rows.first + k,
                  {r.out_max[k], static_cast<std::int64_t>(r.reach[k]), r.sum[k], r.inverse[k]});
-  }
-
-  template <int K>
-  void reduce_sweep_scalar(worker_state& w, const sweep_rows<T>& rows, row_lanes<K>& r) {
-    reduce_sweep_body<K>(w, rows, r);
-  }
-  template <int K>
-  [[gnu::target("avx2,fma")]] void reduce_sweep_avx2(worker_state& w, const sweep_rows<T>& rows,
-                                                     row_lanes<K>& r) {
-    reduce_sweep_body<K>(w, rows, r);
-  }
-  template <int K>
-  [[gnu::target("avx512f,avx512bw,avx512vl,avx512dq")]] void
-  reduce_sweep_avx512(worker_state& w, const sweep_rows<T>& rows, row_lanes<K>& r) {
-    reduce_sweep_body<K>(w, rows, r);
-  }
-
-  /// The pairs of K rows at each position p: the rows' sums in `r`, column p's in the
-  /// worker's arrays (by position), the histogram. take_lanes()'s pairs: d finite, t != s.
-  template <int K>
-  [[gnu::always_inline]] inline void reduce_sweep_body(worker_state& w, const sweep_rows<T>& rows,
-                                                       row_lanes<K>& rows_out) {
-    using U = std::make_unsigned_t<T>;
-    constexpr T inf = weight_traits<T>::infinity;
-    const auto n = static_cast<std::size_t>(rows.n);
-    const T* __restrict values = rows.values;
-    const T* potential_at = rows.potential_at;
-    // Per lane: the source's position (the diagonal, skipped; -1 for lanes past count, whose
-    // values are all "no path" anyway) and its potential.
-    alignas(64) T source_at[K];
-    alignas(64) T hs[K];
-    for (int k = 0; k < K; ++k) {
-      const auto pos = k < rows.count ? rows.position[static_cast<std::size_t>(rows.first + k)]
-                                      : std::int32_t{-1};
-      source_at[k] = static_cast<T>(pos);
-      hs[k] = pos >= 0 && potential_at ? potential_at[pos] : T{0};
-    }
-    const bool columns = columns_wanted_;
-    const bool histogram = histogram_wanted_;
-    const auto bins = static_cast<std::size_t>(options_.histogram_bins);
-    if (histogram && w.lane_counts.empty())
-      w.lane_counts.assign(static_cast<std::size_t>(max_lanes) * bins, 0);
-    std::uint64_t* __restrict lane_counts = w.lane_counts.data();
-    int exponent = w.lane_exponent;
-    alignas(64) T negative[K] = {};
-    // Raw pointers and a local copy of the row sums: what the loop writes cannot alias them,
-    // so the sums stay in registers.
-    std::int64_t* __restrict in_count = w.in_count.data();
-    T* __restrict in_max = w.in_max.data();
-    double* __restrict in_sum = w.in_sum.data();
-    double* __restrict in_inverse = w.in_inverse.data();
-    row_lanes<K> r = rows_out;
-    for (std::size_t p = 0; p < n; ++p) {
-      const T* dp = values + p * K;
-      const T hp = potential_at ? potential_at[p] : T{0};
-      alignas(64) T v[K];        // the pair's distance, 0 where there is no pair
-      alignas(64) T pair[K];     // 1 where there is one
-      alignas(64) double dist[K]; // v as a double
-      alignas(64) double inv[K];  // 1 / d for d > 0, else 0
-      for (int k = 0; k < K; ++k) {
-        const T raw = dp[k];
-        // Wraps only where raw is "no path", and then it is not used.
-        const T d = static_cast<T>(static_cast<U>(raw) + static_cast<U>(hp - hs[k]));
-        // Selections as masks, and the division made in every lane (by 1 where d <= 0, the
-        // quotient masked to +0.0 after): a branch here keeps the loop scalar, and the
-        // compiler makes one of any select it can see around a division or a conversion.
-        const T is_pair = static_cast<T>(raw < inf) & static_cast<T>(d < inf) &
-                          static_cast<T>(static_cast<T>(p) != source_at[k]);
-        const T vk = d & static_cast<T>(-is_pair);
-        v[k] = vk;
-        pair[k] = is_pair;
-        dist[k] = static_cast<double>(vk);
-        const double q = 1.0 / static_cast<double>(std::max(vk, T{1}));
-        const std::uint64_t keep = std::uint64_t{0} - static_cast<std::uint64_t>(vk > T{0});
-        inv[k] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(q) & keep);
-      }
-      for (int k = 0; k < K; ++k) {
-        r.out_max[k] = std::max(r.out_max[k], v[k]);
-        r.reach[k] += pair[k];
-        r.sum[k] += dist[k];
-        r.inverse[k] += inv[k];
-      }
-      if (columns) {
-        T count = 0;
-        T max = in_max[p];
-        for (int k = 0; k < K; ++k) {
-          count += pair[k];
-          max = std::max(max, v[k]);
-        }
-        in_count[p] += static_cast<std::int64_t>(count);
-        in_max[p] = max;
-        in_sum[p] += pairwise_sum<K>(dist);
-        in_inverse[p] += pairwise_sum<K>(inv);
-      }
-      if (histogram) {
-        // Each lane its own counts: a road graph's pairs at one position mostly fall in one
-        // bin, and one counter incremented 16 times in a row is a chain of dependent adds.
-        T top = 0;
-        for (int k = 0; k < K; ++k)
-          top = std::max(top, v[k]);
-        if ((top >> exponent) >= static_cast<T>(bins))
-          exponent = widen_lane_counts(w, static_cast<std::int64_t>(top));
-        for (int k = 0; k < K; ++k)
-          negative[k] += pair[k] & static_cast<T>(v[k] < T{0});
-        for (int k = 0; k < K; ++k) {
-          const T at_least_0 = static_cast<T>(v[k] >= T{0});
-          const auto bin =
-              static_cast<std::size_t>((v[k] & static_cast<T>(-at_least_0)) >> exponent);
-          lane_counts[static_cast<std::size_t>(k) * bins + bin] +=
-              static_cast<std::uint64_t>(pair[k] & at_least_0);
-        }
-      }
-    }
-    rows_out = r;
-    if (histogram) {
-      std::uint64_t negatives = 0;
-      for (int k = 0; k < K; ++k)
-        negatives += static_cast<std::uint64_t>(negative[k]);
-      flush_lane_counts(w, negatives);
-    }
-  }
-
-  /// Widens the worker's per-lane counts until `top` (>= 0) falls in the last bin (as
-  /// histogram_builder::add widens); returns the new exponent.
-  [[gnu::noinline]] int widen_lane_counts(worker_state& w, std::int64_t top) const {
-    const auto bins = static_cast<std::size_t>(options_.histogram_bins);
-    while ((top >> w.lane_exponent) >= static_cast<std::int64_t>(bins)) {
-      for (std::size_t k = 0; k < static_cast<std::size_t>(max_lanes); ++k) {
-        std::uint64_t* c = w.lane_counts.data() + k * bins;
-        for (std::size_t i = 0; i < bins; ++i) {
-          const std::uint64_t x = c[i];
-          c[i] = 0;
-          c[i / 2] += x;
-        }
-      }
-      ++w.lane_exponent;
-    }
-    return w.lane_exponent;
   }
 
   /// Adds the per-lane counts of a sweep to the worker's histogram and clears them: the same
@@ -503,7 +333,7 @@ private:
   void flush_lane_counts(worker_state& w, std::uint64_t negative) const {
     const auto bins = static_cast<std::size_t>(options_.histogram_bins);
     std::vector<std::uint64_t> counts(bins, 0);
-    for (std::size_t k = 0; k < static_cast<std::size_t>(max_lanes); ++k) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(max_sweep_lanes); ++k) {
       for (std::size_t i = 0; i < bins; ++i) {
         counts[i] += w.lane_counts[k * bins + i];
         w.lane_counts[k * bins + i] = 0;
@@ -511,18 +341,6 @@ private:
     }
     w.histogram.merge(histogram_builder(options_.histogram_bins, true, w.lane_exponent,
                                         std::move(counts), negative));
-  }
-
-  /// a[0] + ... + a[K - 1] in halves (vector adds), the same order every time.
-  template <int K> [[gnu::always_inline]] static double pairwise_sum(const double (&a)[K]) {
-    if constexpr (K == 1) {
-      return a[0];
-    } else {
-      double half[K / 2];
-      for (int k = 0; k < K / 2; ++k)
-        half[k] = a[k] + a[k + K / 2];
-      return pairwise_sum<K / 2>(half);
-    }
   }
 
   void finish_row(std::int64_t source, const row_state& r) {

@@ -12,6 +12,7 @@
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
 #include "core/backend.hpp"
+#include "core/row_sink.hpp"
 
 namespace apsp::detail {
 

@@ -125,3 +125,11 @@ scoped_tuning::~scoped_tuning() {
 }
 
 } // namespace apsp::detail
+
+namespace apsp {
+
+bool devices_may_repeat() {
+  return detail::current_tuning().cuda_force_multi_gpu;
+}
+
+} // namespace apsp

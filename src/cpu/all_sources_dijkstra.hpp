@@ -8,6 +8,7 @@
 
 #include "apsp/matrix.hpp"
 #include "core/backend.hpp"
+#include "core/row_sink.hpp"
 #include "cpu/csr_graph.hpp"
 
 namespace apsp::cpu {

@@ -1,5 +1,5 @@
 // The rows behind apsp::compute_metrics on sparse graphs: Johnson's algorithm whose rows go to
-// the core's reduction one by one (core/backend.hpp's dijkstra_rows) instead of into a matrix,
+// the core's reduction one by one (core/row_sink.hpp's dijkstra_rows) instead of into a matrix,
 // made by Dijkstra or, on road-like integer graphs, by PHAST's sweeps.
 
 #include <chrono>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/row_sink.hpp"
 #include "core/thread_count.hpp"
 #include "cpu/all_sources_dijkstra.hpp"
 #include "cpu/csr_graph.hpp"

@@ -77,18 +77,6 @@ template <class T, int K>
   sweep_body<T, K>(s);
 }
 
-detail::sweep_isa sweep_isa_of(detail::cpu::isa isa) noexcept {
-  switch (isa) {
-  case detail::cpu::isa::avx512:
-    return detail::sweep_isa::avx512;
-  case detail::cpu::isa::avx2:
-    return detail::sweep_isa::avx2;
-  case detail::cpu::isa::scalar:
-    break;
-  }
-  return detail::sweep_isa::scalar;
-}
-
 template <class T> using sweep_fn = void (*)(const sweep_args<T>&);
 
 template <class T, int K> sweep_fn<T> sweep_for(detail::cpu::isa isa) {
@@ -137,7 +125,6 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
     for (std::size_t p = 0; p < un; ++p)
       potential_at[p] = h[static_cast<std::size_t>(ch.vertex_at[p])];
   }
-  const detail::sweep_isa isa = sweep_isa_of(detail::cpu::selected_isa());
 #pragma omp parallel num_threads(workers)
   {
     // Each thread allocates (and so first touches) its own buffers.
@@ -164,7 +151,7 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
       sink.take_sweep(worker,
                       detail::sweep_rows<T>{first, count, n, d.data.get(), K, ch.position.data(),
                                             ch.vertex_at.data(),
-                                            h.empty() ? nullptr : potential_at.data(), isa},
+                                            h.empty() ? nullptr : potential_at.data()},
                       scratch);
       progress.done(count, worker == 0, ctx);
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/row_sink.hpp"
 #include "cpu/all_sources_dijkstra.hpp"
 #include "cpu/contraction_hierarchy.hpp"
 #include "cpu/csr_graph.hpp"

@@ -98,13 +98,6 @@ std::unique_ptr<round_kernels> make_packed16_round_kernels(const packed16_proble
   return std::make_unique<packed16_kernels>(p);
 }
 
-void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStream_t s) {
-  packed16_kernels k(p);
-  k.pivot(r, s);
-  k.panels(r, s);
-  k.update(r, apsp::detail::update_part::all, s);
-}
-
 void enqueue_packed16_fill_padding(std::int16_t* d, std::int64_t n, std::int64_t ld,
                                    cudaStream_t s) {
   if (ld == n)

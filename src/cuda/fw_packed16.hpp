@@ -40,9 +40,6 @@ void configure_packed16_kernels();
 /// outlive the result.
 [[nodiscard]] std::unique_ptr<round_kernels> make_packed16_round_kernels(const packed16_problem& p);
 
-/// Enqueues pivot round r (phase 1, 2 and 3) on stream s.
-void enqueue_packed16_round(const packed16_problem& p, std::int64_t r, cudaStream_t s);
-
 /// Sets the padding (rows and columns n..ld-1) of d to 16383.
 void enqueue_packed16_fill_padding(std::int16_t* d, std::int64_t n, std::int64_t ld,
                                    cudaStream_t s);

@@ -190,11 +190,4 @@ byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p) {
   return out;
 }
 
-byte_buffer read_text_file(const std::filesystem::path& p) {
-  byte_buffer raw = read_file(p);
-  if (!is_gzip(raw.view()))
-    return raw;
-  return gunzip(raw.view(), p);
-}
-
 } // namespace apsp::io::detail

@@ -74,7 +74,4 @@ private:
 /// byte offset) on corrupt or truncated data.
 [[nodiscard]] byte_buffer gunzip(std::string_view bytes, const std::filesystem::path& p);
 
-/// read_file, then gunzip when the content is gzip (text formats).
-[[nodiscard]] byte_buffer read_text_file(const std::filesystem::path& p);
-
 } // namespace apsp::io::detail

@@ -23,22 +23,17 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text,
   std::vector<std::int32_t> dst;
   std::vector<double> weight;
 
-  while (lines.next(line)) {
+  while (next_content_line(lines, "c", line)) {
     const std::int64_t at = lines.line_number();
-    const char kind = first_char(line);
-    if (kind == '\0' || kind == 'c')
-      continue;
     token_scanner tokens(line);
     std::string_view tag;
     tokens.next(tag);
     if (tag == "p") {
       if (have_problem)
         fail_line(p, at, "second 'p' line (only one is allowed)");
-      std::string_view problem, n_tok, m_tok, extra;
-      if (!tokens.next(problem) || !tokens.next(n_tok) || !tokens.next(m_tok) ||
-          tokens.next(extra)) {
+      std::string_view problem, n_tok, m_tok;
+      if (!next_exactly(tokens, problem, n_tok, m_tok))
         fail_line(p, at, "bad problem line (expected 'p sp n m')");
-      }
       if (problem != "sp") {
         fail_line(p, at, "problem type " + quote_token(problem) + " is not 'sp' (shortest paths)");
       }
@@ -56,10 +51,9 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text,
       if (static_cast<std::int64_t>(src.size()) == m) {
         fail_line(p, at, "more arcs than the " + std::to_string(m) + " the 'p' line declares");
       }
-      std::string_view u_tok, v_tok, w_tok, extra;
-      if (!tokens.next(u_tok) || !tokens.next(v_tok) || !tokens.next(w_tok) || tokens.next(extra)) {
+      std::string_view u_tok, v_tok, w_tok;
+      if (!next_exactly(tokens, u_tok, v_tok, w_tok))
         fail_line(p, at, "bad arc line (expected 'a u v w')");
-      }
       src.push_back(static_cast<std::int32_t>(parse_vertex(u_tok, n, 1, p, at)));
       dst.push_back(static_cast<std::int32_t>(parse_vertex(v_tok, n, 1, p, at)));
       weight.push_back(parse_weight(w_tok, p, at));

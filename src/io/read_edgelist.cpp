@@ -31,11 +31,8 @@ graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
   std::string_view line;
   std::vector<std::int64_t> ids; // u0, v0, u1, v1, ...
   std::vector<double> weight;
-  while (lines.next(line)) {
+  while (next_content_line(lines, "#%", line)) {
     const std::int64_t at = lines.line_number();
-    const char c = first_char(line);
-    if (c == '\0' || c == '#' || c == '%')
-      continue;
     token_scanner tokens(line);
     std::string_view u_tok, v_tok, w_tok;
     if (!tokens.next(u_tok) || !tokens.next(v_tok) || tokens.count() > 1) {

@@ -31,12 +31,11 @@ struct mtx_banner {
 
 mtx_banner parse_banner(std::string_view line, const std::filesystem::path& p) {
   token_scanner tokens(line);
-  std::string_view magic, object, layout, field, symmetry, extra;
+  std::string_view magic, object, layout, field, symmetry;
   if (!tokens.next(magic) || lower(magic) != "%%matrixmarket") {
     fail_line(p, 1, "missing '%%MatrixMarket matrix coordinate <field> <symmetry>' banner");
   }
-  if (!tokens.next(object) || !tokens.next(layout) || !tokens.next(field) ||
-      !tokens.next(symmetry) || tokens.next(extra)) {
+  if (!next_exactly(tokens, object, layout, field, symmetry)) {
     fail_line(p, 1, "bad banner (expected '%%MatrixMarket matrix coordinate <field> <symmetry>')");
   }
   if (lower(object) != "matrix")
@@ -83,18 +82,13 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::
   std::vector<std::int32_t> src;
   std::vector<std::int32_t> dst;
   std::vector<double> weight;
-  while (lines.next(line)) {
+  while (next_content_line(lines, "%", line)) {
     const std::int64_t at = lines.line_number();
-    const char c = first_char(line);
-    if (c == '\0' || c == '%')
-      continue;
     token_scanner tokens(line);
     if (!have_size) {
-      std::string_view r_tok, c_tok, nnz_tok, extra;
-      if (!tokens.next(r_tok) || !tokens.next(c_tok) || !tokens.next(nnz_tok) ||
-          tokens.next(extra)) {
+      std::string_view r_tok, c_tok, nnz_tok;
+      if (!next_exactly(tokens, r_tok, c_tok, nnz_tok))
         fail_line(p, at, "bad size line (expected 'rows cols entries')");
-      }
       const std::int64_t rows = parse_count(r_tok, "row count", p, at);
       const std::int64_t cols = parse_count(c_tok, "column count", p, at);
       if (rows != cols) {
@@ -116,9 +110,9 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::
     if (entries == nnz) {
       fail_line(p, at, "more entries than the " + std::to_string(nnz) + " the size line declares");
     }
-    std::string_view i_tok, j_tok, w_tok, extra;
-    const bool ok = tokens.next(i_tok) && tokens.next(j_tok) && (pattern || tokens.next(w_tok)) &&
-                    !tokens.next(extra);
+    std::string_view i_tok, j_tok, w_tok;
+    const bool ok =
+        pattern ? next_exactly(tokens, i_tok, j_tok) : next_exactly(tokens, i_tok, j_tok, w_tok);
     if (!ok) {
       fail_line(p, at,
                 pattern ? "bad entry (expected 'row col')"

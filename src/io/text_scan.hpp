@@ -87,15 +87,29 @@ private:
   return ec == std::errc() && ptr == end && !token.empty();
 }
 
-/// Whether `line` is empty or only blanks.
-[[nodiscard]] inline bool is_blank_line(std::string_view line) noexcept {
-  return line.find_first_not_of(" \t\v\f") == std::string_view::npos;
-}
-
 /// First non-blank character of the line, or '\0'.
 [[nodiscard]] inline char first_char(std::string_view line) noexcept {
   const auto i = line.find_first_not_of(" \t\v\f");
   return i == std::string_view::npos ? '\0' : line[i];
+}
+
+/// Reads the next line that has content into `line`: not blank, and not a comment (its first
+/// non-blank character one of `comments`); false at the end of the text.
+[[nodiscard]] inline bool next_content_line(line_reader& lines, std::string_view comments,
+                                            std::string_view& line) noexcept {
+  while (lines.next(line)) {
+    const char c = first_char(line);
+    if (c != '\0' && comments.find(c) == std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+/// Reads the line's next tokens into `out...`: true when it has that many and no more.
+template <class... Tokens>
+[[nodiscard]] bool next_exactly(token_scanner& tokens, Tokens&... out) noexcept {
+  std::string_view extra;
+  return (tokens.next(out) && ...) && !tokens.next(extra);
 }
 
 /// A weight: a finite number with |w| <= 2^53; otherwise invalid_input_error at `line`.

@@ -24,7 +24,7 @@
 #include "core/checkpoint.hpp"
 #include "core/checks.hpp"
 #include "core/cpu_placement.hpp"
-#include "core/distance_stats.hpp"
+#include "core/stats.hpp"
 #include "core/driver_fields.hpp"
 #include "core/host_memory.hpp"
 #include "core/metrics_accumulator.hpp"
@@ -589,226 +589,290 @@ graph_metrics reduce_tiles(MPI_Comm world, const detail::grid_layout& L, const T
   return acc.finish();
 }
 
+/// One rank's solve of `planned`, in the order its stages run: setup (the tiles allocated and
+/// filled, or loaded from a checkpoint; GPU ranks: on the device), rounds, gather (negative
+/// cycles, the summary's sums, the metrics) and write (the outputs, with MPI-IO). The members
+/// are declared in the order the stages make them, so they are destroyed in reverse.
+template <class T> class rank_solve {
+public:
+  rank_solve(const session& s, const graph& g, const plan& planned, const solve_options& o,
+             const options& d, const detail::weight_facts& facts, rank_metrics* metrics)
+      : t0_(clock_type::now()), s_(s), g_(g), o_(o), d_(d), facts_(facts), metrics_(metrics),
+        world_(world_of(s)), out_(first_summary(planned)), ranks_(ranks_of(out_.plan)),
+        L_(layout_of(out_.plan, s.rank())), rows_(L_.local_rows()), cols_(L_.local_cols()),
+        cells_(static_cast<std::size_t>(rows_ * cols_)),
+        gpu_fill_(gpu_type && ranks_.gpu && o.resume_dir.empty()),
+        reduce_on_device_(gpu_type && metrics != nullptr &&
+                          ranks_reduce_on_devices(out_.plan, o)) {}
+  rank_solve(const rank_solve&) = delete;
+  rank_solve& operator=(const rank_solve&) = delete;
+
+  void setup() {
+    const plan& p = out_.plan;
+    id_ = {.n = p.n,
+           .type = o_.type,
+           .paths = o_.paths,
+           .block = p.block,
+           .rows = ranks_.grid_rows,
+           .cols = ranks_.grid_cols};
+    if (reduce_on_device_) {
+      device_acc_.emplace(p.n, metrics_->options);
+      device_sink_.emplace(*device_acc_, detail::path_limit<T>(facts_));
+    }
+    // The setup of a solve in one process (core/process_checkpoints.hpp), on this rank's tiles.
+    s_.agree([&] {
+      try {
+        if (!reduce_on_device_) {
+          local_ = std::make_unique_for_overwrite<T[]>(cells_);
+          detail::advise_huge_pages(local_.get(), cells_ * sizeof(T));
+        }
+        if (o_.paths) {
+          via_ = std::make_unique_for_overwrite<std::int32_t[]>(cells_);
+          detail::advise_huge_pages(via_.get(), cells_ * sizeof(std::int32_t));
+        }
+      } catch (const std::bad_alloc&) {
+        throw out_of_memory_error("rank " + std::to_string(s_.rank()) + " cannot allocate its " +
+                                  std::to_string(rows_) + " x " + std::to_string(cols_) +
+                                  " tiles");
+      }
+      if (detail::wants_checkpoints(o_))
+        id_.input_hash = detail::hash_graph(g_);
+      if (detail::fills_from_edges(o_, gpu_fill_))
+        detail::fill_initial_tiles(g_, L_, local_.get());
+      saved_.emplace(o_, id_, s_.rank(), local_.get(), cells_ * sizeof(T),
+                     o_.paths ? via_.get() : nullptr, cells_ * 4, p.rounds);
+    });
+    hooks_ = saved_ ? saved_->hooks : detail::round_hooks{};
+    comm_.emplace(world_, ranks_.grid_rows, ranks_.grid_cols);
+    // GPU ranks: the tiles go to the device once; the rounds keep them there. The NCCL
+    // communicators connect meanwhile (setup, not rounds).
+    tiles_.emplace(detail::local_tiles<T>{L_, local_.get(), o_.paths ? via_.get() : nullptr});
+    if constexpr (gpu_type) {
+      if (ranks_.gpu && p.n > 0) {
+        s_.agree([&] { out_.exchange = comm_->use_device(ranks_.gpu_device); });
+        comm_->start_connect();
+        s_.agree([&] {
+          gpu_ = cuda::make_rank_gpu<T>(ranks_.gpu_device, *tiles_, facts_,
+                                        gpu_fill_ ? &g_ : nullptr);
+        });
+        s_.agree([&] { out_.connect_seconds = comm_->wait_device(); });
+      }
+    }
+    out_.setup_seconds = seconds_since(t0_);
+  }
+
+  void rounds() {
+    const plan& p = out_.plan;
+    const auto t1 = clock_type::now();
+    const std::vector<detail::thread_usage> census_before = detail::thread_census();
+    s_.agree([&] {
+      if (p.n == 0)
+        return;
+      detail::run_context ctx(o_, p.n, facts_.has_negative);
+      if (gpu_) {
+        const bool one_node = ranks_.ranks_per_node == ranks_.ranks;
+        const bool nvlink_like = one_node && comm_->device_row() && comm_->device_col();
+        hooks_.lookahead =
+            ranks_.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));
+        out_.lookahead = hooks_.lookahead && comm_->distributed();
+        if (device_sink_)
+          ctx.set_reduction(&*device_sink_);
+        gpu_->run(*comm_, ctx, hooks_);
+        return;
+      }
+      hooks_.lookahead = ranks_.lookahead.value_or(true);
+      out_.lookahead = hooks_.lookahead && comm_->distributed();
+      detail::cpu::blocked_config cfg;
+      cfg.block = p.block;
+      cfg.threads = ranks_.threads;
+      cfg.kernels = detail::cpu::selected_isa();
+      if (const auto& placed = session_access::of(s_).placed) {
+        // No oversubscription: the ranks on these CPUs have a thread for each at most.
+        cfg.threads_fit =
+            static_cast<std::int64_t>(cfg.threads) * placed->sharing <= placed->cpu_count;
+      }
+      detail::cpu::blocked_floyd_warshall(*tiles_, *comm_, cfg, ctx, hooks_);
+    });
+    out_.solve_seconds = seconds_since(t1);
+    rank_report me = report_of(s_, p, comm_->stats(), out_.solve_seconds,
+                               detail::census_since(census_before, detail::thread_census()));
+    if constexpr (gpu_type) {
+      if (gpu_) {
+        s_.agree([&] {
+          const cuda::rank_gpu_times t = gpu_->times();
+          me.compute_seconds = std::max(0.0, t.compute_span - t.panel_waits);
+          me.communication_seconds += t.exchange;
+          me.wait_seconds += t.panel_waits;
+          me.download_seconds = t.download;
+        });
+      }
+    }
+    collect_reports(world_, me, out_);
+  }
+
+  /// Returns false when the tiles were reduced on the devices (metrics): nothing to write.
+  bool gather() {
+    const auto t2 = clock_type::now();
+    // Negative cycles: every rank's diagonal entries, gathered in vertex order.
+    const detail::negative_diagonal mine = device_sink_
+                                               ? device_sink_->negative()
+                                               : detail::find_negative_diagonal(L_, local_.get());
+    long long count = mine.count;
+    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, world_);
+    if (count > 0) {
+      const int kept = static_cast<int>(mine.first.size());
+      std::vector<int> kept_per_rank(static_cast<std::size_t>(s_.size()));
+      MPI_Allgather(&kept, 1, MPI_INT, kept_per_rank.data(), 1, MPI_INT, world_);
+      std::vector<int> at(kept_per_rank.size(), 0);
+      for (std::size_t r = 1; r < at.size(); ++r)
+        at[r] = at[r - 1] + kept_per_rank[r - 1];
+      std::vector<std::int64_t> all(static_cast<std::size_t>(at.back() + kept_per_rank.back()));
+      MPI_Allgatherv(mine.first.data(), kept, MPI_INT64_T, all.data(), kept_per_rank.data(),
+                     at.data(), MPI_INT64_T, world_);
+      std::sort(all.begin(), all.end());
+      detail::negative_diagonal found;
+      found.count = count;
+      found.first.assign(all.begin(),
+                         all.begin() + static_cast<std::ptrdiff_t>(
+                                           std::min(all.size(), detail::negative_diagonal::kept)));
+      detail::throw_negative_cycle(found);
+    }
+    if (device_acc_) {
+      // The tiles were reduced on the devices: the partials of every rank combined.
+      s_.agree([&] {
+        device_acc_->combine(all_ranks{world_});
+        metrics_->result = device_acc_->finish();
+      });
+      out_.finish_seconds = seconds_since(t2);
+      return false;
+    }
+    detail::normalize_unreachable_tiles(L_, local_.get(), o_.paths ? via_.get() : nullptr,
+                                        facts_);
+    const distance_summary st = detail::summarize_tiles(L_, local_.get());
+    std::vector<distance_summary> every(static_cast<std::size_t>(s_.size()));
+    MPI_Allgather(&st, sizeof st, MPI_BYTE, every.data(), sizeof st, MPI_BYTE, world_);
+    distance_summary all;
+    all.integral = out_.integral;
+    for (const distance_summary& part : every)
+      all.merge(part);
+    out_.reachable_pairs = all.reachable_pairs;
+    out_.max_distance = all.max;
+    out_.distance_sum = all.sum_text();
+    if (metrics_ != nullptr) {
+      s_.agree([&] {
+        metrics_->result =
+            reduce_tiles(world_, L_, local_.get(), ranks_.threads, metrics_->options);
+      });
+    }
+    out_.finish_seconds = seconds_since(t2);
+    return true;
+  }
+
+  /// Outputs: OUT.apsp-partial, renamed by the first rank once every rank wrote its blocks.
+  void write() {
+    const plan& p = out_.plan;
+    const auto t3 = clock_type::now();
+    std::vector<std::filesystem::path> partials;
+    const auto write_one = [&](const std::filesystem::path& final_path, const void* data,
+                               MPI_Datatype etype, const std::string& header) {
+      const std::filesystem::path partial = final_path.string() + ".apsp-partial";
+      partials.push_back(partial);
+      write_tiles(world_, L_, s_.size(), s_.rank(), data, etype, partial, header, final_path);
+    };
+    try {
+      s_.agree([&] {
+        if (!d_.distances_file.empty()) {
+          write_one(d_.distances_file, local_.get(), mpi_type<T>(),
+                    io::raw_matrix_header(d_.distances_format, o_.type, p.n));
+        }
+        if (!d_.paths_file.empty()) {
+          write_one(d_.paths_file, via_.get(), MPI_INT32_T,
+                    io::raw_matrix_header(io::format::npy, dtype::int32, p.n));
+        }
+      });
+      // A cancel that came during the writes (a signal) still leaves no output.
+      s_.agree([&] {
+        if (d_.commit_outputs && !d_.commit_outputs())
+          throw cancelled_error("cancelled before the outputs replaced their targets");
+      });
+      s_.agree([&] {
+        if (s_.rank() != 0)
+          return;
+        std::error_code ec;
+        if (!d_.distances_file.empty())
+          std::filesystem::rename(d_.distances_file.string() + ".apsp-partial", d_.distances_file,
+                                  ec);
+        if (!ec && !d_.paths_file.empty())
+          std::filesystem::rename(d_.paths_file.string() + ".apsp-partial", d_.paths_file, ec);
+        APSP_EXPECTS(!ec, io_error,
+                     "cannot rename the finished output onto its target: " + ec.message());
+      });
+    } catch (...) {
+      if (s_.rank() == 0) {
+        std::error_code ec;
+        for (const auto& f : partials)
+          std::filesystem::remove(f, ec);
+      }
+      throw;
+    }
+    out_.write_seconds = seconds_since(t3);
+  }
+
+  /// The summary, once the stages ran.
+  [[nodiscard]] summary take_summary() { return std::move(out_); }
+
+private:
+  static constexpr bool gpu_type = std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>;
+
+  static summary first_summary(const plan& planned) {
+    summary out;
+    out.integral = std::is_integral_v<T>;
+    out.plan = planned;
+    return out;
+  }
+
+  const clock_type::time_point t0_;
+  const session& s_;
+  const graph& g_;
+  const solve_options& o_;
+  const options& d_;
+  const detail::weight_facts& facts_;
+  rank_metrics* metrics_;
+  const MPI_Comm world_;
+  summary out_;
+  const drivers::distributed& ranks_; ///< out_.plan's
+  const detail::grid_layout L_;
+  const std::int64_t rows_;
+  const std::int64_t cols_;
+  const std::size_t cells_;
+  // Uninitialised: the fill, a checkpoint or (GPU ranks) the first download writes every value,
+  // so no single-threaded pass touches the pages first.
+  std::unique_ptr<T[]> local_;
+  std::unique_ptr<std::int32_t[]> via_;
+  detail::checkpoint_identity id_;
+  /// GPU ranks starting afresh build their tiles on the device from the edges.
+  const bool gpu_fill_;
+  /// Metrics on GPU ranks: each device reduces its tiles where they are (as one GPU does), so
+  /// the tiles never come to host memory, which holds none of them.
+  const bool reduce_on_device_;
+  std::optional<detail::metrics_accumulator<T>> device_acc_;
+  std::optional<detail::metrics_reduction_sink<T>> device_sink_;
+  std::optional<detail::process_checkpoints> saved_;
+  detail::round_hooks hooks_;
+  std::optional<mpi_grid_comm> comm_;
+  std::unique_ptr<cuda::rank_gpu<T>> gpu_;
+  std::optional<detail::local_tiles<T>> tiles_;
+};
+
 template <class T>
 summary solve_typed(const session& s, const graph& g, const plan& planned, const solve_options& o,
                     const options& d, const detail::weight_facts& facts, rank_metrics* metrics) {
-  const auto t0 = clock_type::now();
-  const MPI_Comm world = world_of(s);
-  summary out;
-  out.integral = std::is_integral_v<T>;
-  out.plan = planned;
-  const plan& p = out.plan;
-  const drivers::distributed& ranks = ranks_of(p);
-  const detail::grid_layout L = layout_of(p, s.rank());
-  const std::int64_t rows = L.local_rows();
-  const std::int64_t cols = L.local_cols();
-  const auto cells = static_cast<std::size_t>(rows * cols);
-  // Uninitialised: the fill, a checkpoint or (GPU ranks) the first download writes every value,
-  // so no single-threaded pass touches the pages first.
-  std::unique_ptr<T[]> local;
-  std::unique_ptr<std::int32_t[]> via;
-  detail::checkpoint_identity id;
-  id.n = p.n;
-  id.type = o.type;
-  id.paths = o.paths;
-  id.block = p.block;
-  id.rows = ranks.grid_rows;
-  id.cols = ranks.grid_cols;
-  // GPU ranks starting afresh build their tiles on the device from the edges.
-  constexpr bool gpu_type = std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>;
-  const bool gpu_fill = gpu_type && ranks.gpu && o.resume_dir.empty();
-  // Metrics on GPU ranks: each device reduces its tiles where they are (as one GPU does), so
-  // the tiles never come to host memory, which holds none of them.
-  const bool reduce_on_device = gpu_type && metrics != nullptr && ranks_reduce_on_devices(p, o);
-  std::optional<detail::metrics_accumulator<T>> device_acc;
-  std::optional<detail::metrics_reduction_sink<T>> device_sink;
-  if (reduce_on_device) {
-    device_acc.emplace(p.n, metrics->options);
-    device_sink.emplace(*device_acc, detail::path_limit<T>(facts));
-  }
-  // The setup of a solve in one process (core/process_checkpoints.hpp), on this rank's tiles.
-  std::optional<detail::process_checkpoints> saved;
-  s.agree([&] {
-    try {
-      if (!reduce_on_device) {
-        local = std::make_unique_for_overwrite<T[]>(cells);
-        detail::advise_huge_pages(local.get(), cells * sizeof(T));
-      }
-      if (o.paths) {
-        via = std::make_unique_for_overwrite<std::int32_t[]>(cells);
-        detail::advise_huge_pages(via.get(), cells * sizeof(std::int32_t));
-      }
-    } catch (const std::bad_alloc&) {
-      throw out_of_memory_error("rank " + std::to_string(s.rank()) + " cannot allocate its " +
-                                std::to_string(rows) + " x " + std::to_string(cols) + " tiles");
-    }
-    if (detail::wants_checkpoints(o))
-      id.input_hash = detail::hash_graph(g);
-    if (detail::fills_from_edges(o, gpu_fill))
-      detail::fill_initial_tiles(g, L, local.get());
-    saved.emplace(o, id, s.rank(), local.get(), cells * sizeof(T), o.paths ? via.get() : nullptr,
-                  cells * 4, p.rounds);
-  });
-  detail::round_hooks hooks = saved ? saved->hooks : detail::round_hooks{};
-  mpi_grid_comm comm(world, ranks.grid_rows, ranks.grid_cols);
-  // GPU ranks: the tiles go to the device once; the rounds keep them there. The NCCL
-  // communicators connect meanwhile (setup, not rounds).
-  std::unique_ptr<cuda::rank_gpu<T>> gpu;
-  const detail::local_tiles<T> tiles{L, local.get(), o.paths ? via.get() : nullptr};
-  if constexpr (gpu_type) {
-    if (ranks.gpu && p.n > 0) {
-      s.agree([&] { out.exchange = comm.use_device(ranks.gpu_device); });
-      comm.start_connect();
-      s.agree([&] {
-        gpu = cuda::make_rank_gpu<T>(ranks.gpu_device, tiles, facts, gpu_fill ? &g : nullptr);
-      });
-      s.agree([&] { out.connect_seconds = comm.wait_device(); });
-    }
-  }
-  out.setup_seconds = seconds_since(t0);
-
-  const auto t1 = clock_type::now();
-  const std::vector<detail::thread_usage> census_before = detail::thread_census();
-  s.agree([&] {
-    if (p.n == 0)
-      return;
-    detail::run_context ctx(o, p.n, facts.has_negative);
-    if (gpu) {
-      const bool one_node = ranks.ranks_per_node == ranks.ranks;
-      const bool nvlink_like = one_node && comm.device_row() && comm.device_col();
-      hooks.lookahead = ranks.lookahead.value_or(!(nvlink_like && p.n >= gpu_lookahead_below_n));
-      out.lookahead = hooks.lookahead && comm.distributed();
-      if (device_sink)
-        ctx.set_reduction(&*device_sink);
-      gpu->run(comm, ctx, hooks);
-      return;
-    }
-    hooks.lookahead = ranks.lookahead.value_or(true);
-    out.lookahead = hooks.lookahead && comm.distributed();
-    detail::cpu::blocked_config cfg;
-    cfg.block = p.block;
-    cfg.threads = ranks.threads;
-    cfg.kernels = detail::cpu::selected_isa();
-    if (const auto& placed = session_access::of(s).placed) {
-      // No oversubscription: the ranks on these CPUs have a thread for each at most.
-      cfg.threads_fit =
-          static_cast<std::int64_t>(cfg.threads) * placed->sharing <= placed->cpu_count;
-    }
-    detail::cpu::blocked_floyd_warshall(tiles, comm, cfg, ctx, hooks);
-  });
-  out.solve_seconds = seconds_since(t1);
-  rank_report me = report_of(s, p, comm.stats(), out.solve_seconds,
-                             detail::census_since(census_before, detail::thread_census()));
-  if constexpr (gpu_type) {
-    if (gpu) {
-      s.agree([&] {
-        const cuda::rank_gpu_times t = gpu->times();
-        me.compute_seconds = std::max(0.0, t.compute_span - t.panel_waits);
-        me.communication_seconds += t.exchange;
-        me.wait_seconds += t.panel_waits;
-        me.download_seconds = t.download;
-      });
-    }
-  }
-  collect_reports(world, me, out);
-
-  const auto t2 = clock_type::now();
-  // Negative cycles: every rank's diagonal entries, gathered in vertex order.
-  const detail::negative_diagonal mine =
-      device_sink ? device_sink->negative() : detail::find_negative_diagonal(L, local.get());
-  long long count = mine.count;
-  MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_LONG_LONG, MPI_SUM, world);
-  if (count > 0) {
-    const int kept = static_cast<int>(mine.first.size());
-    std::vector<int> kept_per_rank(static_cast<std::size_t>(s.size()));
-    MPI_Allgather(&kept, 1, MPI_INT, kept_per_rank.data(), 1, MPI_INT, world);
-    std::vector<int> at(kept_per_rank.size(), 0);
-    for (std::size_t r = 1; r < at.size(); ++r)
-      at[r] = at[r - 1] + kept_per_rank[r - 1];
-    std::vector<std::int64_t> all(static_cast<std::size_t>(at.back() + kept_per_rank.back()));
-    MPI_Allgatherv(mine.first.data(), kept, MPI_INT64_T, all.data(), kept_per_rank.data(),
-                   at.data(), MPI_INT64_T, world);
-    std::sort(all.begin(), all.end());
-    detail::negative_diagonal found;
-    found.count = count;
-    found.first.assign(all.begin(),
-                       all.begin() + static_cast<std::ptrdiff_t>(
-                                         std::min(all.size(), detail::negative_diagonal::kept)));
-    detail::throw_negative_cycle(found);
-  }
-  if (device_acc) {
-    // The tiles were reduced on the devices: the partials of every rank combined.
-    s.agree([&] {
-      device_acc->combine(all_ranks{world});
-      metrics->result = device_acc->finish();
-    });
-    out.finish_seconds = seconds_since(t2);
-    return out;
-  }
-  detail::normalize_unreachable_tiles(L, local.get(), o.paths ? via.get() : nullptr, facts);
-  const distance_summary st = detail::summarize_tiles(L, local.get());
-  std::vector<distance_summary> every(static_cast<std::size_t>(s.size()));
-  MPI_Allgather(&st, sizeof st, MPI_BYTE, every.data(), sizeof st, MPI_BYTE, world);
-  distance_summary all;
-  all.integral = out.integral;
-  for (const distance_summary& part : every)
-    all.merge(part);
-  out.reachable_pairs = all.reachable_pairs;
-  out.max_distance = all.max;
-  out.distance_sum = all.sum_text();
-  if (metrics != nullptr) {
-    s.agree([&] {
-      metrics->result = reduce_tiles(world, L, local.get(), ranks.threads, metrics->options);
-    });
-  }
-  out.finish_seconds = seconds_since(t2);
-
-  // Outputs: OUT.apsp-partial, renamed by the first rank once every rank wrote its blocks.
-  const auto t3 = clock_type::now();
-  std::vector<std::filesystem::path> partials;
-  const auto write_one = [&](const std::filesystem::path& final_path, const void* data,
-                             MPI_Datatype etype, const std::string& header) {
-    const std::filesystem::path partial = final_path.string() + ".apsp-partial";
-    partials.push_back(partial);
-    write_tiles(world, L, s.size(), s.rank(), data, etype, partial, header, final_path);
-  };
-  try {
-    s.agree([&] {
-      if (!d.distances_file.empty()) {
-        write_one(d.distances_file, local.get(), mpi_type<T>(),
-                  io::raw_matrix_header(d.distances_format, o.type, p.n));
-      }
-      if (!d.paths_file.empty()) {
-        write_one(d.paths_file, via.get(), MPI_INT32_T,
-                  io::raw_matrix_header(io::format::npy, dtype::int32, p.n));
-      }
-    });
-    // A cancel that came during the writes (a signal) still leaves no output.
-    s.agree([&] {
-      if (d.commit_outputs && !d.commit_outputs())
-        throw cancelled_error("cancelled before the outputs replaced their targets");
-    });
-    s.agree([&] {
-      if (s.rank() != 0)
-        return;
-      std::error_code ec;
-      if (!d.distances_file.empty())
-        std::filesystem::rename(d.distances_file.string() + ".apsp-partial", d.distances_file, ec);
-      if (!ec && !d.paths_file.empty())
-        std::filesystem::rename(d.paths_file.string() + ".apsp-partial", d.paths_file, ec);
-      APSP_EXPECTS(!ec, io_error,
-                   "cannot rename the finished output onto its target: " + ec.message());
-    });
-  } catch (...) {
-    if (s.rank() == 0) {
-      std::error_code ec;
-      for (const auto& f : partials)
-        std::filesystem::remove(f, ec);
-    }
-    throw;
-  }
-  out.write_seconds = seconds_since(t3);
-  return out;
+  rank_solve<T> rank(s, g, planned, o, d, facts, metrics);
+  rank.setup();
+  rank.rounds();
+  if (rank.gather())
+    rank.write();
+  return rank.take_summary();
 }
 
 } // namespace

@@ -128,6 +128,29 @@ def test_grids_match_one_process_bit_for_bit(graph301, ranks, grid):
     assert not list(d.glob("*.apsp-partial"))
 
 
+def test_one_process_and_ranks_print_the_same_summary_keys(graph301):
+    # One piece of code writes `solve --json` for both (cli/solve_summary.cpp): every key of one
+    # process is in the ranks' summary, with the same kind of value, and the same value where
+    # it describes the input, the type, the outputs or the distances; the ranks add their own.
+    d, n, edges = graph301
+    args = ["solve", "g.bin", "-o", "keys.npy", "--paths", "keys_via.npy", "--block", "32",
+            "--json"]
+    one = run([*args, "--backend", "cpu"], d)
+    assert one.returncode == 0, one.stderr
+    ranks = run(args, d, np_=2)
+    assert ranks.returncode == 0, ranks.stderr
+    single, multi = json.loads(one.stdout), json.loads(ranks.stdout)
+    assert set(single) <= set(multi), set(single) - set(multi)
+    for key, value in single.items():
+        assert type(multi[key]) is type(value), key
+    assert set(multi["seconds"]) == set(single["seconds"])
+    for key in ("input", "format", "n", "m", "dtype", "narrow", "reachable_pairs",
+                "distance_sum", "max_distance", "outputs"):
+        assert multi[key] == single[key], key
+    assert multi["backend"] == "distributed" and multi["ranks"] == 2
+    assert {"grid", "lookahead", "rank_bytes", "slowest_rank", "rank_reports"} <= set(multi)
+
+
 @pytest.mark.parametrize("flag,expected", [(None, True), ("--no-lookahead", False),
                                            ("--lookahead", True)])
 def test_lookahead_is_on_for_cpu_ranks_and_changes_no_byte(graph301, flag, expected):

@@ -26,6 +26,7 @@
 #include "core/metrics_accumulator.hpp"
 #include "core/metrics_histogram.hpp"
 #include "core/planner.hpp"
+#include "core/row_sink.hpp"
 #include "core/tuning.hpp"
 #include "cpu/cpu_isa.hpp"
 
@@ -451,9 +452,10 @@ private:
 // The distributed metrics' reduction without MPI: processes that each hold some columns of
 // every row (take_part), combined, give every process the metrics of the whole matrix.
 TEST(metrics_accumulator, rows_taken_in_lanes_give_the_same_bits_as_one_by_one) {
-  // PHAST hands 16 rows at once, interleaved (take_lanes); every sum must see its values in
-  // the order of take() row after row, so the metrics are equal, not just close. Rows with
-  // no path, zero and negative distances; a last batch of fewer than 16.
+  // PHAST hands 16 rows at once, interleaved (row_sink::take_sweep, whose default the rows of
+  // a float sweep or an odd lane count take); every sum must see its values in the order of
+  // take() row after row, so the metrics are equal, not just close. Rows with no path, zero
+  // and negative distances; a last batch of fewer than 16.
   const std::int64_t n = 37;
   std::mt19937_64 rng(5);
   std::vector<std::int32_t> d(static_cast<std::size_t>(n * n));
@@ -470,7 +472,11 @@ TEST(metrics_accumulator, rows_taken_in_lanes_give_the_same_bits_as_one_by_one) 
   apsp::detail::metrics_accumulator<std::int32_t> lanes(n, mo);
   lanes.start(1);
   constexpr int stride = 16;
+  std::vector<std::int32_t> identity(static_cast<std::size_t>(n));
+  for (std::int64_t t = 0; t < n; ++t)
+    identity[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(t);
   std::vector<std::int32_t> interleaved(static_cast<std::size_t>(n * stride));
+  std::vector<std::int32_t> scratch;
   for (std::int64_t first = 0; first < n; first += stride) {
     const int count = static_cast<int>(std::min<std::int64_t>(stride, n - first));
     for (std::int64_t t = 0; t < n; ++t) {
@@ -478,7 +484,9 @@ TEST(metrics_accumulator, rows_taken_in_lanes_give_the_same_bits_as_one_by_one) 
         interleaved[static_cast<std::size_t>(t * stride + k)] =
             d[static_cast<std::size_t>((first + k) * n + t)];
     }
-    lanes.take_lanes(0, first, count, n, interleaved.data(), stride);
+    const apsp::detail::sweep_rows<std::int32_t> sweep{
+        first, count, n, interleaved.data(), stride, identity.data(), identity.data(), nullptr};
+    lanes.apsp::detail::row_sink<std::int32_t>::take_sweep(0, sweep, scratch);
   }
   expect_same_metrics(lanes.finish(), rows.finish(), 0.0);
 }
@@ -496,10 +504,13 @@ struct one_process {
 template <class T>
 void expect_sweeps_match_rows(std::int64_t n, int stride, int workers,
                               const apsp::metrics_options& mo, bool combine,
-                              apsp::detail::sweep_isa isa, std::uint64_t seed) {
+                              apsp::detail::cpu::isa isa, std::uint64_t seed) {
   SCOPED_TRACE("n=" + std::to_string(n) + " stride=" + std::to_string(stride) + " isa=" +
-               std::to_string(static_cast<int>(isa)) + " workers=" + std::to_string(workers) +
+               std::string(apsp::detail::cpu::to_string(isa)) + " workers=" + std::to_string(workers) +
                " seed=" + std::to_string(seed) + (combine ? " combined" : ""));
+  // The reduction runs the kernels of the instruction set the cpu's kernels run with.
+  const apsp::detail::scoped_tuning kernels(
+      [isa](apsp::detail::tuning& t) { t.cpu_isa = apsp::detail::cpu::to_string(isa); });
   constexpr T inf = apsp::weight_traits<T>::infinity;
   const auto N = static_cast<std::size_t>(n);
   std::mt19937_64 rng(seed);
@@ -556,13 +567,13 @@ void expect_sweeps_match_rows(std::int64_t n, int stride, int workers,
                                            stride,
                                            position.data(),
                                            vertex_at.data(),
-                                           potential_at.data(),
-                                           isa};
+                                           potential_at.data()};
     by_default.apsp::detail::row_sink<T>::take_sweep(worker, rows, scratch);
     if (batch == 0) {
-      // Vertex order first (take_lanes of the true rows), then the sweeps: the worker's columns
+      // Vertex order first (take() of the true rows), then the sweeps: the worker's columns
       // move to position order.
-      got.take_lanes(0, first, count, n, scratch.data(), stride);
+      for (int k = 0; k < count; ++k)
+        got.take(0, first + k, d.data() + (first + k) * n);
     } else {
       got.take_sweep(worker, rows, scratch);
     }
@@ -570,7 +581,7 @@ void expect_sweeps_match_rows(std::int64_t n, int stride, int workers,
   if (combine)
     got.combine(one_process{});
   const apsp::graph_metrics want_metrics = want.finish();
-  expect_same_metrics(by_default.finish(), want_metrics, 0.0); // take_lanes: the same bits
+  expect_same_metrics(by_default.finish(), want_metrics, 0.0); // take(): the same bits
   expect_same_metrics(got.finish(), want_metrics, 1e-13);
 }
 
@@ -581,12 +592,12 @@ TEST(metrics_accumulator, rows_taken_by_sweep_position_match_rows_taken_one_by_o
   rows_only.which = apsp::metric::diameter | apsp::metric::radius | apsp::metric::out_eccentricity;
   apsp::metrics_options columns_only;
   columns_only.which = apsp::metric::closeness | apsp::metric::harmonic;
-  // Each kernel family this CPU can run (the producer names it; PHAST: APSP_CPU_ISA).
-  std::vector<apsp::detail::sweep_isa> isas{apsp::detail::sweep_isa::scalar};
+  // Each kernel family this CPU can run (APSP_CPU_ISA, the tuning's cpu_isa, picks it).
+  std::vector<apsp::detail::cpu::isa> isas{apsp::detail::cpu::isa::scalar};
   if (apsp::detail::cpu::isa_supported(apsp::detail::cpu::isa::avx2))
-    isas.push_back(apsp::detail::sweep_isa::avx2);
+    isas.push_back(apsp::detail::cpu::isa::avx2);
   if (apsp::detail::cpu::isa_supported(apsp::detail::cpu::isa::avx512))
-    isas.push_back(apsp::detail::sweep_isa::avx512);
+    isas.push_back(apsp::detail::cpu::isa::avx512);
   std::uint64_t seed = 40;
   for (const auto isa : isas) {
     for (const std::int64_t n : {1, 2, 15, 16, 17, 53}) {

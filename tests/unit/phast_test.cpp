@@ -21,6 +21,7 @@
 #include "common/same_metrics.hpp"
 #include "core/backend.hpp"
 #include "core/metrics_accumulator.hpp"
+#include "core/row_sink.hpp"
 #include "core/tuning.hpp"
 #include "cpu/all_sources_dijkstra.hpp"
 #include "cpu/csr_graph.hpp"

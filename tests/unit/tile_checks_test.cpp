@@ -16,7 +16,7 @@
 #include "common/grid_cases.hpp"
 #include "common/test_graphs.hpp"
 #include "core/checks.hpp"
-#include "core/distance_stats.hpp"
+#include "core/stats.hpp"
 
 namespace apsp {
 namespace {

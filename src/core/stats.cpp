@@ -1,7 +1,7 @@
-// distance_summary: one pass over the rows on all cores, branch-free where the compiler can
-// vectorise it.
+// apsp/stats.hpp: distance_summary, one pass over the rows on all cores, branch-free where the
+// compiler can vectorise it.
 
-#include "core/distance_stats.hpp"
+#include "core/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

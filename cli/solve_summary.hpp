@@ -1,0 +1,48 @@
+#pragma once
+// `apsp solve --json`: the summary of a solve, written by one piece of code for one process
+// (solve_command.cpp) and for MPI ranks (distributed.cpp), so that both print the same keys in
+// the same words; the ranks add theirs (tests/mpi/test_distributed.py compares them).
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "apsp/io.hpp"
+#include "apsp/plan.hpp"
+#include "apsp/types.hpp"
+
+namespace apsp::cli {
+
+/// What the summary says of a solve.
+struct solve_summary {
+  std::string input;                   ///< the input's path as given
+  io::format format = io::format::npy; ///< the input's format
+  std::int64_t n = 0;
+  std::int64_t m = 0;
+  const plan* ran = nullptr; ///< the plan that ran
+  std::string backend;       ///< to_string(ran->backend); "distributed" for MPI ranks
+  dtype type = dtype::int32;
+  double read_seconds = 0;
+  double setup_seconds = 0;
+  double solve_seconds = 0;
+  double finish_seconds = 0;
+  double write_seconds = 0;
+  std::uint64_t reachable_pairs = 0;
+  nlohmann::ordered_json distance_sum; ///< exact for integer types (cli/stats.hpp)
+  nlohmann::ordered_json max_distance;
+  std::string distances_out; ///< -o, empty when none
+  std::string paths_out;     ///< --paths, empty when none
+};
+
+/// n^3 over the solve's seconds (0 when it took none).
+[[nodiscard]] double updates_per_second(std::int64_t n, double solve_seconds);
+
+/// The summary's keys, in their order: input, format, n, m, backend, device, driver, algorithm,
+/// algorithm_reason, dtype, narrow, block, rounds, plan (as `apsp info --json` shows it),
+/// seconds, updates_per_second, peak_memory_bytes (this process's), reachable_pairs,
+/// distance_sum, max_distance and outputs; then those of `extra` (the ranks' own).
+[[nodiscard]] nlohmann::ordered_json solve_summary_json(const solve_summary& s,
+                                                        const nlohmann::ordered_json& extra = {});
+
+} // namespace apsp::cli
