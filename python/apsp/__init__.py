@@ -16,6 +16,7 @@ from ._metrics import Metrics, metrics
 from ._networkx_metrics import (average_shortest_path_length, closeness_centrality, diameter,
                                 eccentricity, global_efficiency, harmonic_centrality, radius)
 from ._path import path
+from ._table import table
 from ._networkx import NodeArray
 from ._sparse import bellman_ford, dijkstra, johnson
 
@@ -28,6 +29,6 @@ __all__ = [
     "average_shortest_path_length", "backends", "bellman_ford", "closeness_centrality",
     "diameter", "dijkstra", "eccentricity", "floyd_warshall", "global_efficiency",
     "harmonic_centrality", "johnson", "metrics", "no_path", "path", "radius", "read_graph",
-    "release_devices", "shortest_path", "solve",
+    "release_devices", "shortest_path", "solve", "table",
 ]
 Graph.__module__ = Result.__module__ = NodeArray.__module__ = Metrics.__module__ = "apsp"

@@ -19,6 +19,8 @@ void bind_solvers(py::module_& m);
 void bind_source_solvers(py::module_& m);
 /// solve_pair_edges, solve_pair_graph: one pair by one search (apsp.path on a graph).
 void bind_pair_solvers(py::module_& m);
+/// solve_table_edges, solve_table_graph: a sources x targets table (apsp.table).
+void bind_table_solvers(py::module_& m);
 /// metrics_edges, metrics_graph, metrics_dense: apsp::compute_metrics (apsp.metrics).
 void bind_metrics(py::module_& m);
 

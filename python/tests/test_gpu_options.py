@@ -119,3 +119,28 @@ def test_release_devices_between_solves():
         again = apsp.floyd_warshall(a, backend="cuda", dtype="float32")
         np.testing.assert_allclose(first, expect, rtol=1e-5)
         np.testing.assert_array_equal(again, first)
+
+
+@pytest.mark.skipif(not cuda_available(), reason="no usable cuda back end")
+def test_cuda_supernodal_from_python():
+    # The supernodal Floyd-Warshall on the GPU, asked for and chosen by auto on a lattice (a
+    # road network's shape): the cpu's answers and a valid path.
+    n = 30
+    rng = np.random.default_rng(7)
+    rows, cols = [], []
+    for i in range(n * n):
+        if (i + 1) % n:
+            rows += [i, i + 1]
+            cols += [i + 1, i]
+        if i + n < n * n:
+            rows += [i, i + n]
+            cols += [i + n, i]
+    w = rng.integers(1, 100, len(rows)).astype(np.float64)
+    g = sp.csr_matrix((w, (rows, cols)), shape=(n * n, n * n))
+    expect = apsp.solve(g, backend="cpu", algorithm="fw", dtype="int32", paths=False).distances
+    r = apsp.solve(g, backend="cuda", algorithm="supernodal", dtype="int32")
+    assert r.backend == "cuda" and r.algorithm == "supernodal", (r.backend, r.algorithm)
+    np.testing.assert_array_equal(r.distances, expect)
+    p = r.path(0, n * n - 1)
+    assert p[0] == 0 and p[-1] == n * n - 1
+    assert sum(g[a, b] for a, b in zip(p, p[1:])) == expect[0, n * n - 1]
