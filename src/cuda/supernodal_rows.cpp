@@ -230,6 +230,7 @@ template <class T> struct device_state {
   int id = 0;
   std::vector<std::size_t> groups;
   std::size_t resident = static_cast<std::size_t>(-1);
+  double copy_seconds = 0; ///< rows moved to and from the host (the verbose report)
   cuda::stream s;
   device_buffer<T> strip, block, chunk;
   device_buffer<std::int32_t> strip_via, block_via, chunk_via;
@@ -411,6 +412,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
   };
   // A group's rows between the block and the host's result rows (label-ordered columns).
   const auto move_group = [&](device_state<T>& st, std::size_t gr, bool download) {
+    const double t0 = since();
     const auto& labels = split.groups[gr].labels;
     const auto count = static_cast<std::int64_t>(labels.size());
     copy_scattered<T>(st.block.data(), h_d.data(), labels.data(), count, n, ep.order, st.pin,
@@ -418,11 +420,13 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     if (paths)
       copy_scattered<std::int32_t>(st.block_via.data(), h_via->data(), labels.data(), count, n,
                                    ep.order, st.pin, st.s.get(), download);
+    st.copy_seconds += since() - t0;
   };
   // Rows (device labels d_labels, host labels `labels`) gathered into vertex-ordered columns
   // and written to the result's rows.
   const auto download_final = [&](device_state<T>& st, const std::vector<std::int32_t>& labels,
                                   const std::int32_t* d_labels) {
+    const double t0 = since();
     const cudaStream_t s = st.s.get();
     const auto count = static_cast<std::int64_t>(labels.size());
     const std::int64_t per =
@@ -440,6 +444,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
                                      ep.order, st.pin, s, true);
       }
     }
+    st.copy_seconds += since() - t0;
   };
   std::mutex progress_mutex;
   std::int64_t done = 0;
@@ -548,14 +553,20 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     download_final(first, split.strip, first.strip_labels.data());
     APSP_CUDA_TRY(cudaStreamSynchronize(first.s.get()));
   }
-  if (ctx.tuning().supernodal_verbose || ctx.tuning().cuda_verbose)
+  if (ctx.tuning().supernodal_verbose || ctx.tuning().cuda_verbose) {
+    // Steps: the wall time less the host copies of the busiest device.
+    double copies = 0;
+    for (const auto& st : state)
+      copies = std::max(copies, st->copy_seconds);
     std::fprintf(stderr,
-                 "apsp cuda supernodal by rows: %zu devices, strip %lld rows (%zu top steps), %zu "
-                 "groups (block %lld rows): groups %.3f s, strips merged %.3f s, strip %.3f s, "
-                 "rows and download %.3f s\n",
+                 "apsp cuda supernodal: by rows over %zu devices, strip %lld rows (%zu top "
+                 "steps), %zu groups (block %lld rows): groups %.3f s, strips merged %.3f s, "
+                 "strip %.3f s, rows %.3f s; steps %.3f s, host copies %.3f s\n",
                  devices.size(), static_cast<long long>(strip_rows), split.top_steps.size(),
                  split.groups.size(), static_cast<long long>(split.block_rows), t_groups,
-                 t_merged - t_groups, t_strip - t_merged, since() - t_strip);
+                 t_merged - t_groups, t_strip - t_merged, since() - t_strip, since() - copies,
+                 copies);
+  }
 }
 
 template void solve_supernodal_by_rows<std::int32_t>(dense_matrix<std::int32_t>&, via_matrix*,
