@@ -457,7 +457,7 @@ private:
     for (const int d : devices)
       names += (names.empty() ? "" : ",") + std::to_string(d);
     p.device += ", by rows over device" + std::string(devices.size() > 1 ? "s " : " ") + names;
-    if (ep == nullptr) {
+    if (ep == nullptr || n == 0) {
       p.device_bytes = p.device_bytes / devices.size();
       return;
     }

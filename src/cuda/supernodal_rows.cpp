@@ -24,6 +24,7 @@
 #include "cuda/resources.hpp"
 #include "cuda/supernodal_kernels.hpp"
 #include "cuda/supernodal_schedule.hpp"
+#include "cuda/transfer.hpp"
 
 namespace apsp::cuda {
 namespace {
@@ -179,34 +180,70 @@ namespace {
 
 using cuda::device_buffer;
 
+/// f(i) for i < count on up to `threads` host threads (the calling one among them).
+template <class F> void parallel_for(std::int64_t count, int threads, const F& f) {
+  const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, count));
+  std::vector<std::jthread> pool;
+  for (std::int64_t w = 1; w < workers; ++w)
+    pool.emplace_back([&, w] {
+      for (std::int64_t i = w; i < count; i += workers)
+        f(i);
+    });
+  for (std::int64_t i = 0; i < count; i += workers)
+    f(i);
+}
+
 /// Rows of `labels` between a device's contiguous rows and the host matrix's rows
-/// host + order[label] * n, through a pinned buffer. Download: device -> host.
+/// host + order[label] * n, through the two halves of a pinned buffer: one half's DMA flies
+/// while host threads copy the other's rows. Download: device -> host.
 template <class E>
 void copy_scattered(E* device, E* host, const std::int32_t* labels, std::int64_t count,
                     std::int64_t n, const std::vector<std::int32_t>& order,
                     cuda::pinned_buffer<unsigned char>& pin, cudaStream_t s, bool download) {
   const std::size_t row = static_cast<std::size_t>(n) * sizeof(E);
   const std::int64_t per =
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(pin.size() / row));
-  auto* staged = reinterpret_cast<E*>(pin.data());
-  for (std::int64_t i0 = 0; i0 < count; i0 += per) {
-    const std::int64_t k = std::min(per, count - i0);
-    const auto bytes = static_cast<std::size_t>(k) * row;
-    const auto host_row = [&](std::int64_t j) {
-      return host + static_cast<std::int64_t>(order[static_cast<std::size_t>(labels[i0 + j])]) * n;
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(pin.size() / 2 / row));
+  const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 4, 1u, 8u));
+  E* half[2] = {reinterpret_cast<E*>(pin.data()), reinterpret_cast<E*>(pin.data()) + per * n};
+  cuda::event copied[2] = {cuda::event(cudaEventDisableTiming), cuda::event(cudaEventDisableTiming)};
+  const auto host_row = [&](std::int64_t i) {
+    return host + static_cast<std::int64_t>(order[static_cast<std::size_t>(labels[i])]) * n;
+  };
+  const auto rows_of = [&](std::int64_t c) { return std::min(per, count - c * per); };
+  const std::int64_t chunks = (count + per - 1) / per;
+  if (download) {
+    const auto enqueue = [&](std::int64_t c) {
+      APSP_CUDA_TRY(cudaMemcpyAsync(half[c & 1], device + c * per * n,
+                                    static_cast<std::size_t>(rows_of(c)) * row,
+                                    cudaMemcpyDeviceToHost, s));
+      copied[c & 1].record(s);
     };
-    if (download) {
-      APSP_CUDA_TRY(cudaMemcpyAsync(staged, device + i0 * n, bytes, cudaMemcpyDeviceToHost, s));
-      APSP_CUDA_TRY(cudaStreamSynchronize(s));
-      for (std::int64_t j = 0; j < k; ++j)
-        std::memcpy(host_row(j), staged + j * n, row);
-    } else {
-      for (std::int64_t j = 0; j < k; ++j)
-        std::memcpy(staged + j * n, host_row(j), row);
-      APSP_CUDA_TRY(cudaMemcpyAsync(device + i0 * n, staged, bytes, cudaMemcpyHostToDevice, s));
-      APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    if (chunks > 0)
+      enqueue(0);
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      copied[c & 1].synchronize();
+      if (c + 1 < chunks)
+        enqueue(c + 1);
+      const E* from = half[c & 1];
+      parallel_for(rows_of(c), threads, [&](std::int64_t j) {
+        std::memcpy(host_row(c * per + j), from + j * n, row);
+      });
     }
+    return;
   }
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    if (c >= 2)
+      copied[c & 1].synchronize(); // the DMA out of this half is done
+    E* to = half[c & 1];
+    parallel_for(rows_of(c), threads, [&](std::int64_t j) {
+      std::memcpy(to + j * n, host_row(c * per + j), row);
+    });
+    APSP_CUDA_TRY(cudaMemcpyAsync(device + c * per * n, to,
+                                  static_cast<std::size_t>(rows_of(c)) * row,
+                                  cudaMemcpyHostToDevice, s));
+    copied[c & 1].record(s);
+  }
+  APSP_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
 template <class E> device_buffer<E> upload_vector(const std::vector<E>& v, cudaStream_t s) {
@@ -290,6 +327,20 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     }
   }
 
+  // The result's pages faulted in on other threads meanwhile, so that the rows' copies run at
+  // memory speed (as the in-core solve does).
+  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && cuda::prefault_enabled()] {
+    if (!fault)
+      return;
+    cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
+    if (h_via != nullptr)
+      cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
+  });
+  const auto faulted = [&prefault] {
+    if (prefault.joinable())
+      prefault.join();
+  };
+
   // Each device: its state, made with it current.
   std::vector<std::unique_ptr<device_state<T>>> state;
   for (std::size_t k = 0; k < devices.size(); ++k) {
@@ -323,7 +374,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     st->ancestors = upload_vector(ep.ancestors, s);
     st->strip_labels = upload_vector(split.strip, s);
     st->pin = cuda::pinned_buffer<unsigned char>(
-        std::max(cuda::pinned_bytes, nn * sizeof(T)));
+        std::max(cuda::pinned_bytes, 2 * nn * sizeof(T)));
     cuda::configure_sn_kernels<T>(paths);
     state.push_back(std::move(st));
   }
@@ -411,7 +462,13 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     APSP_CUDA_TRY(cudaStreamSynchronize(s)); // the schedule's buffers go at return
   };
   // A group's rows between the block and the host's result rows (label-ordered columns).
+  std::mutex fault_mutex;
+  const auto before_host_writes = [&] {
+    const std::lock_guard lock(fault_mutex);
+    faulted();
+  };
   const auto move_group = [&](device_state<T>& st, std::size_t gr, bool download) {
+    before_host_writes();
     const double t0 = since();
     const auto& labels = split.groups[gr].labels;
     const auto count = static_cast<std::int64_t>(labels.size());
@@ -426,6 +483,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
   // and written to the result's rows.
   const auto download_final = [&](device_state<T>& st, const std::vector<std::int32_t>& labels,
                                   const std::int32_t* d_labels) {
+    before_host_writes();
     const double t0 = since();
     const cudaStream_t s = st.s.get();
     const auto count = static_cast<std::int64_t>(labels.size());
