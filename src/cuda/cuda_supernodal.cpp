@@ -68,7 +68,7 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   const bool paths = h_via != nullptr;
   const std::vector<int> heights = cuda::step_heights(*ep);
   const cuda::sn_schedule schedule =
-      cuda::schedule_steps(*ep, heights, cuda::all_steps(*ep), {.one_step_per_launch = paths});
+      cuda::schedule_steps(*ep, heights, cuda::all_steps(*ep), {.disjoint_ancestors = paths});
 
   // The host matrices are faulted in on other threads from the start, beside the steps, so the
   // download copies at memory speed (as the dense engine's in-core solve does).

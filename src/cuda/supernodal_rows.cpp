@@ -435,7 +435,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
                        const std::vector<char>* held, bool pivots_final) {
     const cudaStream_t s = st.s.get();
     const cuda::sn_schedule schedule =
-        cuda::schedule_steps(ep, heights, steps, {.one_step_per_launch = paths, .held = held});
+        cuda::schedule_steps(ep, heights, steps, {.disjoint_ancestors = paths, .held = held});
     const auto d_pivots = upload_vector(schedule.pivots, s);
     const auto d_tasks = upload_vector(schedule.tasks, s);
     const auto d_lists = upload_vector(schedule.row_lists, s);

@@ -63,68 +63,114 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, const std::vector<in
   constexpr int slice = sn_slice_pivots;
   const auto front_of = [&ep](std::size_t s) { return ep.steps[s].rows(); };
   const bool listed = options.held != nullptr;
-  for (const auto& level : by_level) {
+  const auto whole = [&](std::size_t s) {
+    return options.allow_whole && !listed && front_of(s) <= slice;
+  };
+  // Slice j of step s as a task (its launch's block offsets set by emit).
+  const auto task_of = [&](std::size_t s, std::size_t j) {
+    const auto& st = ep.steps[s];
+    const auto w = static_cast<std::int64_t>(st.members.size());
+    sn_task t;
+    t.first = st.first;
+    t.contiguous = st.top() - st.first + 1;
+    t.ancestors = st.ancestors_begin;
+    t.na = static_cast<std::int32_t>(st.ancestors_end - st.ancestors_begin);
+    t.np = static_cast<std::int32_t>(
+        std::min<std::int64_t>(slice, w - static_cast<std::int64_t>(j) * slice));
+    t.pivots = member_offset[s] + static_cast<std::int64_t>(j) * slice;
+    const std::int64_t front = front_of(s);
+    const std::int64_t rows = listed ? list_size[s] : front;
+    t.tiles = static_cast<std::int32_t>((front + 127) / 128);
+    t.row_tiles = static_cast<std::int32_t>((rows + 127) / 128);
+    t.row_list = listed ? list_offset[s] : -1;
+    t.nrows = static_cast<std::int32_t>(rows);
+    return t;
+  };
+  const auto emit = [&](const std::vector<std::size_t>& steps_of, const std::vector<sn_task>& tasks,
+                        bool is_whole) {
+    if (tasks.empty())
+      return;
     sn_schedule::launch l;
-    const auto close = [&] {
-      if (l.count > 0)
-        out.launches.push_back(l);
-      const bool whole = l.whole;
-      l = {};
-      l.first = out.tasks.size();
-      l.whole = whole;
-    };
-    const auto add = [&](std::size_t s, std::size_t j) {
-      const auto& st = ep.steps[s];
-      const auto w = static_cast<std::int64_t>(st.members.size());
-      sn_task t;
-      t.first = st.first;
-      t.contiguous = st.top() - st.first + 1;
-      t.ancestors = st.ancestors_begin;
-      t.na = static_cast<std::int32_t>(st.ancestors_end - st.ancestors_begin);
-      t.np = static_cast<std::int32_t>(
-          std::min<std::int64_t>(slice, w - static_cast<std::int64_t>(j) * slice));
-      t.pivots = member_offset[s] + static_cast<std::int64_t>(j) * slice;
-      const std::int64_t front = front_of(s);
-      const std::int64_t rows = listed ? list_size[s] : front;
-      t.tiles = static_cast<std::int32_t>((front + 127) / 128);
-      t.row_tiles = static_cast<std::int32_t>((rows + 127) / 128);
-      t.row_list = listed ? list_offset[s] : -1;
-      t.nrows = static_cast<std::int32_t>(rows);
+    l.first = out.tasks.size();
+    l.whole = is_whole;
+    for (std::size_t k = 0; k < tasks.size(); ++k) {
+      sn_task t = tasks[k];
       t.panel_begin = l.panel_blocks;
       t.outer_begin = l.outer_blocks;
       l.panel_blocks += static_cast<std::int64_t>(t.tiles) + t.row_tiles;
       l.outer_blocks += static_cast<std::int64_t>(t.row_tiles) * t.tiles;
-      l.widest = std::max<int>(l.widest, l.whole ? static_cast<int>(front) : t.np);
-      l.updates += static_cast<double>(t.np) * static_cast<double>(rows) *
+      const std::int64_t front = front_of(steps_of[k]);
+      l.widest = std::max<int>(l.widest, is_whole ? static_cast<int>(front) : t.np);
+      l.updates += static_cast<double>(t.np) * static_cast<double>(t.nrows) *
                    static_cast<double>(front);
       ++l.count;
       out.tasks.push_back(t);
-      if (options.one_step_per_launch)
-        close();
-    };
-    const auto whole = [&](std::size_t s) {
-      return options.allow_whole && !listed && front_of(s) <= slice;
-    };
+    }
+    out.launches.push_back(l);
+  };
+  // With paths, the tasks of a launch share no ancestor (so no cell is written by two of them
+  // and every via stays with its distance): each goes to the batch after the last one that
+  // used any of its ancestors.
+  std::vector<int> last_batch(ep.steps.empty() ? 0 : static_cast<std::size_t>(ep.n), -1);
+  std::vector<int> stamp(last_batch.size(), -1);
+  int group = 0;
+  const auto launch_group = [&](const std::vector<std::pair<std::size_t, std::size_t>>& group_tasks,
+                                bool is_whole) {
+    if (!options.disjoint_ancestors) {
+      std::vector<std::size_t> steps_of;
+      std::vector<sn_task> tasks;
+      for (const auto& [s, j] : group_tasks) {
+        steps_of.push_back(s);
+        tasks.push_back(task_of(s, j));
+      }
+      emit(steps_of, tasks, is_whole);
+      return;
+    }
+    ++group;
+    std::vector<std::vector<std::size_t>> batch_steps;
+    std::vector<std::vector<sn_task>> batch_tasks;
+    for (const auto& [s, j] : group_tasks) {
+      const auto& st = ep.steps[s];
+      int b = 0;
+      for (std::int64_t a = st.ancestors_begin; a < st.ancestors_end; ++a) {
+        const auto l = static_cast<std::size_t>(ep.ancestors[static_cast<std::size_t>(a)]);
+        if (stamp[l] == group)
+          b = std::max(b, last_batch[l] + 1);
+      }
+      for (std::int64_t a = st.ancestors_begin; a < st.ancestors_end; ++a) {
+        const auto l = static_cast<std::size_t>(ep.ancestors[static_cast<std::size_t>(a)]);
+        stamp[l] = group;
+        last_batch[l] = b;
+      }
+      if (static_cast<std::size_t>(b) >= batch_tasks.size()) {
+        batch_steps.resize(static_cast<std::size_t>(b) + 1);
+        batch_tasks.resize(static_cast<std::size_t>(b) + 1);
+      }
+      batch_steps[static_cast<std::size_t>(b)].push_back(s);
+      batch_tasks[static_cast<std::size_t>(b)].push_back(task_of(s, j));
+    }
+    for (std::size_t b = 0; b < batch_tasks.size(); ++b)
+      emit(batch_steps[b], batch_tasks[b], is_whole);
+  };
+  for (const auto& level : by_level) {
     // Steps whose front fits one 128-line block (all their pivots too): whole, in one launch.
-    l.first = out.tasks.size();
-    l.whole = true;
+    std::vector<std::pair<std::size_t, std::size_t>> group_tasks;
     for (const std::size_t s : level)
       if (whole(s))
-        add(s, 0);
-    close();
+        group_tasks.emplace_back(s, 0);
+    launch_group(group_tasks, true);
     // The others slice by slice: close, panels and outer products.
-    l.whole = false;
     std::size_t slices = 0;
     for (const std::size_t s : level)
       if (!whole(s))
         slices = std::max(slices, (ep.steps[s].members.size() + slice - 1) / slice);
     for (std::size_t j = 0; j < slices; ++j) {
-      for (const std::size_t s : level) {
+      group_tasks.clear();
+      for (const std::size_t s : level)
         if (!whole(s) &&
             static_cast<std::int64_t>(ep.steps[s].members.size()) > static_cast<std::int64_t>(j) * slice)
-          add(s, j);
-      }
-      close();
+          group_tasks.emplace_back(s, j);
+      launch_group(group_tasks, false);
     }
     out.level_end.push_back(out.launches.size());
   }

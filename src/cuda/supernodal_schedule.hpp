@@ -2,7 +2,8 @@
 // The launches of a supernodal elimination plan's steps on a GPU (docs/sparse.md, "Supernodal
 // Floyd-Warshall on the GPU"): level by level over the elimination tree (a step's level is its
 // height: leaves first), within a level slice by slice of at most sn_slice_pivots pivots of
-// each step, every active step of a slice in one launch (or, with paths, one launch per step).
+// each step, every active step of a slice in one launch (with paths, in as few launches as
+// keep the steps of each free of shared ancestors).
 // Host code: the drivers upload the tasks, pivots and row lists and launch.
 
 #include <cstddef>
@@ -32,7 +33,9 @@ struct sn_schedule {
 };
 
 struct sn_schedule_options {
-  bool one_step_per_launch = false; ///< paths: a shared cell's via must stay with its distance
+  /// Paths: the tasks of a launch share no ancestor, so no cell has two writers and each via
+  /// stays with its distance (without paths such cells take atomic minima).
+  bool disjoint_ancestors = false;
   bool allow_whole = true;          ///< small steps whole in shared memory
   /// When set, a task updates only the rows of its front whose labels are held (held[label]
   /// != 0), listed in row_lists; a step with none is left out.

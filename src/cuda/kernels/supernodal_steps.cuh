@@ -19,8 +19,8 @@
 // (the pivots' own rows and columns in the outer product, the closed block in the panels) is
 // never rewritten while another block reads it. Steps of one launch write disjoint cells except
 // those whose row and column are both ancestors of two of them: those take an atomic minimum
-// (`shared`), which is exact for distances. Launches with paths hold one task (the via of such a
-// cell must stay with its distance).
+// (`shared`), which is exact for distances. The tasks of a launch with paths share no ancestor
+// (supernodal_schedule.hpp), so the via of every cell stays with its distance.
 
 #include <cuda_runtime.h>
 
