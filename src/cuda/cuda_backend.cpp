@@ -79,6 +79,21 @@ int chosen_device(const solve_options& o) {
   return o.devices.empty() || o.devices.front() < 0 ? 0 : o.devices.front();
 }
 
+plan_devices find_plan_devices(plan& p, const solve_options& o) {
+  std::string why;
+  const plan_devices found{device_count(&why), chosen_device(o)};
+  if (found.count == 0) {
+    p.device = "no CUDA device";
+    p.fits = false;
+    p.reason = why;
+    return found;
+  }
+  APSP_EXPECTS(found.device >= 0 && found.device < found.count, invalid_argument_error,
+               "CUDA device " + std::to_string(found.device) + " does not exist (" +
+                   std::to_string(found.count) + " found)");
+  return found;
+}
+
 namespace {
 
 /// Device bytes of an in-core solve on a matrix of edge ld: the distances and, with paths, the
@@ -126,15 +141,8 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // (measurements).
   const bool checkpoints = wants_checkpoints(ctx.options());
   const graph* edges = checkpoints ? nullptr : ctx.initial_edges();
-  // std::jthread: joined on every way out, exceptions included.
-  std::jthread prefault(
-      [&h_d, h_via, fault = edges != nullptr && reduction == nullptr && cuda::prefault_enabled()] {
-        if (!fault)
-          return;
-        cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-        if (h_via != nullptr)
-          cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-      });
+  std::jthread prefault = cuda::prefault_in_background(
+      h_d, h_via, edges != nullptr && reduction == nullptr && cuda::prefault_enabled());
 
   cuda::device_guard guard(device);
   cuda::stream s;
@@ -273,18 +281,9 @@ public:
     // Besides the output matrices (the core counts them): the pinned staging buffers.
     p.working_host_bytes = n == 0 ? 0 : 2 * cuda::staging_bytes;
 
-    std::string why;
-    const int count = device_count(&why);
-    const int device = chosen_device(o);
-    if (count == 0) {
-      p.device = "no CUDA device";
-      p.fits = false;
-      p.reason = why;
+    const auto [count, device] = find_plan_devices(p, o);
+    if (count == 0)
       return p;
-    }
-    APSP_EXPECTS(device >= 0 && device < count, invalid_argument_error,
-                 "CUDA device " + std::to_string(device) + " does not exist (" +
-                     std::to_string(count) + " found)");
     p.device = describe_device(device);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;

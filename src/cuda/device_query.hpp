@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apsp/options.hpp"
+#include "apsp/plan.hpp"
 
 namespace apsp::detail {
 
@@ -14,5 +15,15 @@ namespace apsp::detail {
 [[nodiscard]] std::string describe_device(int device);
 /// The first device of solve_options::devices (device 0 when none, or "all", is named).
 [[nodiscard]] int chosen_device(const solve_options& o);
+
+/// The devices a cuda plan may use: how many there are, and the one its options choose.
+struct plan_devices {
+  int count = 0;
+  int device = 0;
+};
+/// device_count and chosen_device for plan `p`: with no device, `p` is marked as not fitting
+/// ("no CUDA device", and why) and count is 0; invalid_argument_error when the options choose
+/// a device that does not exist.
+[[nodiscard]] plan_devices find_plan_devices(plan& p, const solve_options& o);
 
 } // namespace apsp::detail
