@@ -158,6 +158,13 @@ loaded_graph read_input(const input_options& in) {
   return out;
 }
 
+void add_progress_flags(CLI::App& cmd, bool& quiet, bool& progress, const char* quiet_help) {
+  cmd.add_flag("-q,--quiet", quiet, quiet_help);
+  cmd.add_flag("--progress", progress,
+               "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
+      ->excludes("--quiet");
+}
+
 void add_solver_options(CLI::App& cmd, solver_options& s) {
   cmd.add_option("--backend", s.backend, "auto, reference, cpu or cuda")
       ->check(backend_name())

@@ -68,13 +68,8 @@ int solve_metrics(const solve_args& a) {
   refuse(a.subsets.given(), "--sources/--targets");
   refuse(a.csv_labels != csv_labels_choice::unset, "--csv-labels/--no-csv-labels");
   metrics_args m = a.metric_shape;
-  m.in = a.in;
-  m.solver = a.solver;
-  m.out = a.out;
+  static_cast<run_args&>(m) = a;
   m.metrics = a.metrics;
-  m.json = a.json;
-  m.quiet = a.quiet;
-  m.progress = a.progress;
   return run_metrics(m);
 }
 
@@ -456,10 +451,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
   add_metric_shape_options(*cmd, args->metric_shape);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
-  cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
-  cmd->add_flag("--progress", args->progress,
-                "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
-      ->excludes("--quiet");
+  add_progress_flags(*cmd, args->quiet, args->progress, "no progress line and no summary");
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
                 "inside the --paths file; automatic when the distance matrix does not fit in RAM, "
