@@ -148,6 +148,26 @@ TEST(Planner, ABlockIsCutFromTheWholeMatrixWhereThatEndsSooner) {
   EXPECT_EQ(fw.algorithm_reason, "asked for");
 }
 
+TEST(Planner, ABlockWithPredecessorsIsSearchedFromItsSources) {
+  // Where the whole matrix ends sooner (as above), predecessors still come from Dijkstra's
+  // shortest-path trees of the sources (docs/semantics.md), never from the reversed graph.
+  const std::int64_t n = 300;
+  const apsp::graph g = dense_graph(n, 90, 48);
+  apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::automatic);
+  o.paths = true;
+  for (const plan_request asked : {plan_request::block(n - 10, -1), plan_request::block(5, 2)}) {
+    const apsp::plan p = apsp::make_plan(g, o, asked);
+    ASSERT_TRUE(std::holds_alternative<apsp::drivers::block_rows>(p.run)) << apsp::to_string(p.run);
+    EXPECT_FALSE(std::get<apsp::drivers::block_rows>(p.run).from_targets);
+    EXPECT_TRUE(p.paths);
+    EXPECT_EQ(p.algorithm_reason.rfind("predecessors asked", 0), 0u) << p.algorithm_reason;
+  }
+  // An all-pairs engine asked for by name keeps its own path matrix.
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
+  const apsp::plan fw = apsp::make_plan(g, o, plan_request::block(2, -1));
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::cpu_blocked>(fw.run));
+}
+
 TEST(Planner, APlanOfRowsMakesNoMatrix) {
   const apsp::graph g = path_graph(10);
   const apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson);
