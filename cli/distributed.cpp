@@ -130,11 +130,11 @@ std::string plan_text(const plan& p) {
   text += summary_line("driver", to_string(p.run));
   text += summary_line("tiles", std::to_string(static_cast<long long>(p.block)) + " (" +
                                     std::to_string(static_cast<long long>(p.rounds)) + " rounds)");
-  text += summary_line("memory per rank",
-                       format_bytes(p.host_bytes) + " (up to " +
-                           std::to_string(ranks.ranks_per_node) + " ranks per node, node memory " +
-                           format_bytes(ranks.node_memory) + ")" +
-                           (p.fits ? "" : ": does not fit"));
+  text +=
+      summary_line("memory per rank",
+                   format_bytes(p.host_bytes) + " (up to " + std::to_string(ranks.ranks_per_node) +
+                       " ranks per node, node memory " + format_bytes(ranks.node_memory) + ")" +
+                       (p.fits ? "" : ": does not fit"));
   if (ranks.gpu)
     text += summary_line("GPU memory/rank", format_bytes(p.device_bytes));
   return text;
@@ -271,10 +271,11 @@ int solve_distributed(const distributed_solve_args& a) {
   const distributed::session& s = mpi_session();
   // Before anything starts threads of its own (the reading's, CUDA's, NCCL's): those that
   // exist already are moved too, but later ones inherit the placement.
-  const distributed::placement placed = distributed::place_ranks(
-      s, a.rank_cpus == "launcher" ? distributed::placement_mode::off
-                                   : distributed::placement_mode::automatic,
-      a.solver.backend != "cpu");
+  const distributed::placement placed =
+      distributed::place_ranks(s,
+                               a.rank_cpus == "launcher" ? distributed::placement_mode::off
+                                                         : distributed::placement_mode::automatic,
+                               a.solver.backend != "cpu");
   if (s.rank() == 0 && progress_wanted(a.quiet, a.progress) != progress_style::none)
     std::fprintf(stderr, "apsp: rank 0 of %d runs on %s (every rank's in --json)\n", s.size(),
                  placed.how.c_str());

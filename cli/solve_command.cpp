@@ -45,8 +45,8 @@ struct solve_args : distributed_solve_args {
   bool map_output = false;
   bool no_map_output = false;
   csv_labels_choice csv_labels = csv_labels_choice::unset;
-  subset_selection subsets; ///< --sources/--targets: a block instead (subset_solve.hpp)
-  std::string metrics;      ///< --metrics: the metrics instead (apsp metrics)
+  subset_selection subsets;  ///< --sources/--targets: a block instead (subset_solve.hpp)
+  std::string metrics;       ///< --metrics: the metrics instead (apsp metrics)
   metrics_args metric_shape; ///< its --histogram-bins and --no-wf-improved
 };
 
@@ -88,14 +88,13 @@ struct stage_seconds {
 
 /// How one process ran, as the text summary's lines: its back end, algorithm and tile.
 std::string one_process_lines(const plan& p, dtype type) {
-  std::string lines = summary_line("back end", std::string(to_string(p.backend)) + " on " +
-                                                   p.device);
-  lines += summary_line("algorithm",
-                        std::string(p.algorithm == algorithm_kind::johnson ? "Johnson"
-                                    : p.algorithm == algorithm_kind::supernodal
-                                        ? "supernodal Floyd-Warshall"
-                                        : "Floyd-Warshall") +
-                            " (" + p.algorithm_reason + ")");
+  std::string lines =
+      summary_line("back end", std::string(to_string(p.backend)) + " on " + p.device);
+  lines += summary_line("algorithm", std::string(p.algorithm == algorithm_kind::johnson ? "Johnson"
+                                                 : p.algorithm == algorithm_kind::supernodal
+                                                     ? "supernodal Floyd-Warshall"
+                                                     : "Floyd-Warshall") +
+                                         " (" + p.algorithm_reason + ")");
   const char* unit = p.algorithm == algorithm_kind::johnson      ? "dtype, sources"
                      : p.algorithm == algorithm_kind::supernodal ? "dtype, widest"
                                                                  : "dtype, tile";

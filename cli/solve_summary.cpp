@@ -73,15 +73,15 @@ std::string summary_line(const char* label, const std::string& value) {
 std::string solve_summary_text(const solve_summary& s, const std::string& how,
                                const std::string& per_rank) {
   const auto n = static_cast<long long>(s.n);
-  std::string text = summary_line("input", s.input + " (" + std::string(io::to_string(s.format)) +
-                                               ")");
+  std::string text =
+      summary_line("input", s.input + " (" + std::string(io::to_string(s.format)) + ")");
   text += summary_line("vertices, edges",
                        std::to_string(n) + ", " + std::to_string(static_cast<long long>(s.m)));
   text += how;
   char seconds[160];
-  std::snprintf(seconds, sizeof seconds, "read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f",
-                s.read_seconds, s.setup_seconds, s.solve_seconds, s.finish_seconds,
-                s.write_seconds);
+  std::snprintf(seconds, sizeof seconds,
+                "read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f", s.read_seconds,
+                s.setup_seconds, s.solve_seconds, s.finish_seconds, s.write_seconds);
   text += summary_line("seconds", seconds);
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.3g", updates_per_second(s.n, s.solve_seconds));

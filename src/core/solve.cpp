@@ -163,8 +163,8 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
                  "back end 'cuda' is unavailable: " + s.detail);
     return {std::move(gpu), "requested", {}};
   }
-  if (o.backend == backend_kind::automatic && analysis && (o.type == dtype::int32 ||
-                                                           o.type == dtype::float32)) {
+  if (o.backend == backend_kind::automatic && analysis &&
+      (o.type == dtype::int32 || o.type == dtype::float32)) {
     engine gpu{detail::make_cuda_supernodal_backend(analysis), {}, {}};
     if (gpu.backend->status().available && gpu.counted_for(n, o).fits) {
       detail::problem_shape shape;
@@ -188,7 +188,8 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
     }
   }
   APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
-               backend_unavailable_error, "the supernodal Floyd-Warshall runs on the cpu and cuda back ends");
+               backend_unavailable_error,
+               "the supernodal Floyd-Warshall runs on the cpu and cuda back ends");
   return {detail::make_supernodal_backend(std::move(analysis)), "requested", {}};
 }
 
@@ -252,8 +253,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   const bool supernodal_paths_safe =
       !o.paths || (g != nullptr && positive(g->summarize_weights().min));
   if (g != nullptr && detail::supernodal_has_nested_dissection() && n >= 2 &&
-      m <= supernodal_max_degree * n &&
-      supernodal_paths_safe) {
+      m <= supernodal_max_degree * n && supernodal_paths_safe) {
     analysis = detail::analyse_supernodal(n, *g);
     shape.supernodal_updates = detail::supernodal_updates(*analysis);
   }

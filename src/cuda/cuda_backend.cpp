@@ -358,42 +358,32 @@ public:
     const int count = device_count(&why);
     APSP_EXPECTS(count > 0, backend_unavailable_error, "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
-    std::visit(
-        [&](auto& m) {
-          using T = typename std::decay_t<decltype(m)>::value_type;
-          if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
-            if (ctx.n() == 0)
-              return;
-            APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
-                         "the cuda back end reduces in place only in-core plans (one GPU or split) "
-                         "without paths");
-            // The driver the plan chose, with its devices, block and path workspace.
-            std::visit(
-                [&](const auto& how) {
-                  using D = std::decay_t<decltype(how)>;
-                  if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>) {
-                    cuda::solve_out_of_core(m, via, ctx, how.devices, p.block, how.tagged_paths);
-                  } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
-                    cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
-                  } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
-                    solve_on_device(m, via, ctx, how.device);
-                  } else if constexpr (std::is_same_v<D, drivers::cuda_packed16> &&
-                                       std::is_same_v<T, std::int32_t>) {
-                    APSP_EXPECTS(via == nullptr, internal_error,
-                                 "packed 16-bit arithmetic was planned for a solve with paths");
-                    solve_packed16_on_device(m, ctx, how.device);
-                  } else {
-                    throw internal_error("the cuda back end was given a plan for " +
-                                         to_string(p.run));
-                  }
-                },
-                p.run);
-          } else {
-            throw invalid_argument_error(
-                "the cuda back end solves int32 and float32 only; use the cpu back end");
-          }
-        },
-        d);
+    visit_gpu_matrix(d, ctx.n(), "the cuda back end", [&](auto& m) {
+      using T = typename std::decay_t<decltype(m)>::value_type;
+      APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
+                   "the cuda back end reduces in place only in-core plans (one GPU or split) "
+                   "without paths");
+      // The driver the plan chose, with its devices, block and path workspace.
+      std::visit(
+          [&](const auto& how) {
+            using D = std::decay_t<decltype(how)>;
+            if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>) {
+              cuda::solve_out_of_core(m, via, ctx, how.devices, p.block, how.tagged_paths);
+            } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
+              cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
+            } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
+              solve_on_device(m, via, ctx, how.device);
+            } else if constexpr (std::is_same_v<D, drivers::cuda_packed16> &&
+                                 std::is_same_v<T, std::int32_t>) {
+              APSP_EXPECTS(via == nullptr, internal_error,
+                           "packed 16-bit arithmetic was planned for a solve with paths");
+              solve_packed16_on_device(m, ctx, how.device);
+            } else {
+              throw internal_error("the cuda back end was given a plan for " + to_string(p.run));
+            }
+          },
+          p.run);
+    });
   }
 };
 

@@ -2,8 +2,13 @@
 // What the cuda back ends ask of the devices before planning (cuda_backend.cpp defines them):
 // how many there are, their names, and which one a solve's options choose.
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
+#include <variant>
 
+#include "apsp/error.hpp"
+#include "apsp/matrix.hpp"
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
 
@@ -25,5 +30,24 @@ struct plan_devices {
 /// ("no CUDA device", and why) and count is 0; invalid_argument_error when the options choose
 /// a device that does not exist.
 [[nodiscard]] plan_devices find_plan_devices(plan& p, const solve_options& o);
+
+/// Calls solve(m) on the matrix `d` holds when its type is one the GPU solves (int32, float32)
+/// and it has rows (n > 0); invalid_argument_error for the other types, naming `solver` ("the
+/// cuda back end").
+template <class Solve>
+void visit_gpu_matrix(any_matrix& d, std::int64_t n, const char* solver, Solve&& solve) {
+  std::visit(
+      [&](auto& m) {
+        using T = typename std::decay_t<decltype(m)>::value_type;
+        if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
+          if (n > 0)
+            solve(m);
+        } else {
+          throw invalid_argument_error(std::string(solver) +
+                                       " solves int32 and float32 only; use the cpu back end");
+        }
+      },
+      d);
+}
 
 } // namespace apsp::detail

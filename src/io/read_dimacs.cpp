@@ -4,15 +4,14 @@
 #include <string>
 #include <vector>
 
-#include "io/diagnostics.hpp"
 #include "io/declared_records.hpp"
+#include "io/diagnostics.hpp"
 #include "io/readers.hpp"
 #include "io/text_scan.hpp"
 
 namespace apsp::io::detail {
 
-graph_file read_dimacs(const std::filesystem::path& p, std::string_view text,
-                       std::int64_t limit) {
+graph_file read_dimacs(const std::filesystem::path& p, std::string_view text, std::int64_t limit) {
   line_reader lines = lines_of(p, text, "a DIMACS 'p sp n m' line");
   std::string_view line;
   bool have_problem = false;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "io/diagnostics.hpp"
 #include "io/declared_records.hpp"
+#include "io/diagnostics.hpp"
 #include "io/readers.hpp"
 #include "io/text_scan.hpp"
 

@@ -222,9 +222,8 @@ private:
 class with_counting_gpu {
 public:
   with_counting_gpu() {
-    apsp::detail::set_cuda_backend_for_tests([this] {
-      return std::make_unique<counting_gpu>(plans);
-    });
+    apsp::detail::set_cuda_backend_for_tests(
+        [this] { return std::make_unique<counting_gpu>(plans); });
   }
   ~with_counting_gpu() { apsp::detail::set_cuda_backend_for_tests({}); }
   with_counting_gpu(const with_counting_gpu&) = delete;
@@ -237,8 +236,8 @@ TEST(Planner, AutoWithAGpuEntersTheCudaPlannerOncePerPlan) {
   // Floyd-Warshall is the engine: the GPU's plan decides whether it fits, gives the device
   // count to the cost model and is the plan returned, all from one call of its planner.
   const apsp::graph dense = dense_graph(6000, 40, 7);
-  const apsp::solve_options o = options(apsp::backend_kind::automatic,
-                                        apsp::algorithm_kind::automatic);
+  const apsp::solve_options o =
+      options(apsp::backend_kind::automatic, apsp::algorithm_kind::automatic);
   {
     with_counting_gpu gpu;
     const apsp::plan p = apsp::make_plan(dense, o);
