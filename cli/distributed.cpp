@@ -120,18 +120,24 @@ distributed::options grid_options(const solver_options& solver) {
   return d;
 }
 
-void print_plan_text(const plan& p) {
+/// The distributed plan in the text summary's lines (`apsp info` and `apsp solve` under mpirun).
+std::string plan_text(const plan& p) {
   const auto& ranks = std::get<drivers::distributed>(p.run);
-  std::printf("distributed      %d ranks, grid %dx%d, %s\n", ranks.ranks, ranks.grid_rows,
-              ranks.grid_cols, p.device.c_str());
-  std::printf("driver           %s\n", to_string(p.run).c_str());
-  std::printf("tiles            %lld (%lld rounds)\n", static_cast<long long>(p.block),
-              static_cast<long long>(p.rounds));
-  std::printf("memory per rank  %s (up to %d ranks per node, node memory %s)%s\n",
-              format_bytes(p.host_bytes).c_str(), ranks.ranks_per_node,
-              format_bytes(ranks.node_memory).c_str(), p.fits ? "" : ": does not fit");
+  char grid[96];
+  std::snprintf(grid, sizeof grid, "%d ranks, grid %dx%d, ", ranks.ranks, ranks.grid_rows,
+                ranks.grid_cols);
+  std::string text = summary_line("distributed", grid + p.device);
+  text += summary_line("driver", to_string(p.run));
+  text += summary_line("tiles", std::to_string(static_cast<long long>(p.block)) + " (" +
+                                    std::to_string(static_cast<long long>(p.rounds)) + " rounds)");
+  text +=
+      summary_line("memory per rank",
+                   format_bytes(p.host_bytes) + " (up to " + std::to_string(ranks.ranks_per_node) +
+                       " ranks per node, node memory " + format_bytes(ranks.node_memory) + ")" +
+                       (p.fits ? "" : ": does not fit"));
   if (ranks.gpu)
-    std::printf("GPU memory/rank  %s\n", format_bytes(p.device_bytes).c_str());
+    text += summary_line("GPU memory/rank", format_bytes(p.device_bytes));
+  return text;
 }
 
 nlohmann::ordered_json traffic_json(const distributed::traffic& t) {
@@ -215,7 +221,7 @@ int info_distributed(const input_options& in_opts, const solver_options& solver,
                   static_cast<long long>(in->file.g.num_edges()));
       std::printf("plans for        %s%s\n", std::string(to_string(o.type)).c_str(),
                   paths ? " with paths" : "");
-      print_plan_text(p);
+      std::fputs(plan_text(p).c_str(), stdout);
     }
   }
   if (!p.fits) {
@@ -265,10 +271,11 @@ int solve_distributed(const distributed_solve_args& a) {
   const distributed::session& s = mpi_session();
   // Before anything starts threads of its own (the reading's, CUDA's, NCCL's): those that
   // exist already are moved too, but later ones inherit the placement.
-  const distributed::placement placed = distributed::place_ranks(
-      s, a.rank_cpus == "launcher" ? distributed::placement_mode::off
-                                   : distributed::placement_mode::automatic,
-      a.solver.backend != "cpu");
+  const distributed::placement placed =
+      distributed::place_ranks(s,
+                               a.rank_cpus == "launcher" ? distributed::placement_mode::off
+                                                         : distributed::placement_mode::automatic,
+                               a.solver.backend != "cpu");
   if (s.rank() == 0 && progress_wanted(a.quiet, a.progress) != progress_style::none)
     std::fprintf(stderr, "apsp: rank 0 of %d runs on %s (every rank's in --json)\n", s.size(),
                  placed.how.c_str());
@@ -338,29 +345,31 @@ int solve_distributed(const distributed_solve_args& a) {
   if (s.rank() != 0 || a.quiet)
     return 0;
   const auto& p = r.plan;
-  const double rate = updates_per_second(p.n, r.solve_seconds);
+  solve_summary common;
+  common.input = a.in.path;
+  common.format = in->file.source_format;
+  common.n = p.n;
+  common.m = in->file.g.num_edges();
+  common.ran = &p;
+  common.backend = "distributed";
+  common.type = o.type;
+  common.read_seconds = in->read_seconds;
+  common.setup_seconds = r.setup_seconds;
+  common.solve_seconds = r.solve_seconds;
+  common.finish_seconds = r.finish_seconds;
+  common.write_seconds = r.write_seconds;
+  common.reachable_pairs = r.reachable_pairs;
+  common.distance_sum = r.integral ? nlohmann::ordered_json::parse(r.distance_sum)
+                                   : nlohmann::ordered_json(std::stod(r.distance_sum));
+  common.max_distance = r.integral
+                            ? nlohmann::ordered_json(static_cast<std::int64_t>(r.max_distance))
+                            : nlohmann::ordered_json(r.max_distance);
+  common.distance_sum_text = r.distance_sum;
+  common.max_distance_text = r.integral ? std::to_string(static_cast<long long>(r.max_distance))
+                                        : std::to_string(r.max_distance);
+  common.distances_out = a.out;
+  common.paths_out = a.paths_out;
   if (a.json) {
-    solve_summary common;
-    common.input = a.in.path;
-    common.format = in->file.source_format;
-    common.n = p.n;
-    common.m = in->file.g.num_edges();
-    common.ran = &p;
-    common.backend = "distributed";
-    common.type = o.type;
-    common.read_seconds = in->read_seconds;
-    common.setup_seconds = r.setup_seconds;
-    common.solve_seconds = r.solve_seconds;
-    common.finish_seconds = r.finish_seconds;
-    common.write_seconds = r.write_seconds;
-    common.reachable_pairs = r.reachable_pairs;
-    common.distance_sum = r.integral ? nlohmann::ordered_json::parse(r.distance_sum)
-                                     : nlohmann::ordered_json(std::stod(r.distance_sum));
-    common.max_distance = r.integral
-                              ? nlohmann::ordered_json(static_cast<std::int64_t>(r.max_distance))
-                              : nlohmann::ordered_json(r.max_distance);
-    common.distances_out = a.out;
-    common.paths_out = a.paths_out;
     // The ranks' own keys, after the common ones.
     nlohmann::ordered_json ranks;
     if (!r.exchange.empty())
@@ -376,35 +385,27 @@ int solve_distributed(const distributed_solve_args& a) {
     std::printf("%s\n", json_text(solve_summary_json(common, ranks), 2).c_str());
     return 0;
   }
-  std::printf("input            %s (%s)\n", a.in.path.c_str(),
-              std::string(io::to_string(in->file.source_format)).c_str());
-  std::printf("vertices, edges  %lld, %lld\n", static_cast<long long>(p.n),
-              static_cast<long long>(in->file.g.num_edges()));
-  print_plan_text(p);
-  if (!r.exchange.empty())
-    std::printf("exchange         %s (connected in %.3f s, during setup)\n", r.exchange.c_str(),
-                r.connect_seconds);
-  std::printf("look-ahead       %s\n", r.lookahead ? "on" : "off");
-  std::printf("dtype            %s\n", std::string(to_string(o.type)).c_str());
-  std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
-              in->read_seconds, r.setup_seconds, r.solve_seconds, r.finish_seconds,
-              r.write_seconds);
-  std::printf("updates/s        %.3g\n", rate);
-  for (const distributed::rank_report& k : r.ranks) {
-    std::printf("rank %-11d compute %.3f s, communication %.3f s, wait %.3f s on %s, CPUs %s%s\n",
-                k.rank, k.compute_seconds, k.communication_seconds, k.wait_seconds,
-                k.computes_on.c_str(), k.cpus.c_str(),
-                k.rank == r.slowest_rank && r.ranks.size() > 1 ? " (slowest)" : "");
+  // How the ranks ran, and each rank's times, in the text summary's lines.
+  std::string how = plan_text(p);
+  if (!r.exchange.empty()) {
+    char exchange[160];
+    std::snprintf(exchange, sizeof exchange, " (connected in %.3f s, during setup)",
+                  r.connect_seconds);
+    how += summary_line("exchange", r.exchange + exchange);
   }
-  std::printf("reachable pairs  %llu of %lld\n", static_cast<unsigned long long>(r.reachable_pairs),
-              p.n > 0 ? static_cast<long long>(p.n * (p.n - 1)) : 0LL);
-  std::printf("checksum         sum %s, max %s\n", r.distance_sum.c_str(),
-              r.integral ? std::to_string(static_cast<long long>(r.max_distance)).c_str()
-                         : std::to_string(r.max_distance).c_str());
-  if (!a.out.empty())
-    std::printf("distances        %s\n", a.out.c_str());
-  if (!a.paths_out.empty())
-    std::printf("paths            %s\n", a.paths_out.c_str());
+  how += summary_line("look-ahead", r.lookahead ? "on" : "off");
+  how += summary_line("dtype", std::string(to_string(o.type)));
+  std::string per_rank;
+  for (const distributed::rank_report& k : r.ranks) {
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "rank %-11d compute %.3f s, communication %.3f s, wait %.3f s on %s, CPUs %s%s\n",
+                  k.rank, k.compute_seconds, k.communication_seconds, k.wait_seconds,
+                  k.computes_on.c_str(), k.cpus.c_str(),
+                  k.rank == r.slowest_rank && r.ranks.size() > 1 ? " (slowest)" : "");
+    per_rank += line;
+  }
+  std::fputs(solve_summary_text(common, how, per_rank).c_str(), stdout);
   return 0;
 }
 

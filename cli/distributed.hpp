@@ -24,15 +24,9 @@ void finish_mpi() noexcept;
 void parse_grid(const std::string& text, int& rows, int& cols);
 
 /// The options of `apsp solve` that a distributed solve uses (solve_command.cpp adds the rest).
-struct distributed_solve_args {
-  input_options in;
-  solver_options solver;
-  std::string out;
+struct distributed_solve_args : run_args {
   std::string paths_out;
   std::string output_format;
-  bool json = false;
-  bool quiet = false;
-  bool progress = false;
   std::optional<bool> lookahead; ///< unset: the library decides
   std::string rank_cpus = "auto"; ///< --rank-cpus: auto or launcher (distributed::place_ranks)
   std::string checkpoint_dir;

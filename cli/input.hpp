@@ -59,6 +59,19 @@ struct solver_options {
   std::string grid;       ///< --grid RxC: the MPI process grid (under mpirun); empty = choose
 };
 void add_solver_options(CLI::App& cmd, solver_options& s);
+
+/// What the commands that read a graph, solve and write -o (solve, metrics) share: INPUT, the
+/// solver options, -o, and how they report (--json, --quiet, --progress).
+struct run_args {
+  input_options in;
+  solver_options solver;
+  std::string out;
+  bool json = false;
+  bool quiet = false;
+  bool progress = false;
+};
+/// -q/--quiet (`quiet_help` says what it silences) and --progress, which excludes it.
+void add_progress_flags(CLI::App& cmd, bool& quiet, bool& progress, const char* quiet_help);
 /// "apsp: warning: LINE" on stderr: an option the run will not honour; the run goes on.
 void print_warning(const std::string& line);
 /// Warns when --threads asks for more threads than the cores this process may use.

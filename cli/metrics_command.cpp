@@ -282,10 +282,7 @@ void add_metrics_command(CLI::App& app, command_action& action) {
   add_metric_shape_options(*cmd, *args);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
-  cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
-  cmd->add_flag("--progress", args->progress,
-                "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
-      ->excludes("--quiet");
+  add_progress_flags(*cmd, args->quiet, args->progress, "no progress line and no summary");
   cmd->footer(
       "Definitions (NetworkX's where it has the function) in docs/metrics.md. Sparse graphs,\n"
       "and graphs whose n x n matrix would not fit in RAM, run Dijkstra from every source in\n"

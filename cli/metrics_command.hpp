@@ -11,16 +11,10 @@
 namespace apsp::cli {
 
 /// What `apsp metrics` was asked.
-struct metrics_args {
-  input_options in;
-  solver_options solver;
-  std::string out;
+struct metrics_args : run_args {
   std::string metrics = "all";
   int histogram_bins = 32;
   bool no_wf_improved = false;
-  bool json = false;
-  bool quiet = false;
-  bool progress = false;
 };
 
 /// --histogram-bins and --no-wf-improved (--metrics is each command's own: its default differs).

@@ -223,10 +223,7 @@ void add_paths_command(CLI::App& app, command_action& action) {
                   "write to this file: .jsonl (one JSON object per line) or .csv "
                   "(source,target,distance,path); without it, JSON lines on stdout");
   add_solver_options(*cmd, args->solver);
-  cmd->add_flag("-q,--quiet", args->quiet, "no progress line");
-  cmd->add_flag("--progress", args->progress,
-                "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
-      ->excludes("--quiet");
+  add_progress_flags(*cmd, args->quiet, args->progress, "no progress line");
   cmd->footer(
       "Each pair gives {\"source\": S, \"target\": T, \"distance\": D, \"path\": [S, ..., T]}\n"
       "in the order given (distance null and path [] when T is unreachable). Solved by\n"

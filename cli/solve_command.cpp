@@ -45,8 +45,8 @@ struct solve_args : distributed_solve_args {
   bool map_output = false;
   bool no_map_output = false;
   csv_labels_choice csv_labels = csv_labels_choice::unset;
-  subset_selection subsets; ///< --sources/--targets: a block instead (subset_solve.hpp)
-  std::string metrics;      ///< --metrics: the metrics instead (apsp metrics)
+  subset_selection subsets;  ///< --sources/--targets: a block instead (subset_solve.hpp)
+  std::string metrics;       ///< --metrics: the metrics instead (apsp metrics)
   metrics_args metric_shape; ///< its --histogram-bins and --no-wf-improved
 };
 
@@ -68,13 +68,8 @@ int solve_metrics(const solve_args& a) {
   refuse(a.subsets.given(), "--sources/--targets");
   refuse(a.csv_labels != csv_labels_choice::unset, "--csv-labels/--no-csv-labels");
   metrics_args m = a.metric_shape;
-  m.in = a.in;
-  m.solver = a.solver;
-  m.out = a.out;
+  static_cast<run_args&>(m) = a;
   m.metrics = a.metrics;
-  m.json = a.json;
-  m.quiet = a.quiet;
-  m.progress = a.progress;
   return run_metrics(m);
 }
 
@@ -91,8 +86,28 @@ struct stage_seconds {
   double write = 0;
 };
 
-void print_json(const solve_args& a, const loaded_graph& in, const result& r,
-                const distance_stats& st, const stage_seconds& t) {
+/// How one process ran, as the text summary's lines: its back end, algorithm and tile.
+std::string one_process_lines(const plan& p, dtype type) {
+  std::string lines =
+      summary_line("back end", std::string(to_string(p.backend)) + " on " + p.device);
+  lines += summary_line("algorithm", std::string(p.algorithm == algorithm_kind::johnson ? "Johnson"
+                                                 : p.algorithm == algorithm_kind::supernodal
+                                                     ? "supernodal Floyd-Warshall"
+                                                     : "Floyd-Warshall") +
+                                         " (" + p.algorithm_reason + ")");
+  const char* unit = p.algorithm == algorithm_kind::johnson      ? "dtype, sources"
+                     : p.algorithm == algorithm_kind::supernodal ? "dtype, widest"
+                                                                 : "dtype, tile";
+  lines += summary_line(unit, std::string(to_string(type)) +
+                                  (p.narrow ? " (packed 16-bit arithmetic)" : "") + ", " +
+                                  std::to_string(static_cast<long long>(p.block)) + " (" +
+                                  std::to_string(static_cast<long long>(p.rounds)) + " rounds)");
+  return lines;
+}
+
+/// The summary on stdout: JSON with --json, else text.
+void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
+                   const distance_stats& st, const stage_seconds& t) {
   const plan& p = r.executed_plan();
   solve_summary s;
   s.input = a.in.path;
@@ -111,45 +126,15 @@ void print_json(const solve_args& a, const loaded_graph& in, const result& r,
   s.distance_sum = sum_json(st);
   s.max_distance = st.integral ? nlohmann::ordered_json(static_cast<std::int64_t>(st.max))
                                : nlohmann::ordered_json(st.max);
+  s.distance_sum_text = sum_text(st);
+  s.max_distance_text =
+      st.integral ? std::to_string(static_cast<long long>(st.max)) : std::to_string(st.max);
   s.distances_out = a.out;
   s.paths_out = a.paths_out;
-  std::printf("%s\n", json_text(solve_summary_json(s), 2).c_str());
-}
-
-void print_summary(const solve_args& a, const loaded_graph& in, const result& r,
-                   const distance_stats& st, const stage_seconds& t) {
-  const plan& p = r.executed_plan();
-  const auto n = static_cast<long long>(r.n());
-  std::printf("input            %s (%s)\n", a.in.path.c_str(),
-              std::string(io::to_string(in.file.source_format)).c_str());
-  std::printf("vertices, edges  %lld, %lld\n", n, static_cast<long long>(in.file.g.num_edges()));
-  std::printf("back end         %s on %s\n", std::string(to_string(p.backend)).c_str(),
-              p.device.c_str());
-  std::printf("algorithm        %s (%s)\n",
-              p.algorithm == algorithm_kind::johnson      ? "Johnson"
-              : p.algorithm == algorithm_kind::supernodal ? "supernodal Floyd-Warshall"
-                                                          : "Floyd-Warshall",
-              p.algorithm_reason.c_str());
-  std::printf("dtype, %s %s%s, %lld (%lld rounds)\n",
-              p.algorithm == algorithm_kind::johnson      ? "sources  "
-              : p.algorithm == algorithm_kind::supernodal ? "widest   "
-                                                          : "tile     ",
-              std::string(to_string(r.type())).c_str(),
-              p.narrow ? " (packed 16-bit arithmetic)" : "", static_cast<long long>(p.block),
-              static_cast<long long>(p.rounds));
-  const auto& tm = r.timings();
-  std::printf("seconds          read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f\n",
-              t.read, tm.setup_seconds, tm.solve_seconds, tm.finish_seconds, t.write);
-  std::printf("updates/s        %.3g\n", updates_per_second(r.n(), tm.solve_seconds));
-  std::printf("reachable pairs  %llu of %lld\n",
-              static_cast<unsigned long long>(st.reachable_pairs), n > 0 ? n * (n - 1) : 0);
-  std::printf("checksum         sum %s, max %s\n", sum_text(st).c_str(),
-              st.integral ? std::to_string(static_cast<long long>(st.max)).c_str()
-                          : std::to_string(st.max).c_str());
-  if (!a.out.empty())
-    std::printf("distances        %s\n", a.out.c_str());
-  if (!a.paths_out.empty())
-    std::printf("paths            %s\n", a.paths_out.c_str());
+  if (a.json)
+    std::printf("%s\n", json_text(solve_summary_json(s), 2).c_str());
+  else
+    std::fputs(solve_summary_text(s, one_process_lines(p, r.type())).c_str(), stdout);
 }
 
 /// What `apsp solve` settled before reading: the output's format, the library options and the
@@ -414,10 +399,7 @@ int run(const solve_args& a) {
   if (a.json || !a.quiet) {
     const distance_stats st = compute_stats(r.distances());
     trace("solve: statistics");
-    if (a.json)
-      print_json(a, in, r, st, t);
-    else
-      print_summary(a, in, r, st, t);
+    print_summary(a, in, r, st, t);
     trace("solve: summary printed"); // what follows until "command done": freeing the solve's data
   }
   // The helper that takes the exit's teardown also takes the freeing of the solve's data (the
@@ -456,10 +438,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
   add_metric_shape_options(*cmd, args->metric_shape);
   add_solver_options(*cmd, args->solver);
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
-  cmd->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
-  cmd->add_flag("--progress", args->progress,
-                "show progress even when stderr is not a terminal (a line every 2 s, for logs)")
-      ->excludes("--quiet");
+  add_progress_flags(*cmd, args->quiet, args->progress, "no progress line and no summary");
   cmd->add_flag("--map-output", args->map_output,
                 "solve inside the output file (memory-mapped) instead of RAM, and the path matrix "
                 "inside the --paths file; automatic when the distance matrix does not fit in RAM, "

@@ -2,6 +2,8 @@
 
 #include <sys/resource.h>
 
+#include <cstdio>
+
 #include "plan_json.hpp"
 
 namespace apsp::cli {
@@ -60,6 +62,39 @@ nlohmann::ordered_json solve_summary_json(const solve_summary& s,
       j[key] = value;
   }
   return j;
+}
+
+std::string summary_line(const char* label, const std::string& value) {
+  char head[32];
+  std::snprintf(head, sizeof head, "%-17s", label);
+  return head + value + "\n";
+}
+
+std::string solve_summary_text(const solve_summary& s, const std::string& how,
+                               const std::string& per_rank) {
+  const auto n = static_cast<long long>(s.n);
+  std::string text =
+      summary_line("input", s.input + " (" + std::string(io::to_string(s.format)) + ")");
+  text += summary_line("vertices, edges",
+                       std::to_string(n) + ", " + std::to_string(static_cast<long long>(s.m)));
+  text += how;
+  char seconds[160];
+  std::snprintf(seconds, sizeof seconds,
+                "read %.3f, setup %.3f, solve %.3f, finish %.3f, write %.3f", s.read_seconds,
+                s.setup_seconds, s.solve_seconds, s.finish_seconds, s.write_seconds);
+  text += summary_line("seconds", seconds);
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.3g", updates_per_second(s.n, s.solve_seconds));
+  text += summary_line("updates/s", rate);
+  text += per_rank;
+  text += summary_line("reachable pairs", std::to_string(s.reachable_pairs) + " of " +
+                                              std::to_string(n > 0 ? n * (n - 1) : 0LL));
+  text += summary_line("checksum", "sum " + s.distance_sum_text + ", max " + s.max_distance_text);
+  if (!s.distances_out.empty())
+    text += summary_line("distances", s.distances_out);
+  if (!s.paths_out.empty())
+    text += summary_line("paths", s.paths_out);
+  return text;
 }
 
 } // namespace apsp::cli

@@ -1,7 +1,8 @@
 #pragma once
-// `apsp solve --json`: the summary of a solve, written by one piece of code for one process
-// (solve_command.cpp) and for MPI ranks (distributed.cpp), so that both print the same keys in
-// the same words; the ranks add theirs (tests/mpi/test_distributed.py compares them).
+// The summary of `apsp solve`, as JSON (--json) or text, written by one piece of code for one
+// process (solve_command.cpp) and for MPI ranks (distributed.cpp), so that both print the same
+// keys and lines in the same words; the ranks add theirs (tests/mpi/test_distributed.py compares
+// them).
 
 #include <cstdint>
 #include <string>
@@ -31,6 +32,8 @@ struct solve_summary {
   std::uint64_t reachable_pairs = 0;
   nlohmann::ordered_json distance_sum; ///< exact for integer types (cli/stats.hpp)
   nlohmann::ordered_json max_distance;
+  std::string distance_sum_text; ///< the text summary's: all digits for integer types
+  std::string max_distance_text;
   std::string distances_out; ///< -o, empty when none
   std::string paths_out;     ///< --paths, empty when none
 };
@@ -44,5 +47,14 @@ struct solve_summary {
 /// distance_sum, max_distance and outputs; then those of `extra` (the ranks' own).
 [[nodiscard]] nlohmann::ordered_json solve_summary_json(const solve_summary& s,
                                                         const nlohmann::ordered_json& extra = {});
+
+/// The text summary, a line a fact: input, vertices and edges, then `how` (the lines that say
+/// how the solve ran, in the runner's words: one process's back end, algorithm and tile; the
+/// ranks' grid, look-ahead and dtype), seconds, updates/s, `per_rank` (the ranks' own lines),
+/// reachable pairs, checksum and the outputs.
+[[nodiscard]] std::string solve_summary_text(const solve_summary& s, const std::string& how,
+                                             const std::string& per_rank = {});
+/// One line of the text summary: `label` padded to the column of values, then `value`.
+[[nodiscard]] std::string summary_line(const char* label, const std::string& value);
 
 } // namespace apsp::cli

@@ -128,7 +128,9 @@ struct plan_request {
 
   [[nodiscard]] static plan_request matrix() { return {}; }
   [[nodiscard]] static plan_request metrics() { return {output::metrics, -1, -1}; }
-  /// `sources` x `targets` distances; -1 on a side: every vertex.
+  /// `sources` x `targets` distances; -1 on a side: every vertex. With solve_options::paths
+  /// (predecessors) the block is searched by Dijkstra from the sources, whose shortest-path
+  /// trees give the predecessors (docs/semantics.md), unless an all-pairs engine is asked for.
   [[nodiscard]] static plan_request block(std::int64_t sources, std::int64_t targets) {
     return {output::block, sources, targets};
   }

@@ -123,14 +123,15 @@ template <class Index, class Weight>
                                                std::span<const std::int64_t> sources,
                                                const source_options& options = {});
 
+/// The (Index, Weight) pairs of the CSR overload, instantiated in src/cpu/from_sources.cpp:
+/// X(Index, Weight) for each.
+#define APSP_CSR_SOURCE_TYPES(X)                                                                   \
+  X(std::int32_t, double) X(std::int32_t, float) X(std::int64_t, double) X(std::int64_t, float)
 #define APSP_CSR_SOURCES(Index, Weight)                                                            \
   extern template source_result solve_from_sources(const csr_view<Index, Weight>&,                \
                                                    std::span<const std::int64_t>,                  \
                                                    const source_options&);
-APSP_CSR_SOURCES(std::int32_t, double)
-APSP_CSR_SOURCES(std::int32_t, float)
-APSP_CSR_SOURCES(std::int64_t, double)
-APSP_CSR_SOURCES(std::int64_t, float)
+APSP_CSR_SOURCE_TYPES(APSP_CSR_SOURCES)
 #undef APSP_CSR_SOURCES
 
 } // namespace apsp

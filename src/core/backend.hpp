@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <type_traits>
 
@@ -150,6 +151,12 @@ void expect_supernodal_pays(const ::apsp::cpu::elimination_plan& ep);
 [[noreturn]] void rethrow_with_one_cycle(const graph& g, const negative_cycle_error& found);
 /// Defined in src/cuda when built with CUDA, else by a stand-in that is never available.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_backend();
+/// The cuda back end that planning and solve() use: make_cuda_backend()'s, or the stand-in a
+/// test set with set_cuda_backend_for_tests.
+[[nodiscard]] std::unique_ptr<backend> current_cuda_backend();
+/// Tests: `make` gives the cuda back end instead of make_cuda_backend (a fake GPU, e.g. one that
+/// counts its planner's calls); an empty function restores it.
+void set_cuda_backend_for_tests(std::function<std::unique_ptr<backend>()> make);
 /// apsp::release_devices for the cuda back end (a no-op in builds without CUDA).
 void release_cuda_devices() noexcept;
 

@@ -339,18 +339,27 @@ plan plan_metrics(const graph& edges, const solve_options& o) {
 plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
                 std::int64_t targets) {
   const std::int64_t n = g.num_vertices();
-  // The searches run from the smaller set: the targets alone, or fewer targets than sources, on
-  // the reversed graph.
-  const bool from_targets = sources < 0 || (targets >= 0 && targets < sources);
+  // With paths (predecessors), unless an all-pairs engine is asked for by name: Dijkstra from
+  // the sources, whose shortest-path trees give the rows' predecessors by the tie rule of
+  // docs/semantics.md whatever the block's size; the whole matrix's path matrix breaks ties by
+  // pivot order, the hierarchy's table has no paths, and searches from the targets give
+  // successors.
+  const bool tree_predecessors = o.paths && !whole_matrix_asked(o);
+  // Else the searches run from the smaller set: the targets alone, or fewer targets than
+  // sources, on the reversed graph.
+  const bool from_targets =
+      !tree_predecessors && (sources < 0 || (targets >= 0 && targets < sources));
   const std::int64_t rows = sources < 0 ? n : sources;
   const std::int64_t cols = targets < 0 ? n : targets;
-  std::string why;
-  std::optional<plan> whole = whole_matrix_plan(g, o, from_targets ? cols : rows, why);
-  if (std::optional<plan> table = hierarchy_table_plan(g, o, rows, cols, from_targets, whole))
-    return std::move(*table);
-  if (whole) {
-    whole->algorithm_reason = std::move(why);
-    return std::move(*whole);
+  std::string why = "predecessors asked: Dijkstra's shortest-path trees from the sources";
+  if (!tree_predecessors) {
+    std::optional<plan> whole = whole_matrix_plan(g, o, from_targets ? cols : rows, why);
+    if (std::optional<plan> table = hierarchy_table_plan(g, o, rows, cols, from_targets, whole))
+      return std::move(*table);
+    if (whole) {
+      whole->algorithm_reason = std::move(why);
+      return std::move(*whole);
+    }
   }
   const int threads = thread_count(o);
   plan p;
@@ -362,11 +371,18 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
              (from_targets ? "targets" : "sources") + ")";
   p.type = o.type;
   p.n = n;
+  p.paths = tree_predecessors;
   // The block itself, and the CSR copy with Dijkstra's scratch per thread (as Johnson's plan
-  // counts it); the rows of one batch at a time are the caller's.
+  // counts it), with paths the predecessors' int32 block too; the rows of one batch at a time
+  // are the caller's.
   const auto un = static_cast<std::uint64_t>(n);
   p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(g.num_edges()) + 8 * un,
                                    un * 28 * static_cast<std::uint64_t>(threads));
+  if (tree_predecessors) {
+    p.working_host_bytes = add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) *
+                                                               static_cast<std::uint64_t>(cols) *
+                                                               sizeof(std::int32_t));
+  }
   count_block_memory(p, rows, cols, "the block and the searches");
   return p;
 }

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -39,7 +41,7 @@ std::unique_ptr<detail::backend> make_backend(backend_kind kind) {
   case backend_kind::cpu:
     return detail::make_cpu_backend();
   case backend_kind::cuda:
-    return detail::make_cuda_backend();
+    return detail::current_cuda_backend();
   case backend_kind::automatic:
     break;
   }
@@ -86,36 +88,45 @@ plan counted_plan(const detail::backend& b, std::int64_t n, const solve_options&
   return p;
 }
 
+/// A back end running one algorithm, and why it was chosen; with its counted plan for the
+/// problem when choosing it took one (a back-end planner, the cuda one above all, runs once per
+/// plan: plan_with takes this one).
+struct engine {
+  std::unique_ptr<detail::backend> backend;
+  std::string reason;
+  std::optional<plan> counted;
+
+  /// The counted plan for (n, o), made on first use and kept.
+  const plan& counted_for(std::int64_t n, const solve_options& o) {
+    if (!counted)
+      counted = counted_plan(*backend, n, o);
+    return *counted;
+  }
+};
+
 /// Resolves the back end for Floyd-Warshall (`automatic`: the cpu for problems it finishes
 /// before a GPU could start, else cuda when a device is present and the plan fits, else cpu)
 /// and checks that it can run. `why` (when the choice needs explaining) is set.
-std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_options& o,
-                                                   std::string* why = nullptr) {
+engine choose_fw_backend(std::int64_t n, const solve_options& o, std::string* why = nullptr) {
   if (o.backend == backend_kind::automatic) {
     std::string small;
     if (cpu_sooner_at_small_n(n, o, &small)) {
       if (why != nullptr)
         *why = small;
-      return detail::make_cpu_backend();
+      return {detail::make_cpu_backend(), {}, {}};
     }
-    auto cuda = detail::make_cuda_backend();
+    engine cuda{detail::current_cuda_backend(), {}, {}};
     const bool cuda_type = o.type == dtype::int32 || o.type == dtype::float32;
-    if (cuda_type && cuda->status().available && counted_plan(*cuda, n, o).fits)
+    if (cuda_type && cuda.backend->status().available && cuda.counted_for(n, o).fits)
       return cuda;
-    return detail::make_cpu_backend();
+    return {detail::make_cpu_backend(), {}, {}};
   }
   auto chosen = make_backend(o.backend);
   const backend_status s = chosen->status();
   APSP_EXPECTS(s.available, backend_unavailable_error,
                "back end '" + std::string(to_string(o.backend)) + "' is unavailable: " + s.detail);
-  return chosen;
+  return {std::move(chosen), {}, {}};
 }
-
-/// A back end running one algorithm, and why it was chosen.
-struct engine {
-  std::unique_ptr<detail::backend> backend;
-  std::string reason;
-};
 
 /// Host-only algorithms (Johnson, the supernodal Floyd-Warshall) run on the cpu back end.
 void expect_cpu_algorithm(const solve_options& o, const char* name) {
@@ -150,12 +161,12 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
     const backend_status s = gpu->status();
     APSP_EXPECTS(s.available, backend_unavailable_error,
                  "back end 'cuda' is unavailable: " + s.detail);
-    return {std::move(gpu), "requested"};
+    return {std::move(gpu), "requested", {}};
   }
-  if (o.backend == backend_kind::automatic && analysis && (o.type == dtype::int32 ||
-                                                           o.type == dtype::float32)) {
-    auto gpu = detail::make_cuda_supernodal_backend(analysis);
-    if (gpu->status().available && counted_plan(*gpu, n, o).fits) {
+  if (o.backend == backend_kind::automatic && analysis &&
+      (o.type == dtype::int32 || o.type == dtype::float32)) {
+    engine gpu{detail::make_cuda_supernodal_backend(analysis), {}, {}};
+    if (gpu.backend->status().available && gpu.counted_for(n, o).fits) {
       detail::problem_shape shape;
       shape.n = n;
       shape.type = o.type;
@@ -169,14 +180,17 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
       std::snprintf(why, sizeof why, "requested; auto: on %s (~%.3g s, the other ~%.3g s)",
                     on_gpu < on_cpu ? "cuda" : "cpu", std::min(on_gpu, on_cpu),
                     std::max(on_gpu, on_cpu));
-      if (on_gpu < on_cpu)
-        return {std::move(gpu), why};
-      return {detail::make_supernodal_backend(std::move(analysis)), why};
+      if (on_gpu < on_cpu) {
+        gpu.reason = why;
+        return gpu;
+      }
+      return {detail::make_supernodal_backend(std::move(analysis)), why, {}};
     }
   }
   APSP_EXPECTS(o.backend == backend_kind::automatic || o.backend == backend_kind::cpu,
-               backend_unavailable_error, "the supernodal Floyd-Warshall runs on the cpu and cuda back ends");
-  return {detail::make_supernodal_backend(std::move(analysis)), "requested"};
+               backend_unavailable_error,
+               "the supernodal Floyd-Warshall runs on the cpu and cuda back ends");
+  return {detail::make_supernodal_backend(std::move(analysis)), "requested", {}};
 }
 
 /// Graphs with at most this many arcs per vertex get the supernodal analysis under `auto`
@@ -190,37 +204,43 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
                      const graph* g = nullptr) {
   if (o.algorithm == algorithm_kind::johnson) {
     expect_cpu_algorithm(o, "Johnson's algorithm");
-    return {detail::make_johnson_backend(), "requested"};
+    return {detail::make_johnson_backend(), "requested", {}};
   }
   if (o.algorithm == algorithm_kind::supernodal)
     return choose_supernodal(n, o, g);
   std::string fw_why;
-  auto fw = choose_fw_backend(n, o, &fw_why);
+  engine fw = choose_fw_backend(n, o, &fw_why);
+  // fw, chosen for `reason`.
+  const auto fw_for = [&fw](std::string reason) {
+    fw.reason = std::move(reason);
+    return std::move(fw);
+  };
   // Why the back end, after why the algorithm, when the small-n rule chose it.
   const auto and_why = [&](std::string reason) {
     return fw_why.empty() ? reason : reason + "; " + fw_why;
   };
   if (o.algorithm == algorithm_kind::floyd_warshall)
-    return {std::move(fw), and_why("requested")};
+    return fw_for(and_why("requested"));
   if (m < 0)
-    return {std::move(fw), and_why("auto: the edge count is unknown (taken as dense)")};
+    return fw_for(and_why("auto: the edge count is unknown (taken as dense)"));
   if (o.backend == backend_kind::reference)
-    return {std::move(fw), "auto: the reference back end runs Floyd-Warshall"};
+    return fw_for("auto: the reference back end runs Floyd-Warshall");
   if (detail::wants_checkpoints(o))
-    return {std::move(fw), and_why("auto: checkpoints are saved between Floyd-Warshall rounds")};
+    return fw_for(and_why("auto: checkpoints are saved between Floyd-Warshall rounds"));
   if (o.narrow == narrow_mode::required)
-    return {std::move(fw), "auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)"};
+    return fw_for("auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)");
   detail::problem_shape shape;
   shape.n = n;
   shape.m = m;
   shape.type = o.type;
   shape.threads = cpu_threads(o);
-  if (fw->kind() == backend_kind::cuda)
-    shape.gpus = std::max(1, fw->make_plan(n, o).devices);
+  const backend_kind fw_kind = fw.backend->kind();
+  if (fw_kind == backend_kind::cuda)
+    shape.gpus = std::max(1, fw.counted_for(n, o).devices);
   // Under --backend cuda only the GPU's engines; the supernodal one holds the matrix on one
   // device (with --devices naming one, or none).
   shape.host_engines = o.backend != backend_kind::cuda;
-  shape.gpu_supernodal = fw->kind() == backend_kind::cuda && o.devices.size() <= 1 &&
+  shape.gpu_supernodal = fw_kind == backend_kind::cuda && o.devices.size() <= 1 &&
                          (o.type == dtype::int32 || o.type == dtype::float32);
   std::shared_ptr<const apsp::cpu::elimination_plan> analysis;
   // The supernodal path matrix is exact only without zero-weight cycles (with them it may name
@@ -233,31 +253,32 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   const bool supernodal_paths_safe =
       !o.paths || (g != nullptr && positive(g->summarize_weights().min));
   if (g != nullptr && detail::supernodal_has_nested_dissection() && n >= 2 &&
-      m <= supernodal_max_degree * n &&
-      supernodal_paths_safe) {
+      m <= supernodal_max_degree * n && supernodal_paths_safe) {
     analysis = detail::analyse_supernodal(n, *g);
     shape.supernodal_updates = detail::supernodal_updates(*analysis);
   }
-  auto choice = detail::choose_algorithm(shape, fw->kind());
+  auto choice = detail::choose_algorithm(shape, fw_kind);
   choice.reason = and_why(std::move(choice.reason));
   if (choice.algorithm == algorithm_kind::johnson)
-    return {detail::make_johnson_backend(), std::move(choice.reason)};
+    return {detail::make_johnson_backend(), std::move(choice.reason), {}};
   if (choice.algorithm == algorithm_kind::supernodal && choice.backend == backend_kind::cuda) {
-    auto gpu = detail::make_cuda_supernodal_backend(analysis);
-    if (counted_plan(*gpu, n, o).fits)
-      return {std::move(gpu), std::move(choice.reason)};
-    return {std::move(fw), std::move(choice.reason) +
-                               "; the GPU cannot hold the supernodal solve's matrix: Floyd-Warshall"};
+    engine gpu{detail::make_cuda_supernodal_backend(analysis), std::move(choice.reason), {}};
+    if (gpu.counted_for(n, o).fits)
+      return gpu;
+    return fw_for(std::move(gpu.reason) +
+                  "; the GPU cannot hold the supernodal solve's matrix: Floyd-Warshall");
   }
   if (choice.algorithm == algorithm_kind::supernodal)
-    return {detail::make_supernodal_backend(std::move(analysis)), std::move(choice.reason)};
-  return {std::move(fw), std::move(choice.reason)};
+    return {detail::make_supernodal_backend(std::move(analysis)), std::move(choice.reason), {}};
+  return fw_for(std::move(choice.reason));
 }
 
 /// The engine's plan, with why it was chosen; in packed 16-bit arithmetic where its driver has
 /// it and `packed16` (asked for and exact, or required).
-plan plan_with(const engine& e, std::int64_t n, const solve_options& o, bool packed16 = false) {
-  plan p = counted_plan(*e.backend, n, o);
+plan plan_with(engine& e, std::int64_t n, const solve_options& o, bool packed16 = false) {
+  (void)e.counted_for(n, o);
+  plan p = std::move(*e.counted);
+  e.counted.reset();
   if (packed16) {
     e.backend->plan_packed16(p);
     detail::derive_driver_fields(p, e.backend->kind());
@@ -415,8 +436,8 @@ plan make_plan(std::int64_t n, const solve_options& options) {
   APSP_EXPECTS(n >= 0, invalid_argument_error, "vertex count must not be negative");
   check_options(options);
   // Without the weights, packed 16-bit arithmetic only where it is required (runs or is refused).
-  return plan_with(choose_engine(n, -1, options), n, options,
-                   options.narrow == narrow_mode::required);
+  engine e = choose_engine(n, -1, options);
+  return plan_with(e, n, options, options.narrow == narrow_mode::required);
 }
 
 plan make_plan(const graph& g, const solve_options& options) {
@@ -424,13 +445,31 @@ plan make_plan(const graph& g, const solve_options& options) {
   // The edges solve() would keep, so that the algorithm chosen is the one it runs.
   const auto usable = detail::usable_edges(g, options.type);
   const graph& edges = usable ? *usable : g;
-  return plan_with(choose_engine(edges.num_vertices(), edges.num_edges(), options, &edges),
-                   edges.num_vertices(), options, narrow_exact(g, options));
+  engine e = choose_engine(edges.num_vertices(), edges.num_edges(), options, &edges);
+  return plan_with(e, edges.num_vertices(), options, narrow_exact(g, options));
 }
 
 } // namespace apsp
 
 namespace apsp::detail {
+namespace {
+
+/// set_cuda_backend_for_tests' stand-in; empty: make_cuda_backend.
+std::function<std::unique_ptr<backend>()>& cuda_backend_stand_in() {
+  static std::function<std::unique_ptr<backend>()> make;
+  return make;
+}
+
+} // namespace
+
+std::unique_ptr<backend> current_cuda_backend() {
+  const auto& make = cuda_backend_stand_in();
+  return make ? make() : make_cuda_backend();
+}
+
+void set_cuda_backend_for_tests(std::function<std::unique_ptr<backend>()> make) {
+  cuda_backend_stand_in() = std::move(make);
+}
 
 std::unique_ptr<backend> backend_for(const plan& p) {
   return std::visit(
@@ -460,7 +499,7 @@ std::unique_ptr<backend> backend_for(const plan& p) {
                                        ") makes no matrix: apsp::compute_metrics or a block "
                                        "of sources and targets runs it");
         else
-          return make_cuda_backend();
+          return current_cuda_backend();
       },
       p.run);
 }

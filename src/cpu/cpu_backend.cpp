@@ -15,6 +15,7 @@
 #include "core/process_checkpoints.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/cpu_isa.hpp"
+#include "cpu/cpu_plan.hpp"
 #include "core/thread_count.hpp"
 
 namespace apsp::detail {
@@ -54,22 +55,17 @@ public:
   }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {
-    APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
-                 "the cpu back end handles at most 2^31 - 1 vertices");
+    plan p = cpu_plan(n, o);
     const int threads = thread_count(o);
     const cpu::isa isa = cpu::selected_isa();
-    plan p;
     p.run = drivers::cpu_blocked{threads};
     p.checkpointed = wants_checkpoints(o) && n > 0;
     p.device =
         "cpu (" + std::to_string(threads) + " threads, " + std::string(cpu::to_string(isa)) + ")";
-    p.type = o.type;
-    p.n = n;
     // A tile larger than the graph would only waste packed memory.
     p.block =
         o.block > 0 ? std::min(o.block, std::max<std::int64_t>(n, 1)) : default_block(n, o.type);
     p.rounds = n == 0 ? 0 : (n + p.block - 1) / p.block;
-    p.paths = o.paths;
     p.working_host_bytes = cpu::workspace_bytes(n, p.block, threads, size_of(o.type), o.paths);
     return p;
   }

@@ -331,10 +331,7 @@ source_result solve_from_sources(const csr_view<Index, Weight>& g,
   template source_result solve_from_sources(const csr_view<Index, Weight>&,                       \
                                             std::span<const std::int64_t>,                         \
                                             const source_options&);
-APSP_CSR_SOURCES(std::int32_t, double)
-APSP_CSR_SOURCES(std::int32_t, float)
-APSP_CSR_SOURCES(std::int64_t, double)
-APSP_CSR_SOURCES(std::int64_t, float)
+APSP_CSR_SOURCE_TYPES(APSP_CSR_SOURCES)
 #undef APSP_CSR_SOURCES
 
 } // namespace apsp

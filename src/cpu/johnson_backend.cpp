@@ -10,6 +10,7 @@
 #include "core/backend.hpp"
 #include "core/host_memory.hpp"
 #include "cpu/all_sources_dijkstra.hpp"
+#include "cpu/cpu_plan.hpp"
 #include "cpu/csr_graph.hpp"
 #include "cpu/potentials.hpp"
 #include "core/thread_count.hpp"
@@ -48,18 +49,13 @@ public:
   }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {
-    APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
-                 "the cpu back end handles at most 2^31 - 1 vertices");
+    plan p = cpu_plan(n, o);
     const int threads = apsp::detail::thread_count(o);
-    plan p;
     p.algorithm = algorithm_kind::johnson;
     p.run = drivers::johnson{threads};
     p.device = "cpu (" + std::to_string(threads) + " threads, Johnson)";
-    p.type = o.type;
-    p.n = n;
     p.block = o.block > 0 ? o.block : default_sources_per_round(n, threads);
     p.rounds = n == 0 ? 0 : 1 + (n - 1) / p.block;
-    p.paths = o.paths;
     // Per thread: distances (8 bytes), predecessors (4) and a queue of about n entries (16).
     const auto scratch = static_cast<std::uint64_t>(n) * 28 * static_cast<std::uint64_t>(threads);
     p.working_host_bytes = scratch;

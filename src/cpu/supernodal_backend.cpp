@@ -16,6 +16,7 @@
 #include "core/checks.hpp"
 #include "core/host_memory.hpp"
 #include "core/round_schedule.hpp"
+#include "cpu/cpu_plan.hpp"
 #include "cpu/elimination.hpp"
 #include "cpu/supernodal_backend.hpp"
 #include "cpu/supernodal_fw.hpp"
@@ -93,10 +94,8 @@ public:
   }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {
-    APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
-                 "the cpu back end handles at most 2^31 - 1 vertices");
+    plan p = cpu_plan(n, o);
     const int threads = apsp::detail::thread_count(o);
-    plan p;
     p.algorithm = algorithm_kind::supernodal;
     p.run = drivers::supernodal{threads, plan_ && plan_->n == n ? plan_ : nullptr};
     p.device = "cpu (" + std::to_string(threads) + " threads, supernodal Floyd-Warshall";
@@ -108,13 +107,10 @@ public:
       p.device += cpu::have_metis() ? ", METIS order" : ", natural order: built without METIS";
     }
     p.device += ")";
-    p.type = o.type;
-    p.n = n;
     // Progress steps: one per elimination step, at most progress_steps of them.
     p.rounds = n == 0 ? 0 : progress_steps;
     if (plan_ && plan_->n == n)
       p.rounds = std::min<std::int64_t>(p.rounds, static_cast<std::int64_t>(plan_->steps.size()));
-    p.paths = o.paths;
     // Besides the matrices: the analysis (the factor's column structures, 4 bytes an entry,
     // and a few arrays of n), and the relabelling's row buffers.
     const auto row_bytes = static_cast<std::uint64_t>(n) * size_of(o.type);

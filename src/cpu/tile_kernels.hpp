@@ -35,6 +35,24 @@ inline __attribute__((always_inline)) void relax_vec(typename S::vec& d, typenam
   }
 }
 
+/// Row x's columns [from, width), one vector at a time: wx = relax(wx, a, wk) and vx = k where
+/// it strictly improved (vx is null without paths).
+template <class S, bool Negative, bool Paths>
+inline __attribute__((always_inline)) void
+relax_row(typename S::value_type* wx, std::int32_t* vx, typename S::vec a,
+          const typename S::value_type* wk, typename S::via_vec kv, int from, int width) {
+  for (int q = from; q < width; q += S::lanes) {
+    auto d = S::load(wx + q);
+    typename S::via_vec v{};
+    if constexpr (Paths)
+      v = S::load_via(vx + q);
+    relax_vec<S, Negative, Paths>(d, v, a, S::load(wk + q), kv);
+    S::store(wx + q, d);
+    if constexpr (Paths)
+      S::store_via(vx + q, v);
+  }
+}
+
 /// An MR x NR block of vectors (and their vias) at c (stride ldc) into registers and back.
 template <class S, bool Paths, int MR, int NR>
 inline __attribute__((always_inline)) void
@@ -314,16 +332,7 @@ void panel_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
         const auto a = S::set1(coef[k * ld + x]);
         auto* wx = w + x * ld;
         std::int32_t* vx = Paths ? vw + x * ld : nullptr;
-        for (int q = rank1_from; q < width; q += L) {
-          auto d = S::load(wx + q);
-          typename S::via_vec v{};
-          if constexpr (Paths)
-            v = S::load_via(vx + q);
-          relax_vec<S, Negative, Paths>(d, v, a, S::load(wk + q), kv);
-          S::store(wx + q, d);
-          if constexpr (Paths)
-            S::store_via(vx + q, v);
-        }
+        relax_row<S, Negative, Paths>(wx, vx, a, wk, kv, rank1_from, width);
       }
     }
   }
@@ -358,16 +367,7 @@ void pivot_tile(typename S::value_type* w, std::int32_t* vw, std::ptrdiff_t ld, 
       auto* wx = w + x * ld;
       const auto a = S::set1(wx[k]);
       std::int32_t* vx = Paths ? vw + x * ld : nullptr;
-      for (int q = 0; q < width; q += L) {
-        auto d = S::load(wx + q);
-        typename S::via_vec v{};
-        if constexpr (Paths)
-          v = S::load_via(vx + q);
-        relax_vec<S, Negative, Paths>(d, v, a, S::load(wk + q), kv);
-        S::store(wx + q, d);
-        if constexpr (Paths)
-          S::store_via(vx + q, v);
-      }
+      relax_row<S, Negative, Paths>(wx, vx, a, wk, kv, 0, width);
     }
   }
 }

@@ -79,6 +79,21 @@ int chosen_device(const solve_options& o) {
   return o.devices.empty() || o.devices.front() < 0 ? 0 : o.devices.front();
 }
 
+plan_devices find_plan_devices(plan& p, const solve_options& o) {
+  std::string why;
+  const plan_devices found{device_count(&why), chosen_device(o)};
+  if (found.count == 0) {
+    p.device = "no CUDA device";
+    p.fits = false;
+    p.reason = why;
+    return found;
+  }
+  APSP_EXPECTS(found.device >= 0 && found.device < found.count, invalid_argument_error,
+               "CUDA device " + std::to_string(found.device) + " does not exist (" +
+                   std::to_string(found.count) + " found)");
+  return found;
+}
+
 namespace {
 
 /// Device bytes of an in-core solve on a matrix of edge ld: the distances and, with paths, the
@@ -126,15 +141,8 @@ void solve_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx, 
   // (measurements).
   const bool checkpoints = wants_checkpoints(ctx.options());
   const graph* edges = checkpoints ? nullptr : ctx.initial_edges();
-  // std::jthread: joined on every way out, exceptions included.
-  std::jthread prefault(
-      [&h_d, h_via, fault = edges != nullptr && reduction == nullptr && cuda::prefault_enabled()] {
-        if (!fault)
-          return;
-        cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-        if (h_via != nullptr)
-          cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-      });
+  std::jthread prefault = cuda::prefault_in_background(
+      h_d, h_via, edges != nullptr && reduction == nullptr && cuda::prefault_enabled());
 
   cuda::device_guard guard(device);
   cuda::stream s;
@@ -273,18 +281,9 @@ public:
     // Besides the output matrices (the core counts them): the pinned staging buffers.
     p.working_host_bytes = n == 0 ? 0 : 2 * cuda::staging_bytes;
 
-    std::string why;
-    const int count = device_count(&why);
-    const int device = chosen_device(o);
-    if (count == 0) {
-      p.device = "no CUDA device";
-      p.fits = false;
-      p.reason = why;
+    const auto [count, device] = find_plan_devices(p, o);
+    if (count == 0)
       return p;
-    }
-    APSP_EXPECTS(device >= 0 && device < count, invalid_argument_error,
-                 "CUDA device " + std::to_string(device) + " does not exist (" +
-                     std::to_string(count) + " found)");
     p.device = describe_device(device);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
@@ -359,42 +358,32 @@ public:
     const int count = device_count(&why);
     APSP_EXPECTS(count > 0, backend_unavailable_error, "back end 'cuda' is unavailable: " + why);
     APSP_EXPECTS(p.fits, out_of_memory_error, "the solve does not fit: " + p.reason);
-    std::visit(
-        [&](auto& m) {
-          using T = typename std::decay_t<decltype(m)>::value_type;
-          if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
-            if (ctx.n() == 0)
-              return;
-            APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
-                         "the cuda back end reduces in place only in-core plans (one GPU or split) "
-                         "without paths");
-            // The driver the plan chose, with its devices, block and path workspace.
-            std::visit(
-                [&](const auto& how) {
-                  using D = std::decay_t<decltype(how)>;
-                  if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>) {
-                    cuda::solve_out_of_core(m, via, ctx, how.devices, p.block, how.tagged_paths);
-                  } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
-                    cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
-                  } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
-                    solve_on_device(m, via, ctx, how.device);
-                  } else if constexpr (std::is_same_v<D, drivers::cuda_packed16> &&
-                                       std::is_same_v<T, std::int32_t>) {
-                    APSP_EXPECTS(via == nullptr, internal_error,
-                                 "packed 16-bit arithmetic was planned for a solve with paths");
-                    solve_packed16_on_device(m, ctx, how.device);
-                  } else {
-                    throw internal_error("the cuda back end was given a plan for " +
-                                         to_string(p.run));
-                  }
-                },
-                p.run);
-          } else {
-            throw invalid_argument_error(
-                "the cuda back end solves int32 and float32 only; use the cpu back end");
-          }
-        },
-        d);
+    visit_gpu_matrix(d, ctx.n(), "the cuda back end", [&](auto& m) {
+      using T = typename std::decay_t<decltype(m)>::value_type;
+      APSP_EXPECTS(ctx.reduction() == nullptr || reduces_where_solved(p), internal_error,
+                   "the cuda back end reduces in place only in-core plans (one GPU or split) "
+                   "without paths");
+      // The driver the plan chose, with its devices, block and path workspace.
+      std::visit(
+          [&](const auto& how) {
+            using D = std::decay_t<decltype(how)>;
+            if constexpr (std::is_same_v<D, drivers::cuda_out_of_core>) {
+              cuda::solve_out_of_core(m, via, ctx, how.devices, p.block, how.tagged_paths);
+            } else if constexpr (std::is_same_v<D, drivers::cuda_split>) {
+              cuda::solve_multi_gpu(m, via, ctx, how.devices, p.block);
+            } else if constexpr (std::is_same_v<D, drivers::cuda_in_core>) {
+              solve_on_device(m, via, ctx, how.device);
+            } else if constexpr (std::is_same_v<D, drivers::cuda_packed16> &&
+                                 std::is_same_v<T, std::int32_t>) {
+              APSP_EXPECTS(via == nullptr, internal_error,
+                           "packed 16-bit arithmetic was planned for a solve with paths");
+              solve_packed16_on_device(m, ctx, how.device);
+            } else {
+              throw internal_error("the cuda back end was given a plan for " + to_string(p.run));
+            }
+          },
+          p.run);
+    });
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_rounds.hpp"
@@ -36,51 +37,55 @@ staged_rows packed_rows(std::int64_t n, std::int64_t ld) {
           static_cast<std::size_t>(ld) * sizeof(std::int16_t)};
 }
 
-void narrow_rows(std::int16_t* dst, const std::int32_t* src, std::int64_t rows, std::int64_t n) {
+/// Rows [row0, row0 + rows) of an n x n copy between the host's int32 matrix and the staging
+/// buffer's int16 rows: narrowed into the buffer when the host side is const (an upload), widened
+/// out of it otherwise (a download).
+template <class Host>
+void convert_rows(Host* host, unsigned char* buffer, std::int64_t row0, std::int64_t rows,
+                  std::int64_t n) {
+  auto* packed = reinterpret_cast<std::int16_t*>(buffer);
 #pragma omp parallel for schedule(static) if (rows * n > (std::int64_t{1} << 20))
   for (std::int64_t i = 0; i < rows; ++i) {
-    const std::int32_t* in = src + i * n;
-    std::int16_t* out = dst + i * n;
-    for (std::int64_t j = 0; j < n; ++j)
-      out[j] = static_cast<std::int16_t>(std::min<std::int32_t>(in[j], int16_infinity));
+    Host* wide = host + (row0 + i) * n;
+    std::int16_t* narrow = packed + i * n;
+    for (std::int64_t j = 0; j < n; ++j) {
+      if constexpr (std::is_const_v<Host>)
+        narrow[j] = static_cast<std::int16_t>(std::min<std::int32_t>(wide[j], int16_infinity));
+      else
+        wide[j] = narrow[j] >= int16_infinity ? int32_infinity : std::int32_t{narrow[j]};
+    }
   }
 }
 
-void widen_rows(std::int32_t* dst, const std::int16_t* src, std::int64_t rows, std::int64_t n) {
-#pragma omp parallel for schedule(static) if (rows * n > (std::int64_t{1} << 20))
-  for (std::int64_t i = 0; i < rows; ++i) {
-    const std::int16_t* in = src + i * n;
-    std::int32_t* out = dst + i * n;
-    for (std::int64_t j = 0; j < n; ++j)
-      out[j] = in[j] >= int16_infinity ? int32_infinity : std::int32_t{in[j]};
-  }
+/// One staged n x n copy between the host's int32 matrix and the device's int16 one (edge ld):
+/// an upload when the host side is const, a download otherwise.
+template <class Host, class Device>
+void staged_packed16_copy(Host* host, Device* device, std::int64_t n, std::int64_t ld,
+                          cudaStream_t s) {
+  if (n == 0)
+    return;
+  constexpr bool upload = std::is_const_v<Host>;
+  nvtx_range range(upload ? "apsp::cuda upload (packed16)" : "apsp::cuda download (packed16)");
+  const staging_buffers st = packed_staging(n);
+  const auto convert = [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
+    convert_rows(host, buffer, row0, rows, n);
+  };
+  if constexpr (upload)
+    staged_upload(st, packed_rows(n, ld), device, s, convert);
+  else
+    staged_download(st, packed_rows(n, ld), device, s, convert);
 }
 
 } // namespace
 
 void upload_packed16(const std::int32_t* host, std::int16_t* device, std::int64_t n,
                      std::int64_t ld, cudaStream_t s) {
-  if (n == 0)
-    return;
-  nvtx_range range("apsp::cuda upload (packed16)");
-  const staging_buffers st = packed_staging(n);
-  staged_upload(st, packed_rows(n, ld), device, s,
-                [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
-                  narrow_rows(reinterpret_cast<std::int16_t*>(buffer), host + row0 * n, rows, n);
-                });
+  staged_packed16_copy(host, device, n, ld, s);
 }
 
 void download_packed16(const std::int16_t* device, std::int32_t* host, std::int64_t n,
                        std::int64_t ld, cudaStream_t s) {
-  if (n == 0)
-    return;
-  nvtx_range range("apsp::cuda download (packed16)");
-  const staging_buffers st = packed_staging(n);
-  staged_download(st, packed_rows(n, ld), device, s,
-                  [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
-                    widen_rows(host + row0 * n, reinterpret_cast<const std::int16_t*>(buffer), rows,
-                               n);
-                  });
+  staged_packed16_copy(host, device, n, ld, s);
 }
 
 } // namespace apsp::cuda

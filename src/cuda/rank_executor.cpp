@@ -657,12 +657,8 @@ std::unique_ptr<rank_gpu<T>> make_rank_gpu(int device, const apsp::detail::local
   return std::make_unique<resident_tile_executor<T>>(device, tiles, weights, initial, whole_host);
 }
 
-template std::unique_ptr<rank_gpu<std::int32_t>>
-make_rank_gpu(int, const apsp::detail::local_tiles<std::int32_t>&,
-              const apsp::detail::weight_facts&, const graph*, bool);
-template std::unique_ptr<rank_gpu<float>> make_rank_gpu(int,
-                                                        const apsp::detail::local_tiles<float>&,
-                                                        const apsp::detail::weight_facts&,
-                                                        const graph*, bool);
+APSP_INSTANTIATE_MAKE_RANK_GPU(std::int32_t)
+APSP_INSTANTIATE_MAKE_RANK_GPU(float)
+#undef APSP_INSTANTIATE_MAKE_RANK_GPU
 
 } // namespace apsp::cuda

@@ -71,4 +71,10 @@ make_rank_gpu(int device, const apsp::detail::local_tiles<T>& tiles,
               const apsp::detail::weight_facts& weights, const graph* initial = nullptr,
               bool whole_host = false);
 
+/// The instantiations of make_rank_gpu, in rank_executor.cpp or, without CUDA, unavailable.cpp.
+#define APSP_INSTANTIATE_MAKE_RANK_GPU(T)                                                          \
+  template std::unique_ptr<rank_gpu<T>> make_rank_gpu(int, const apsp::detail::local_tiles<T>&,    \
+                                                      const apsp::detail::weight_facts&,           \
+                                                      const graph*, bool);
+
 } // namespace apsp::cuda

@@ -58,6 +58,31 @@ struct staging {
   const staging_buffers* buffers = nullptr;
 };
 
+/// One staged copy of n rows of `cols` elements between the host (rows where `map` says) and
+/// the device (rows `ld` elements apart): an upload when the host side is const, a download
+/// otherwise.
+template <class Host, class Device>
+void staged_row_copy(Host* host, Device* device, std::size_t elem_bytes, std::int64_t n,
+                     std::int64_t cols, std::int64_t ld, cudaStream_t s,
+                     const staging_buffers* given, const host_rows& map) {
+  if (n == 0 || cols == 0)
+    return;
+  constexpr bool upload = std::is_const_v<Host>;
+  nvtx_range range(upload ? "apsp::cuda upload" : "apsp::cuda download");
+  const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
+  const std::size_t stride_bytes =
+      static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
+  const staging st(row_bytes, n, given);
+  const staged_rows rows{n, row_bytes, static_cast<std::size_t>(ld) * elem_bytes};
+  const auto copy = [&](unsigned char* buffer, std::int64_t row0, std::int64_t count) {
+    copy_rows(host, buffer, row0, count, row_bytes, stride_bytes, map);
+  };
+  if constexpr (upload)
+    staged_upload(*st.buffers, rows, device, s, copy);
+  else
+    staged_download(*st.buffers, rows, device, s, copy);
+}
+
 } // namespace
 
 std::size_t staging_chunk_bytes(std::size_t total) {
@@ -92,18 +117,8 @@ void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::in
 void upload_rows(const void* host, void* device, std::size_t elem_bytes, std::int64_t n,
                  std::int64_t cols, std::int64_t ld, cudaStream_t s, const staging_buffers* given,
                  const host_rows& map) {
-  if (n == 0 || cols == 0)
-    return;
-  nvtx_range range("apsp::cuda upload");
-  const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
-  const std::size_t stride_bytes =
-      static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
-  const staging st(row_bytes, n, given);
-  const auto* src = static_cast<const unsigned char*>(host);
-  staged_upload(*st.buffers, {n, row_bytes, static_cast<std::size_t>(ld) * elem_bytes}, device, s,
-                [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
-                  copy_rows(src, buffer, row0, rows, row_bytes, stride_bytes, map);
-                });
+  staged_row_copy(static_cast<const unsigned char*>(host), device, elem_bytes, n, cols, ld, s,
+                  given, map);
 }
 
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
@@ -114,18 +129,8 @@ void download_rows(const void* device, void* host, std::size_t elem_bytes, std::
 void download_rows(const void* device, void* host, std::size_t elem_bytes, std::int64_t n,
                    std::int64_t cols, std::int64_t ld, cudaStream_t s, const staging_buffers* given,
                    const host_rows& map) {
-  if (n == 0 || cols == 0)
-    return;
-  nvtx_range range("apsp::cuda download");
-  const std::size_t row_bytes = static_cast<std::size_t>(cols) * elem_bytes;
-  const std::size_t stride_bytes =
-      static_cast<std::size_t>(map.stride != 0 ? map.stride : cols) * elem_bytes;
-  const staging st(row_bytes, n, given);
-  auto* dst = static_cast<unsigned char*>(host);
-  staged_download(*st.buffers, {n, row_bytes, static_cast<std::size_t>(ld) * elem_bytes}, device, s,
-                  [&](unsigned char* buffer, std::int64_t row0, std::int64_t rows) {
-                    copy_rows(dst, buffer, row0, rows, row_bytes, stride_bytes, map);
-                  });
+  staged_row_copy(static_cast<unsigned char*>(host), device, elem_bytes, n, cols, ld, s, given,
+                  map);
 }
 
 } // namespace apsp::cuda

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 
 #include "cuda/resources.hpp"
 
@@ -63,6 +64,18 @@ void prefault_host(void* host, std::size_t bytes);
 /// Whether solves fault in their host matrices ahead of the download (APSP_CUDA_PREFAULT=0: no;
 /// measurements).
 [[nodiscard]] bool prefault_enabled();
+/// When `fault`, faults in a solve's host matrices, `d` and `via` when not null, on a thread of
+/// its own, beside the solve; a std::jthread joins on every way out, exceptions included.
+template <class Matrix, class Via>
+[[nodiscard]] std::jthread prefault_in_background(Matrix& d, Via* via, bool fault) {
+  return std::jthread([&d, via, fault] {
+    if (!fault)
+      return;
+    prefault_host(d.data(), d.size() * sizeof(*d.data()));
+    if (via != nullptr)
+      prefault_host(via->data(), via->size() * sizeof(*via->data()));
+  });
+}
 
 /// Where the host's rows of a copy are: row l of the copy is row at(l) of a host matrix with
 /// `stride` elements per row (0: the copy's columns). With `block` > 0 the rows are every

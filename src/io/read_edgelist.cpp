@@ -25,9 +25,7 @@ std::int64_t parse_id(std::string_view token, const std::filesystem::path& p, st
 
 graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
                          std::int64_t limit) {
-  if (text.empty())
-    fail_line(p, 1, "empty file (expected lines 'u v [w]')");
-  line_reader lines(text);
+  line_reader lines = lines_of(p, text, "lines 'u v [w]'");
   std::string_view line;
   std::vector<std::int64_t> ids; // u0, v0, u1, v1, ...
   std::vector<double> weight;

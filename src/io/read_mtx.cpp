@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/declared_records.hpp"
 #include "io/diagnostics.hpp"
 #include "io/readers.hpp"
 #include "io/text_scan.hpp"
@@ -67,9 +68,7 @@ mtx_banner parse_banner(std::string_view line, const std::filesystem::path& p) {
 } // namespace
 
 graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::int64_t limit) {
-  if (text.empty())
-    fail_line(p, 1, "empty file (expected a '%%MatrixMarket' banner)");
-  line_reader lines(text);
+  line_reader lines = lines_of(p, text, "a '%%MatrixMarket' banner");
   std::string_view line;
   lines.next(line);
   const mtx_banner banner = parse_banner(line, p);
@@ -77,11 +76,9 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::
 
   bool have_size = false;
   std::int64_t n = 0;
-  std::int64_t nnz = 0;
+  declared_records nnz{0, "entries", "the size line"};
   std::int64_t entries = 0;
-  std::vector<std::int32_t> src;
-  std::vector<std::int32_t> dst;
-  std::vector<double> weight;
+  graph g;
   while (next_content_line(lines, "%", line)) {
     const std::int64_t at = lines.line_number();
     token_scanner tokens(line);
@@ -98,18 +95,14 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::
       }
       n = rows;
       check_vertex_count(n, limit, p, at);
-      nnz = parse_count(nnz_tok, "entry count", p, at);
-      check_record_count(nnz, lines.remaining(), pattern ? 3 : 5, "entries", p, at);
-      const auto reserve = static_cast<std::size_t>(banner.symmetric ? 2 * nnz : nnz);
-      src.reserve(reserve);
-      dst.reserve(reserve);
-      weight.reserve(reserve);
+      nnz.count = parse_count(nnz_tok, "entry count", p, at);
+      check_record_count(nnz.count, lines.remaining(), pattern ? 3 : 5, "entries", p, at);
+      g = graph(n);
+      g.reserve(banner.symmetric ? 2 * nnz.count : nnz.count);
       have_size = true;
       continue;
     }
-    if (entries == nnz) {
-      fail_line(p, at, "more entries than the " + std::to_string(nnz) + " the size line declares");
-    }
+    nnz.check_room(entries, p, at);
     std::string_view i_tok, j_tok, w_tok;
     const bool ok =
         pattern ? next_exactly(tokens, i_tok, j_tok) : next_exactly(tokens, i_tok, j_tok, w_tok);
@@ -124,26 +117,15 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::
     if (banner.field == mtx_field::integer && std::trunc(w) != w) {
       fail_line(p, at, "value " + quote_token(w_tok) + " is not an integer in an 'integer' file");
     }
-    src.push_back(i);
-    dst.push_back(j);
-    weight.push_back(w);
-    if (banner.symmetric && i != j) {
-      src.push_back(j);
-      dst.push_back(i);
-      weight.push_back(w);
-    }
+    g.add_edge(i, j, w);
+    if (banner.symmetric && i != j)
+      g.add_edge(j, i, w);
     ++entries;
   }
   if (!have_size)
     fail_line(p, lines.line_number(), "end of file before the size line");
-  if (entries < nnz) {
-    fail_line(p, lines.line_number(),
-              "file ends after " + std::to_string(entries) + " of the " + std::to_string(nnz) +
-                  " entries the size line declares");
-  }
-  graph_file out{graph(n), vertex_labels::numeric(n, 1), format::mtx};
-  out.g.assign(std::move(src), std::move(dst), std::move(weight));
-  return out;
+  nnz.check_complete(entries, p, lines.line_number());
+  return {std::move(g), vertex_labels::numeric(n, 1), format::mtx};
 }
 
 } // namespace apsp::io::detail

@@ -9,6 +9,13 @@
 
 namespace apsp::io::detail {
 
+line_reader lines_of(const std::filesystem::path& p, std::string_view text,
+                     std::string_view expects) {
+  if (text.empty())
+    fail_line(p, 1, "empty file (expected " + std::string(expects) + ")");
+  return line_reader(text);
+}
+
 double parse_weight(std::string_view token, const std::filesystem::path& p, std::int64_t line) {
   std::string_view digits = token;
   if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-')

@@ -43,6 +43,11 @@ private:
   std::int64_t line_ = 0;
 };
 
+/// The lines of a text file's contents `text`; invalid_input_error at line 1 of `p` when it is
+/// empty, saying what the format `expects` first ("a CSV header row").
+[[nodiscard]] line_reader lines_of(const std::filesystem::path& p, std::string_view text,
+                                   std::string_view expects);
+
 /// Splits a line on spaces and tabs.
 class token_scanner {
 public:

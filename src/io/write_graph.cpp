@@ -38,10 +38,10 @@ vertex_labels effective_labels(const std::filesystem::path& p, const graph_file&
                             std::to_string(gf.labels.size()) + " labels");
 }
 
-/// One line per edge: `prefix`, the source's id, the target's id, the weight. `append_id(text,
-/// v)` writes vertex v's id.
+/// One line per edge: `prefix`, the source's id, the target's id, the weight, the three apart by
+/// `separator`. `append_id(text, v)` writes vertex v's id.
 template <class AppendId>
-void write_edge_lines(atomic_output& out, const graph& g, const char* prefix,
+void write_edge_lines(atomic_output& out, const graph& g, const char* prefix, char separator,
                       AppendId&& append_id) {
   const auto& s = g.sources();
   const auto& t = g.targets();
@@ -51,9 +51,9 @@ void write_edge_lines(atomic_output& out, const graph& g, const char* prefix,
         for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
           text += prefix;
           append_id(text, s[k]);
-          text += ' ';
+          text += separator;
           append_id(text, t[k]);
-          text += ' ';
+          text += separator;
           append_real(text, w[k]);
           text += '\n';
         }
@@ -72,7 +72,7 @@ void write_dimacs(atomic_output& out, const graph& g) {
   append_int(head, g.num_edges());
   head += '\n';
   out.write(head);
-  write_edge_lines(out, g, "a ", append_one_based);
+  write_edge_lines(out, g, "a ", ' ', append_one_based);
 }
 
 void write_mtx(atomic_output& out, const graph& g) {
@@ -87,7 +87,7 @@ void write_mtx(atomic_output& out, const graph& g) {
   append_int(head, g.num_edges());
   head += '\n';
   out.write(head);
-  write_edge_lines(out, g, "", append_one_based);
+  write_edge_lines(out, g, "", ' ', append_one_based);
 }
 
 // Edge lists and CSV name vertices only in their edges: a vertex on no edge would be lost (and
@@ -144,7 +144,7 @@ void write_edgelist(atomic_output& out, const std::filesystem::path& p, const gr
   append_int(head, g.num_edges());
   head += " edges; u v w\n";
   out.write(head);
-  write_edge_lines(out, g, "", [&](std::string& text, std::int32_t v) {
+  write_edge_lines(out, g, "", ' ', [&](std::string& text, std::int32_t v) {
     text += ids[static_cast<std::size_t>(v)];
   });
 }
@@ -158,20 +158,9 @@ void write_csv(atomic_output& out, const std::filesystem::path& p, const graph_f
     ids[static_cast<std::size_t>(i)] = detail::csv_field(labels.label(i));
   }
   out.write(std::string_view("source,target,weight\n"));
-  const auto& s = g.sources();
-  const auto& t = g.targets();
-  const auto& w = g.weights();
-  detail::write_chunked(
-      out, g.num_edges(), edges_per_chunk, [&](std::string& text, std::int64_t b, std::int64_t e) {
-        for (auto k = static_cast<std::size_t>(b); k < static_cast<std::size_t>(e); ++k) {
-          text += ids[static_cast<std::size_t>(s[k])];
-          text += ',';
-          text += ids[static_cast<std::size_t>(t[k])];
-          text += ',';
-          append_real(text, w[k]);
-          text += '\n';
-        }
-      });
+  write_edge_lines(out, g, "", ',', [&](std::string& text, std::int32_t v) {
+    text += ids[static_cast<std::size_t>(v)];
+  });
 }
 
 void write_course_graph(atomic_output& out, const std::filesystem::path& p, const graph& g) {

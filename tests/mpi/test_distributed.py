@@ -151,6 +151,32 @@ def test_one_process_and_ranks_print_the_same_summary_keys(graph301):
     assert {"grid", "lookahead", "rank_bytes", "slowest_rank", "rank_reports"} <= set(multi)
 
 
+def test_one_process_and_ranks_write_the_same_text_summary(graph301):
+    # One writer makes both text summaries too (cli/solve_summary.cpp): the lines that describe
+    # the input, the distances and the outputs read the same, in the same order, the values in
+    # one column; between them each says how it ran (the ranks add a line a rank).
+    d, n, edges = graph301
+    args = ["solve", "g.bin", "-o", "text.npy", "--paths", "text_via.npy", "--block", "32"]
+    one = run([*args, "--backend", "cpu"], d)
+    assert one.returncode == 0, one.stderr
+    ranks = run(args, d, np_=2)
+    assert ranks.returncode == 0, ranks.stderr
+
+    def lines(text):
+        return [(l[:17].rstrip(), l[17:]) for l in text.splitlines()]
+
+    shared = ["input", "vertices, edges", "seconds", "updates/s", "reachable pairs", "checksum",
+              "distances", "paths"]
+    single, multi = lines(one.stdout), lines(ranks.stdout)
+    assert [k for k, _ in single if k in shared] == shared, one.stdout
+    assert [k for k, _ in multi if k in shared] == shared, ranks.stdout
+    for key in ("input", "vertices, edges", "reachable pairs", "checksum", "distances", "paths"):
+        assert dict(single)[key] == dict(multi)[key], key
+    assert {"back end", "algorithm", "dtype, tile"} <= dict(single).keys(), one.stdout
+    assert {"distributed", "look-ahead", "dtype"} <= dict(multi).keys(), ranks.stdout
+    assert sum(1 for l in ranks.stdout.splitlines() if l.startswith("rank ")) == 2, ranks.stdout
+
+
 @pytest.mark.parametrize("flag,expected", [(None, True), ("--no-lookahead", False),
                                            ("--lookahead", True)])
 def test_lookahead_is_on_for_cpu_ranks_and_changes_no_byte(graph301, flag, expected):

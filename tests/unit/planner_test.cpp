@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <variant>
 
 #include "apsp/apsp.hpp"
+#include "core/backend.hpp"
 
 namespace {
 
@@ -146,6 +148,26 @@ TEST(Planner, ABlockIsCutFromTheWholeMatrixWhereThatEndsSooner) {
   EXPECT_EQ(fw.algorithm_reason, "asked for");
 }
 
+TEST(Planner, ABlockWithPredecessorsIsSearchedFromItsSources) {
+  // Where the whole matrix ends sooner (as above), predecessors still come from Dijkstra's
+  // shortest-path trees of the sources (docs/semantics.md), never from the reversed graph.
+  const std::int64_t n = 300;
+  const apsp::graph g = dense_graph(n, 90, 48);
+  apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::automatic);
+  o.paths = true;
+  for (const plan_request asked : {plan_request::block(n - 10, -1), plan_request::block(5, 2)}) {
+    const apsp::plan p = apsp::make_plan(g, o, asked);
+    ASSERT_TRUE(std::holds_alternative<apsp::drivers::block_rows>(p.run)) << apsp::to_string(p.run);
+    EXPECT_FALSE(std::get<apsp::drivers::block_rows>(p.run).from_targets);
+    EXPECT_TRUE(p.paths);
+    EXPECT_EQ(p.algorithm_reason.rfind("predecessors asked", 0), 0u) << p.algorithm_reason;
+  }
+  // An all-pairs engine asked for by name keeps its own path matrix.
+  o.algorithm = apsp::algorithm_kind::floyd_warshall;
+  const apsp::plan fw = apsp::make_plan(g, o, plan_request::block(2, -1));
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::cpu_blocked>(fw.run));
+}
+
 TEST(Planner, APlanOfRowsMakesNoMatrix) {
   const apsp::graph g = path_graph(10);
   const apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson);
@@ -163,6 +185,80 @@ TEST(Planner, AMatrixRequestIsTheSolvesPlan) {
     EXPECT_EQ(asked.algorithm_reason, plain.algorithm_reason);
     expect_fields_follow_the_driver(asked);
     expect_fields_follow_the_driver(apsp::solve(g, asked, o).executed_plan());
+  }
+}
+
+/// A stand-in GPU for the planner: always available, every plan fits in core on device 0, and
+/// it counts how often its planner is entered.
+class counting_gpu final : public apsp::detail::backend {
+public:
+  explicit counting_gpu(int& plans) : plans_(plans) {}
+  apsp::backend_kind kind() const noexcept override { return apsp::backend_kind::cuda; }
+  apsp::backend_status status() const override {
+    return {apsp::backend_kind::cuda, true, "a counting stand-in GPU"};
+  }
+  apsp::plan make_plan(std::int64_t n, const apsp::solve_options& o) const override {
+    ++plans_;
+    apsp::plan p;
+    p.run = apsp::drivers::cuda_in_core{0};
+    p.device = "a counting stand-in GPU";
+    p.type = o.type;
+    p.n = n;
+    p.block = 128;
+    p.rounds = (n + 127) / 128;
+    p.paths = o.paths;
+    return p;
+  }
+  void run(apsp::any_matrix&, apsp::via_matrix*, const apsp::plan&,
+           apsp::detail::run_context&) override {
+    throw apsp::internal_error("the counting stand-in GPU only plans");
+  }
+
+private:
+  int& plans_;
+};
+
+/// Installs a counting_gpu as the cuda back end for one test.
+class with_counting_gpu {
+public:
+  with_counting_gpu() {
+    apsp::detail::set_cuda_backend_for_tests(
+        [this] { return std::make_unique<counting_gpu>(plans); });
+  }
+  ~with_counting_gpu() { apsp::detail::set_cuda_backend_for_tests({}); }
+  with_counting_gpu(const with_counting_gpu&) = delete;
+  with_counting_gpu& operator=(const with_counting_gpu&) = delete;
+  int plans = 0;
+};
+
+TEST(Planner, AutoWithAGpuEntersTheCudaPlannerOncePerPlan) {
+  // Large enough that the cpu does not finish before a GPU could start, dense enough that
+  // Floyd-Warshall is the engine: the GPU's plan decides whether it fits, gives the device
+  // count to the cost model and is the plan returned, all from one call of its planner.
+  const apsp::graph dense = dense_graph(6000, 40, 7);
+  const apsp::solve_options o =
+      options(apsp::backend_kind::automatic, apsp::algorithm_kind::automatic);
+  {
+    with_counting_gpu gpu;
+    const apsp::plan p = apsp::make_plan(dense, o);
+    ASSERT_TRUE(std::holds_alternative<apsp::drivers::cuda_in_core>(p.run))
+        << apsp::to_string(p.run) << ": " << p.algorithm_reason;
+    EXPECT_EQ(p.backend, apsp::backend_kind::cuda);
+    EXPECT_EQ(gpu.plans, 1);
+  }
+  {
+    with_counting_gpu gpu; // without the edges: the engine is Floyd-Warshall at once
+    const apsp::plan p = apsp::make_plan(std::int64_t{6000}, o);
+    ASSERT_TRUE(std::holds_alternative<apsp::drivers::cuda_in_core>(p.run));
+    EXPECT_EQ(gpu.plans, 1);
+  }
+  {
+    with_counting_gpu gpu; // asked for by name
+    apsp::solve_options on_gpu = o;
+    on_gpu.backend = apsp::backend_kind::cuda;
+    const apsp::plan p = apsp::make_plan(dense, on_gpu);
+    ASSERT_TRUE(std::holds_alternative<apsp::drivers::cuda_in_core>(p.run));
+    EXPECT_EQ(gpu.plans, 1);
   }
 }
 
