@@ -16,6 +16,14 @@ nlohmann::ordered_json plan_json(const plan& p) {
   j["n"] = p.n;
   j["paths"] = p.paths;
   j["checkpointed"] = p.checkpointed;
+  if (p.checkpoint_displaced) {
+    // What auto would have run without checkpoints (it saves none), and both estimates.
+    const plan::displaced_engine& other = *p.checkpoint_displaced;
+    j["checkpoint_displaced"] = {{"algorithm", to_string(other.algorithm)},
+                                 {"backend", to_string(other.backend)},
+                                 {"estimated_seconds", other.seconds},
+                                 {"fw_estimated_seconds", other.fw_seconds}};
+  }
   j["block"] = p.block;
   j["rounds"] = p.rounds;
   j["devices"] = p.devices;

@@ -474,7 +474,10 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "save the solve's state in DIR at a round boundary, every --checkpoint-every "
                   "seconds and when cancelled (SIGINT, SIGTERM, SIGHUP); removed after success "
                   "(cpu back end, cuda on one GPU or several, in core or out of core, and every "
-                  "rank under mpirun)");
+                  "rank under mpirun). Checkpoints hold Floyd-Warshall rounds: auto runs it and "
+                  "warns, with both estimates, where it would have chosen another engine. Exit "
+                  "5 when one checkpoint does not fit the free space; a failed save is a "
+                  "warning and the solve goes on");
   cmd->add_option("--checkpoint-every", args->checkpoint_every,
                   "seconds between checkpoints (0: after every round)")
       ->check(non_negative("after every round", false))

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "apsp/types.hpp"
@@ -24,6 +25,11 @@ struct progress_info {
 /// next round (where no later round's work has started, so a checkpoint saved there is exact),
 /// is not called again, and throws cancelled_error. Keep it cheap: it runs once per round.
 using progress_callback = std::function<bool(const progress_info&)>;
+
+/// Called from the solving thread with a sentence about something that went wrong without
+/// stopping the solve (a checkpoint that could not be saved: the solve goes on, and the last
+/// complete checkpoint stays). Unset: the sentence goes to stderr, as "apsp: warning: ...".
+using warning_callback = std::function<void(const std::string&)>;
 
 /// 16-bit packed arithmetic (two lanes per 32-bit register), on back ends that have it (cuda).
 /// The result keeps `type` (int32); only the arithmetic narrows.
@@ -73,11 +79,16 @@ struct solve_options {
   std::uint64_t paths_file_offset = 0;
   /// When set, the state after a round is saved here (each process its own tiles, then a
   /// manifest naming the round, the options and a hash of the input), atomically: at most every
-  /// `checkpoint_every_seconds`, and when the solve is cancelled. The directory is created.
+  /// `checkpoint_every_seconds`, and when the solve is cancelled. The directory is created by
+  /// the first save (a solve that saves nothing leaves none); a save that fails is reported
+  /// through `warning` and the solve goes on.
   /// Back ends: cpu, cuda on one device in core, and the distributed solver's ranks.
   std::filesystem::path checkpoint_dir;
   /// Seconds between checkpoints (0: after every round).
   double checkpoint_every_seconds = 600;
+  /// Where a save that failed (a full disk, a directory removed) is reported; see
+  /// warning_callback.
+  warning_callback warning;
   /// When set, continue from the checkpoint in this directory instead of from the start. It must
   /// have been saved for the same input and options; the result is the same, byte for byte, as
   /// a solve that was never interrupted.

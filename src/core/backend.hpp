@@ -68,6 +68,8 @@ public:
   /// Call after each pivot round from the orchestrating thread. Throws cancelled_error when the
   /// progress callback returns false.
   void round_done(std::int64_t rounds_done, std::int64_t rounds_total);
+  /// Reports something that went wrong without stopping the solve (solve_options::warning).
+  void warn(const std::string& sentence) const;
 
 private:
   const solve_options& options_;

@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <string>
 
 #include "core/backend.hpp"
@@ -22,6 +23,13 @@ void run_context::round_done(std::int64_t rounds_done, std::int64_t rounds_total
                           std::to_string(rounds_done) + " of " + std::to_string(rounds_total) +
                           ")");
   }
+}
+
+void run_context::warn(const std::string& sentence) const {
+  if (options_.warning)
+    options_.warning(sentence);
+  else
+    std::fprintf(stderr, "apsp: warning: %s\n", sentence.c_str());
 }
 
 } // namespace apsp::detail

@@ -115,6 +115,7 @@ std::unique_ptr<detail::backend> choose_fw_backend(std::int64_t n, const solve_o
 struct engine {
   std::unique_ptr<detail::backend> backend;
   std::string reason;
+  std::optional<plan::displaced_engine> displaced; ///< plan::checkpoint_displaced
 };
 
 /// Host-only algorithms (Johnson, the supernodal Floyd-Warshall) run on the cpu back end.
@@ -206,8 +207,11 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
     return {std::move(fw), and_why("auto: the edge count is unknown (taken as dense)")};
   if (o.backend == backend_kind::reference)
     return {std::move(fw), "auto: the reference back end runs Floyd-Warshall"};
-  if (detail::wants_checkpoints(o))
-    return {std::move(fw), and_why("auto: checkpoints are saved between Floyd-Warshall rounds")};
+  // A resumed solve continues the Floyd-Warshall rounds its checkpoint holds; a new one weighs
+  // the engines below and says what running Floyd-Warshall for its checkpoints costs.
+  const std::string fw_for_checkpoints = "auto: checkpoints are saved between Floyd-Warshall rounds";
+  if (!o.resume_dir.empty())
+    return {std::move(fw), and_why(fw_for_checkpoints)};
   if (o.narrow == narrow_mode::required)
     return {std::move(fw), "auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)"};
   detail::problem_shape shape;
@@ -240,6 +244,18 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   }
   auto choice = detail::choose_algorithm(shape, fw->kind());
   choice.reason = and_why(std::move(choice.reason));
+  if (detail::wants_checkpoints(o)) {
+    engine e{std::move(fw), fw_for_checkpoints, std::nullopt};
+    if (choice.algorithm != algorithm_kind::floyd_warshall) {
+      e.displaced = plan::displaced_engine{choice.algorithm, choice.backend, choice.seconds,
+                                           choice.fw_seconds};
+      e.reason += " (" + std::string(to_string(choice.algorithm)) +
+                  " saves none); without them " + choice.reason;
+    } else {
+      e.reason += "; " + choice.reason;
+    }
+    return e;
+  }
   if (choice.algorithm == algorithm_kind::johnson)
     return {detail::make_johnson_backend(), std::move(choice.reason)};
   if (choice.algorithm == algorithm_kind::supernodal && choice.backend == backend_kind::cuda) {
@@ -263,6 +279,7 @@ plan plan_with(const engine& e, std::int64_t n, const solve_options& o, bool pac
     detail::derive_driver_fields(p, e.backend->kind());
   }
   p.algorithm_reason = e.reason;
+  p.checkpoint_displaced = e.displaced;
   return p;
 }
 
@@ -575,6 +592,20 @@ void release_devices() noexcept {
 
 void remove_checkpoint(const std::filesystem::path& dir) {
   detail::remove_checkpoint_files(dir);
+}
+
+std::uint64_t checkpoint_bytes(const plan& p) {
+  if (!p.checkpointed)
+    return 0;
+  const auto cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
+  // One file per process (header, distances, then paths), and a manifest of a few lines.
+  int processes = 1;
+  if (const auto* ranks = std::get_if<drivers::distributed>(&p.run))
+    processes = ranks->ranks;
+  constexpr std::uint64_t file_header = 64;
+  constexpr std::uint64_t manifest = 4096;
+  return cells * (size_of(p.type) + (p.paths ? sizeof(std::int32_t) : 0)) +
+         file_header * static_cast<std::uint64_t>(processes) + manifest;
 }
 
 const char* version() noexcept {
