@@ -152,7 +152,7 @@ void print_text(const nlohmann::ordered_json& j) {
         "  %-10s %s: %s (%s), %s %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
         p["device"].get<std::string>().c_str(), p["algorithm"].get<std::string>().c_str(),
         p["driver"].get<std::string>().c_str(),
-        algorithm == "johnson"      ? "sources per step"
+        algorithm == "johnson" || algorithm == "phast" ? "sources per step"
         : algorithm == "supernodal" ? "widest step"
                                     : "tile",
         p["block"].get<long long>(),

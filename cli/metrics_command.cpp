@@ -21,6 +21,7 @@
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "metrics_command.hpp"
+#include "plan_json.hpp"
 #include "output.hpp"
 #include "solver.hpp"
 
@@ -107,7 +108,7 @@ nlohmann::ordered_json run_json(const metrics_args& a, const loaded_graph& in,
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
   j["driver"] = to_string(p.run);
-  j["algorithm"] = to_string(p.algorithm);
+  j["algorithm"] = algorithm_name(p);
   j["algorithm_reason"] = p.algorithm_reason;
   j["block"] = p.block;
   j["host_matrix"] = m.host_matrix;

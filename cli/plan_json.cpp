@@ -5,12 +5,20 @@
 
 namespace apsp::cli {
 
+std::string algorithm_name(const plan& p) {
+  if (std::holds_alternative<drivers::phast_rows>(p.run))
+    return "phast";
+  if (std::holds_alternative<drivers::ch_table>(p.run))
+    return "ch-table";
+  return std::string(to_string(p.algorithm));
+}
+
 nlohmann::ordered_json plan_json(const plan& p) {
   nlohmann::ordered_json j;
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
   j["driver"] = to_string(p.run);
-  j["algorithm"] = to_string(p.algorithm);
+  j["algorithm"] = algorithm_name(p);
   j["algorithm_reason"] = p.algorithm_reason;
   j["dtype"] = to_string(p.type);
   j["n"] = p.n;

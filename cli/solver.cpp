@@ -8,7 +8,6 @@
 #include <string>
 
 #include "apsp/error.hpp"
-#include "apsp/estimate.hpp"
 #include "apsp/solve.hpp"
 #include "checkpoint_checks.hpp"
 #include "command_line.hpp"
@@ -123,8 +122,7 @@ result solve_input(const loaded_graph& in, const plan& p, solve_options options,
   announce_checkpoint_switch(p);
   check_checkpoint_space(p, options);
   throw_if_interrupted();
-  options.progress =
-      make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
+  options.progress = make_progress(progress);
   try {
     return solve(in.file.g, p, options); // the plan as it is, not a second one
   } catch (...) {

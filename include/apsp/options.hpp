@@ -12,13 +12,24 @@
 
 namespace apsp {
 
-/// Passed to the progress callback after each pivot round.
+/// Passed to the progress callback after each pivot round (and once as each stage before the
+/// rounds starts).
 struct progress_info {
   std::int64_t rounds_done = 0;
   std::int64_t rounds_total = 0;
   double elapsed_seconds = 0;
-  /// n^3 * rounds_done / rounds_total / elapsed_seconds.
+  /// n^3 * rounds_done / rounds_total / elapsed_seconds: Floyd-Warshall's updates (for the
+  /// engines that make rows, the rate Floyd-Warshall would need to keep up; their own is
+  /// sources_per_second).
   double updates_per_second = 0;
+  /// Engines that make rows one source at a time (Johnson, PHAST, Dijkstra blocks): sources
+  /// done of sources_total (their rounds are batches of sources), and their rate; 0 otherwise.
+  std::int64_t sources_done = 0;
+  std::int64_t sources_total = 0;
+  double sources_per_second = 0;
+  /// Non-empty on a call that announces a stage before the counted work, e.g. "building the
+  /// contraction hierarchy" (rounds_done is then 0); empty on the rounds' calls.
+  std::string stage;
 };
 
 /// Called from the solving thread; return false to cancel the solve: it stops at the end of the

@@ -195,3 +195,29 @@ def test_a_signal_leaves_no_file(apsp_bin, tmp_path, sig):
     assert proc.returncode == 128 + sig, err
     assert "no output was written" in err
     assert list(tmp_path.iterdir()) == [graph]
+
+
+def test_progress_names_the_hierarchy_and_counts_sources(apsp, tmp_path):
+    # A 75 x 75 grid, integer weights both ways: road-shaped, past PHAST's 5,000 vertices, so
+    # the metrics come from the contraction hierarchy's sweeps (--json says "phast").
+    rng = np.random.default_rng(31)
+    w = 75
+    at = lambda x, y: y * w + x + 1  # noqa: E731
+    edges = []
+    for y in range(w):
+        for x in range(w):
+            for x2, y2 in ((x + 1, y), (x, y + 1)):
+                if x2 < w and y2 < w:
+                    edges += [(at(x, y), at(x2, y2), int(rng.integers(1, 100))),
+                              (at(x2, y2), at(x, y), int(rng.integers(1, 100)))]
+    write_gr(tmp_path / "grid.gr", w * w, edges)
+    r = apsp("metrics", "grid.gr", "--json", "--progress", "--metrics", "diameter")
+    assert r.rc == 0, r
+    s = json.loads(r.out)
+    assert s["algorithm"] == "phast" and s["driver"].startswith("phast rows"), s
+    lines = r.err.splitlines()
+    assert lines[0].startswith("apsp: building the contraction hierarchy ..."), r
+    counted = lines[1:]
+    assert counted and all(line.startswith("apsp: sources ") for line in counted), r
+    assert all("sources/s" in line and "updates/s" not in line for line in counted), r
+    assert counted[-1].startswith(f"apsp: sources {w * w}/{w * w} (100%)"), r
