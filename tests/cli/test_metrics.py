@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_error
-from graph_files import write_gr
+from graph_files import grid_edges, write_gr
 
 nx = pytest.importorskip("networkx")
 
@@ -202,15 +202,7 @@ def test_progress_names_the_hierarchy_and_counts_sources(apsp, tmp_path):
     # the metrics come from the contraction hierarchy's sweeps (--json says "phast").
     rng = np.random.default_rng(31)
     w = 75
-    at = lambda x, y: y * w + x + 1  # noqa: E731
-    edges = []
-    for y in range(w):
-        for x in range(w):
-            for x2, y2 in ((x + 1, y), (x, y + 1)):
-                if x2 < w and y2 < w:
-                    edges += [(at(x, y), at(x2, y2), int(rng.integers(1, 100))),
-                              (at(x2, y2), at(x, y), int(rng.integers(1, 100)))]
-    write_gr(tmp_path / "grid.gr", w * w, edges)
+    write_gr(tmp_path / "grid.gr", w * w, grid_edges(w, w, rng))
     r = apsp("metrics", "grid.gr", "--json", "--progress", "--metrics", "diameter")
     assert r.rc == 0, r
     s = json.loads(r.out)
