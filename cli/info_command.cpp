@@ -265,7 +265,7 @@ void add_info_command(CLI::App& app, command_action& action) {
       "Plans are computed without allocating anything, so this is instant even for graphs too\n"
       "large to solve here.\n\n"
       "Examples:\n"
-      "  apsp info rome99.gr\n"
+      "  apsp info data/rome99.gr\n"
       "  apsp info DE.gr --dtype float32 --paths --json\n"
       "  apsp info DE.gr --metrics\n"
       "  apsp info DE.gr --sources 1,2 --targets 3");

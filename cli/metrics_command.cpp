@@ -299,8 +299,8 @@ void add_metrics_command(CLI::App& app, command_action& action) {
       "143 or 129) and leaves no output file. Under mpirun the ranks solve by Floyd-Warshall\n"
       "(--grid RxC) and each reduces its own tiles; the first rank writes the outputs.\n\n"
       "Examples:\n"
-      "  apsp metrics rome99.gr\n"
-      "  apsp metrics rome99.gr -o rome99-metrics.csv --metrics closeness,harmonic\n"
+      "  apsp metrics data/rome99.gr\n"
+      "  apsp metrics data/rome99.gr -o rome99-metrics.csv --metrics closeness,harmonic\n"
       "  apsp metrics roads.txt --undirected --dtype float64 -o m.json --json");
   cmd->callback([args, &action] { action = [args] { return run_metrics(*args); }; });
 }
