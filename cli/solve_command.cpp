@@ -273,11 +273,12 @@ public:
     } catch (const out_of_memory_error& e) {
       if (!in_place_)
         throw;
+      const std::string n = std::to_string(n_) + " x " + std::to_string(n_);
       throw out_of_memory_error(with_targets(
-          a_.in.path + ": the " + std::to_string(n_) + " x " + std::to_string(n_) +
-              " distance matrix was to live in the output file instead of memory, which "
-              "failed: " +
-              e.what(),
+          a_.in.path + ": the " + n +
+              (paths_file_ ? " distance and path matrices were to live in their output files"
+                           : " distance matrix was to live in the output file") +
+              " instead of memory, which failed: " + e.what(),
           in_place_renames()));
     } catch (...) {
       if (!in_place_)

@@ -4,7 +4,6 @@ large for its file system (exit 5 with both sizes); while it runs, a save that f
 warning and the solve goes on (a SIGINT then still exits 130); no empty directory stays."""
 
 import json
-import shutil
 import signal
 import subprocess
 import time
@@ -12,6 +11,7 @@ import time
 import numpy as np
 import pytest
 
+from conftest import small_file_system
 from graph_files import random_edges, write_gr
 
 TIMEOUT = 120
@@ -51,22 +51,6 @@ def test_auto_says_what_it_gives_up_for_checkpoints(apsp, tmp_path):
     assert r.rc == 0 and warnings(r) == [], r
     assert "checkpoint_displaced" not in json.loads(r.out)["plan"], r
     assert not (tmp_path / "ck").exists()
-
-
-def small_file_system(tmp_path, size):
-    """A command prefix that runs a command with a tmpfs of `size` mounted on tmp_path/'small'
-    (in a mount namespace of its own), or a skip where namespaces cannot be made."""
-    small = tmp_path / "small"
-    small.mkdir()
-    if shutil.which("unshare") is None:
-        pytest.skip("no unshare(1)")
-    prefix = ["unshare", "-rm", "sh", "-c",
-              'mount -t tmpfs -o size="$1" none "$2" && shift 2 && exec "$@"', "sh", size,
-              str(small)]
-    probe = subprocess.run([*prefix, "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip("cannot mount a small tmpfs in a mount namespace: " + probe.stderr)
-    return prefix
 
 
 def test_a_checkpoint_larger_than_the_free_space_is_refused_first(apsp_bin, tmp_path):
