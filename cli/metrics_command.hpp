@@ -15,6 +15,7 @@ struct metrics_args {
   input_options in;
   solver_options solver;
   std::string out;
+  std::string plot; ///< --plot FILE.svg: the distance histogram as a picture
   std::string metrics = "all";
   int histogram_bins = 32;
   bool no_wf_improved = false;

@@ -1,5 +1,5 @@
 """A full disk is exit 5 whatever the output kind (a matrix solved in its file, one written at
-the end, CSV, the --paths file, metrics tables, converted graphs), with sizes in units that fit
+the end, CSV, the --paths file, metrics tables and plots, converted graphs), with sizes in units that fit
 them (not "0.00 GiB" for megabytes) and the file that did not fit named, never a partial."""
 
 import re
@@ -56,6 +56,12 @@ def test_a_full_disk_is_exit_5_for_metrics_and_convert(apsp_bin, tmp_path):
     line = error_line(r)
     assert "cannot write small/m.csv: No space left on device after writing" in line, line
     assert "KiB" in line, line
+    r = run_on_small(apsp_bin, tmp_path, "16k", "metrics", ROME, "-q", "-o", "small/m.json")
+    line = error_line(r)
+    assert "cannot write small/m.json: No space left on device" in line and "free" in line, line
+    r = run_on_small(apsp_bin, tmp_path, "4k", "metrics", ROME, "-q", "--plot", "small/h.svg")
+    line = error_line(r)
+    assert "cannot write small/h.svg: No space left on device" in line, line
     r = run_on_small(apsp_bin, tmp_path, "16k", "convert", ROME, "small/g.txt")
     line = error_line(r)
     assert "cannot write small/g.txt: No space left on device" in line, line
