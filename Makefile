@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 DEB_PACKAGES := cmake ninja-build g++ make libgtest-dev libgmock-dev libbenchmark-dev \
   libcli11-dev nlohmann-json3-dev zlib1g-dev pybind11-dev python3-dev python3-numpy \
   python3-scipy python3-pytest openmpi-bin libopenmpi-dev python3-setuptools python3-wheel \
-  python3-build python3-pip python3-venv python3-tqdm python3-networkx \
+  python3-build python3-pip python3-venv python3-tqdm python3-networkx python3-igraph \
   clang libclang-rt-14-dev libfuzzer-14-dev libomp-dev libmetis-dev
 APSP := $(BUILD)/cli/apsp
 HAVE_GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1)

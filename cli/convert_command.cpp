@@ -55,7 +55,7 @@ void add_convert_command(CLI::App& app, command_action& action) {
   cmd->footer("Vertex ids are kept where the target format can hold them (edge lists and CSV keep\n"
               "names; .gr, .mtx, .bin and .npy renumber 1..n or 0..n-1 in sorted-id order).\n\n"
               "Examples:\n"
-              "  apsp convert rome99.gr rome99.bin\n"
+              "  apsp convert data/rome99.gr rome99.bin\n"
               "  apsp convert edges.txt edges.gr\n"
               "  apsp convert graph.bin graph.mtx --format course-binary");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });

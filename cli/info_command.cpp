@@ -152,7 +152,7 @@ void print_text(const nlohmann::ordered_json& j) {
         "  %-10s %s: %s (%s), %s %lld, %lld rounds, host %s, device %s, %s\n", name.c_str(),
         p["device"].get<std::string>().c_str(), p["algorithm"].get<std::string>().c_str(),
         p["driver"].get<std::string>().c_str(),
-        algorithm == "johnson"      ? "sources per step"
+        algorithm == "johnson" || algorithm == "phast" ? "sources per step"
         : algorithm == "supernodal" ? "widest step"
                                     : "tile",
         p["block"].get<long long>(),
@@ -265,7 +265,7 @@ void add_info_command(CLI::App& app, command_action& action) {
       "Plans are computed without allocating anything, so this is instant even for graphs too\n"
       "large to solve here.\n\n"
       "Examples:\n"
-      "  apsp info rome99.gr\n"
+      "  apsp info data/rome99.gr\n"
       "  apsp info DE.gr --dtype float32 --paths --json\n"
       "  apsp info DE.gr --metrics\n"
       "  apsp info DE.gr --sources 1,2 --targets 3");

@@ -49,12 +49,17 @@ void format_rate(char* buf, std::size_t size, double per_second) {
 
 class progress_line {
 public:
-  progress_line(bool terminal, double estimate) : terminal_(terminal), estimate_(estimate) {}
+  explicit progress_line(bool terminal) : terminal_(terminal) {}
   bool operator()(const progress_info& info) {
     if (seen())
       return false;
+    if (!info.stage.empty()) {
+      show_stage(info);
+      return true;
+    }
     if (first_rounds_ < 0) {
       first_rounds_ = info.rounds_done;
+      first_sources_ = info.sources_done;
       first_seconds_ = info.elapsed_seconds;
     }
     const auto now = std::chrono::steady_clock::now();
@@ -64,15 +69,33 @@ public:
       return true;
     last_draw_ = now;
     drawn_ = true;
-    char rate[32];
-    format_rate(rate, sizeof rate, info.updates_per_second);
     const double fraction = info.rounds_total > 0 ? static_cast<double>(info.rounds_done) /
                                                         static_cast<double>(info.rounds_total)
                                                   : 1.0;
-    std::fprintf(stderr, "%sapsp: round %lld/%lld (%.0f%%)  %supdates/s  ETA %s",
-                 terminal_ ? "\r\033[K" : "", static_cast<long long>(info.rounds_done),
-                 static_cast<long long>(info.rounds_total), 100 * fraction, rate,
-                 eta_text(info, last).c_str());
+    char rate[32];
+    // Engines that make rows count sources; Floyd-Warshall's rounds count updates.
+    const bool rows = info.sources_total > 0;
+    format_rate(rate, sizeof rate, rows ? sources_rate(info) : info.updates_per_second);
+    std::fprintf(stderr, "%sapsp: %s %lld/%lld (%.0f%%)  %s%s/s  ETA %s",
+                 terminal_ ? "\r\033[K" : "", rows ? "sources" : "round",
+                 static_cast<long long>(rows ? info.sources_done : info.rounds_done),
+                 static_cast<long long>(rows ? info.sources_total : info.rounds_total),
+                 100 * fraction, rate, rows ? "sources" : "updates",
+                 eta_text(info, fraction, last).c_str());
+    end_line(info, last);
+    return true;
+  }
+
+private:
+  /// "apsp: building the contraction hierarchy ..." on a line of its own (in place on a
+  /// terminal, where the rounds' line then replaces it).
+  void show_stage(const progress_info& info) {
+    std::fprintf(stderr, "%sapsp: %s ...", terminal_ ? "\r\033[K" : "", info.stage.c_str());
+    end_line(info, false);
+    drawn_ = false; // the rounds' first line is drawn at once
+  }
+
+  void end_line(const progress_info& info, bool last) {
     if (!terminal_) {
       std::fprintf(stderr, "  elapsed %.1f s\n", info.elapsed_seconds);
     } else {
@@ -81,35 +104,40 @@ public:
         std::fputc('\n', stderr);
     }
     std::fflush(stderr);
-    return true;
   }
 
-private:
-  /// The seconds left at the pace of the rounds since the first report; at the first report,
-  /// the plan's estimate for the rounds left ("--" without one). The first report's time also
-  /// holds the back end's set-up (its tiles packed, its threads started, a round without
-  /// look-ahead), so extrapolated from it the first ETA was two to three times the solve.
-  [[nodiscard]] std::string eta_text(const progress_info& info, bool last) const {
+  /// The seconds left at the pace of the rounds since the first report, once a few percent of
+  /// the work are done past it; "--" until then. The first report's time holds the back end's
+  /// set-up (its tiles packed, its threads started, a hierarchy built), and the pace of the
+  /// first round or two is noise: an ETA from either was several times the solve.
+  [[nodiscard]] std::string eta_text(const progress_info& info, double fraction,
+                                     bool last) const {
+    constexpr double measured_fraction = 0.03;
     if (last)
       return "0 s";
     const std::int64_t rounds = info.rounds_done - first_rounds_;
-    const double left = static_cast<double>(info.rounds_total - info.rounds_done);
-    double seconds = 0;
-    if (rounds > 0) {
-      seconds = (info.elapsed_seconds - first_seconds_) / static_cast<double>(rounds) * left;
-    } else if (estimate_ > 0 && info.rounds_total > 0) {
-      seconds = estimate_ * left / static_cast<double>(info.rounds_total);
-    } else {
+    if (rounds < 1 || fraction < measured_fraction)
       return "--";
-    }
+    const double left = static_cast<double>(info.rounds_total - info.rounds_done);
+    const double seconds =
+        (info.elapsed_seconds - first_seconds_) / static_cast<double>(rounds) * left;
     char buf[32];
     std::snprintf(buf, sizeof buf, seconds < 10 ? "%.1f s" : "%.0f s", seconds);
     return buf;
   }
 
+  /// Sources a second since the first report, whose time holds the set-up (a hierarchy built,
+  /// potentials); the library's rate over the whole time until there is a second report.
+  [[nodiscard]] double sources_rate(const progress_info& info) const {
+    const double seconds = info.elapsed_seconds - first_seconds_;
+    if (info.sources_done <= first_sources_ || seconds <= 0)
+      return info.sources_per_second;
+    return static_cast<double>(info.sources_done - first_sources_) / seconds;
+  }
+
   bool terminal_;
-  double estimate_;                ///< the plan's seconds for the whole solve; 0: none
   std::int64_t first_rounds_ = -1; ///< rounds_done at the first report
+  std::int64_t first_sources_ = 0; ///< sources_done at the first report
   double first_seconds_ = 0;       ///< elapsed_seconds at the first report
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
@@ -230,12 +258,11 @@ void throw_if_interrupted() {
     throw cancelled_error(interrupted_text() + "; no output was written");
 }
 
-progress_callback make_progress(progress_style style, double estimated_seconds) {
+progress_callback make_progress(progress_style style) {
   if (style == progress_style::none)
     return [](const progress_info&) { return !seen(); };
   // std::function needs a copyable target; share the redraw state.
-  auto line =
-      std::make_shared<progress_line>(style == progress_style::terminal, estimated_seconds);
+  auto line = std::make_shared<progress_line>(style == progress_style::terminal);
   return [line](const progress_info& info) { return (*line)(info); };
 }
 

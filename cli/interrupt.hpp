@@ -66,11 +66,12 @@ void throw_if_interrupted();
 /// times a second), or, for logs, a new line at most every two seconds.
 enum class progress_style { none, terminal, log };
 
-/// A progress callback that cancels once interrupted() and shows "round r/R, updates/s, ETA" on
-/// stderr in the given style. The ETA comes from the pace of the rounds after the first report,
-/// and at the first report from `estimated_seconds` (the plan's, for the whole solve; 0: none).
-[[nodiscard]] progress_callback make_progress(progress_style style,
-                                              double estimated_seconds = 0);
+/// A progress callback that cancels once interrupted() and shows on stderr, in the given style,
+/// each stage the engine announces ("building the contraction hierarchy ...") and then "round
+/// r/R (x%), updates/s" (Floyd-Warshall) or "sources s/S (x%), sources/s" (engines that make
+/// rows) with an ETA: from the pace of the rounds after the first report, once 3 % of the work
+/// is done ("--" before).
+[[nodiscard]] progress_callback make_progress(progress_style style);
 
 /// Ends a progress line left open by a solve that stopped early, so messages start a line.
 void close_progress_line() noexcept;

@@ -108,13 +108,13 @@ int main(int argc, char** argv) {
   add_metrics_command(app, action);
   // Set after the subcommands exist: CLI11 copies the parent's footer into each new one.
   app.footer(std::string("Examples:\n"
-                         "  apsp info rome99.gr\n"
-                         "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
-                         "  apsp path rome99.gr 1 3353 --json\n"
-                         "  apsp paths rome99.gr --pairs pairs.txt -o paths.jsonl\n"
-                         "  apsp verify rome99.gr dist.npy\n"
-                         "  apsp metrics rome99.gr -o metrics.csv\n"
-                         "  apsp convert rome99.gr rome99.bin\n\n") +
+                         "  apsp info data/rome99.gr\n"
+                         "  apsp solve data/rome99.gr -o dist.npy --paths via.npy\n"
+                         "  apsp path data/rome99.gr 1 3353 --json\n"
+                         "  apsp paths data/rome99.gr --pairs pairs.txt -o paths.jsonl\n"
+                         "  apsp verify data/rome99.gr dist.npy\n"
+                         "  apsp metrics data/rome99.gr -o metrics.csv\n"
+                         "  apsp convert data/rome99.gr rome99.bin\n\n") +
              exit_code_table);
   try {
     app.parse(argc, argv);

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <variant>
@@ -16,11 +15,13 @@
 #include "apsp/metrics.hpp"
 #include "commands.hpp"
 #include "declared_plan.hpp"
+#include "histogram_svg.hpp"
 #include "distributed.hpp"
 #include "input.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "metrics_command.hpp"
+#include "plan_json.hpp"
 #include "output.hpp"
 #include "solver.hpp"
 
@@ -107,7 +108,7 @@ nlohmann::ordered_json run_json(const metrics_args& a, const loaded_graph& in,
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
   j["driver"] = to_string(p.run);
-  j["algorithm"] = to_string(p.algorithm);
+  j["algorithm"] = algorithm_name(p);
   j["algorithm_reason"] = p.algorithm_reason;
   j["block"] = p.block;
   j["host_matrix"] = m.host_matrix;
@@ -131,11 +132,7 @@ void write_json_file(const std::filesystem::path& partial, const loaded_graph& i
   j["vertices"] = std::move(ids);
   for (const vertex_column& c : vertex_columns(m))
     j[c.name] = c.values;
-  std::ofstream f(partial, std::ios::binary);
-  f << json_text(j) << '\n';
-  f.close();
-  if (!f)
-    throw io_error("cannot write " + partial.string());
+  write_text_file(partial, json_text(j) + '\n');
 }
 
 void write_table(const std::filesystem::path& partial, table_kind kind, const loaded_graph& in,
@@ -198,10 +195,14 @@ void print_summary(const metrics_args& a, const loaded_graph& in, const graph_me
 void write_and_report(const metrics_args& a, table_kind kind, const loaded_graph& in,
                       const graph_metrics& m) {
   output_files outputs;
-  if (!a.out.empty()) {
+  if (!a.out.empty())
     outputs.write(a.out, [&](const auto& partial) { write_table(partial, kind, in, m); });
-    outputs.commit();
+  if (!a.plot.empty()) {
+    outputs.write(a.plot, [&](const auto& partial) {
+      write_text_file(partial, histogram_svg(m.histogram, a.in.path));
+    });
   }
+  outputs.commit();
   if (a.json) {
     nlohmann::ordered_json j = run_json(a, in, m);
     j.update(graph_level_json(m));
@@ -218,6 +219,15 @@ int run_metrics(const metrics_args& a) {
   // 1. What can be refused without reading, refused first.
   metrics_options mo;
   mo.which = parse_metrics(a.metrics);
+  if (!a.plot.empty()) { // the picture is of the histogram: computed whatever --metrics says
+    if (a.plot.size() < 4 || a.plot.compare(a.plot.size() - 4, 4, ".svg") != 0) {
+      throw invalid_argument_error("--plot draws the distance histogram as SVG, so its name "
+                                   "must end in .svg, not '" +
+                                   a.plot + "'");
+    }
+    check_writable(a.plot);
+    mo.which = mo.which | metric::histogram;
+  }
   mo.histogram_bins = a.histogram_bins;
   mo.wf_improved = !a.no_wf_improved;
   table_kind kind = table_kind::csv;
@@ -281,6 +291,9 @@ void add_metrics_command(CLI::App& app, command_action& action) {
       ->capture_default_str();
   add_metric_shape_options(*cmd, *args);
   add_solver_options(*cmd, args->solver);
+  cmd->add_option("--plot", args->plot,
+                  "draw the distance histogram (--histogram-bins bins, computed whatever "
+                  "--metrics says) as an SVG bar chart in this file (.svg)");
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   add_progress_flags(*cmd, args->quiet, args->progress, "no progress line and no summary");
   cmd->footer(
@@ -295,8 +308,8 @@ void add_metrics_command(CLI::App& app, command_action& action) {
       "143 or 129) and leaves no output file. Under mpirun the ranks solve by Floyd-Warshall\n"
       "(--grid RxC) and each reduces its own tiles; the first rank writes the outputs.\n\n"
       "Examples:\n"
-      "  apsp metrics rome99.gr\n"
-      "  apsp metrics rome99.gr -o rome99-metrics.csv --metrics closeness,harmonic\n"
+      "  apsp metrics data/rome99.gr\n"
+      "  apsp metrics data/rome99.gr -o rome99-metrics.csv --metrics closeness,harmonic\n"
       "  apsp metrics roads.txt --undirected --dtype float64 -o m.json --json");
   cmd->callback([args, &action] { action = [args] { return run_metrics(*args); }; });
 }

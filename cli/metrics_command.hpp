@@ -12,6 +12,7 @@ namespace apsp::cli {
 
 /// What `apsp metrics` was asked.
 struct metrics_args : run_args {
+  std::string plot; ///< --plot FILE.svg: the distance histogram as a picture
   std::string metrics = "all";
   int histogram_bins = 32;
   bool no_wf_improved = false;

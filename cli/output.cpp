@@ -18,6 +18,7 @@
 
 #include "apsp/error.hpp"
 #include "interrupt.hpp"
+#include "solver.hpp"
 
 namespace apsp::cli {
 namespace {
@@ -89,6 +90,38 @@ void check_writable(const std::string& path) {
     throw invalid_argument_error("cannot write '" + path + "': no file can be created in '" +
                                  dir.string() + "': " + why);
   }
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0)
+    throw io_error("cannot write " + path.string() + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  int err = 0;
+  while (done < text.size() && err == 0) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w < 0 && errno != EINTR)
+      err = errno;
+    else if (w > 0)
+      done += static_cast<std::size_t>(w);
+  }
+  if (::close(fd) != 0 && err == 0)
+    err = errno;
+  if (err == 0)
+    return;
+  if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
+    struct statvfs fs {};
+    const bool known = ::statvfs(path.parent_path().empty() ? "." : path.parent_path().c_str(),
+                                 &fs) == 0;
+    throw out_of_memory_error(
+        "cannot write " + path.string() + ": " + std::strerror(err) + " (" +
+        format_bytes(text.size()) + " to write" +
+        (known ? ", " + format_bytes(static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize) +
+                     " free"
+               : std::string()) +
+        ")");
+  }
+  throw io_error("cannot write " + path.string() + ": " + std::strerror(err));
 }
 
 void check_checkpoint_dir(const std::string& dir) {

@@ -32,6 +32,11 @@ void check_writable(const std::string& path);
 /// The same for a checkpoint directory (created at the first save when missing): it, or its
 /// nearest existing ancestor, must be a directory in which files can be created.
 void check_checkpoint_dir(const std::string& dir);
+
+/// Writes `text` to `path` (a partial file): a full disk, or a file too large, is
+/// out_of_memory_error (exit 5, as for every output) with the bytes to write and the bytes
+/// free; another failure is io_error.
+void write_text_file(const std::filesystem::path& path, const std::string& text);
 /// The path matrix is written as .npy whatever the name says: a name with another suffix (which
 /// `apsp path --via` would then read as that format) is refused with invalid_argument_error.
 void check_paths_output(const std::string& paths);

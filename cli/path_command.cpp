@@ -254,7 +254,7 @@ void add_path_command(CLI::App& app, command_action& action) {
       "Unreachable targets print 'no path' (JSON: length null, path []).\n\n"
       "Examples:\n"
       "  apsp path data/rome99.gr 1 3353\n"
-      "  apsp path connectome.csv ADAL AVAR --json\n"
+      "  apsp path data/c_elegans_hermaphrodite/edgelist.csv.gz ADAL AVAR --json\n"
       "  apsp solve data/rome99.gr -o d.npy --paths v.npy && apsp path data/rome99.gr 1 3353 "
       "--dist d.npy --via v.npy");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });

@@ -230,9 +230,9 @@ void add_paths_command(CLI::App& app, command_action& action) {
       "Dijkstra from the pairs' distinct sources (Bellman-Ford potentials first when a weight\n"
       "is negative), a batch of sources at a time; a negative cycle anywhere refuses (exit 4).\n\n"
       "Examples:\n"
-      "  apsp paths rome99.gr --pairs pairs.txt -o paths.jsonl\n"
-      "  apsp paths rome99.gr --sources 1,2 --targets 3353 -o paths.csv\n"
-      "  apsp paths connectome.csv --pairs pairs.txt");
+      "  apsp paths data/rome99.gr --pairs pairs.txt -o paths.jsonl\n"
+      "  apsp paths data/rome99.gr --sources 1,2 --targets 3353 -o paths.csv\n"
+      "  apsp paths data/c_elegans_hermaphrodite/edgelist.csv.gz --pairs pairs.txt");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

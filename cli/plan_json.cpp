@@ -5,17 +5,33 @@
 
 namespace apsp::cli {
 
+std::string algorithm_name(const plan& p) {
+  if (std::holds_alternative<drivers::phast_rows>(p.run))
+    return "phast";
+  if (std::holds_alternative<drivers::ch_table>(p.run))
+    return "ch-table";
+  return std::string(to_string(p.algorithm));
+}
+
 nlohmann::ordered_json plan_json(const plan& p) {
   nlohmann::ordered_json j;
   j["backend"] = to_string(p.backend);
   j["device"] = p.device;
   j["driver"] = to_string(p.run);
-  j["algorithm"] = to_string(p.algorithm);
+  j["algorithm"] = algorithm_name(p);
   j["algorithm_reason"] = p.algorithm_reason;
   j["dtype"] = to_string(p.type);
   j["n"] = p.n;
   j["paths"] = p.paths;
   j["checkpointed"] = p.checkpointed;
+  if (p.checkpoint_displaced) {
+    // What auto would have run without checkpoints (it saves none), and both estimates.
+    const plan::displaced_engine& other = *p.checkpoint_displaced;
+    j["checkpoint_displaced"] = {{"algorithm", to_string(other.algorithm)},
+                                 {"backend", to_string(other.backend)},
+                                 {"estimated_seconds", other.seconds},
+                                 {"fw_estimated_seconds", other.fw_seconds}};
+  }
   j["block"] = p.block;
   j["rounds"] = p.rounds;
   j["devices"] = p.devices;

@@ -258,11 +258,12 @@ public:
     } catch (const out_of_memory_error& e) {
       if (!in_place_)
         throw;
+      const std::string n = std::to_string(n_) + " x " + std::to_string(n_);
       throw out_of_memory_error(with_targets(
-          a_.in.path + ": the " + std::to_string(n_) + " x " + std::to_string(n_) +
-              " distance matrix was to live in the output file instead of memory, which "
-              "failed: " +
-              e.what(),
+          a_.in.path + ": the " + n +
+              (paths_file_ ? " distance and path matrices were to live in their output files"
+                           : " distance matrix was to live in the output file") +
+              " instead of memory, which failed: " + e.what(),
           in_place_renames()));
     } catch (...) {
       if (!in_place_)
@@ -453,7 +454,10 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "save the solve's state in DIR at a round boundary, every --checkpoint-every "
                   "seconds and when cancelled (SIGINT, SIGTERM, SIGHUP); removed after success "
                   "(cpu back end, cuda on one GPU or several, in core or out of core, and every "
-                  "rank under mpirun)");
+                  "rank under mpirun). Checkpoints hold Floyd-Warshall rounds: auto runs it and "
+                  "warns, with both estimates, where it would have chosen another engine. Exit "
+                  "5 when one checkpoint does not fit the free space; a failed save is a "
+                  "warning and the solve goes on");
   cmd->add_option("--checkpoint-every", args->checkpoint_every,
                   "seconds between checkpoints (0: after every round)")
       ->check(non_negative("after every round", false))
@@ -482,8 +486,8 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "otherwise); Ctrl-C, SIGTERM or SIGHUP cancels (exit 130, 143 or 129) and leaves no\n"
       "output file.\n\n"
       "Examples:\n"
-      "  apsp solve rome99.gr\n"
-      "  apsp solve rome99.gr -o dist.npy --paths via.npy\n"
+      "  apsp solve data/rome99.gr\n"
+      "  apsp solve data/rome99.gr -o dist.npy --paths via.npy\n"
       "  apsp solve graph.bin -o out.bin                  # course format in and out\n"
       "  apsp solve roads.gr --dtype float32 --backend cpu --threads 2 -o d.npy --json\n"
       "  apsp solve hops.csv --dtype auto               # packed 16-bit on cuda when exact\n"

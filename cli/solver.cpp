@@ -8,8 +8,8 @@
 #include <string>
 
 #include "apsp/error.hpp"
-#include "apsp/estimate.hpp"
 #include "apsp/solve.hpp"
+#include "checkpoint_checks.hpp"
 #include "command_line.hpp"
 #include "declared_plan.hpp"
 #include "interrupt.hpp"
@@ -119,9 +119,10 @@ result solve_input(const loaded_graph& in, const plan& p, solve_options options,
     throw out_of_memory_error(in.path + ": cannot solve: " + why + without_the_matrix());
   }
   warn_about_gpu_options(p, options);
+  announce_checkpoint_switch(p);
+  check_checkpoint_space(p, options);
   throw_if_interrupted();
-  options.progress =
-      make_progress(progress, estimated_solve_seconds(p, options, in.file.g.num_edges()));
+  options.progress = make_progress(progress);
   try {
     return solve(in.file.g, p, options); // the plan as it is, not a second one
   } catch (...) {

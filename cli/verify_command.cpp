@@ -258,9 +258,9 @@ void add_verify_command(CLI::App& app, command_action& action) {
       "the first differing entry and exits 7. A sample that matches says nothing about the\n"
       "other rows: --sources all checks every row (n single-source solves).\n\n"
       "Examples:\n"
-      "  apsp verify rome99.gr dist.npy\n"
+      "  apsp verify data/rome99.gr dist.npy\n"
       "  apsp verify graph.bin out.bin --sources 100 --seed 7\n"
-      "  apsp verify rome99.gr dist.npy --sources all");
+      "  apsp verify data/rome99.gr dist.npy --sources all");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

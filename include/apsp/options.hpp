@@ -5,25 +5,42 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "apsp/types.hpp"
 
 namespace apsp {
 
-/// Passed to the progress callback after each pivot round.
+/// Passed to the progress callback after each pivot round (and once as each stage before the
+/// rounds starts).
 struct progress_info {
   std::int64_t rounds_done = 0;
   std::int64_t rounds_total = 0;
   double elapsed_seconds = 0;
-  /// n^3 * rounds_done / rounds_total / elapsed_seconds.
+  /// n^3 * rounds_done / rounds_total / elapsed_seconds: Floyd-Warshall's updates (for the
+  /// engines that make rows, the rate Floyd-Warshall would need to keep up; their own is
+  /// sources_per_second).
   double updates_per_second = 0;
+  /// Engines that make rows one source at a time (Johnson, PHAST, Dijkstra blocks): sources
+  /// done of sources_total (their rounds are batches of sources), and their rate; 0 otherwise.
+  std::int64_t sources_done = 0;
+  std::int64_t sources_total = 0;
+  double sources_per_second = 0;
+  /// Non-empty on a call that announces a stage before the counted work, e.g. "building the
+  /// contraction hierarchy" (rounds_done is then 0); empty on the rounds' calls.
+  std::string stage;
 };
 
 /// Called from the solving thread; return false to cancel the solve: it stops at the end of the
 /// next round (where no later round's work has started, so a checkpoint saved there is exact),
 /// is not called again, and throws cancelled_error. Keep it cheap: it runs once per round.
 using progress_callback = std::function<bool(const progress_info&)>;
+
+/// Called from the solving thread with a sentence about something that went wrong without
+/// stopping the solve (a checkpoint that could not be saved: the solve goes on, and the last
+/// complete checkpoint stays). Unset: the sentence goes to stderr, as "apsp: warning: ...".
+using warning_callback = std::function<void(const std::string&)>;
 
 /// 16-bit packed arithmetic (two lanes per 32-bit register), on back ends that have it (cuda).
 /// The result keeps `type` (int32); only the arithmetic narrows.
@@ -73,11 +90,16 @@ struct solve_options {
   std::uint64_t paths_file_offset = 0;
   /// When set, the state after a round is saved here (each process its own tiles, then a
   /// manifest naming the round, the options and a hash of the input), atomically: at most every
-  /// `checkpoint_every_seconds`, and when the solve is cancelled. The directory is created.
+  /// `checkpoint_every_seconds`, and when the solve is cancelled. The directory is created by
+  /// the first save (a solve that saves nothing leaves none); a save that fails is reported
+  /// through `warning` and the solve goes on.
   /// Back ends: cpu, cuda on one device in core, and the distributed solver's ranks.
   std::filesystem::path checkpoint_dir;
   /// Seconds between checkpoints (0: after every round).
   double checkpoint_every_seconds = 600;
+  /// Where a save that failed (a full disk, a directory removed) is reported; see
+  /// warning_callback.
+  warning_callback warning;
   /// When set, continue from the checkpoint in this directory instead of from the start. It must
   /// have been saved for the same input and options; the result is the same, byte for byte, as
   /// a solve that was never interrupted.

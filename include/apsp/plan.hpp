@@ -144,6 +144,17 @@ struct plan {
   driver run;
   /// The rounds save and resume checkpoints (solve_options::checkpoint_dir / resume_dir).
   bool checkpointed = false;
+  /// Under algorithm_kind::automatic with solve_options::checkpoint_dir: the engine the cost
+  /// model chose, which saves no checkpoints, when it was not Floyd-Warshall (whose rounds are
+  /// what a checkpoint holds, so auto runs Floyd-Warshall instead); empty when checkpoints
+  /// changed nothing. The CLI says so on stderr and in --json.
+  struct displaced_engine {
+    algorithm_kind algorithm = algorithm_kind::floyd_warshall;
+    backend_kind backend = backend_kind::cpu;
+    double seconds = 0;    ///< its estimate
+    double fw_seconds = 0; ///< the estimate of the Floyd-Warshall that runs instead
+  };
+  std::optional<displaced_engine> checkpoint_displaced;
   /// The concrete back end (never `automatic`), derived from `run` (for drivers::none: the back
   /// end that planned it).
   backend_kind backend = backend_kind::cpu;

@@ -87,6 +87,12 @@ void release_devices() noexcept;
 /// the directory too when that empties it). For after a successful solve.
 void remove_checkpoint(const std::filesystem::path& dir);
 
+/// Bytes one checkpoint of the solve `p` takes on disk (the values of every process, their file
+/// headers and the manifest); 0 when `p` saves none (plan::checkpointed). A save writes its files
+/// beside the last complete checkpoint's and removes those only once it is complete, so the
+/// directory may hold twice this while a save runs.
+[[nodiscard]] std::uint64_t checkpoint_bytes(const plan& p);
+
 /// How far the solve whose checkpoint is in a directory had come.
 struct checkpoint_progress {
   std::int64_t rounds_done = 0;

@@ -17,8 +17,13 @@ from ._networkx_metrics import (average_shortest_path_length, closeness_centrali
                                 eccentricity, global_efficiency, harmonic_centrality, radius)
 from ._path import path
 from ._table import table
-from ._networkx import NodeArray
+from ._networkx import NodeArray, take_nodes
+from ._to_scipy import graph_to_scipy, to_scipy
 from ._sparse import bellman_ford, dijkstra, johnson
+
+take_nodes(Result)
+Graph.to_scipy = graph_to_scipy
+del take_nodes, graph_to_scipy
 
 NO_PREDECESSOR = _core.NO_PREDECESSOR
 __version__ = _core.version()
@@ -29,6 +34,6 @@ __all__ = [
     "average_shortest_path_length", "backends", "bellman_ford", "closeness_centrality",
     "diameter", "dijkstra", "eccentricity", "floyd_warshall", "global_efficiency",
     "harmonic_centrality", "johnson", "metrics", "no_path", "path", "radius", "read_graph",
-    "release_devices", "shortest_path", "solve", "table",
+    "release_devices", "shortest_path", "solve", "table", "to_scipy",
 ]
 Graph.__module__ = Result.__module__ = NodeArray.__module__ = Metrics.__module__ = "apsp"

@@ -168,8 +168,9 @@ def not_a_graph(csgraph):
     elif isinstance(csgraph, dict):
         hint = ("for a dict of dicts use networkx.DiGraph(d), or build a sparse matrix with "
                 "scipy.sparse.coo_array((weights, (rows, cols)), shape=(n, n))")
-    elif hasattr(csgraph, "get_adjacency_sparse"):  # igraph
-        hint = "for an igraph graph use g.get_adjacency_sparse(attribute='weight')"
+    elif hasattr(csgraph, "get_adjacency_sparse"):  # igraph-like, but no igraph.Graph
+        hint = ("igraph graphs are taken as igraph.Graph objects (python-igraph; Debian: "
+                "python3-igraph), not get_adjacency_sparse(), which adds parallel edges up")
     elif type(csgraph).__module__.split(".")[0] == "networkx" or hasattr(csgraph, "adj"):
         hint = ("for a NetworkX graph install networkx (Debian: python3-networkx), or use "
                 "networkx.to_scipy_sparse_array(G)")

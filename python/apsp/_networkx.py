@@ -81,10 +81,15 @@ def _is_number(value):
 
 def prepare(csgraph, weight, directed):
     """(input for the solver, directed, nodes): a NetworkX graph becomes an EdgeList (undirected
-    when G is), its nodes kept; anything else passes through with nodes None."""
+    when G is), its nodes kept; an igraph graph an EdgeList (undirected when it is) whose
+    vertices are igraph's ids (nodes None); anything else passes through with nodes None."""
     if is_networkx_graph(csgraph):
         edges, nodes = edge_list(csgraph, weight)
         return edges, bool(directed) and csgraph.is_directed(), nodes
+    from . import _igraph  # here: _igraph imports this module's EdgeList
+
+    if _igraph.is_igraph_graph(csgraph):
+        return _igraph.edge_list(csgraph, weight), bool(directed) and csgraph.is_directed(), None
     if weight != "weight":
         raise TypeError("weight= names an edge attribute of a NetworkX graph; for a matrix, "
                         "use unweighted=True for hop counts")
@@ -108,3 +113,30 @@ def source_positions(indices, nodes):
     if missing:
         raise ValueError(f"indices name nodes that are not in the graph: {missing[:5]!r}")
     return np.array([index[node] for node in items], dtype=np.intp)
+
+
+def take_nodes(result_class):
+    """Makes ``path`` and ``distance`` of a Result of a NetworkX graph (whose ``nodes`` are set)
+    take nodes, and ``path`` return them; other Results keep vertex numbers."""
+    by_position = {name: getattr(result_class, name) for name in ("path", "distance")}
+
+    def path(self, i, j):
+        nodes = getattr(self, "nodes", None)
+        if nodes is None:
+            return by_position["path"](self, i, j)
+        s, t = source_positions([i, j], nodes).tolist()
+        return [nodes[k] for k in by_position["path"](self, s, t)]
+
+    def distance(self, i, j):
+        nodes = getattr(self, "nodes", None)
+        if nodes is None:
+            return by_position["distance"](self, i, j)
+        s, t = source_positions([i, j], nodes).tolist()
+        return by_position["distance"](self, s, t)
+
+    for name, method in (("path", path), ("distance", distance)):
+        method.__doc__ = by_position[name].__doc__ + (
+            " For a Result of a NetworkX graph (its .nodes set), i and j are nodes"
+            + (" and so are the path's vertices." if name == "path" else "."))
+        setattr(result_class, name, method)
+

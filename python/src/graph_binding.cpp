@@ -98,6 +98,23 @@ py_graph read(const std::string& path, const std::string& format, const std::str
   return py_graph{std::move(file)};
 }
 
+/// A file id given to Graph.index: a str (as .labels has it), bytes, or an int (NumPy's too;
+/// not a bool) spelt in decimal, as integer ids are in a file.
+std::string id_of(const py::object& id) {
+  if (py::isinstance<py::str>(id))
+    return id_bytes(id.cast<py::str>());
+  if (py::isinstance<py::bytes>(id))
+    return id.cast<std::string>();
+  if (!py::isinstance<py::bool_>(id) && PyIndex_Check(id.ptr()) != 0) {
+    const py::object whole = py::reinterpret_steal<py::object>(PyNumber_Index(id.ptr()));
+    if (!whole)
+      throw py::error_already_set();
+    return py::str(whole).cast<std::string>();
+  }
+  throw py::type_error("a vertex id is a str (as in Graph.labels) or an int, not " +
+                       py::str(py::type::handle_of(id).attr("__name__")).cast<std::string>());
+}
+
 } // namespace
 
 apsp::graph graph_from_edge_arrays(std::int64_t n, const int_array& rows, const int_array& cols,
@@ -152,14 +169,16 @@ void bind_graph(py::module_& m) {
           py::arg("i"), "The file's id of vertex i.")
       .def(
           "index",
-          [](const py_graph& g, const py::str& text) {
-            const std::string id = id_bytes(text);
-            auto i = g.file->labels.find(id);
+          [](const py_graph& g, const py::object& id) {
+            auto i = g.file->labels.find(id_of(id));
             if (!i)
-              throw py::key_error("no vertex with id " + py::repr(text).cast<std::string>());
+              throw py::key_error("no vertex with id " + py::repr(id).cast<std::string>());
             return *i;
           },
-          py::arg("id"), "The 0-based vertex of the file id `id` (KeyError if none).")
+          py::arg("id"),
+          "The 0-based vertex of the file id `id`: a str as in .labels, or an int for files "
+          "with integer ids (a DIMACS file's 1..n, an edge list's numbers); KeyError if none, "
+          "TypeError for other types.")
       .def_property_readonly(
           "format",
           [](const py_graph& g) { return std::string(apsp::io::to_string(g.file->source_format)); })

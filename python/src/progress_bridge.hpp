@@ -45,7 +45,8 @@ private:
       return false;
     if (PyErr_CheckSignals() != 0)
       return stash();
-    if (callback_.is_none())
+    // A stage announced before the rounds: a point to cancel at; the callback counts rounds.
+    if (callback_.is_none() || !info.stage.empty())
       return true;
     PyObject* r =
         PyObject_CallFunction(callback_.ptr(), "LLd", static_cast<long long>(info.rounds_done),

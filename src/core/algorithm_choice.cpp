@@ -187,6 +187,10 @@ algorithm_choice choose_algorithm(const problem_shape& s, backend_kind fw_backen
   algorithm_choice c;
   c.algorithm = all.front().algorithm;
   c.backend = all.front().backend;
+  c.seconds = all.front().seconds;
+  for (const candidate& e : all)
+    if (e.algorithm == algorithm_kind::floyd_warshall)
+      c.fw_seconds = e.seconds;
   c.reason = "auto: n = " + std::to_string(s.n) + ", m = " + std::to_string(s.m) + ": ";
   for (std::size_t k = 0; k < all.size(); ++k) {
     c.reason += (k == 0                                ? ""

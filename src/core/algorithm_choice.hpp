@@ -66,6 +66,8 @@ struct algorithm_choice {
   /// the cpu or cuda for the supernodal Floyd-Warshall.
   backend_kind backend = backend_kind::cpu;
   std::string reason;
+  double seconds = 0;    ///< the chosen engine's estimate
+  double fw_seconds = 0; ///< Floyd-Warshall's estimate on the back end it was given
 };
 
 /// The fastest estimate of Floyd-Warshall on `fw_backend` (cpu or cuda), Johnson and (when

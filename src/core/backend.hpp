@@ -69,6 +69,17 @@ public:
   /// Call after each pivot round from the orchestrating thread. Throws cancelled_error when the
   /// progress callback returns false.
   void round_done(std::int64_t rounds_done, std::int64_t rounds_total);
+  /// For engines that make rows: `sources` rows in rounds of `per_round`, so that round_done
+  /// reports sources and their rate instead of Floyd-Warshall's updates.
+  void count_sources(std::int64_t sources, std::int64_t per_round) noexcept {
+    sources_total_ = sources;
+    sources_per_round_ = per_round < 1 ? 1 : per_round;
+  }
+  /// Announces a stage before the counted work (progress_info::stage); throws cancelled_error
+  /// when the progress callback returns false.
+  void stage(const std::string& what);
+  /// Reports something that went wrong without stopping the solve (solve_options::warning).
+  void warn(const std::string& sentence) const;
 
 private:
   const solve_options& options_;
@@ -78,6 +89,8 @@ private:
   const graph* initial_edges_;
   matrix_reduction* reduction_ = nullptr;
   std::uint64_t input_hash_ = 0;
+  std::int64_t sources_total_ = 0; ///< count_sources: 0 when the rounds are not rows
+  std::int64_t sources_per_round_ = 1;
   std::chrono::steady_clock::time_point start_;
   ::apsp::detail::tuning tuning_ = current_tuning();
 };

@@ -205,11 +205,12 @@ checkpoint_store::checkpoint_store(std::filesystem::path dir, checkpoint_identit
                                    double every_seconds, std::int64_t resumed_round)
     : dir_(std::move(dir)), id_(id), rank_(rank), every_(every_seconds),
       last_(std::chrono::steady_clock::now()), previous_(resumed_round) {
+  // The directory is made by the first save, so that a solve that saves nothing (done or
+  // cancelled before a round ends) leaves none behind.
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  APSP_EXPECTS(!ec && std::filesystem::is_directory(dir_), invalid_argument_error,
-               "cannot create the checkpoint directory " + dir_.string() +
-                   (ec ? ": " + ec.message() : std::string()));
+  APSP_EXPECTS(!std::filesystem::exists(dir_, ec) || std::filesystem::is_directory(dir_, ec),
+               invalid_argument_error,
+               "--checkpoint: " + dir_.string() + " exists and is not a directory");
   // The manifest is written over at every save: a file of that name must be apsp's own.
   const std::filesystem::path manifest = dir_ / "manifest";
   APSP_EXPECTS(!std::filesystem::exists(manifest, ec) || is_checkpoint_file(manifest),
@@ -224,9 +225,29 @@ bool checkpoint_store::due() const {
 
 void checkpoint_store::save(std::int64_t rounds_done, const void* d, std::uint64_t d_bytes,
                             const std::int32_t* via, std::uint64_t via_bytes) {
-  const int ranks = id_.rows * id_.cols;
-  // Files older than the last complete checkpoint are no longer needed by any manifest.
   std::error_code ec;
+  if (!std::filesystem::is_directory(dir_, ec)) {
+    const bool made = std::filesystem::create_directories(dir_, ec);
+    APSP_EXPECTS(!ec && std::filesystem::is_directory(dir_), invalid_argument_error,
+                 "cannot create the checkpoint directory " + dir_.string() +
+                     (ec ? ": " + ec.message() : std::string()));
+    made_dir_ = made;
+  }
+  try {
+    save_files(rounds_done, d, d_bytes, via, via_bytes);
+  } catch (...) {
+    // A directory this store made and no save filled (a disk full at the first save) goes.
+    if (made_dir_ && std::filesystem::is_empty(dir_, ec))
+      std::filesystem::remove(dir_, ec);
+    throw;
+  }
+}
+
+void checkpoint_store::save_files(std::int64_t rounds_done, const void* d, std::uint64_t d_bytes,
+                                  const std::int32_t* via, std::uint64_t via_bytes) {
+  const int ranks = id_.rows * id_.cols;
+  std::error_code ec;
+  // Files older than the last complete checkpoint are no longer needed by any manifest.
   const std::string own = rank_file_name(rank_, ranks, 0);
   const std::string prefix = own.substr(0, own.size() - 8);
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {

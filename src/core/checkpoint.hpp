@@ -37,7 +37,7 @@ struct checkpoint_identity {
 
 class checkpoint_store {
 public:
-  /// Saves go to `dir` (created); `resumed_round` is the round of the checkpoint this solve
+  /// Saves go to `dir` (created by the first save); `resumed_round` is the round of the checkpoint this solve
   /// resumed from (its files are kept until a newer checkpoint is complete), or 0.
   checkpoint_store(std::filesystem::path dir, checkpoint_identity id, int rank,
                    double every_seconds, std::int64_t resumed_round = 0);
@@ -63,12 +63,16 @@ public:
                    std::uint64_t via_bytes);
 
 private:
+  void save_files(std::int64_t rounds_done, const void* d, std::uint64_t d_bytes,
+                  const std::int32_t* via, std::uint64_t via_bytes);
+
   std::filesystem::path dir_;
   checkpoint_identity id_;
   int rank_;
   std::chrono::duration<double> every_;
   std::chrono::steady_clock::time_point last_;
   std::int64_t previous_; ///< round of the last complete save (its files are kept)
+  bool made_dir_ = false; ///< the first save created dir_
 };
 
 /// Removes the checkpoint files in `dir` (the manifest and rank files apsp writes, by their

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,15 +12,9 @@
 
 #include "apsp/error.hpp"
 #include "core/host_memory.hpp"
+#include "io/diagnostics.hpp"
 
 namespace apsp::detail {
-
-std::uint64_t free_file_bytes(int fd) noexcept {
-  struct statvfs fs {};
-  if (::fstatvfs(fd, &fs) != 0)
-    return ~std::uint64_t{0};
-  return static_cast<std::uint64_t>(fs.f_bavail) * static_cast<std::uint64_t>(fs.f_frsize);
-}
 
 any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& file,
                       std::uint64_t offset, const char* what) {
@@ -60,14 +53,14 @@ any_matrix map_matrix(dtype type, std::int64_t n, const std::filesystem::path& f
   // take every free block of the file system until it failed, and other programs writing there
   // meanwhile would fail too.
   const std::uint64_t had = static_cast<std::uint64_t>(st.st_size) == total ? total : 0;
-  if (const std::uint64_t free = free_file_bytes(fd); total - had > free) {
-    fail("cannot reserve " + std::to_string(total) + " bytes (" + gib(total) + "): its file " +
-             "system has " + gib(free) + " free",
+  if (const std::uint64_t free = io::detail::free_bytes(fd); total - had > free) {
+    fail("cannot reserve " + io::detail::size_text(total) + " for the " + what +
+             " matrix: its file system has " + io::detail::size_text(free) + " free",
          ENOSPC);
   }
   // posix_fallocate returns the error instead of setting errno.
   if (const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(total)); err != 0) {
-    fail("cannot reserve " + std::to_string(total) + " bytes", err);
+    fail("cannot reserve " + io::detail::size_text(total) + " for the " + what + " matrix", err);
   }
   void* base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (base == MAP_FAILED)

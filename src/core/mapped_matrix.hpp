@@ -9,10 +9,6 @@
 
 namespace apsp::detail {
 
-/// Bytes the file system of the open file `fd` has free for this process (all ones when it
-/// does not say).
-[[nodiscard]] std::uint64_t free_file_bytes(int fd) noexcept;
-
 /// Creates (or overwrites) `file` with `offset` bytes of zeros followed by room for an n x n
 /// matrix of `type`, reserves its disk blocks (so a full disk fails here, not as a crash on
 /// first touch; a file larger than the free space is refused before any block is taken), and

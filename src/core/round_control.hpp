@@ -82,26 +82,22 @@ public:
     if (failure_ && !comm_.distributed() && r + 1 >= rounds)
       decision |= stop_now | (hooks_.save ? save_now : go_on);
     if ((decision & save_now) != 0) {
-      std::uint32_t saved = go_on;
+      std::uint32_t made_current = go_on;
       try {
-        current();
-        hooks_.save(r + 1);
+        current(); // the solve's own tiles: a failure here is the solve's, and stops it
       } catch (...) {
-        failure_ = std::current_exception(); // a failed save outranks a cancel
+        failure_ = std::current_exception();
+        made_current = stop_now;
+      }
+      // A save that fails (a full disk) is reported and the solve goes on: the last complete
+      // checkpoint stays as it was, and a cancel stays a cancel.
+      std::uint32_t saved = made_current;
+      if (saved == go_on && !saved_step("save", r + 1, [&] { hooks_.save(r + 1); }))
         saved = stop_now;
-      }
       // The manifest names the round only once every process has saved it.
-      const std::uint32_t all_saved = comm_.all_or(saved);
-      std::uint32_t committed = go_on;
-      if (all_saved == go_on && hooks_.commit) {
-        try {
-          hooks_.commit(r + 1);
-        } catch (...) {
-          failure_ = std::current_exception();
-          committed = stop_now;
-        }
-      }
-      decision |= all_saved | comm_.all_or(committed);
+      if (comm_.all_or(saved) == go_on && hooks_.commit)
+        (void)saved_step("commit", r + 1, [&] { hooks_.commit(r + 1); });
+      decision |= comm_.all_or(made_current);
     }
     if ((decision & stop_now) != 0)
       note_stop(r + 1, rounds);
@@ -119,6 +115,28 @@ public:
   }
 
 private:
+  /// Runs one step of a save: true when it worked; false after reporting its failure as a
+  /// warning (with the rounds it was saving), which stops nothing. Of failures in a row (a disk
+  /// that stays full) only the first is reported.
+  template <class F> bool saved_step(const char* step, std::int64_t done, F&& f) {
+    std::string why;
+    try {
+      f();
+      save_failing_ = false;
+      return true;
+    } catch (const std::exception& e) {
+      why = std::string(": ") + e.what();
+    } catch (...) {
+    }
+    if (!save_failing_) {
+      ctx_.warn("the checkpoint after round " + std::to_string(done) + " was not saved (" +
+                step + why + "); the solve goes on, the last complete checkpoint (if any) "
+                "stays, and later saves are tried (another failure is reported after one works)");
+    }
+    save_failing_ = true;
+    return false;
+  }
+
   /// A cancel took effect after `done` rounds (one more than when the callback said stop, when
   /// that round was under way): its message says so, as the checkpoint holds `done` rounds.
   void note_stop(std::int64_t done, std::int64_t rounds) {
@@ -138,6 +156,7 @@ private:
   run_context& ctx_;
   const round_hooks& hooks_;
   std::exception_ptr failure_;
+  bool save_failing_ = false; ///< the last save failed (and was reported)
 };
 
 } // namespace apsp::detail

@@ -95,6 +95,7 @@ struct engine {
   std::unique_ptr<detail::backend> backend;
   std::string reason;
   std::optional<plan> counted;
+  std::optional<plan::displaced_engine> displaced; ///< plan::checkpoint_displaced
 
   /// The counted plan for (n, o), made on first use and kept.
   const plan& counted_for(std::int64_t n, const solve_options& o) {
@@ -225,8 +226,11 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
     return fw_for(and_why("auto: the edge count is unknown (taken as dense)"));
   if (o.backend == backend_kind::reference)
     return fw_for("auto: the reference back end runs Floyd-Warshall");
-  if (detail::wants_checkpoints(o))
-    return fw_for(and_why("auto: checkpoints are saved between Floyd-Warshall rounds"));
+  // A resumed solve continues the Floyd-Warshall rounds its checkpoint holds; a new one weighs
+  // the engines below and says what running Floyd-Warshall for its checkpoints costs.
+  const std::string fw_for_checkpoints = "auto: checkpoints are saved between Floyd-Warshall rounds";
+  if (!o.resume_dir.empty())
+    return fw_for(and_why(fw_for_checkpoints));
   if (o.narrow == narrow_mode::required)
     return fw_for("auto: packed 16-bit arithmetic is Floyd-Warshall's (cuda)");
   detail::problem_shape shape;
@@ -259,6 +263,18 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   }
   auto choice = detail::choose_algorithm(shape, fw_kind);
   choice.reason = and_why(std::move(choice.reason));
+  if (detail::wants_checkpoints(o)) {
+    engine e = fw_for(fw_for_checkpoints);
+    if (choice.algorithm != algorithm_kind::floyd_warshall) {
+      e.displaced = plan::displaced_engine{choice.algorithm, choice.backend, choice.seconds,
+                                           choice.fw_seconds};
+      e.reason += " (" + std::string(to_string(choice.algorithm)) +
+                  " saves none); without them " + choice.reason;
+    } else {
+      e.reason += "; " + choice.reason;
+    }
+    return e;
+  }
   if (choice.algorithm == algorithm_kind::johnson)
     return {detail::make_johnson_backend(), std::move(choice.reason), {}};
   if (choice.algorithm == algorithm_kind::supernodal && choice.backend == backend_kind::cuda) {
@@ -284,6 +300,7 @@ plan plan_with(engine& e, std::int64_t n, const solve_options& o, bool packed16 
     detail::derive_driver_fields(p, e.backend->kind());
   }
   p.algorithm_reason = e.reason;
+  p.checkpoint_displaced = e.displaced;
   return p;
 }
 
@@ -614,6 +631,20 @@ void release_devices() noexcept {
 
 void remove_checkpoint(const std::filesystem::path& dir) {
   detail::remove_checkpoint_files(dir);
+}
+
+std::uint64_t checkpoint_bytes(const plan& p) {
+  if (!p.checkpointed)
+    return 0;
+  const auto cells = static_cast<std::uint64_t>(p.n) * static_cast<std::uint64_t>(p.n);
+  // One file per process (header, distances, then paths), and a manifest of a few lines.
+  int processes = 1;
+  if (const auto* ranks = std::get_if<drivers::distributed>(&p.run))
+    processes = ranks->ranks;
+  constexpr std::uint64_t file_header = 64;
+  constexpr std::uint64_t manifest = 4096;
+  return cells * (size_of(p.type) + (p.paths ? sizeof(std::int32_t) : 0)) +
+         file_header * static_cast<std::uint64_t>(processes) + manifest;
 }
 
 const char* version() noexcept {

@@ -210,7 +210,7 @@ void run_rows_with(const Arcs& g, const std::vector<johnson_key_t<T>>& h, std::u
                    std::int64_t count, SourceAt source_at, RowAt row_at, tree_format format,
                    const dijkstra_config& cfg, detail::run_context& ctx, RowDone row_done) {
   const int threads = row_threads(cfg, count);
-  row_progress progress(count, cfg.sources_per_round);
+  row_progress progress(count, cfg.sources_per_round, ctx);
 #pragma omp parallel num_threads(threads)
   {
     // Each thread allocates (and so first touches) its own scratch space.

@@ -30,6 +30,7 @@ void run_johnson(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context
                                           : cpu::csr_from_matrix<T>(d);
   std::vector<cpu::johnson_key_t<T>> h;
   if (ctx.negative_weights() || g.negative_loop >= 0) {
+    ctx.stage("Bellman-Ford potentials (negative weights)");
     h = cpu::johnson_potentials(g);
     cpu::reweight(g, h);
   }

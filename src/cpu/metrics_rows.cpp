@@ -35,6 +35,7 @@ row_engine dijkstra_rows(const graph& edges, std::int64_t batch, row_engine engi
   auto g = cpu::csr_from_edges<T>(edges);
   std::vector<cpu::johnson_key_t<T>> h;
   if (ctx.negative_weights() || g.negative_loop >= 0) {
+    ctx.stage("Bellman-Ford potentials (negative weights)");
     h = cpu::johnson_potentials(g);
     cpu::reweight(g, h);
   }
@@ -46,6 +47,7 @@ row_engine dijkstra_rows(const graph& edges, std::int64_t batch, row_engine engi
       const auto t0 = std::chrono::steady_clock::now();
       cpu::contraction_limits limits;
       limits.threads = cfg.threads; // the rows' threads build the hierarchy too
+      ctx.stage("building the contraction hierarchy");
       const auto ch = cpu::phast_hierarchy<T>(g, limits);
       if (ctx.tuning().cpu_phast_verbose) {
         const std::chrono::duration<double> s = std::chrono::steady_clock::now() - t0;

@@ -116,7 +116,7 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
   const std::int64_t batches = (n + K - 1) / K;
   const int workers = static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), batches));
   sink.start(workers);
-  row_progress progress(n, cfg.sources_per_round); // as Dijkstra's rows: no barrier
+  row_progress progress(n, cfg.sources_per_round, ctx); // as Dijkstra's rows: no barrier
   const auto un = static_cast<std::size_t>(n);
   // The potentials in sweep order, so that a sink reducing by position reads them in step.
   std::vector<T> potential_at;

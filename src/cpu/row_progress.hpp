@@ -15,9 +15,11 @@ namespace apsp::cpu {
 
 class row_progress {
 public:
-  /// `count` rows, a round every `per_round` (at least 1) of them.
-  row_progress(std::int64_t count, std::int64_t per_round)
-      : per_round_(per_round < 1 ? 1 : per_round), rounds_((count + per_round_ - 1) / per_round_) {}
+  /// `count` rows, a round every `per_round` (at least 1) of them; ctx reports them as sources.
+  row_progress(std::int64_t count, std::int64_t per_round, detail::run_context& ctx)
+      : per_round_(per_round < 1 ? 1 : per_round), rounds_((count + per_round_ - 1) / per_round_) {
+    ctx.count_sources(count, per_round_);
+  }
 
   /// The next source index to make, or -1 when all are taken or the run was cancelled.
   [[nodiscard]] std::int64_t take(std::int64_t count, std::int64_t step = 1) noexcept {

@@ -53,7 +53,7 @@ atomic_output::atomic_output(const std::filesystem::path& target, bool gzip) : t
       // A directory that is missing, not one, or not ours to write: the path is wrong.
       if (err == ENOENT || err == ENOTDIR || err == EACCES || err == EPERM || err == EROFS)
         fail_write(target, why);
-      fail_write_os(target, why);
+      fail_write_errno(target, err, -1, 0, "cannot create a temporary file in its directory");
     }
   }
   if (gzip) {
@@ -84,9 +84,10 @@ void atomic_output::write_raw(const void* data, std::size_t size) {
     if (done < 0 && errno == EINTR)
       continue;
     if (done < 0)
-      fail_write_os(target_, std::strerror(errno));
+      fail_write_errno(target_, errno, fd_, written_);
     p += done;
     size -= static_cast<std::size_t>(done);
+    written_ += static_cast<std::uint64_t>(done);
   }
 }
 
@@ -130,7 +131,7 @@ void atomic_output::commit() {
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(temp_.c_str());
-    fail_write_os(target_, std::string("close failed: ") + std::strerror(err));
+    fail_write_errno(target_, err, -1, written_, "close failed");
   }
   if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
     const int err = errno;

@@ -4,6 +4,7 @@
 // destructor removes the temporary and the target is untouched.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string_view>
@@ -32,6 +33,7 @@ private:
   std::filesystem::path target_;
   std::filesystem::path temp_;
   int fd_ = -1;
+  std::uint64_t written_ = 0; ///< bytes written to the temporary file so far
   struct gzip_state;
   std::unique_ptr<gzip_state> gz_;
 };

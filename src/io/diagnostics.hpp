@@ -25,8 +25,19 @@ namespace apsp::io::detail {
                             std::string_view message);
 /// invalid_argument_error "cannot write FILE: MESSAGE".
 [[noreturn]] void fail_write(const std::filesystem::path& p, std::string_view message);
-/// The same for a failure of the system underneath (disk full, file too large, a failed close
-/// or rename): throws apsp::io_error.
+/// The same for a failure of the system underneath (a failed close or rename): throws
+/// apsp::io_error; a full disk or a file too large (err ENOSPC, EDQUOT, EFBIG): throws
+/// out_of_memory_error (exit 5, as for every output) naming the bytes `written` so far and what
+/// `fd`'s file system has free.
 [[noreturn]] void fail_write_os(const std::filesystem::path& p, std::string_view message);
+[[noreturn]] void fail_write_errno(const std::filesystem::path& p, int err, int fd,
+                                   std::uint64_t written, std::string_view doing = {});
+
+/// Whether `err` says the file system is full (or the file too large for it).
+[[nodiscard]] bool disk_full(int err) noexcept;
+/// "2,662,400 bytes (2.5 MiB)": a size in bytes and in the largest binary unit below it.
+[[nodiscard]] std::string size_text(std::uint64_t bytes);
+/// Bytes free for this process on `fd`'s file system (all ones when it does not say).
+[[nodiscard]] std::uint64_t free_bytes(int fd) noexcept;
 
 } // namespace apsp::io::detail

@@ -1,6 +1,7 @@
 """Shared fixtures for the CLI tests: the binary under test and a helper to run it."""
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -57,3 +58,19 @@ def assert_error(r, code, *fragments):
     assert lines[0].startswith("apsp: error: "), r
     for f in fragments:
         assert f in lines[0], r
+
+
+def small_file_system(tmp_path, size):
+    """A command prefix that runs a command with a tmpfs of `size` mounted on tmp_path/'small'
+    (in a mount namespace of its own), or a skip where namespaces cannot be made."""
+    small = tmp_path / "small"
+    small.mkdir(exist_ok=True)
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1)")
+    prefix = ["unshare", "-rm", "sh", "-c",
+              'mount -t tmpfs -o size="$1" none "$2" && shift 2 && exec "$@"', "sh", size,
+              str(small)]
+    probe = subprocess.run([*prefix, "true"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs in a mount namespace: " + probe.stderr)
+    return prefix

@@ -79,3 +79,16 @@ def write_grid_gr(path, side, rng, low=1, high=9):
         f.write(f"c {side} x {side} grid\np sp {side * side} {u.size}\n")
         np.savetxt(f, np.column_stack([u, v, w]), fmt="a %d %d %d")
     return path
+
+
+def grid_edges(w, h, rng):
+    """A w x h grid, both directions, random weights: a road network's shape (small separators)."""
+    at = lambda x, y: y * w + x + 1  # noqa: E731
+    edges = []
+    for y in range(h):
+        for x in range(w):
+            for nx_, ny in ((x + 1, y), (x, y + 1)):
+                if nx_ < w and ny < h:
+                    edges.append((at(x, y), at(nx_, ny), int(rng.integers(1, 100))))
+                    edges.append((at(nx_, ny), at(x, y), int(rng.integers(1, 100))))
+    return edges

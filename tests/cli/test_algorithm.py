@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_error
-from graph_files import random_edges, reference_distances, write_gr
+from graph_files import grid_edges, random_edges, reference_distances, write_gr
 
 INT32_INF = 1073741823
 
@@ -152,19 +152,6 @@ def test_johnson_refuses_what_it_cannot_do(apsp, tmp_path):
     assert r.rc == 2 and "dijkstra" in r.err, r
     r = apsp("solve", "--help")
     assert "--algorithm" in r.out and "johnson" in r.out, r
-
-
-def grid_edges(w, h, rng):
-    """A w x h grid, both directions, random weights: a road network's shape (small separators)."""
-    at = lambda x, y: y * w + x + 1  # noqa: E731
-    edges = []
-    for y in range(h):
-        for x in range(w):
-            for nx_, ny in ((x + 1, y), (x, y + 1)):
-                if nx_ < w and ny < h:
-                    edges.append((at(x, y), at(nx_, ny), int(rng.integers(1, 100))))
-                    edges.append((at(nx_, ny), at(x, y), int(rng.integers(1, 100))))
-    return edges
 
 
 def test_supernodal_matches_fw_and_auto_picks_it_for_a_grid(apsp, tmp_path):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_error
-from graph_files import write_gr
+from graph_files import grid_edges, write_gr
 
 nx = pytest.importorskip("networkx")
 
@@ -195,3 +195,46 @@ def test_a_signal_leaves_no_file(apsp_bin, tmp_path, sig):
     assert proc.returncode == 128 + sig, err
     assert "no output was written" in err
     assert list(tmp_path.iterdir()) == [graph]
+
+
+def test_progress_names_the_hierarchy_and_counts_sources(apsp, tmp_path):
+    # A 75 x 75 grid, integer weights both ways: road-shaped, past PHAST's 5,000 vertices, so
+    # the metrics come from the contraction hierarchy's sweeps (--json says "phast").
+    rng = np.random.default_rng(31)
+    w = 75
+    write_gr(tmp_path / "grid.gr", w * w, grid_edges(w, w, rng))
+    r = apsp("metrics", "grid.gr", "--json", "--progress", "--metrics", "diameter")
+    assert r.rc == 0, r
+    s = json.loads(r.out)
+    assert s["algorithm"] == "phast" and s["driver"].startswith("phast rows"), s
+    lines = r.err.splitlines()
+    assert lines[0].startswith("apsp: building the contraction hierarchy ..."), r
+    counted = lines[1:]
+    assert counted and all(line.startswith("apsp: sources ") for line in counted), r
+    assert all("sources/s" in line and "updates/s" not in line for line in counted), r
+    assert counted[-1].startswith(f"apsp: sources {w * w}/{w * w} (100%)"), r
+
+
+def test_plot_draws_the_histogram_as_svg(apsp, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    r = apsp("metrics", ROME, "--metrics", "diameter", "--histogram-bins", "12", "--plot",
+             "h.svg", "--json")
+    assert r.rc == 0, r
+    hist = json.loads(r.out)["histogram"]  # computed for the picture though not asked for
+    svg = ET.parse(tmp_path / "h.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = svg.findall(f"{ns}rect")
+    assert len(bars) == 12 == len(hist["counts"]), r
+    # One bar per bin, in order: its hover text names the bin and its count; heights scale with
+    # the counts (the tallest fills the plot).
+    heights = [float(b.get("height")) for b in bars]
+    for bar, lo, count in zip(bars, hist["edges"], hist["counts"]):
+        assert bar.find(f"{ns}title").text.startswith(f"[{lo:.6g}, "), bar
+        assert bar.find(f"{ns}title").text.endswith(f": {count}"), bar
+    most = max(hist["counts"])
+    for h, count in zip(heights, hist["counts"]):
+        assert h == pytest.approx(max(heights) * count / most, abs=1e-3)
+    title = svg.find(f"{ns}text").text
+    assert f"{sum(hist['counts'])} pairs in 12 bins" in title, title
+    assert_error(apsp("metrics", ROME, "--plot", "h.png"), 2, "--plot", ".svg")

@@ -1,4 +1,4 @@
-"""Output safety: two outputs that name one file, failed writes (exit 1, the user's file named,
+"""Output safety: two outputs that name one file, failed writes (exit 5, the user's file named,
 nothing left), a lost stdout, checkpoint clean-up that touches only apsp's files, formats that
 cannot hold a graph, and options that mean nothing where they are given."""
 
@@ -64,12 +64,12 @@ def small_file_limit():
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
 
 
-# A write that fails is exit 1; an output file that cannot be reserved to solve in is exit 5,
-# as a matrix that does not fit in memory.
+# A file too large for its file system is exit 5 whatever the output: a write that fails, or an
+# output file that cannot be reserved to solve in, as a matrix that does not fit in memory.
 @pytest.mark.parametrize("args, code", [
-    (["solve", "big.gr", "-o", "d.npy", "--no-map-output"], 1),
-    (["solve", "big.gr", "-o", "d.csv"], 1),
-    (["convert", "big.gr", "d.mtx"], 1),
+    (["solve", "big.gr", "-o", "d.npy", "--no-map-output"], 5),
+    (["solve", "big.gr", "-o", "d.csv"], 5),
+    (["convert", "big.gr", "d.mtx"], 5),
     (["solve", "big.gr", "-o", "d.npy", "--map-output"], 5),
     (["solve", "big.gr", "-o", "d.bin", "--paths", "v.npy", "--map-output"], 5),
 ])

@@ -137,7 +137,8 @@ class Child:
         self._queue.put(None)
 
     def wait_for(self, text, timeout=TIMEOUT):
-        """Returns once a stderr line contains text; fails if apsp ends first or times out."""
+        """Returns once a stderr line contains text (or one of a tuple of texts); fails if apsp
+        ends first or times out."""
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -150,7 +151,7 @@ class Child:
                 pytest.fail(f"apsp ended (rc {self.proc.returncode}) before printing {text!r}: "
                             f"{self.lines}")
             self.lines.append(line)
-            if text in line:
+            if any(t in line for t in ((text,) if isinstance(text, str) else text)):
                 return
 
     def finish(self, timeout=TIMEOUT):
@@ -187,6 +188,10 @@ class Child:
         return catches(self.proc.pid, sig)
 
 
+# Progress lines: Floyd-Warshall's rounds, or the sources of the engines that make rows.
+PROGRESS = ("apsp: round ", "apsp: sources ")
+
+
 def solve_args(apsp_bin, graph, *extra):
     return [apsp_bin, "solve", str(graph), "--backend", "cpu", "--threads", "1", "--progress",
             *extra]
@@ -194,7 +199,7 @@ def solve_args(apsp_bin, graph, *extra):
 
 def assert_cancelled(rc, lines, sig, what):
     assert rc == EXIT_CODE[sig], (rc, lines)
-    errors = [line for line in lines if not line.startswith("apsp: round ")]
+    errors = [line for line in lines if not line.startswith(PROGRESS)]
     assert len(errors) == 1, lines
     assert errors[0].startswith(f"apsp: error: interrupted ({sig.name}) while {what}"), lines
     assert errors[0].rstrip().endswith("no output was written"), lines
@@ -221,7 +226,7 @@ def test_signal_during_solve_cancels_and_leaves_nothing(apsp_bin, tmp_path, big_
     if existing:
         (tmp_path / out).write_bytes(old)
     child = Child(solve_args(apsp_bin, big_graph, "-o", out, "--paths", "v.npy", mode), tmp_path)
-    child.wait_for("apsp: round ")  # the solve runs (with --map-output, inside the partials)
+    child.wait_for(PROGRESS)  # the solve runs (with --map-output, inside the partials)
     if mode == "--map-output":
         assert list(tmp_path.glob(out + ".apsp-partial-*"))
         assert list(tmp_path.glob("v.npy.apsp-partial-*"))
@@ -270,7 +275,7 @@ def test_ignored_sighup_stays_ignored(apsp_bin, tmp_path, big_graph):
 
     child = Child(solve_args(apsp_bin, big_graph, "-o", "d.npy"), tmp_path,
                   preexec_fn=ignore_sighup)
-    child.wait_for("apsp: round ")
+    child.wait_for(PROGRESS)
     assert child.catches(signal.SIGTERM) and child.catches(signal.SIGINT)
     assert not child.catches(signal.SIGHUP)
     child.proc.send_signal(signal.SIGHUP)

@@ -277,7 +277,7 @@ def test_sigterm_before_the_rename_leaves_the_old_output(apsp_bin, tmp_path):
 
 
 def test_sigterm_during_the_searches_leaves_nothing(apsp_bin, tmp_path):
-    from test_signals import Child
+    from test_signals import PROGRESS, Child
 
     n = 6000
     rng = np.random.default_rng(40)
@@ -285,11 +285,11 @@ def test_sigterm_during_the_searches_leaves_nothing(apsp_bin, tmp_path):
     (tmp_path / "all.txt").write_text("\n".join(map(str, range(1, n + 1))))
     child = Child([apsp_bin, "solve", "big.gr", "--sources", "@all.txt", "--threads", "1",
                    "--progress", "-o", "d.npy"], tmp_path)
-    child.wait_for("apsp: round ")
+    child.wait_for(PROGRESS)
     child.proc.send_signal(signal.SIGTERM)
     rc, lines = child.finish()
     assert rc == 143, lines
-    errors = [line for line in lines if not line.startswith("apsp: round ")]
+    errors = [line for line in lines if not line.startswith(PROGRESS)]
     assert len(errors) == 1 and errors[0].startswith(
         "apsp: error: interrupted (SIGTERM) while solving big.gr"), lines
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.txt", "big.gr"]

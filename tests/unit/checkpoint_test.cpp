@@ -59,6 +59,22 @@ TEST(CheckpointStore, SavedBlockReadsTheCommittedManifest) {
   EXPECT_FALSE(fs::exists(dir));
 }
 
+TEST(CheckpointStore, TheDirectoryIsMadeByTheFirstSaveAndGoesWhenItFails) {
+  const fs::path dir = fresh_dir("apsp_checkpoint_lazy_dir") / "inner";
+  {
+    checkpoint_store store(dir, identity(2), 0, 0.0);
+    EXPECT_FALSE(fs::exists(dir.parent_path())); // nothing saved, nothing made
+    // A write that fails (here from an address that cannot be read) throws and takes the
+    // directory it made with it.
+    EXPECT_THROW(store.save(1, nullptr, 100, nullptr, 0), apsp::internal_error);
+    EXPECT_FALSE(fs::exists(dir));
+    std::vector<std::int32_t> d(25, 7);
+    store.save(1, d.data(), d.size() * sizeof(std::int32_t), nullptr, 0);
+    EXPECT_TRUE(fs::is_directory(dir));
+  }
+  fs::remove_all(dir.parent_path());
+}
+
 TEST(CheckpointStore, SavedBlockIsZeroForOtherFiles) {
   const fs::path dir = fresh_dir("apsp_checkpoint_not_a_manifest");
   fs::create_directories(dir);

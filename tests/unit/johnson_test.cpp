@@ -452,7 +452,18 @@ TEST(AlgorithmChoice, PlansSayWhichAndWhy) {
   // Checkpoints are Floyd-Warshall's: auto keeps it, and Johnson is refused.
   o.algorithm = apsp::algorithm_kind::automatic;
   o.checkpoint_dir = "unused_checkpoint_dir";
-  EXPECT_EQ(apsp::make_plan(sparse, o).algorithm, apsp::algorithm_kind::floyd_warshall);
+  const apsp::plan checkpointed = apsp::make_plan(sparse, o);
+  EXPECT_EQ(checkpointed.algorithm, apsp::algorithm_kind::floyd_warshall);
+  // ... and says what it gave up: Johnson, estimated faster than the Floyd-Warshall that runs.
+  ASSERT_TRUE(checkpointed.checkpoint_displaced.has_value()) << checkpointed.algorithm_reason;
+  EXPECT_EQ(checkpointed.checkpoint_displaced->algorithm, apsp::algorithm_kind::johnson);
+  EXPECT_LT(checkpointed.checkpoint_displaced->seconds,
+            checkpointed.checkpoint_displaced->fw_seconds);
+  const auto cells = static_cast<std::uint64_t>(checkpointed.n * checkpointed.n);
+  EXPECT_GE(apsp::checkpoint_bytes(checkpointed), cells * 4);
+  EXPECT_LT(apsp::checkpoint_bytes(checkpointed), cells * 4 + 8192);
+  EXPECT_FALSE(p.checkpoint_displaced.has_value());
+  EXPECT_EQ(apsp::checkpoint_bytes(p), 0u);
   o.algorithm = apsp::algorithm_kind::johnson;
   EXPECT_THROW((void)apsp::make_plan(sparse, o), apsp::invalid_argument_error);
   o.checkpoint_dir.clear();
