@@ -12,6 +12,7 @@
 
 #include "apsp/block_io.hpp"
 #include "apsp/error.hpp"
+#include "apsp/hierarchy.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/table.hpp"
@@ -54,6 +55,12 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   refuse(map_output, "--map-output", "the block is computed in memory, a batch of rows at a time");
   refuse(!a.checkpoint_dir.empty(), "--checkpoint", "the Dijkstra searches save no state");
   refuse(!a.resume_dir.empty(), "--resume", "the Dijkstra searches save no state");
+  if (s.hierarchy) {
+    refuse(a.solver.backend != "auto" && a.solver.backend != "cpu", "--backend",
+           "the prepared hierarchy's table runs on the cpu");
+    refuse(a.solver.algorithm != "auto", "--algorithm",
+           "--hierarchy names the engine: the prepared contraction hierarchy");
+  }
   block_request r;
   r.out_format = checked_distance_output(a.out, a.output_format, csv_labels);
   refuse_grid_outside_mpi(a.solver);
@@ -144,6 +151,36 @@ plan table_block(const loaded_graph& in, const std::vector<std::int64_t>& source
   }
 }
 
+/// The hierarchy file of --hierarchy, loaded before the graph is read (a damaged file is refused
+/// first, exit 3), its errors naming it.
+hierarchy load_hierarchy(const std::string& path) {
+  try {
+    return hierarchy::load(path);
+  } catch (const hierarchy_mismatch_error&) {
+    throw; // names the file already
+  } catch (const invalid_input_error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(path + ": out of host memory while loading the hierarchy");
+  }
+}
+
+/// Fills `block` (sources x targets) from the prepared hierarchy `h`, after checking that it
+/// belongs to the graph read (exit 8 otherwise); returns the plan that ran.
+plan prepared_block(const loaded_graph& in, const std::string& file, const hierarchy& h,
+                    const std::vector<std::int64_t>& sources,
+                    const std::vector<std::int64_t>& targets, int threads,
+                    io::distance_block& block) {
+  try {
+    h.check(in.file.g);
+  } catch (const hierarchy_mismatch_error& e) {
+    throw hierarchy_mismatch_error(file + " and " + in.path + ": " + e.what());
+  }
+  table_result r = h.table(sources, targets, threads);
+  block.values = std::move(r.distances);
+  return r.ran;
+}
+
 /// Fills `block` (sources x targets) from the solved matrix `d`.
 void cut_block(const any_matrix& d, const std::vector<std::int64_t>& sources,
                const std::vector<std::int64_t>& targets, io::distance_block& block) {
@@ -193,6 +230,7 @@ struct block_report {
   bool whole = false; // the block is cut from the whole matrix of `chosen`
   bool table = false; // the block is the contraction hierarchy's table (drivers::ch_table)
   bool from_targets = false;
+  std::string hierarchy_file; // --hierarchy: the prepared hierarchy's file
   dtype type = dtype::int32;
   block_counts counts;
   double read = 0;
@@ -204,6 +242,10 @@ std::string engine_text(const block_report& r) {
   if (r.whole) {
     return "the whole matrix by " + to_string(r.chosen.run) + ", then the block (" +
            r.chosen.algorithm_reason + ")";
+  }
+  if (!r.hierarchy_file.empty()) {
+    return "prepared contraction hierarchy " + r.hierarchy_file + " (bucket searches from " +
+           std::to_string(r.sources) + " sources and " + std::to_string(r.targets) + " targets)";
   }
   if (r.table) {
     return "contraction hierarchy table (bucket searches from " + std::to_string(r.sources) +
@@ -228,6 +270,8 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     j["engine"] = block_engine(r.chosen);
     j["driver"] = to_string(r.chosen.run);
     j["engine_reason"] = r.chosen.algorithm_reason;
+    if (!r.hierarchy_file.empty())
+      j["hierarchy"] = r.hierarchy_file;
     j["dtype"] = to_string(r.type);
     j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
     j["pairs"] = r.counts.pairs;
@@ -250,6 +294,37 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     std::printf("distances        %s\n", a.out.c_str());
 }
 
+/// Once the block is solved: writes it (-o) and prints the report; returns the exit code.
+int finish_block(const distributed_solve_args& a, const loaded_graph& in,
+                 const block_request& request, csv_labels_choice csv_labels,
+                 const std::vector<std::int64_t>& sources, const std::vector<std::int64_t>& targets,
+                 const io::distance_block& block, block_report& report) {
+  output_files outputs;
+  trace("solve: solved");
+  if (!a.out.empty()) {
+    const stopwatch write_clock;
+    std::vector<std::string> row_ids;
+    std::vector<std::string> col_ids;
+    if (request.out_format == io::format::csv && csv_labels != csv_labels_choice::off) {
+      for (const std::int64_t v : sources)
+        row_ids.push_back(in.file.labels.label(v));
+      for (const std::int64_t v : targets)
+        col_ids.push_back(in.file.labels.label(v));
+    }
+    outputs.write(a.out, [&](const auto& partial) {
+      io::write_block(partial, block, request.out_format, row_ids, col_ids);
+    });
+    outputs.commit();
+    report.write = write_clock.seconds();
+    trace("solve: written");
+  }
+  if (a.json || !a.quiet) {
+    report.counts = count_pairs(block, sources, targets);
+    print_report(a, in, report);
+  }
+  return 0;
+}
+
 } // namespace
 
 std::string block_engine(const plan& p) {
@@ -265,12 +340,18 @@ void add_subset_options(CLI::App& cmd, subset_selection& s) {
   cmd.add_option(
       "--sources", s.sources,
       "only the rows of these vertices: ids as the file writes them, comma-separated "
-      "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved by "
-      "Dijkstra from the smaller set, or, where the cost model says it is faster (a dense graph, "
-      "many sources) or --algorithm fw/--backend cuda ask, by the whole matrix in memory");
+      "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved as the "
+      "planner's cost model says: a contraction hierarchy's bucket searches (road-like graphs, "
+      "integer weights), Dijkstra from the smaller set, or the whole matrix in memory (a dense "
+      "graph, many sources, or --algorithm fw/--backend cuda)");
   cmd.add_option("--targets", s.targets,
                  "only the columns of these vertices (same forms); alone, or when fewer than the "
-                 "sources, solved by Dijkstra from them on the reversed graph");
+                 "sources, Dijkstra runs from them on the reversed graph");
+  cmd.add_option("--hierarchy", s.hierarchy,
+                 "with --sources/--targets: the table from the contraction hierarchy that `apsp "
+                 "prepare` saved in FILE, in its dtype, instead of building one; refused (exit 8) "
+                 "when it belongs to another graph, to this one before it changed, or to another "
+                 "version of the format, and (exit 3) when damaged");
 }
 
 int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bool map_output,
@@ -291,13 +372,23 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   }
   trace("solve: arguments checked");
   const sigint_scope sigint;
-  output_files outputs;
   block_report report;
+  std::optional<hierarchy> prepared;
+  if (s.hierarchy)
+    prepared.emplace(load_hierarchy(*s.hierarchy));
   const loaded_graph in = read_input(keeping_no_matrix(a.in));
   report.read = in.read_seconds;
   throw_if_interrupted();
   solve_options resolved = to_solve_options(a.solver);
   resolve_auto_dtype(resolved, a.solver, in.file.g);
+  if (prepared) {
+    if (s.dtype_given && resolved.type != prepared->type()) {
+      throw invalid_argument_error("--dtype " + a.solver.type + " does not match " + *s.hierarchy +
+                                   ", prepared for " + std::string(to_string(prepared->type())) +
+                                   " (apsp prepare --dtype)");
+    }
+    resolved.type = prepared->type();
+  }
   request.settings.type = resolved.type;
   const std::vector<std::int64_t> sources = resolve(in, request.sources);
   const std::vector<std::int64_t> targets = resolve(in, request.targets);
@@ -312,6 +403,15 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   report.type = request.settings.type;
   io::distance_block block =
       allocate_block(in, request.settings.type, sources.size(), targets.size());
+  if (prepared) {
+    const stopwatch solve_clock;
+    report.chosen =
+        prepared_block(in, *s.hierarchy, *prepared, sources, targets, resolved.threads, block);
+    report.solve = solve_clock.seconds();
+    report.table = true;
+    report.hierarchy_file = *s.hierarchy;
+    return finish_block(a, in, request, csv_labels, sources, targets, block, report);
+  }
   // The core chooses: rows from the smaller set (the targets' on the reversed graph), or the
   // whole matrix.
   report.chosen =
@@ -341,29 +441,7 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
     fill_block(in, sources, targets, report.from_targets, request.settings, block);
   }
   report.solve = solve_clock.seconds();
-  trace("solve: solved");
-  if (!a.out.empty()) {
-    const stopwatch write_clock;
-    std::vector<std::string> row_ids;
-    std::vector<std::string> col_ids;
-    if (request.out_format == io::format::csv && csv_labels != csv_labels_choice::off) {
-      for (const std::int64_t v : sources)
-        row_ids.push_back(in.file.labels.label(v));
-      for (const std::int64_t v : targets)
-        col_ids.push_back(in.file.labels.label(v));
-    }
-    outputs.write(a.out, [&](const auto& partial) {
-      io::write_block(partial, block, request.out_format, row_ids, col_ids);
-    });
-    outputs.commit();
-    report.write = write_clock.seconds();
-    trace("solve: written");
-  }
-  if (a.json || !a.quiet) {
-    report.counts = count_pairs(block, sources, targets);
-    print_report(a, in, report);
-  }
-  return 0;
+  return finish_block(a, in, request, csv_labels, sources, targets, block, report);
 }
 
 } // namespace apsp::cli

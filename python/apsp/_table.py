@@ -33,14 +33,8 @@ def table(graph, sources, targets, *, directed=True, unweighted=False, dtype=Non
         t = np.atleast_1d(_networkx.source_positions(list(targets), nodes)).tolist()
     else:
         s, t = _vertex_list(sources, "sources"), _vertex_list(targets, "targets")
-    try:
-        threads = operator.index(threads)
-    except TypeError:
-        raise TypeError(f"threads must be an integer, not {type(threads).__name__}") from None
-    if threads < 0:
-        raise ValueError(f"threads must be >= 0 (0 = all), got {threads}")
     kwargs = dict(directed=bool(directed), unweighted=bool(unweighted),
-                  dtype=_inputs.normalize_dtype(dtype), threads=threads)
+                  dtype=_inputs.normalize_dtype(dtype), threads=_thread_count(threads))
     with _progress.callback_for(None) as callback:  # Ctrl-C still stops the table
         if isinstance(graph, _core.Graph):
             out, engine = _core.solve_table_graph(graph, s, t, **kwargs, progress=callback)
@@ -57,3 +51,13 @@ def _vertex_list(vertices, what):
         return [operator.index(v) for v in items]
     except TypeError:
         raise TypeError(f"{what} must be a sequence of integer vertices") from None
+
+
+def _thread_count(threads):
+    try:
+        threads = operator.index(threads)
+    except TypeError:
+        raise TypeError(f"threads must be an integer, not {type(threads).__name__}") from None
+    if threads < 0:
+        raise ValueError(f"threads must be >= 0 (0 = all), got {threads}")
+    return threads

@@ -4,6 +4,7 @@
 // Dijkstra from the smaller set in batches of rows; a whole-matrix plan is solved and cut.
 
 #include "apsp/table.hpp"
+#include "apsp/hierarchy.hpp"
 
 #include <algorithm>
 #include <new>
@@ -17,12 +18,11 @@
 #include "apsp/error.hpp"
 #include "apsp/result.hpp"
 #include "apsp/solve.hpp"
-#include "core/checks.hpp"
+#include "core/driver_fields.hpp"
 #include "core/thread_count.hpp"
 #include "cpu/ch_table.hpp"
-#include "cpu/csr_graph.hpp"
-#include "cpu/phast.hpp"
-#include "cpu/potentials.hpp"
+#include "cpu/hierarchy_state.hpp"
+#include "cpu/prepared_hierarchy.hpp"
 
 namespace apsp {
 namespace {
@@ -67,24 +67,11 @@ template <class T> std::vector<T>& allocated(any_rows& out, std::size_t rows, st
 template <class T>
 bool hierarchy_table(const graph& g, const std::vector<std::int32_t>& sources,
                      const std::vector<std::int32_t>& targets, int threads, any_rows& out) {
-  const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(g, dtype_of<T>(), false);
-  detail::check_representable(facts, dtype_of<T>(), summary.all_integral);
-  const auto usable = detail::usable_edges(g, dtype_of<T>());
-  auto csr = cpu::csr_from_edges<T>(usable ? *usable : g);
-  std::vector<T> h;
-  if (facts.has_negative || csr.negative_loop >= 0) {
-    h = cpu::johnson_potentials(csr); // throws on every negative cycle of the graph
-    cpu::reweight(csr, h);
-  }
-  cpu::contraction_limits limits;
-  limits.threads = threads;
-  const auto ch = cpu::phast_hierarchy<T>(csr, limits);
-  if (!ch.complete)
+  const auto prepared = cpu::prepare_hierarchy<T>(g, threads);
+  if (!prepared.ch.complete)
     return false;
-  csr = {};
   auto& d = allocated<T>(out, sources.size(), targets.size());
-  cpu::ch_table<T>(ch, h, sources, targets, threads, d.data());
+  cpu::ch_table<T>(prepared.ch, prepared.h, sources, targets, threads, d.data());
   return true;
 }
 
@@ -191,6 +178,29 @@ table_result solve_table(const graph& g, std::span<const std::int64_t> sources,
   r.cols = static_cast<std::int64_t>(targets.size());
   const plan p = make_plan(g, options, plan_request::block(r.rows, r.cols));
   r.ran = solve_table_into(g, sources, targets, p, options, r.distances);
+  return r;
+}
+
+table_result hierarchy::table(std::span<const std::int64_t> sources,
+                              std::span<const std::int64_t> targets, int threads) const {
+  const std::int64_t n = num_vertices();
+  const auto rows = checked_ids(n, sources, "source");
+  const auto cols = checked_ids(n, targets, "target");
+  const detail::omp_thread_cap cap(threads);
+  table_result r;
+  r.rows = static_cast<std::int64_t>(rows.size());
+  r.cols = static_cast<std::int64_t>(cols.size());
+  r.ran.type = type();
+  r.ran.run = drivers::ch_table{threads};
+  r.ran.algorithm_reason = "a prepared contraction hierarchy";
+  detail::derive_driver_fields(r.ran, backend_kind::cpu);
+  std::visit(
+      [&](const auto& p) {
+        using T = typename std::decay_t<decltype(p.h)>::value_type;
+        auto& d = allocated<T>(r.distances, rows.size(), cols.size());
+        cpu::ch_table<T>(p.ch, p.h, rows, cols, threads, d.data());
+      },
+      s_->prepared);
   return r;
 }
 
