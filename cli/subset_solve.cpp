@@ -101,53 +101,22 @@ io::distance_block allocate_block(const loaded_graph& in, dtype type, std::size_
   return b;
 }
 
-/// Fills `block` (sources x targets) from Dijkstra's rows: from the sources, their rows at the
-/// targets' columns; or, `from_targets`, from the targets on the reversed graph, each row a
-/// column of the block.
-void fill_block(const loaded_graph& in, const std::vector<std::int64_t>& sources,
-                const std::vector<std::int64_t>& targets, bool from_targets,
-                batch_settings settings, io::distance_block& block) {
-  const std::int64_t n = in.file.g.num_vertices();
-  const std::vector<std::int64_t>& searched = from_targets ? targets : sources;
-  const std::vector<std::int64_t>& kept = from_targets ? sources : targets;
-  const auto cols = static_cast<std::size_t>(block.cols);
-  const auto copy = [&](std::size_t first, const source_result& rows) {
-    std::visit(
-        [&](auto& out) {
-          using T = typename std::decay_t<decltype(out)>::value_type;
-          const auto& d = std::get<std::vector<T>>(rows.distances);
-          for (std::size_t k = 0; k < rows.sources.size(); ++k) {
-            const T* row = d.data() + k * static_cast<std::size_t>(n);
-            for (std::size_t j = 0; j < kept.size(); ++j) {
-              const T v = row[kept[j]];
-              if (from_targets)
-                out[j * cols + first + k] = v;
-              else
-                out[(first + k) * cols + j] = v;
-            }
-          }
-        },
-        block.values);
-  };
-  if (from_targets) {
-    settings.reversed = true;
-    const graph reversed = reversed_graph(in.file.g);
-    for_each_batch(in, reversed, searched, settings, copy);
-  } else {
-    for_each_batch(in, in.file.g, searched, settings, copy);
-  }
-}
-
-/// Fills `block` (sources x targets) from the contraction hierarchy's table (the plan `p`,
-/// drivers::ch_table); returns the plan that ran (Dijkstra's rows where the hierarchy outgrew
-/// its budget). Errors name the file and its ids, as the Dijkstra rows' do.
+/// Fills `block` (sources x targets) as the plan `p` says: from the contraction hierarchy's
+/// table (drivers::ch_table), or from Dijkstra's rows (drivers::block_rows, batches of
+/// sources_per_batch(n) searches, with `progress`); returns the plan that ran (Dijkstra's rows
+/// where the hierarchy outgrew its budget). Errors name the file and its ids.
 plan table_block(const loaded_graph& in, const std::vector<std::int64_t>& sources,
-                 const std::vector<std::int64_t>& targets, const plan& p,
-                 const solve_options& options, io::distance_block& block) {
+                 const std::vector<std::int64_t>& targets, plan p, solve_options options,
+                 progress_style progress, io::distance_block& block) {
+  if (auto* rows = std::get_if<drivers::block_rows>(&p.run))
+    rows->batch = sources_per_batch(in.file.g.num_vertices());
+  options.progress = make_progress(progress);
+  const bool hierarchy = std::holds_alternative<drivers::ch_table>(p.run);
   try {
     return solve_table_into(in.file.g, sources, targets, p, options, block.values);
   } catch (...) {
-    rethrow_for_input(in, options, "building the contraction hierarchy's table of");
+    rethrow_for_input(in, options,
+                      hierarchy ? "building the contraction hierarchy's table of" : "solving");
   }
 }
 
@@ -429,16 +398,15 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
                                : "--block is ignored: Dijkstra's rows for --sources/--targets "
                                  "take no tile");
   const stopwatch solve_clock;
-  if (report.table) {
-    report.chosen = table_block(in, sources, targets, report.chosen, resolved, block);
-    report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
-    if (const auto* ran = std::get_if<drivers::block_rows>(&report.chosen.run))
-      report.from_targets = ran->from_targets;
-  } else if (report.whole) {
+  if (report.whole) {
     const result whole = solve_input(in, report.chosen, resolved, request.settings.progress);
     cut_block(whole.distances(), sources, targets, block);
   } else {
-    fill_block(in, sources, targets, report.from_targets, request.settings, block);
+    report.chosen = table_block(in, sources, targets, report.chosen, resolved,
+                                request.settings.progress, block);
+    report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
+    if (const auto* ran = std::get_if<drivers::block_rows>(&report.chosen.run))
+      report.from_targets = ran->from_targets;
   }
   report.solve = solve_clock.seconds();
   return finish_block(a, in, request, csv_labels, sources, targets, block, report);

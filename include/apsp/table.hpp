@@ -38,7 +38,10 @@ struct table_result {
 /// The same table by a plan made for it (make_plan(g, options, plan_request::block(...))),
 /// run as it is, into `out` (rows x cols values of options.type, row-major). A ch_table plan
 /// whose hierarchy outgrows its budget (a graph without small separators) runs Dijkstra's rows
-/// instead; returns the plan that ran.
+/// instead; returns the plan that ran. Dijkstra's rows (drivers::block_rows) run
+/// drivers::block_rows::batch searches at a time and call options.progress (searches done of
+/// all; false cancels: cancelled_error); a negative cycle found from the targets, on the reversed
+/// graph, is reported in the graph's direction.
 plan solve_table_into(const graph& g, std::span<const std::int64_t> sources,
                       std::span<const std::int64_t> targets, const plan& p,
                       const solve_options& options, any_rows& out);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -140,6 +141,59 @@ TEST(ChTable, ANegativeCycleRefusesTheTable) {
   p.run = apsp::drivers::ch_table{1};
   apsp::any_rows out;
   EXPECT_THROW((void)apsp::solve_table_into(g, s, s, p, o, out), apsp::negative_cycle_error);
+}
+
+TEST(ChTable, DijkstraRowsInBatchesWithProgressAndCancel) {
+  const auto g = street_grid(9, 7, 20, true, 4);
+  const auto targets = pick(g.num_vertices(), 5, 21);
+  const auto sources = pick(g.num_vertices(), 11, 22, targets);
+  apsp::solve_options o;
+  o.type = apsp::dtype::int64;
+  for (const bool from_targets : {false, true}) {
+    SCOPED_TRACE(from_targets ? "from the targets" : "from the sources");
+    apsp::plan p = apsp::make_plan(g, o, apsp::plan_request::block(13, 6));
+    p.run = apsp::drivers::block_rows{2, from_targets, 3}; // batches of 3 searches
+    std::vector<std::int64_t> seen;
+    o.progress = [&](const apsp::progress_info& i) {
+      seen.push_back(i.rounds_done);
+      EXPECT_EQ(i.rounds_total,
+                static_cast<std::int64_t>(from_targets ? targets.size() : sources.size()));
+      return true;
+    };
+    apsp::any_rows out;
+    (void)apsp::solve_table_into(g, sources, targets, p, o, out);
+    expect_same_table(std::get<std::vector<std::int64_t>>(out),
+                      dijkstra_table<std::int64_t>(g, sources, targets), targets.size(), "rows");
+    EXPECT_TRUE(std::find(seen.begin(), seen.end(), 3) != seen.end()); // a batch boundary
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    int calls = 0;
+    o.progress = [&](const apsp::progress_info&) { return ++calls < 2; };
+    EXPECT_THROW((void)apsp::solve_table_into(g, sources, targets, p, o, out),
+                 apsp::cancelled_error);
+    o.progress = {};
+  }
+}
+
+TEST(ChTable, ACycleFoundFromTheTargetsIsNamedInTheGraphsDirection) {
+  apsp::graph g(4);
+  g.add_edge(0, 1, 1);
+  g.add_edge(1, 2, -2);
+  g.add_edge(2, 3, -2);
+  g.add_edge(3, 1, 1);
+  const std::vector<std::int64_t> s{0, 1};
+  const std::vector<std::int64_t> t{2};
+  apsp::solve_options o;
+  o.type = apsp::dtype::int32;
+  apsp::plan p = apsp::make_plan(g, o, apsp::plan_request::block(2, 1));
+  p.run = apsp::drivers::block_rows{1, true};
+  apsp::any_rows out;
+  try {
+    (void)apsp::solve_table_into(g, s, t, p, o, out);
+    ADD_FAILURE() << "no negative cycle reported";
+  } catch (const apsp::negative_cycle_error& e) {
+    ASSERT_EQ(e.cycle().size(), 3u) << e.what();
+    EXPECT_EQ(e.cycle(), (std::vector<std::int64_t>{1, 2, 3})) << e.what();
+  }
 }
 
 } // namespace
