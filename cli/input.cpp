@@ -52,8 +52,8 @@ CLI::Validator non_negative(const std::string& zero_means, bool whole) {
         const bool number = ec == std::errc{} && end == v.data() + v.size() && std::isfinite(x);
         if (number && x >= 0 && (!whole || (x == std::floor(x) && x <= 2147483647.0)))
           return {};
-        return "'" + v + "' is not a " + (whole ? "whole number" : "number") + " >= 0 (0: " +
-               zero_means + ")";
+        return "'" + v + "' is not a " + (whole ? "whole number" : "number") +
+               " >= 0 (0: " + zero_means + ")";
       },
       whole ? "COUNT" : "NUMBER");
 }
@@ -137,6 +137,7 @@ loaded_graph read_input(const input_options& in) {
   }
   ro.weight_column = in.weight_column;
   ro.undirected = in.undirected;
+  ro.second_column = in.second_column;
   if (in.no_matrix)
     ro.max_vertices = io::max_edge_format_vertices;
   try {
@@ -174,7 +175,8 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
                  "source after Bellman-Ford reweighting: sparse graphs, cpu back end), "
                  "supernodal (Floyd-Warshall in a METIS nested-dissection order, one block step "
                  "per supernode: graphs with small separators such as road networks, cpu and "
-                 "cuda back ends) or auto (per graph, from n, m, the separators and the engines' rates; see "
+                 "cuda back ends) or auto (per graph, from n, m, the separators and the engines' "
+                 "rates; see "
                  "docs/sparse.md)")
       ->check(algorithm_name())
       ->capture_default_str();

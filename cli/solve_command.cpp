@@ -67,6 +67,7 @@ int solve_metrics(const solve_args& a) {
   refuse(a.no_map_output, "--no-map-output");
   refuse(a.subsets.given(), "--sources/--targets");
   refuse(a.subsets.hierarchy.has_value(), "--hierarchy");
+  refuse(!a.subsets.second_weight.empty(), "--second-weight");
   refuse(a.csv_labels != csv_labels_choice::unset, "--csv-labels/--no-csv-labels");
   metrics_args m = a.metric_shape;
   m.in = a.in;
@@ -347,6 +348,10 @@ private:
 int run(const solve_args& a) {
   if (!a.metrics.empty())
     return solve_metrics(a);
+  if (!a.subsets.second_weight.empty() && !a.subsets.given()) {
+    throw invalid_argument_error("--second-weight gives tables: it needs --sources and/or "
+                                 "--targets");
+  }
   if (a.subsets.hierarchy && !a.subsets.given()) {
     throw invalid_argument_error("--hierarchy gives tables: it needs --sources and/or --targets "
                                  "(apsp solve GRAPH --sources S --targets T --hierarchy FILE)");

@@ -37,6 +37,7 @@ struct block_request {
   std::vector<written_id> sources; // empty: every vertex
   std::vector<written_id> targets; // empty: every vertex
   io::format out_format = io::format::npy;
+  io::format second_format = io::format::npy; // --second-output
   batch_settings settings;
 };
 
@@ -55,6 +56,11 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   refuse(map_output, "--map-output", "the block is computed in memory, a batch of rows at a time");
   refuse(!a.checkpoint_dir.empty(), "--checkpoint", "the Dijkstra searches save no state");
   refuse(!a.resume_dir.empty(), "--resume", "the Dijkstra searches save no state");
+  refuse(s.second_weight.empty() != s.second_out.empty(),
+         s.second_weight.empty() ? "--second-output" : "--second-weight",
+         "--second-weight COLUMN and --second-output FILE go together");
+  refuse(!s.second_weight.empty() && s.hierarchy.has_value(), "--second-weight",
+         "a prepared hierarchy keeps one weight");
   if (s.hierarchy) {
     refuse(a.solver.backend != "auto" && a.solver.backend != "cpu", "--backend",
            "the prepared hierarchy's table runs on the cpu");
@@ -63,6 +69,13 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   }
   block_request r;
   r.out_format = checked_distance_output(a.out, a.output_format, csv_labels);
+  if (!s.second_out.empty()) {
+    r.second_format = checked_distance_output(s.second_out, "", csv_labels);
+    if (r.second_format == io::format::course_binary) {
+      throw invalid_argument_error("--second-output " + s.second_out +
+                                   ": the sums are float64; write them as .npy or .csv");
+    }
+  }
   refuse_grid_outside_mpi(a.solver);
   r.settings = dijkstra_settings(a.solver, subsets_option, /*engine_options_apply=*/true);
   r.settings.progress = progress_wanted(a.quiet, a.progress);
@@ -200,6 +213,8 @@ struct block_report {
   bool table = false; // the block is the contraction hierarchy's table (drivers::ch_table)
   bool from_targets = false;
   std::string hierarchy_file; // --hierarchy: the prepared hierarchy's file
+  std::string second_weight;  // --second-weight: the column summed along the paths
+  std::string second_out;     // --second-output
   dtype type = dtype::int32;
   block_counts counts;
   double read = 0;
@@ -211,6 +226,10 @@ std::string engine_text(const block_report& r) {
   if (r.whole) {
     return "the whole matrix by " + to_string(r.chosen.run) + ", then the block (" +
            r.chosen.algorithm_reason + ")";
+  }
+  if (!r.second_weight.empty()) {
+    return "Dijkstra on (weight, " + r.second_weight + ") pairs from the " +
+           std::to_string(r.sources) + " sources";
   }
   if (!r.hierarchy_file.empty()) {
     return "prepared contraction hierarchy " + r.hierarchy_file + " (bucket searches from " +
@@ -241,6 +260,10 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     j["engine_reason"] = r.chosen.algorithm_reason;
     if (!r.hierarchy_file.empty())
       j["hierarchy"] = r.hierarchy_file;
+    if (!r.second_weight.empty()) {
+      j["second_weight"] = r.second_weight;
+      j["second_output"] = r.second_out;
+    }
     j["dtype"] = to_string(r.type);
     j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
     j["pairs"] = r.counts.pairs;
@@ -261,28 +284,38 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
               static_cast<unsigned long long>(r.counts.pairs));
   if (!a.out.empty())
     std::printf("distances        %s\n", a.out.c_str());
+  if (!r.second_out.empty())
+    std::printf("%-17s%s (sums along the same paths)\n", r.second_weight.c_str(),
+                r.second_out.c_str());
 }
 
 /// Once the block is solved: writes it (-o) and prints the report; returns the exit code.
+/// `second` (--second-output, or nullptr) is written beside it, the two renamed together.
 int finish_block(const distributed_solve_args& a, const loaded_graph& in,
                  const block_request& request, csv_labels_choice csv_labels,
                  const std::vector<std::int64_t>& sources, const std::vector<std::int64_t>& targets,
-                 const io::distance_block& block, block_report& report) {
+                 const io::distance_block& block, block_report& report,
+                 const io::distance_block* second = nullptr) {
   output_files outputs;
   trace("solve: solved");
-  if (!a.out.empty()) {
-    const stopwatch write_clock;
+  const stopwatch write_clock;
+  const auto write = [&](const std::string& out, io::format f, const io::distance_block& b) {
     std::vector<std::string> row_ids;
     std::vector<std::string> col_ids;
-    if (request.out_format == io::format::csv && csv_labels != csv_labels_choice::off) {
+    if (f == io::format::csv && csv_labels != csv_labels_choice::off) {
       for (const std::int64_t v : sources)
         row_ids.push_back(in.file.labels.label(v));
       for (const std::int64_t v : targets)
         col_ids.push_back(in.file.labels.label(v));
     }
-    outputs.write(a.out, [&](const auto& partial) {
-      io::write_block(partial, block, request.out_format, row_ids, col_ids);
-    });
+    outputs.write(out,
+                  [&](const auto& partial) { io::write_block(partial, b, f, row_ids, col_ids); });
+  };
+  if (!a.out.empty())
+    write(a.out, request.out_format, block);
+  if (second != nullptr)
+    write(report.second_out, request.second_format, *second);
+  if (!a.out.empty() || second != nullptr) {
     outputs.commit();
     report.write = write_clock.seconds();
     trace("solve: written");
@@ -321,6 +354,13 @@ void add_subset_options(CLI::App& cmd, subset_selection& s) {
                  "prepare` saved in FILE, in its dtype, instead of building one; refused (exit 8) "
                  "when it belongs to another graph, to this one before it changed, or to another "
                  "version of the format, and (exit 3) when damaged");
+  cmd.add_option("--second-weight", s.second_weight,
+                 "with --sources/--targets: a second weight column of the CSV input (e.g. length "
+                 "beside travel time); along the paths the weights choose (of equal ones, the "
+                 "least sum), its sums go to --second-output (float64); integer --dtype");
+  cmd.add_option("--second-output", s.second_out,
+                 "with --second-weight: where the sums go (.npy float64, inf where no path; or "
+                 ".csv)");
 }
 
 int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bool map_output,
@@ -345,7 +385,9 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   std::optional<hierarchy> prepared;
   if (s.hierarchy)
     prepared.emplace(load_hierarchy(*s.hierarchy));
-  const loaded_graph in = read_input(keeping_no_matrix(a.in));
+  input_options reading = keeping_no_matrix(a.in);
+  reading.second_column = s.second_weight;
+  const loaded_graph in = read_input(reading);
   report.read = in.read_seconds;
   throw_if_interrupted();
   solve_options resolved = to_solve_options(a.solver);
@@ -372,6 +414,23 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   report.type = request.settings.type;
   io::distance_block block =
       allocate_block(in, request.settings.type, sources.size(), targets.size());
+  if (!s.second_weight.empty()) {
+    const stopwatch solve_clock;
+    table_result r = [&] {
+      try {
+        return solve_table_along(in.file.g, in.file.second, sources, targets, resolved);
+      } catch (...) {
+        rethrow_for_input(in, resolved, "solving");
+      }
+    }();
+    report.solve = solve_clock.seconds();
+    report.chosen = r.ran;
+    report.second_weight = s.second_weight;
+    report.second_out = s.second_out;
+    block.values = std::move(r.distances);
+    const io::distance_block second{block.rows, block.cols, std::move(r.second)};
+    return finish_block(a, in, request, csv_labels, sources, targets, block, report, &second);
+  }
   if (prepared) {
     const stopwatch solve_clock;
     report.chosen =

@@ -21,6 +21,10 @@ struct subset_selection {
   std::optional<std::string> targets;
   /// --hierarchy FILE: the table from a hierarchy `apsp prepare` saved, checked against the graph.
   std::optional<std::string> hierarchy;
+  /// --second-weight COLUMN and --second-output FILE: a second value per cell, the sum of that
+  /// CSV column along the paths the weights choose (apsp::solve_table_along).
+  std::string second_weight;
+  std::string second_out;
   bool dtype_given = false; ///< --dtype was on the command line (it must then match the file's)
   [[nodiscard]] bool given() const noexcept { return sources || targets; }
 };

@@ -72,6 +72,10 @@ struct graph_file {
   graph g;
   vertex_labels labels;
   format source_format = format::edgelist;
+  /// read_options::second_column's value for each edge of g, in g's edge order (empty when no
+  /// second column was asked for): a second weight (a length beside a travel time) that
+  /// apsp::solve_table_along sums along the paths the first one chooses.
+  std::vector<double> second;
 };
 
 struct read_options {
@@ -79,6 +83,9 @@ struct read_options {
   std::optional<format> fmt;
   /// CSV column holding weights (used when present; otherwise every weight is 1).
   std::string weight_column = "weight";
+  /// CSV column holding a second weight per edge, into graph_file::second (empty: none). Other
+  /// formats carry one weight per edge: asking them for a second throws invalid_input_error.
+  std::string second_column;
   /// Every edge u -> v (u != v) also goes v -> u with the same weight, in any format: the file
   /// is read as an undirected graph. A negative edge then makes a negative cycle u -> v -> u.
   bool undirected = false;

@@ -1,7 +1,8 @@
 // CSV edge lists: a header row, the endpoints in the first two columns (any strings), the
 // weight in the column named by read_options::weight_column when the header has it (else every
-// weight is 1). Ids are remapped to 0..n-1 in byte-string order, so a file's internal numbering
-// does not depend on row order (and matches Python's sorted() on str).
+// weight is 1), and a second weight from read_options::second_column when asked. Ids are
+// remapped to 0..n-1 in byte-string order, so a file's internal numbering does not depend on
+// row order (and matches Python's sorted() on str).
 
 #include <algorithm>
 #include <numeric>
@@ -29,7 +30,8 @@ std::string_view trim(std::string_view s) {
 } // namespace
 
 graph_file read_csv(const std::filesystem::path& p, std::string_view text,
-                    const std::string& weight_column, std::int64_t limit) {
+                    const std::string& weight_column, const std::string& second_column,
+                    std::int64_t limit) {
   if (text.empty())
     fail_line(p, 1, "empty file (expected a CSV header row)");
   csv_records records(text, p);
@@ -44,9 +46,17 @@ graph_file read_csv(const std::filesystem::path& p, std::string_view text,
   }
   const std::size_t columns = fields.size();
   std::size_t weight_index = columns; // columns = absent
+  std::size_t second_index = columns;
   for (std::size_t c = 2; c < columns; ++c) {
     if (trim(fields[c]) == weight_column)
       weight_index = c;
+    if (!second_column.empty() && trim(fields[c]) == second_column)
+      second_index = c;
+  }
+  if (!second_column.empty() && second_index == columns) {
+    fail_line(p, header_line,
+              "no column " + quote_token(second_column) +
+                  " for the second weight among the columns after the endpoints");
   }
   if (trim(fields[0]) == weight_column || trim(fields[1]) == weight_column) {
     fail_line(p, header_line,
@@ -60,6 +70,7 @@ graph_file read_csv(const std::filesystem::path& p, std::string_view text,
   std::vector<std::int32_t> src;
   std::vector<std::int32_t> dst;
   std::vector<double> weight;
+  std::vector<double> second;
   const auto intern = [&](std::string& id, std::int64_t at) {
     if (id.empty())
       fail_line(p, at, "empty vertex id");
@@ -89,6 +100,12 @@ graph_file read_csv(const std::filesystem::path& p, std::string_view text,
         fail_line(p, at, "empty " + quote_token(weight_column) + " cell");
       weight.push_back(parse_weight(cell, p, at));
     }
+    if (second_index != columns) {
+      const std::string_view cell = trim(fields[second_index]);
+      if (cell.empty())
+        fail_line(p, at, "empty " + quote_token(second_column) + " cell");
+      second.push_back(parse_weight(cell, p, at));
+    }
   }
   if (src.empty())
     fail_line(p, header_line, "no edges after the header row");
@@ -109,8 +126,9 @@ graph_file read_csv(const std::filesystem::path& p, std::string_view text,
     sorted_names[r] = std::move(names[order[r]]);
 
   const auto n = static_cast<std::int64_t>(sorted_names.size());
-  graph_file out{graph(n), vertex_labels::named(std::move(sorted_names)), format::csv};
+  graph_file out{graph(n), vertex_labels::named(std::move(sorted_names)), format::csv, {}};
   out.g.assign(std::move(src), std::move(dst), std::move(weight));
+  out.second = std::move(second);
   return out;
 }
 

@@ -70,7 +70,7 @@ graph_file read_dimacs(const std::filesystem::path& p, std::string_view text,
               "file ends after " + std::to_string(src.size()) + " of the " + std::to_string(m) +
                   " arcs the 'p' line declares");
   }
-  graph_file out{graph(n), vertex_labels::numeric(n, 1), format::dimacs};
+  graph_file out{graph(n), vertex_labels::numeric(n, 1), format::dimacs, {}};
   out.g.assign(std::move(src), std::move(dst), std::move(weight));
   return out;
 }

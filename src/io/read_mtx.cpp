@@ -141,7 +141,7 @@ graph_file read_mtx(const std::filesystem::path& p, std::string_view text, std::
               "file ends after " + std::to_string(entries) + " of the " + std::to_string(nnz) +
                   " entries the size line declares");
   }
-  graph_file out{graph(n), vertex_labels::numeric(n, 1), format::mtx};
+  graph_file out{graph(n), vertex_labels::numeric(n, 1), format::mtx, {}};
   out.g.assign(std::move(src), std::move(dst), std::move(weight));
   return out;
 }

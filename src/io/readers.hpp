@@ -20,8 +20,10 @@ namespace apsp::io::detail {
                                   std::int64_t limit);
 [[nodiscard]] graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
                                        std::int64_t limit);
+/// `second_column` (empty: none): the column read into graph_file::second, which must exist.
 [[nodiscard]] graph_file read_csv(const std::filesystem::path& p, std::string_view text,
-                                  const std::string& weight_column, std::int64_t limit);
+                                  const std::string& weight_column,
+                                  const std::string& second_column, std::int64_t limit);
 [[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes,
                                             std::int64_t limit);
 [[nodiscard]] graph_file read_npy_graph(const std::filesystem::path& p, std::string_view bytes);
