@@ -65,7 +65,7 @@ namespace detail {
 
 void fail_unknown_format(const std::filesystem::path& p) {
   fail_file(p, "unknown format: the suffix is not one of .gr .mtx .txt .el .wel .edges .csv "
-               ".csv.gz .bin .course .npy (name the format explicitly)");
+               ".csv.gz .bin .course .npy .tntp (name the format explicitly)");
 }
 
 graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view bytes, format f,
@@ -81,7 +81,7 @@ graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view byt
       "read_options::max_vertices must be 0 (the default) or at most " +
           std::to_string(max_edge_format_vertices) + ", got " + std::to_string(o.max_vertices));
   const std::int64_t limit = o.max_vertices > 0 ? o.max_vertices : max_vertices;
-  if (!o.second_column.empty() && f != format::csv) {
+  if (!o.second_column.empty() && f != format::csv && f != format::tntp) {
     fail_file(p, "a second weight column (" + o.second_column + ") needs a CSV input: " +
                      std::string(to_string(f)) + " files carry one weight per edge");
   }
@@ -93,11 +93,13 @@ graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view byt
   case format::edgelist:
     return read_edgelist(p, bytes, limit);
   case format::csv:
-    return read_csv(p, bytes, o.weight_column, o.second_column, limit);
+    return read_csv(p, bytes, o, limit);
   case format::course_binary:
     return read_course_binary(p, bytes, limit);
   case format::npy:
     return read_npy_graph(p, bytes);
+  case format::tntp:
+    return read_tntp(p, bytes, o.weight_column, o.second_column, limit);
   }
   fail_unknown_format(p);
 }
