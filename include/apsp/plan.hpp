@@ -37,6 +37,10 @@ struct supernodal {                      ///< nested-dissection Floyd-Warshall o
 /// device, the steps level by level over the elimination tree.
 struct cuda_supernodal {
   int device = 0;
+  /// More than one, or a matrix larger than the device: the rows split over these devices (or
+  /// streamed through the one), each holding the pivot strip and a block of rows
+  /// (docs/sparse.md, "Past one GPU's memory"). Empty: in core on `device`.
+  std::vector<int> devices;
   /// As drivers::supernodal's: made once by make_plan(graph); null when planned without it.
   std::shared_ptr<const cpu::elimination_plan> analysis;
 };

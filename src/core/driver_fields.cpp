@@ -39,7 +39,9 @@ void derive_driver_fields(plan& p, backend_kind planned_by) noexcept {
       },
       p.run);
   p.narrow = std::holds_alternative<drivers::cuda_packed16>(p.run);
-  p.out_of_core = std::holds_alternative<drivers::cuda_out_of_core>(p.run);
+  p.out_of_core = std::holds_alternative<drivers::cuda_out_of_core>(p.run) ||
+                  (std::holds_alternative<drivers::cuda_supernodal>(p.run) &&
+                   std::get<drivers::cuda_supernodal>(p.run).devices.size() == 1);
 }
 
 } // namespace apsp::detail

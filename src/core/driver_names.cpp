@@ -38,7 +38,8 @@ std::string to_string(const driver& d) {
         else if constexpr (std::is_same_v<D, drivers::supernodal>)
           return "supernodal, " + threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::cuda_supernodal>)
-          return "cuda supernodal, device " + std::to_string(x.device);
+          return x.devices.empty() ? "cuda supernodal, device " + std::to_string(x.device)
+                                   : "cuda supernodal by rows, devices " + device_list(x.devices);
         else if constexpr (std::is_same_v<D, drivers::johnson>)
           return "johnson, " + threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::cuda_in_core>)

@@ -27,9 +27,13 @@
 #include "cuda/device_query.hpp"
 #include "cuda/initial_matrix.hpp"
 #include "cuda/metrics_reduce.hpp"
+#include "cuda/multi_gpu.hpp"
+#include "cuda/out_of_core.hpp"
 #include "cuda/nvtx.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/supernodal_kernels.hpp"
+#include "cuda/supernodal_rows.hpp"
+#include "cuda/supernodal_schedule.hpp"
 #include "cuda/transfer.hpp"
 
 namespace apsp::detail {
@@ -37,123 +41,6 @@ namespace {
 
 /// Bytes of the device buffer through which the result is gathered into vertex order.
 constexpr std::uint64_t gather_bytes = std::uint64_t{256} << 20;
-
-/// The launches of an elimination plan's steps: level by level over the elimination tree (a
-/// step's level is its height: leaves first), within a level slice by slice of at most
-/// sn_slice_pivots pivots of each step, every active step of a slice in one launch (or, with
-/// paths, one launch per step).
-struct sn_schedule {
-  struct launch {
-    std::size_t first = 0; ///< into tasks
-    int count = 0;
-    int widest = 0;
-    bool whole = false; ///< small steps done whole in shared memory (sn_launch::whole)
-    std::int64_t panel_blocks = 0;
-    std::int64_t outer_blocks = 0;
-    double updates = 0; ///< counted: np x front^2 of each task
-  };
-  std::vector<cuda::sn_task> tasks;
-  std::vector<launch> launches;
-  std::vector<std::size_t> level_end; ///< launches of levels 0..l end at level_end[l]
-  std::vector<std::int32_t> pivots;   ///< every step's members, concatenated
-};
-
-/// The height of each step in the elimination tree of supernodes (0 for a leaf); the tree's
-/// parent of a step is the step holding its first ancestor (the etree parent of its top).
-std::vector<int> step_heights(const cpu::elimination_plan& ep) {
-  std::vector<std::int32_t> step_of(static_cast<std::size_t>(ep.n), 0);
-  for (std::size_t s = 0; s < ep.steps.size(); ++s) {
-    for (const std::int32_t m : ep.steps[s].members)
-      step_of[static_cast<std::size_t>(m)] = static_cast<std::int32_t>(s);
-  }
-  std::vector<int> height(ep.steps.size(), 0);
-  for (std::size_t s = 0; s < ep.steps.size(); ++s) { // children precede their parents
-    const auto& st = ep.steps[s];
-    if (st.ancestors_end > st.ancestors_begin) {
-      const auto parent = static_cast<std::size_t>(
-          step_of[static_cast<std::size_t>(ep.ancestors[static_cast<std::size_t>(st.ancestors_begin)])]);
-      height[parent] = std::max(height[parent], height[s] + 1);
-    }
-  }
-  return height;
-}
-
-sn_schedule schedule_steps(const cpu::elimination_plan& ep, bool one_step_per_launch) {
-  sn_schedule out;
-  const std::vector<int> height = step_heights(ep);
-  const int levels = height.empty() ? 0 : *std::max_element(height.begin(), height.end()) + 1;
-  std::vector<std::vector<std::size_t>> by_level(static_cast<std::size_t>(levels));
-  std::vector<std::int64_t> member_offset(ep.steps.size());
-  for (std::size_t s = 0; s < ep.steps.size(); ++s) {
-    by_level[static_cast<std::size_t>(height[s])].push_back(s);
-    member_offset[s] = static_cast<std::int64_t>(out.pivots.size());
-    out.pivots.insert(out.pivots.end(), ep.steps[s].members.begin(), ep.steps[s].members.end());
-  }
-  constexpr int slice = cuda::sn_slice_pivots;
-  const auto front_of = [&ep](std::size_t s) {
-    const auto& st = ep.steps[s];
-    return static_cast<std::int64_t>(st.top()) - st.first + 1 + (st.ancestors_end - st.ancestors_begin);
-  };
-  for (const auto& steps : by_level) {
-    sn_schedule::launch l;
-    const auto close = [&] {
-      if (l.count > 0)
-        out.launches.push_back(l);
-      const bool whole = l.whole;
-      l = {};
-      l.first = out.tasks.size();
-      l.whole = whole;
-    };
-    const auto add = [&](std::size_t s, std::size_t j) {
-      const auto& st = ep.steps[s];
-      const auto w = static_cast<std::int64_t>(st.members.size());
-      cuda::sn_task t;
-      t.first = st.first;
-      t.contiguous = st.top() - st.first + 1;
-      t.ancestors = st.ancestors_begin;
-      t.na = static_cast<std::int32_t>(st.ancestors_end - st.ancestors_begin);
-      t.np = static_cast<std::int32_t>(
-          std::min<std::int64_t>(slice, w - static_cast<std::int64_t>(j) * slice));
-      t.pivots = member_offset[s] + static_cast<std::int64_t>(j) * slice;
-      const std::int64_t front = front_of(s);
-      t.tiles = static_cast<std::int32_t>((front + 127) / 128);
-      t.panel_begin = l.panel_blocks;
-      t.outer_begin = l.outer_blocks;
-      l.panel_blocks += 2 * static_cast<std::int64_t>(t.tiles);
-      l.outer_blocks += static_cast<std::int64_t>(t.tiles) * t.tiles;
-      l.widest = std::max<int>(l.widest, l.whole ? static_cast<int>(front) : t.np);
-      l.updates += static_cast<double>(t.np) * static_cast<double>(front) *
-                   static_cast<double>(front);
-      ++l.count;
-      out.tasks.push_back(t);
-      if (one_step_per_launch)
-        close();
-    };
-    // Steps whose front fits one 128-line block (all their pivots too): whole, in one launch.
-    l.first = out.tasks.size();
-    l.whole = true;
-    for (const std::size_t s : steps)
-      if (front_of(s) <= slice)
-        add(s, 0);
-    close();
-    // The others slice by slice: close, panels and outer products.
-    l.whole = false;
-    std::size_t slices = 0;
-    for (const std::size_t s : steps)
-      if (front_of(s) > slice)
-        slices = std::max(slices, (ep.steps[s].members.size() + slice - 1) / slice);
-    for (std::size_t j = 0; j < slices; ++j) {
-      for (const std::size_t s : steps) {
-        if (front_of(s) > slice &&
-            static_cast<std::int64_t>(ep.steps[s].members.size()) > static_cast<std::int64_t>(j) * slice)
-          add(s, j);
-      }
-      close();
-    }
-    out.level_end.push_back(out.launches.size());
-  }
-  return out;
-}
 
 template <class T>
 void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_context& ctx,
@@ -179,7 +66,9 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   expect_supernodal_pays(*ep);
   const double t_analysis = since();
   const bool paths = h_via != nullptr;
-  const sn_schedule schedule = schedule_steps(*ep, paths);
+  const std::vector<int> heights = cuda::step_heights(*ep);
+  const cuda::sn_schedule schedule =
+      cuda::schedule_steps(*ep, heights, cuda::all_steps(*ep), {.disjoint_ancestors = paths});
 
   // The host matrices are faulted in on other threads from the start, beside the steps, so the
   // download copies at memory speed (as the dense engine's in-core solve does).
@@ -212,6 +101,12 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   const auto d_order = upload(ep->order);
   const auto d_label = upload(ep->label);
   const auto d_tasks = upload(schedule.tasks);
+  // Row l of the matrix (and of the via matrix) at l * n: the kernels reach rows by table.
+  cuda::device_buffer<T*> d_rows(static_cast<std::size_t>(n));
+  cuda::enqueue_sn_row_table<T>(d_rows.data(), d_d.data(), ld, n, s.get());
+  cuda::device_buffer<std::int32_t*> d_via_rows(paths ? static_cast<std::size_t>(n) : 0);
+  if (paths)
+    cuda::enqueue_sn_row_table<std::int32_t>(d_via_rows.data(), d_via.data(), ld, n, s.get());
 
   // The initial matrix in elimination labels: from the edges (relabelled here), or from the
   // host matrix (solve_dense) scattered row chunk by row chunk.
@@ -235,8 +130,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
     for (std::int64_t row0 = 0; row0 < n; row0 += chunk_rows) {
       const std::int64_t rows = std::min(chunk_rows, n - row0);
       cuda::upload_rows(h_d.row(row0), chunk.data(), sizeof(T), rows, n, n, s.get());
-      cuda::enqueue_sn_scatter_rows<T>(d_d.data(), ld, chunk.data(), d_label.data(), row0, rows, n,
-                                       s.get());
+      cuda::enqueue_sn_scatter_rows<T>(d_rows.data(), chunk.data(), d_label.data() + row0, rows,
+                                       d_label.data(), n, s.get());
     }
   }
   if (paths)
@@ -262,9 +157,9 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
     for (; next < schedule.level_end[static_cast<std::size_t>(level)]; ++next) {
       const auto& l = schedule.launches[next];
       cuda::sn_launch<T> g;
-      g.d = d_d.data();
-      g.via = paths ? d_via.data() : nullptr;
-      g.ld = ld;
+      g.rows = d_rows.data();
+      g.pivot_rows = d_rows.data();
+      g.via_rows = paths ? d_via_rows.data() : nullptr;
       g.tasks = d_tasks.data() + l.first;
       g.count = l.count;
       g.widest = l.widest;
@@ -321,8 +216,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
     const cuda::staging_buffers* st = staging ? &*staging : nullptr;
     for (std::int64_t row0 = 0; row0 < n; row0 += rows_at_once) {
       const std::int64_t rows = std::min(rows_at_once, n - row0);
-      cuda::enqueue_sn_gather_rows<T>(chunk.data(), d_d.data(), ld, d_label.data(), row0, rows, n,
-                                      s.get());
+      cuda::enqueue_sn_gather_rows<T>(chunk.data(), d_rows.data(), d_label.data() + row0, rows,
+                                      d_label.data(), n, s.get());
       if (reduction != nullptr) {
         // The metrics: the rows' and columns' sums, in vertex order, instead of the matrix.
         reduction->take(cuda::reduce_for_metrics(chunk.data(), n, n, {}, row0, rows,
@@ -332,8 +227,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       cuda::download_rows(chunk.data(), h_d.row(row0), sizeof(T), rows, n, n, s.get(), st);
       if (paths) {
         auto* v = reinterpret_cast<std::int32_t*>(chunk.data());
-        cuda::enqueue_sn_gather_rows<std::int32_t>(v, d_via.data(), ld, d_label.data(), row0, rows,
-                                                   n, s.get());
+        cuda::enqueue_sn_gather_rows<std::int32_t>(v, d_via_rows.data(), d_label.data() + row0,
+                                                   rows, d_label.data(), n, s.get());
         cuda::download_rows(v, h_via->data() + row0 * n, sizeof(std::int32_t), rows, n, n,
                             s.get(), st);
       }
@@ -401,7 +296,7 @@ public:
     p.paths = o.paths;
     p.block = cuda::sn_slice_pivots;
     if (ep != nullptr) {
-      const auto h = step_heights(*ep);
+      const auto h = cuda::step_heights(*ep);
       p.rounds = h.empty() ? 0 : *std::max_element(h.begin(), h.end()) + 1;
     }
     const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
@@ -419,7 +314,7 @@ public:
     std::string why;
     const int count = device_count(&why);
     const int device = chosen_device(o);
-    p.run = drivers::cuda_supernodal{device, ep != nullptr ? plan_ : nullptr};
+    p.run = drivers::cuda_supernodal{device, {}, ep != nullptr ? plan_ : nullptr};
     if (count == 0) {
       p.device = "no CUDA device";
       p.fits = false;
@@ -438,24 +333,13 @@ public:
                                                               : "natural order: built without "
                                                                 "METIS")) +
                ")";
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    {
-      cuda::device_guard guard(device);
-      APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    }
+    const std::uint64_t usable = usable_bytes(device, o);
     note_gpu_started();
-    std::uint64_t usable =
-        free_bytes > cuda::device_reserve_bytes ? free_bytes - cuda::device_reserve_bytes : 0;
-    if (o.device_memory_limit != 0)
-      usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
-    if (p.device_bytes > usable) {
-      p.fits = false;
-      p.reason = "the supernodal solve of " + std::to_string(n) + " vertices" +
-                 (o.paths ? " with paths" : "") + " holds the " + std::to_string(n) + " x " +
-                 std::to_string(n) + " matrix on the GPU and needs " + gib(p.device_bytes) +
-                 ", but only " + gib(usable) + " is usable on " + p.device +
-                 " (use --backend cpu, or --algorithm fw for the out-of-core GPU solver)";
+    // Several devices, or a matrix larger than the device (or a test forcing it): by rows.
+    const std::vector<int> devices = cuda::resolve_devices(o, count);
+    if (devices.size() > 1 || p.device_bytes > usable || cuda::forced_out_of_core_bytes() != 0) {
+      plan_by_rows(p, o, devices, ep, n);
+      return p;
     }
     return p;
   }
@@ -463,7 +347,9 @@ public:
   bool builds_initial_matrix(const plan& p) const override { return p.fits && p.n > 0; }
 
   bool reduces_where_solved(const plan& p) const override {
-    return p.fits && p.n > 0 && !p.paths && !p.checkpointed;
+    const auto* how = std::get_if<drivers::cuda_supernodal>(&p.run);
+    return p.fits && p.n > 0 && !p.paths && !p.checkpointed && how != nullptr &&
+           how->devices.empty();
   }
 
   void run(any_matrix& d, via_matrix* via, const plan& p, run_context& ctx) override {
@@ -480,9 +366,23 @@ public:
         [&](auto& m) {
           using T = typename std::decay_t<decltype(m)>::value_type;
           if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, float>) {
-            if (ctx.n() > 0)
-              solve_supernodal_on_device(m, via, ctx, how->device,
-                                         how->analysis ? how->analysis : plan_);
+            if (ctx.n() == 0)
+              return;
+            if (!how->devices.empty()) {
+              auto ep = how->analysis ? how->analysis : plan_;
+              if (!ep || ep->n != ctx.n())
+                ep = analysis_of(m, ctx);
+              const cuda::sn_row_split split = split_for(*ep, how->devices, ctx.options(), p.type, p.paths);
+              APSP_EXPECTS(split.fits(), out_of_memory_error,
+                           "the supernodal solve of " + std::to_string(ctx.n()) +
+                               " vertices does not fit on the devices even by rows: the pivot "
+                               "strip of its top separators is too large (use --backend cpu)");
+              expect_supernodal_pays(*ep);
+              solve_supernodal_by_rows(m, via, ctx, how->devices, *ep, split);
+              return;
+            }
+            solve_supernodal_on_device(m, via, ctx, how->device,
+                                       how->analysis ? how->analysis : plan_);
           } else {
             throw invalid_argument_error(
                 "the cuda back end solves int32 and float32 only; use the cpu back end");
@@ -492,6 +392,91 @@ public:
   }
 
 private:
+  /// Bytes usable on `device` (its free memory less the reserve, within the options' cap and
+  /// a test's forced size).
+  static std::uint64_t usable_bytes(int device, const solve_options& o) {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    {
+      cuda::device_guard guard(device);
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    }
+    std::uint64_t usable =
+        free_bytes > cuda::device_reserve_bytes ? free_bytes - cuda::device_reserve_bytes : 0;
+    if (o.device_memory_limit != 0)
+      usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+    const std::uint64_t forced = cuda::forced_out_of_core_bytes();
+    if (forced != 0)
+      usable = std::min(usable, forced);
+    return usable;
+  }
+
+  /// The bytes each of `devices` may use: the least of them, shared by a device listed more
+  /// than once (APSP_CUDA_FORCE_MULTI_GPU).
+  static std::uint64_t usable_per_device(const std::vector<int>& devices, const solve_options& o) {
+    std::uint64_t least = UINT64_MAX;
+    for (const int d : devices) {
+      const auto repeats = static_cast<std::uint64_t>(std::count(devices.begin(), devices.end(), d));
+      least = std::min(least, usable_bytes(d, o) / repeats);
+    }
+    return least;
+  }
+
+  static cuda::sn_row_split split_for(const cpu::elimination_plan& ep,
+                                      const std::vector<int>& devices, const solve_options& o,
+                                      dtype type, bool paths) {
+    const std::uint64_t analysis = static_cast<std::uint64_t>(ep.n) * 16 + ep.ancestors.size() * 4;
+    const std::uint64_t usable = usable_per_device(devices, o);
+    // A test forcing the driver on one device: at least two groups, so that they meet a strip.
+    const int parts = cuda::forced_out_of_core_bytes() != 0 ? 2 : 1;
+    return cuda::split_rows(ep, static_cast<int>(devices.size()),
+                            usable > analysis ? usable - analysis : 0, size_of(type), paths, parts);
+  }
+
+  template <class T>
+  static std::shared_ptr<const cpu::elimination_plan> analysis_of(dense_matrix<T>& h_d,
+                                                                  run_context& ctx) {
+    std::vector<std::int32_t> heads, tails;
+    if (const graph* edges = ctx.initial_edges(); edges != nullptr) {
+      heads = edges->sources();
+      tails = edges->targets();
+    } else {
+      matrix_arcs(h_d, heads, tails);
+    }
+    return std::make_shared<const cpu::elimination_plan>(
+        cpu::plan_elimination(ctx.n(), heads, tails, supernodal_fill_limit(ctx.n())));
+  }
+
+  /// The plan by rows over `devices`: its split when the analysis is known, else the whole
+  /// matrix's bytes spread over them as the estimate.
+  void plan_by_rows(plan& p, const solve_options& o, const std::vector<int>& devices,
+                    const cpu::elimination_plan* ep, std::int64_t n) const {
+    auto& how = std::get<drivers::cuda_supernodal>(p.run);
+    how.devices = devices;
+    std::string names;
+    for (const int d : devices)
+      names += (names.empty() ? "" : ",") + std::to_string(d);
+    p.device += ", by rows over device" + std::string(devices.size() > 1 ? "s " : " ") + names;
+    if (ep == nullptr || n == 0) {
+      p.device_bytes = p.device_bytes / devices.size();
+      return;
+    }
+    const cuda::sn_row_split split = split_for(*ep, devices, o, o.type, o.paths);
+    if (!split.fits()) {
+      p.fits = false;
+      p.reason = "the supernodal solve of " + std::to_string(n) +
+                 " vertices does not fit on " + p.device +
+                 " even by rows: the pivot strip of its top separators is too large";
+      return;
+    }
+    p.device_bytes = cuda::sn_rows_device_bytes(n, static_cast<std::int64_t>(split.strip.size()),
+                                                split.block_rows, size_of(o.type), o.paths) +
+                     static_cast<std::uint64_t>(n) * 16 + ep->ancestors.size() * 4;
+    p.device += " (strip " + std::to_string(split.strip.size()) + " rows, " +
+                std::to_string(split.groups.size()) + " groups of at most " +
+                std::to_string(split.block_rows) + " rows)";
+  }
+
   std::shared_ptr<const cpu::elimination_plan> plan_;
 };
 

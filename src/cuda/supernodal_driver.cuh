@@ -15,9 +15,11 @@ namespace sn_detail {
 
 template <class T> kernels::sn_args<T> args_of(const sn_launch<T>& l) {
   kernels::sn_args<T> g;
-  g.d = l.d;
-  g.via = l.via;
-  g.ld = l.ld;
+  g.rows = l.rows;
+  g.pivot_rows = l.pivot_rows;
+  g.via_rows = l.via_rows;
+  g.row_lists = l.row_lists;
+  g.pivots_final = l.pivots_final;
   g.tasks = l.tasks;
   g.count = l.count;
   g.pivots = l.pivots;
@@ -54,9 +56,11 @@ template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<
       APSP_CUDA_TRY(cudaEventRecord(l.after_panels, s));
     return;
   }
-  kernels::sn_block_kernel<T, Clamp, Paths, false>
-      <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
-  APSP_CUDA_CHECK_LAUNCH("sn_block_kernel (close)", s);
+  if (!l.pivots_final) {
+    kernels::sn_block_kernel<T, Clamp, Paths, false>
+        <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
+    APSP_CUDA_CHECK_LAUNCH("sn_block_kernel (close)", s);
+  }
   if (l.after_close != nullptr)
     APSP_CUDA_TRY(cudaEventRecord(l.after_close, s));
   const std::size_t smem = kernels::sn_product_smem_bytes(sizeof(T));
@@ -91,7 +95,7 @@ template <class T> void enqueue_sn_launch(const sn_launch<T>& l, cudaStream_t s)
     return;
   // Only integer sums need the clamp (float32 keeps -inf as it is).
   const bool clamp = l.clamp && std::is_integral_v<T>;
-  if (l.via != nullptr) {
+  if (l.via_rows != nullptr) {
     if (clamp)
       sn_detail::enqueue_variant<T, true, true>(l, s);
     else
@@ -103,24 +107,55 @@ template <class T> void enqueue_sn_launch(const sn_launch<T>& l, cudaStream_t s)
   }
 }
 
-template <class E>
-void enqueue_sn_gather_rows(E* out, const E* d, std::int64_t ld, const std::int32_t* label,
-                            std::int64_t row0, std::int64_t rows, std::int64_t n, cudaStream_t s) {
-  if (rows <= 0 || n <= 0)
+template <class E> void enqueue_sn_row_table(E** table, E* base, std::int64_t ld, std::int64_t n,
+                                             cudaStream_t s) {
+  if (n <= 0)
     return;
-  kernels::sn_gather_rows_kernel<E><<<sn_detail::rows_grid(rows, n), 256, 0, s>>>(out, d, ld, label,
-                                                                                 row0, n);
+  kernels::sn_row_table_kernel<E>
+      <<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(table, base, ld, n);
+  APSP_CUDA_CHECK_LAUNCH("sn_row_table_kernel", s);
+}
+
+template <class E>
+void enqueue_sn_gather_rows(E* out, E* const* rows, const std::int32_t* row_labels,
+                            std::int64_t count, const std::int32_t* label, std::int64_t n,
+                            cudaStream_t s) {
+  if (count <= 0 || n <= 0)
+    return;
+  kernels::sn_gather_rows_kernel<E>
+      <<<sn_detail::rows_grid(count, n), 256, 0, s>>>(out, rows, row_labels, label, n);
   APSP_CUDA_CHECK_LAUNCH("sn_gather_rows_kernel", s);
 }
 
 template <class E>
-void enqueue_sn_scatter_rows(E* d, std::int64_t ld, const E* in, const std::int32_t* label,
-                             std::int64_t row0, std::int64_t rows, std::int64_t n, cudaStream_t s) {
-  if (rows <= 0 || n <= 0)
+void enqueue_sn_scatter_rows(E* const* rows, const E* in, const std::int32_t* row_labels,
+                             std::int64_t count, const std::int32_t* label, std::int64_t n,
+                             cudaStream_t s) {
+  if (count <= 0 || n <= 0)
     return;
-  kernels::sn_scatter_rows_kernel<E><<<sn_detail::rows_grid(rows, n), 256, 0, s>>>(d, ld, in,
-                                                                                  label, row0, n);
+  kernels::sn_scatter_rows_kernel<E>
+      <<<sn_detail::rows_grid(count, n), 256, 0, s>>>(rows, in, row_labels, label, n);
   APSP_CUDA_CHECK_LAUNCH("sn_scatter_rows_kernel", s);
+}
+
+template <class T>
+void enqueue_sn_fill_rows(T* local, const std::int32_t* labels, std::int64_t count,
+                          std::int64_t n, T infinity, cudaStream_t s) {
+  if (count <= 0 || n <= 0)
+    return;
+  kernels::sn_fill_rows_kernel<T>
+      <<<sn_detail::rows_grid(count, n), 256, 0, s>>>(local, labels, n, infinity);
+  APSP_CUDA_CHECK_LAUNCH("sn_fill_rows_kernel", s);
+}
+
+template <class T>
+void enqueue_sn_min_into(T* dst, const T* src, std::int32_t* dst_via, const std::int32_t* src_via,
+                         std::int64_t count, cudaStream_t s) {
+  if (count <= 0)
+    return;
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((count + 255) / 256, 65536));
+  kernels::sn_min_into_kernel<T><<<blocks, 256, 0, s>>>(dst, src, dst_via, src_via, count);
+  APSP_CUDA_CHECK_LAUNCH("sn_min_into_kernel", s);
 }
 
 } // namespace apsp::cuda

@@ -2,7 +2,9 @@
 // blocked solver's int32 distances on lattices whose steps span several slices and levels, with
 // one-way arcs and negative weights, parts unreachable; float32 within rounding; valid paths;
 // the planner's choices (the real graphs' checksums: real_data_cuda_supernodal; the oracle:
-// conformance_cuda_supernodal). Skips without a device (and, where the order matters, without METIS).
+// conformance_cuda_supernodal). By rows (several devices, or out of core): the same bits
+// through a forced small device and a device listed twice, and the split's invariants. Skips
+// without a device (and, where the order matters, without METIS).
 
 #include <gtest/gtest.h>
 
@@ -14,6 +16,9 @@
 
 #include "apsp/apsp.hpp"
 #include "common/sparse_graphs.hpp"
+#include "core/tuning.hpp"
+#include "cpu/elimination.hpp"
+#include "cuda/supernodal_rows.hpp"
 #include "common/test_graphs.hpp"
 
 namespace {
@@ -131,6 +136,130 @@ TEST(CudaSupernodal, PlannerTakesItUnderBackendCuda) {
   auto c = on_gpu(apsp::dtype::int32, false);
   c.checkpoint_dir = "unused_checkpoint_dir";
   EXPECT_THROW((void)apsp::make_plan(g, c), apsp::invalid_argument_error);
+}
+
+/// The result of `o` on `g` with the device capped at `cap` bytes (the by-rows plan taken),
+/// and, when `twice`, device 0 listed twice.
+apsp::result by_rows(const apsp::graph& g, apsp::solve_options o, std::uint64_t cap, bool twice) {
+  const apsp::detail::scoped_tuning forced([cap, twice](apsp::detail::tuning& t) {
+    if (cap != 0)
+      t.cuda_force_out_of_core_bytes = cap;
+    t.cuda_force_multi_gpu = twice;
+  });
+  if (twice)
+    o.devices = {0, 0};
+  return apsp::solve(g, o);
+}
+
+TEST(CudaSupernodalByRows, Int32BitIdenticalToCpuFloydWarshall) {
+  SKIP_WITHOUT_GPU();
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto g = make_lattice(c.spec, 42);
+    const auto want = on_cpu(g, apsp::dtype::int32);
+    const auto& ref = std::get<apsp::dense_matrix<std::int32_t>>(want.distances());
+    const auto n = static_cast<std::uint64_t>(g.num_vertices());
+    for (const bool twice : {false, true}) {
+      for (const bool paths : {false, true}) {
+        if (paths && c.spec.lo <= 0)
+          continue;
+        // Two thirds of the matrix (with paths: of both): by rows, in several groups.
+        const std::uint64_t cap = twice ? 0 : n * n * (paths ? 8 : 4) * 2 / 3;
+        const auto r = by_rows(g, on_gpu(apsp::dtype::int32, paths), cap, twice);
+        const auto& p = r.executed_plan();
+        const auto* how = std::get_if<apsp::drivers::cuda_supernodal>(&p.run);
+        ASSERT_NE(how, nullptr) << apsp::to_string(p.run);
+        EXPECT_EQ(how->devices.size(), twice ? 2u : 1u) << p.device;
+        EXPECT_NE(p.device.find("by rows"), std::string::npos) << p.device;
+        const auto& got = std::get<apsp::dense_matrix<std::int32_t>>(r.distances());
+        std::int64_t differ = 0;
+        for (std::int64_t i = 0; i < g.num_vertices(); ++i)
+          for (std::int64_t j = 0; j < g.num_vertices(); ++j)
+            differ += got(i, j) != ref(i, j);
+        EXPECT_EQ(differ, 0) << (paths ? "with paths" : "distances only") << ", " << p.device;
+        if (paths)
+          apsp::testing::expect_paths_valid(g, r);
+      }
+    }
+  }
+}
+
+TEST(CudaSupernodalByRows, Float32WithinRoundingOfCpu) {
+  SKIP_WITHOUT_GPU();
+  auto g = make_lattice({17, 16, 15, 1, 100, true, 10}, 7);
+  const auto n = static_cast<std::uint64_t>(g.num_vertices());
+  const auto want = on_cpu(g, apsp::dtype::float32);
+  const auto r = by_rows(g, on_gpu(apsp::dtype::float32, true), n * n * 8 * 2 / 3, false);
+  const auto& got = std::get<apsp::dense_matrix<float>>(r.distances());
+  const auto& ref = std::get<apsp::dense_matrix<float>>(want.distances());
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < g.num_vertices(); ++i)
+    for (std::int64_t j = 0; j < g.num_vertices(); ++j) {
+      const float a = got(i, j), b = ref(i, j);
+      bad += !(std::isinf(a) ? std::isinf(b) : std::fabs(a - b) <= 1e-5f * std::max(1.f, b));
+    }
+  EXPECT_EQ(bad, 0);
+  apsp::testing::expect_paths_valid(g, r, 1e-5);
+}
+
+TEST(CudaSupernodalByRows, NegativeCycleIsReported) {
+  SKIP_WITHOUT_GPU();
+  auto g = make_lattice({12, 12, 1, 1, 9, true, 0}, 3);
+  g.add_edge(70, 71, -50);
+  EXPECT_THROW((void)by_rows(g, on_gpu(apsp::dtype::int32, false), 0, true),
+               apsp::negative_cycle_error);
+}
+
+TEST(CudaSupernodalByRows, SplitCoversEveryRowOnceAndStepsStayInTheirRows) {
+  // Host code only: the split's invariants (supernodal_rows.hpp) for 1 to 3 devices.
+  const auto g = make_lattice({20, 20, 20, 1, 100, true, 0}, 11);
+  const auto n = g.num_vertices();
+  const auto ep = apsp::cpu::plan_elimination(n, g.sources(), g.targets(),
+                                              std::int64_t{1} << 40);
+  for (const int devices : {1, 2, 3}) {
+    SCOPED_TRACE(devices);
+    const std::uint64_t usable = static_cast<std::uint64_t>(n) * n * 4 / (devices == 1 ? 2 : 1);
+    const auto split = apsp::cuda::split_rows(ep, devices, usable, 4, false);
+    ASSERT_FALSE(split.groups.empty());
+    if (devices == 1)
+      EXPECT_GT(split.groups.size(), 1u);
+    std::vector<int> owner(static_cast<std::size_t>(n), -1); // -2: the strip
+    for (const std::int32_t l : split.strip)
+      owner[static_cast<std::size_t>(l)] = -2;
+    std::vector<int> per_device(static_cast<std::size_t>(devices), 0);
+    for (std::size_t gr = 0; gr < split.groups.size(); ++gr) {
+      ASSERT_GE(split.groups[gr].device, 0);
+      ASSERT_LT(split.groups[gr].device, devices);
+      ++per_device[static_cast<std::size_t>(split.groups[gr].device)];
+      EXPECT_LE(static_cast<std::int64_t>(split.groups[gr].labels.size()), split.block_rows);
+      for (const std::int32_t l : split.groups[gr].labels) {
+        ASSERT_EQ(owner[static_cast<std::size_t>(l)], -1) << "label " << l << " held twice";
+        owner[static_cast<std::size_t>(l)] = static_cast<int>(gr);
+      }
+    }
+    EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0) << "rows nobody holds";
+    for (const int k : per_device)
+      EXPECT_GE(k, 1) << "a device without rows";
+    // A group's steps touch only its rows and the strip; the top steps pivot the strip.
+    for (std::size_t gr = 0; gr < split.groups.size(); ++gr) {
+      for (const std::int64_t s : split.groups[gr].steps) {
+        const auto& st = ep.steps[static_cast<std::size_t>(s)];
+        for (std::int32_t l = st.first; l <= st.top(); ++l)
+          EXPECT_EQ(owner[static_cast<std::size_t>(l)], static_cast<int>(gr));
+        for (std::int64_t a = st.ancestors_begin; a < st.ancestors_end; ++a) {
+          const int o = owner[static_cast<std::size_t>(ep.ancestors[static_cast<std::size_t>(a)])];
+          EXPECT_TRUE(o == static_cast<int>(gr) || o == -2);
+        }
+      }
+    }
+    std::size_t scheduled = 0;
+    for (const auto& gr : split.groups)
+      scheduled += gr.steps.size();
+    EXPECT_EQ(scheduled + split.top_steps.size(), ep.steps.size());
+    for (const std::int64_t s : split.top_steps)
+      for (const std::int32_t m : ep.steps[static_cast<std::size_t>(s)].members)
+        EXPECT_EQ(owner[static_cast<std::size_t>(m)], -2);
+  }
 }
 
 } // namespace

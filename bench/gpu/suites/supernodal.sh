@@ -2,7 +2,7 @@
 # supernodal solver, on ROME's lattices, DE.gr and road-like graphs (issue 42's benchmark).
 
 suite supernodal suite_supernodal "apsp_cli" \
-  "SN_GRAPHS (default: 2D 150^2 180^2, 3D 25^3 30^3, DE.gr, road 100k): each engine of SN_ENGINES (cuda-sn fw-cuda cpu-sn johnson auto) to a course binary, solve stage and whole run; the GPU steps' stages (APSP_SUPERNODAL_VERBOSE); refuses to run without METIS"
+  "SN_GRAPHS (default: 2D 150^2 180^2, 3D 25^3 30^3, DE.gr, road 100k): each engine of SN_ENGINES (cuda-sn fw-cuda cpu-sn johnson auto; also cuda-sn-rows: by rows over --devices SN_DEVICES (0,1; 0,0 with SN_FORCE_MULTI=1), cuda-sn-ooc: by rows through one GPU capped at SN_OOC_BYTES (8G), cuda-sn-paths: with the path matrix) to a course binary, solve stage and whole run; the GPU steps' stages (APSP_SUPERNODAL_VERBOSE); refuses to run without METIS"
 suite_supernodal() {
   local A g how rc s whole name n
   A=$(program apsp)
@@ -31,8 +31,14 @@ suite_supernodal() {
     [[ $file == *.gr ]] || file=$file.gr
     [[ -f $file ]] || file=$WORK/graphs/$g
     for name in ${SN_ENGINES:-cuda-sn fw-cuda cpu-sn johnson auto}; do
+      local env=()
       case $name in
         cuda-sn) how="--algorithm supernodal --backend cuda" ;;
+        cuda-sn-rows) how="--algorithm supernodal --backend cuda --devices ${SN_DEVICES:-0,1}"
+                      env=(APSP_CUDA_FORCE_MULTI_GPU=${SN_FORCE_MULTI:-0}) ;;
+        cuda-sn-paths) how="--algorithm supernodal --backend cuda --paths $WORK/via.npy" ;;
+        cuda-sn-ooc) how="--algorithm supernodal --backend cuda"
+                     env=(APSP_CUDA_FORCE_OUT_OF_CORE_BYTES=${SN_OOC_BYTES:-8G}) ;;
         fw-cuda) how="--algorithm fw --backend cuda" ;;
         cpu-sn) how="--algorithm supernodal --backend cpu" ;;
         johnson) how="--algorithm johnson --backend cpu" ;;
@@ -46,7 +52,7 @@ suite_supernodal() {
       fi
       rm -f "$WORK/out.bin"
       s=$EPOCHREALTIME
-      APSP_SUPERNODAL_VERBOSE=1 timeout 300 "$A" solve "$file" -o "$WORK/out.bin" $how --json \
+      env "${env[@]}" APSP_SUPERNODAL_VERBOSE=1 timeout 300 "$A" solve "$file" -o "$WORK/out.bin" $how --json \
         >"$WORK/sn.json" 2>"$WORK/sn.err"
       rc=$?
       whole=$(since "$s")
@@ -56,7 +62,7 @@ suite_supernodal() {
       note "$g $name: rc $rc, whole $whole s, solve $solve s | $(grep -o '"driver": "[^"]*' "$WORK/sn.json" | cut -c12-) | $stages"
       ((rc == 0)) || { tail -2 "$WORK/sn.err" | tee -a "$SUMMARY"; continue; }
       cp "$WORK/sn.json" "$WORK/${g}_$name.json"
-      local cmd="apsp solve $g -o out.bin $how --json"
+      local cmd="${env[*]} apsp solve $g -o out.bin $how --json"
       row supernodal "$g $name" "$n" whole_seconds "$whole" s "$cmd"
       row supernodal "$g $name" "$n" solve_seconds "$solve" s "$cmd"
       local steps
@@ -75,5 +81,5 @@ suite_supernodal() {
       fi
     done
   done
-  rm -f "$WORK/out.bin"
+  rm -f "$WORK/out.bin" "$WORK/via.npy"
 }

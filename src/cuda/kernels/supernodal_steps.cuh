@@ -1,7 +1,8 @@
 #pragma once
 // The supernodal Floyd-Warshall's block steps on one GPU (docs/sparse.md, "Supernodal
-// Floyd-Warshall on the GPU"). The matrix lies in elimination labels, n x n, row stride ld. A
-// step pivots a slice of at most sn_slice of a supernode's members over the step's front: the
+// Floyd-Warshall on the GPU"). The matrix lies in elimination labels; its rows are reached
+// through tables of row pointers by label (the whole matrix on one GPU, or a device's pivot
+// strip and block of rows: supernodal_kernels.hpp). A step pivots a slice of at most sn_slice of a supernode's members over the step's front: the
 // labels [first, first + contiguous) of its elimination subtree, then its ancestors (scattered,
 // ascending). One slice is one blocked round restricted to the front:
 //   close    the pivots' block, Floyd-Warshall in shared memory (one block per task);
@@ -18,8 +19,8 @@
 // (the pivots' own rows and columns in the outer product, the closed block in the panels) is
 // never rewritten while another block reads it. Steps of one launch write disjoint cells except
 // those whose row and column are both ancestors of two of them: those take an atomic minimum
-// (`shared`), which is exact for distances. Launches with paths hold one task (the via of such a
-// cell must stay with its distance).
+// (`shared`), which is exact for distances. The tasks of a launch with paths share no ancestor
+// (supernodal_schedule.hpp), so the via of every cell stays with its distance.
 
 #include <cuda_runtime.h>
 
@@ -43,9 +44,11 @@ using sn_task = ::apsp::cuda::sn_task;
 
 /// The launch-wide arguments of the step kernels.
 template <class T> struct sn_args {
-  T* d = nullptr;
-  std::int32_t* via = nullptr; ///< with paths: vertex ids, like the cpu solver's
-  std::int64_t ld = 0;
+  T* const* rows = nullptr;       ///< rows the tasks update, by label
+  T* const* pivot_rows = nullptr; ///< the pivots' rows (rows, unless pivots_final)
+  std::int32_t* const* via_rows = nullptr; ///< with paths: vertex ids, like the cpu solver's
+  const std::int32_t* row_lists = nullptr; ///< tasks' explicit rows (sn_task::row_list)
+  bool pivots_final = false;
   const sn_task* tasks = nullptr;
   int count = 0;
   const std::int32_t* pivots = nullptr;    ///< every step's members, concatenated
@@ -124,8 +127,10 @@ __global__ void __launch_bounds__(mp_threads)
   const int a0 = t / sn_slice;
   const bool live = b < m;
   const std::int32_t col = live ? s_line[b] : 0;
+  // The close's lines are pivots; a whole step's, its front (both tables agree where these run).
+  T* const* table = Whole ? g.rows : g.pivot_rows;
   for (int a = a0; a < m && live; a += 2) {
-    s[a * m + b] = g.d[static_cast<std::int64_t>(s_line[a]) * g.ld + col];
+    s[a * m + b] = table[s_line[a]][col];
     if constexpr (Paths)
       s_via[a * m + b] = -2; // unchanged
   }
@@ -166,12 +171,12 @@ __global__ void __launch_bounds__(mp_threads)
   __syncthreads();
   const bool col_anc = Whole && b >= task.contiguous;
   for (int a = a0; a < m && live; a += 2) {
-    T* at = g.d + static_cast<std::int64_t>(s_line[a]) * g.ld + col;
+    T* at = table[s_line[a]] + col;
     const T v = s[a * m + b];
     if constexpr (Paths) {
       if (s_via[a * m + b] != -2) {
         *at = v;
-        g.via[at - g.d] = s_via[a * m + b];
+        g.via_rows[s_line[a]][col] = s_via[a * m + b];
       }
     } else if (v < *at) {
       if (g.shared && col_anc && a >= task.contiguous)
@@ -192,15 +197,17 @@ __host__ __device__ constexpr std::size_t sn_close_smem_bytes(int np, std::size_
 inline constexpr int sn_stage_elems = fw_tile * sn_a_stride + sn_chunk * sn_b_stride;
 
 /// Bytes of the products' shared memory: two stages of operands (the next chunk's copies fly
-/// while the current one is used), the tile's labels and ancestor flags, and the pivots.
+/// while the current one is used), the tile's row pointers and the pivots', the tile's labels
+/// and ancestor flags, and the pivots.
 __host__ __device__ constexpr std::size_t sn_product_smem_bytes(std::size_t value_bytes) {
   return 2 * static_cast<std::size_t>(sn_stage_elems) * value_bytes +
-         5 * fw_tile * sizeof(std::int32_t);
+         2 * fw_tile * sizeof(void*) + 5 * fw_tile * sizeof(std::int32_t);
 }
 
 /// One 128 x 128 tile of a product C = min(C, D[rows][P] (x) D[P][cols]) for the task's
-/// pivots P: Outer, the front x the front; else the row panel (P x a front tile) for the first
-/// `tiles` blocks of a task and the column panel (a front tile x P) for the next `tiles`.
+/// pivots P: Outer, the task's rows x the front; else the row panel (P x a front tile) for the
+/// first `tiles` blocks of a task and the column panel (a tile of its rows x P) for the next
+/// `row_tiles` (the row panel's blocks return at once when the pivots' rows are final).
 template <class T, bool Clamp, bool Paths, bool Outer>
 __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
     sn_product_kernel(sn_args<T> g) {
@@ -210,7 +217,9 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
   // Two stages, each [128 rows][sn_a_stride] of D[rows][chunk of P] and then
   // [sn_chunk k][sn_b_stride] of D[chunk of P][cols].
   T* s_stage = reinterpret_cast<T*>(smem_raw);
-  auto* s_rows = reinterpret_cast<std::int32_t*>(s_stage + 2 * sn_stage_elems); // labels or -1
+  auto** s_rowp = reinterpret_cast<T**>(s_stage + 2 * sn_stage_elems); // row pointers or null
+  T** s_pivp = s_rowp + fw_tile;                                       // the pivots' rows
+  auto* s_rows = reinterpret_cast<std::int32_t*>(s_pivp + fw_tile);    // labels or -1
   std::int32_t* s_cols = s_rows + fw_tile;
   std::int32_t* s_row_anc = s_cols + fw_tile; // 1 where the row is an ancestor of the front
   std::int32_t* s_col_anc = s_row_anc + fw_tile;
@@ -229,25 +238,34 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
     row_tile = static_cast<int>(local / task.tiles);
     col_tile = static_cast<int>(local - static_cast<std::int64_t>(row_tile) * task.tiles);
   } else if (local < task.tiles) {
+    if (g.pivots_final)
+      return;
     col_tile = static_cast<int>(local);
   } else {
     row_tile = static_cast<int>(local - task.tiles);
   }
   const int t = static_cast<int>(threadIdx.x);
   if (t < fw_tile) {
-    const auto line = [&](int tile, std::int32_t* label, std::int32_t* anc) {
+    // Ancestors are the front's labels past its contiguous part (all above the step's top).
+    const std::int32_t end = task.first + task.contiguous;
+    const auto line = [&](int tile, bool rows, std::int32_t* label, std::int32_t* anc) {
       if (tile < 0) {
         label[t] = t < task.np ? piv[t] : -1;
-        anc[t] = 0;
       } else {
         const std::int64_t pos = static_cast<std::int64_t>(tile) * fw_tile + t;
-        label[t] = pos < front ? front_label(task, g.ancestors, pos) : -1;
-        anc[t] = pos >= task.contiguous ? 1 : 0;
+        if (rows && task.row_list >= 0)
+          label[t] = pos < task.nrows ? g.row_lists[task.row_list + pos] : -1;
+        else
+          label[t] = pos < front ? front_label(task, g.ancestors, pos) : -1;
       }
+      anc[t] = tile >= 0 && label[t] >= end ? 1 : 0;
     };
-    line(row_tile, s_rows, s_row_anc);
-    line(col_tile, s_cols, s_col_anc);
+    line(row_tile, true, s_rows, s_row_anc);
+    line(col_tile, false, s_cols, s_col_anc);
     s_piv[t] = t < task.np ? piv[t] : 0;
+    s_pivp[t] = t < task.np ? g.pivot_rows[piv[t]] : nullptr;
+    const std::int32_t r = s_rows[t];
+    s_rowp[t] = r < 0 ? nullptr : (row_tile < 0 ? g.pivot_rows : g.rows)[r];
   }
   __syncthreads();
 
@@ -277,10 +295,10 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
       const std::int32_t pk = s_piv[live_k ? k0 + kk : 0];
 #pragma unroll 4
       for (int i = t >> 5; i < fw_tile; i += mp_threads / 32) {
-        const std::int32_t r = s_rows[i];
+        const T* row = s_rowp[i];
         T* dst = a + i * sn_a_stride + kk;
-        if (r >= 0 && live_k)
-          cp_async_4(dst, g.d + static_cast<std::int64_t>(r) * g.ld + pk);
+        if (row != nullptr && live_k)
+          cp_async_4(dst, row + pk);
         else
           *dst = inf;
       }
@@ -293,7 +311,7 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
       for (int kk = t >> 7; kk < sn_chunk; kk += mp_threads / fw_tile) {
         T* dst = bb + kk * sn_b_stride + j;
         if (c >= 0 && k0 + kk < task.np)
-          cp_async_4(dst, g.d + static_cast<std::int64_t>(s_piv[k0 + kk]) * g.ld + c);
+          cp_async_4(dst, s_pivp[k0 + kk] + c);
         else
           *dst = inf;
       }
@@ -346,9 +364,9 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
   for (int i = 0; i < 8; ++i) {
     const int li = tile_line(ty, i);
     const std::int32_t r = s_rows[li];
-    if (r < 0)
+    T* row = s_rowp[li];
+    if (row == nullptr)
       continue;
-    T* row = g.d + static_cast<std::int64_t>(r) * g.ld;
     T old[8];
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
@@ -366,7 +384,7 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
         continue;
       if constexpr (Paths) {
         row[c] = x;
-        g.via[static_cast<std::int64_t>(r) * g.ld + c] = g.order[s_piv[r_via[i][j]]];
+        g.via_rows[r][c] = g.order[s_piv[r_via[i][j]]];
       } else if (g.shared && s_row_anc[li] && s_col_anc[lj]) {
         atomic_min_value(row + c, x);
       } else {
@@ -376,30 +394,59 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
   }
 }
 
-/// out[i][j] = d[label[row0 + i]][label[j]] for i < rows, j < n: rows of the result in vertex
-/// order (label[v] = v's elimination label), for the download.
+/// out[i][j] = rows[row_labels[i]][label[j]] for i < count, j < n: rows of the result with
+/// their columns in vertex order, for the download.
 template <class E>
-__global__ void sn_gather_rows_kernel(E* out, const E* d, std::int64_t ld,
-                                      const std::int32_t* label, std::int64_t row0,
-                                      std::int64_t n) {
+__global__ void sn_gather_rows_kernel(E* out, E* const* rows, const std::int32_t* row_labels,
+                                      const std::int32_t* label, std::int64_t n) {
   const std::int64_t i = blockIdx.x; // one block per row (grid.y would stop at 65,535)
-  const E* src = d + static_cast<std::int64_t>(label[row0 + i]) * ld;
+  const E* src = rows[row_labels[i]];
   E* dst = out + i * n;
   for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x)
     dst[j] = src[label[j]];
 }
 
-/// d[i][j] = d_vertex... the host-matrix start: d[label[i]][label[j]] = h[i][j] for one chunk of
-/// rows uploaded in vertex order (solve_dense's initial matrix).
+/// rows[row_labels[i]][label[j]] = in[i][j]: the inverse (solve_dense's initial matrix).
 template <class E>
-__global__ void sn_scatter_rows_kernel(E* d, std::int64_t ld, const E* in,
-                                       const std::int32_t* label, std::int64_t row0,
+__global__ void sn_scatter_rows_kernel(E* const* rows, const E* in,
+                                       const std::int32_t* row_labels, const std::int32_t* label,
                                        std::int64_t n) {
   const std::int64_t i = blockIdx.x;
-  E* dst = d + static_cast<std::int64_t>(label[row0 + i]) * ld;
+  E* dst = rows[row_labels[i]];
   const E* src = in + i * n;
   for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x)
     dst[label[j]] = src[j];
+}
+
+template <class E>
+__global__ void sn_row_table_kernel(E** table, E* base, std::int64_t ld, std::int64_t n) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n)
+    table[i] = base + i * ld;
+}
+
+template <class T>
+__global__ void sn_fill_rows_kernel(T* local, const std::int32_t* labels, std::int64_t n,
+                                    T infinity) {
+  const std::int64_t i = blockIdx.x;
+  T* row = local + i * n;
+  const std::int32_t diagonal = labels[i];
+  for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x)
+    row[j] = j == diagonal ? T{} : infinity;
+}
+
+template <class T>
+__global__ void sn_min_into_kernel(T* dst, const T* src, std::int32_t* dst_via,
+                                   const std::int32_t* src_via, std::int64_t count) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < count; i += stride) {
+    if (src[i] < dst[i]) {
+      dst[i] = src[i];
+      if (dst_via != nullptr)
+        dst_via[i] = src_via[i];
+    }
+  }
 }
 
 } // namespace apsp::cuda::kernels
