@@ -2,8 +2,9 @@
 // Dijkstra's rows, exactly: grids with one-way streets and closed blocks (unreachable parts),
 // random sparse graphs with zero weights, parallel arcs and self-loops, negative weights
 // through potentials; int32 and int64; duplicate sources and targets, sources that are targets,
-// empty sets; generous and starved witness searches; 1 to 3 threads. And the planner: auto
-// picks the hierarchy's table for a large road-like integer graph, Dijkstra for float weights.
+// empty sets; generous and starved witness searches; 1 to 3 threads; with and without
+// stall-on-demand in the searches. And the planner: auto picks the hierarchy's table for a
+// large road-like integer graph, Dijkstra for float weights.
 
 #include <gtest/gtest.h>
 
@@ -54,11 +55,14 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
     const auto ch = apsp::cpu::phast_hierarchy<T>(csr, limits);
     ASSERT_TRUE(ch.complete);
     for (const int threads : {1, 3}) {
-      std::vector<T> got(sources.size() * targets.size(), T{-7});
-      apsp::cpu::ch_table<T>(ch, h, s32, t32, threads, got.data());
-      expect_same_table(got, want, targets.size(),
-                        "settle limit " + std::to_string(limits.settle_limit) + ", " +
-                            std::to_string(threads) + " threads");
+      for (const bool stall : {true, false}) {
+        std::vector<T> got(sources.size() * targets.size(), T{-7});
+        apsp::cpu::ch_table<T>(ch, h, s32, t32, threads, got.data(), stall);
+        expect_same_table(got, want, targets.size(),
+                          "settle limit " + std::to_string(limits.settle_limit) + ", " +
+                              std::to_string(threads) + " threads" +
+                              (stall ? ", stalling" : ", no stalling"));
+      }
     }
   }
 }
