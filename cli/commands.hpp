@@ -17,5 +17,6 @@ void add_info_command(CLI::App& app, command_action& action);
 void add_convert_command(CLI::App& app, command_action& action);
 void add_verify_command(CLI::App& app, command_action& action);
 void add_metrics_command(CLI::App& app, command_action& action);
+void add_prepare_command(CLI::App& app, command_action& action);
 
 } // namespace apsp::cli

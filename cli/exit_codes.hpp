@@ -12,6 +12,7 @@ enum exit_code : int {
   exit_out_of_memory = 5,
   exit_backend_unavailable = 6,
   exit_verification_failed = 7,
+  exit_hierarchy_mismatch = 8,
   // Cancelled by a signal, after the outputs were removed: 128 + the signal number, as a shell
   // reports a process killed by it.
   exit_hangup = 129,     // SIGHUP

@@ -87,16 +87,27 @@ CLI::Validator format_name() {
 }
 
 void add_input_options(CLI::App& cmd, input_options& in) {
-  cmd.add_option("INPUT", in.path,
-                 "graph file: .gr (DIMACS), .mtx, .txt/.el/.wel/.edges (edge list), .csv[.gz], "
-                 ".bin/.course (course binary), .npy (dense weights)")
+  cmd.add_option(
+         "INPUT", in.path,
+         "graph file: .gr (DIMACS), .mtx, .txt/.el/.wel/.edges (edge list), .csv[.gz], "
+         ".bin/.course (course binary), .npy (dense weights), .tntp (TransportationNetworks "
+         "_net.tntp)")
       ->required();
   cmd.add_option("--format", in.format,
                  "input format, overriding the suffix: dimacs, mtx, edgelist, csv, "
-                 "course-binary, npy")
+                 "course-binary, npy, tntp")
       ->check(format_name());
-  cmd.add_option("--weight-column", in.weight_column, "CSV column holding the weights")
+  cmd.add_option("--weight-column", in.weight_column,
+                 "CSV column holding the weights; for TNTP the link column (default: "
+                 "free_flow_time; or capacity, length, b, power, speed, toll, link_type)")
       ->capture_default_str();
+  cmd.add_option("--source-column", in.source_column,
+                 "CSV column of each edge's tail (with --target-column); default: source/target "
+                 "when the header has both, else u/v (OSMnx, pyrosm), else the first two columns");
+  cmd.add_option("--target-column", in.target_column, "CSV column of each edge's head");
+  cmd.add_option("--oneway-column", in.oneway_column,
+                 "CSV column saying whether a row is one way: true/yes/1 (tail -> head only), "
+                 "false/no/0/empty (both ways), -1/reverse (head -> tail only)");
   cmd.add_flag("--undirected", in.undirected,
                "read the graph as undirected: every edge u v also goes v -> u with the same "
                "weight (Python's directed=False); a negative edge is then a negative cycle");
@@ -137,6 +148,10 @@ loaded_graph read_input(const input_options& in) {
   }
   ro.weight_column = in.weight_column;
   ro.undirected = in.undirected;
+  ro.second_column = in.second_column;
+  ro.source_column = in.source_column;
+  ro.target_column = in.target_column;
+  ro.oneway_column = in.oneway_column;
   if (in.no_matrix)
     ro.max_vertices = io::max_edge_format_vertices;
   try {

@@ -23,6 +23,12 @@ struct input_options {
   /// Commands that keep no n x n matrix (metrics, solve --sources/--targets, paths) read edge
   /// formats up to io::max_edge_format_vertices instead of the matrix-sized default.
   bool no_matrix = false;
+  /// solve --second-weight: a CSV column read into graph_file::second (empty: none).
+  std::string second_column;
+  /// --source-column, --target-column, --oneway-column (CSV; empty: the defaults).
+  std::string source_column;
+  std::string target_column;
+  std::string oneway_column;
 };
 
 /// Adds the positional INPUT (required) and --format / --weight-column / --undirected.

@@ -35,6 +35,9 @@ constexpr const char* exit_code_table =
     "       the vertex count a file's header declares, before its edges are read)\n"
     "  6    back end unavailable (e.g. --backend cuda without a GPU)\n"
     "  7    verification failed (apsp verify)\n"
+    "  8    the contraction hierarchy file (solve --hierarchy) does not belong to the graph:\n"
+    "       built from another graph, or from this one before it changed, or in another\n"
+    "       version of the file format (a damaged or truncated file: 3)\n"
     "  129  cancelled by SIGHUP; no output file is left behind\n"
     "  130  cancelled by SIGINT (Ctrl-C); no output file is left behind\n"
     "  143  cancelled by SIGTERM (kill, timeout, a scheduler); no output file is left behind\n"
@@ -72,6 +75,8 @@ int run_action(const command_action& action) {
     return fail(exit_internal, e.what());
   } catch (const backend_unavailable_error& e) {
     return fail(exit_backend_unavailable, e.what());
+  } catch (const hierarchy_mismatch_error& e) {
+    return fail(exit_hierarchy_mismatch, e.what());
   } catch (const invalid_input_error& e) {
     return fail(exit_bad_input, e.what());
   } catch (const invalid_argument_error& e) {
@@ -106,6 +111,7 @@ int main(int argc, char** argv) {
   add_convert_command(app, action);
   add_verify_command(app, action);
   add_metrics_command(app, action);
+  add_prepare_command(app, action);
   // Set after the subcommands exist: CLI11 copies the parent's footer into each new one.
   app.footer(std::string("Examples:\n"
                          "  apsp info data/rome99.gr\n"

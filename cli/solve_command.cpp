@@ -66,6 +66,8 @@ int solve_metrics(const solve_args& a) {
   refuse(a.map_output, "--map-output");
   refuse(a.no_map_output, "--no-map-output");
   refuse(a.subsets.given(), "--sources/--targets");
+  refuse(a.subsets.hierarchy.has_value(), "--hierarchy");
+  refuse(!a.subsets.second_weight.empty(), "--second-weight");
   refuse(a.csv_labels != csv_labels_choice::unset, "--csv-labels/--no-csv-labels");
   metrics_args m = a.metric_shape;
   static_cast<run_args&>(m) = a;
@@ -332,6 +334,14 @@ private:
 int run(const solve_args& a) {
   if (!a.metrics.empty())
     return solve_metrics(a);
+  if (!a.subsets.second_weight.empty() && !a.subsets.given()) {
+    throw invalid_argument_error("--second-weight gives tables: it needs --sources and/or "
+                                 "--targets");
+  }
+  if (a.subsets.hierarchy && !a.subsets.given()) {
+    throw invalid_argument_error("--hierarchy gives tables: it needs --sources and/or --targets "
+                                 "(apsp solve GRAPH --sources S --targets T --hierarchy FILE)");
+  }
   if (a.subsets.given())
     return solve_subsets(a, a.subsets, a.map_output, a.csv_labels);
   if (under_mpi()) {
@@ -438,6 +448,7 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "average-path-length, global-efficiency, reachable-pairs, histogram, or all");
   add_metric_shape_options(*cmd, args->metric_shape);
   add_solver_options(*cmd, args->solver);
+  const CLI::Option* dtype_option = cmd->get_option("--dtype");
   cmd->add_flag("--json", args->json, "print a JSON summary on stdout instead of the text one");
   add_progress_flags(*cmd, args->quiet, args->progress, "no progress line and no summary");
   cmd->add_flag("--map-output", args->map_output,
@@ -495,8 +506,13 @@ void add_solve_command(CLI::App& app, command_action& action) {
       "  apsp solve DE.gr --algorithm supernodal -o d.bin  # road graph: nested dissection\n"
       "  apsp solve edges.csv.gz --weight-column weight -o d.csv\n"
       "  apsp solve roads.txt --undirected -o d.csv     # both ways; CSV with the ids\n"
-      "  apsp solve DE.gr --metrics closeness -o c.csv  # no matrix: as apsp metrics");
-  cmd->callback([args, &action] { action = [args] { return run(*args); }; });
+      "  apsp solve DE.gr --metrics closeness -o c.csv  # no matrix: as apsp metrics\n"
+      "  apsp prepare DE.gr -o DE.ch                    # a hierarchy kept for many tables\n"
+      "  apsp solve DE.gr --sources @s.txt --targets @t.txt --hierarchy DE.ch -o t.npy");
+  cmd->callback([args, dtype_option, &action] {
+    args->subsets.dtype_given = dtype_option->count() > 0;
+    action = [args] { return run(*args); };
+  });
 }
 
 } // namespace apsp::cli

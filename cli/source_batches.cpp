@@ -16,15 +16,6 @@ namespace {
 
 constexpr std::int64_t default_batch_cells = std::int64_t{1} << 24;
 
-/// The cycle of a negative_cycle_error found in the reversed graph, in the input's direction:
-/// c0 -> c1 -> ... -> ck-1 there is c0 -> ck-1 -> ... -> c1 here (still from its smallest).
-negative_cycle_error turned_around(const negative_cycle_error& e) {
-  std::vector<std::int64_t> cycle = e.cycle();
-  if (cycle.size() > 1)
-    std::reverse(cycle.begin() + 1, cycle.end());
-  return {e.what(), e.vertices(), std::move(cycle), e.cycle_weight()};
-}
-
 } // namespace
 
 batch_settings dijkstra_settings(const solver_options& options, const std::string& what,
@@ -60,12 +51,6 @@ std::int64_t sources_per_batch(std::int64_t n) noexcept {
   return std::max<std::int64_t>(1, cells / std::max<std::int64_t>(n, 1));
 }
 
-graph reversed_graph(const graph& g) {
-  graph r(g.num_vertices());
-  r.assign(g.targets(), g.sources(), g.weights());
-  return r;
-}
-
 void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std::int64_t> sources,
                     const batch_settings& settings,
                     const std::function<void(std::size_t, const source_result&)>& consume) {
@@ -90,7 +75,7 @@ void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std:
     try {
       return step();
     } catch (const negative_cycle_error& e) {
-      rethrow_in_file_ids(settings.reversed ? turned_around(e) : e, in);
+      rethrow_in_file_ids(e, in);
     } catch (const overflow_risk_error& e) {
       throw overflow_risk_error(with_file(e.what(), in.path));
     } catch (const invalid_input_error& e) {

@@ -21,9 +21,6 @@ struct batch_settings {
   int threads = 0;
   bool predecessors = false;
   progress_style progress = progress_style::none;
-  /// The graph searched is the input reversed (rows from targets): a negative cycle it finds is
-  /// named in the input's direction.
-  bool reversed = false;
 };
 
 /// The settings for `options` (dtype, threads) when a command solves from sources on the cpu:
@@ -40,9 +37,6 @@ struct batch_settings {
 /// int32 distances, plus as much for predecessors; APSP_SOURCE_BATCH_CELLS for tests), at least
 /// one source.
 [[nodiscard]] std::int64_t sources_per_batch(std::int64_t n) noexcept;
-
-/// `g` with every edge turned around: its rows from t are the input's columns to t.
-[[nodiscard]] graph reversed_graph(const graph& g);
 
 /// Runs solve_from_sources(g, sources) batch by batch, in order, and hands each result to
 /// consume(first, rows): `rows` holds the rows of sources[first], sources[first + 1], ...

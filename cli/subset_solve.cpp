@@ -12,6 +12,7 @@
 
 #include "apsp/block_io.hpp"
 #include "apsp/error.hpp"
+#include "apsp/hierarchy.hpp"
 #include "apsp/plan.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/table.hpp"
@@ -36,6 +37,7 @@ struct block_request {
   std::vector<written_id> sources; // empty: every vertex
   std::vector<written_id> targets; // empty: every vertex
   io::format out_format = io::format::npy;
+  io::format second_format = io::format::npy; // --second-output
   batch_settings settings;
 };
 
@@ -54,8 +56,26 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   refuse(map_output, "--map-output", "the block is computed in memory, a batch of rows at a time");
   refuse(!a.checkpoint_dir.empty(), "--checkpoint", "the Dijkstra searches save no state");
   refuse(!a.resume_dir.empty(), "--resume", "the Dijkstra searches save no state");
+  refuse(s.second_weight.empty() != s.second_out.empty(),
+         s.second_weight.empty() ? "--second-output" : "--second-weight",
+         "--second-weight COLUMN and --second-output FILE go together");
+  refuse(!s.second_weight.empty() && s.hierarchy.has_value(), "--second-weight",
+         "a prepared hierarchy keeps one weight");
+  if (s.hierarchy) {
+    refuse(a.solver.backend != "auto" && a.solver.backend != "cpu", "--backend",
+           "the prepared hierarchy's table runs on the cpu");
+    refuse(a.solver.algorithm != "auto", "--algorithm",
+           "--hierarchy names the engine: the prepared contraction hierarchy");
+  }
   block_request r;
   r.out_format = checked_distance_output(a.out, a.output_format, csv_labels);
+  if (!s.second_out.empty()) {
+    r.second_format = checked_distance_output(s.second_out, "", csv_labels);
+    if (r.second_format == io::format::course_binary) {
+      throw invalid_argument_error("--second-output " + s.second_out +
+                                   ": the sums are float64; write them as .npy or .csv");
+    }
+  }
   refuse_grid_outside_mpi(a.solver);
   r.settings = dijkstra_settings(a.solver, subsets_option, /*engine_options_apply=*/true);
   r.settings.progress = progress_wanted(a.quiet, a.progress);
@@ -94,54 +114,53 @@ io::distance_block allocate_block(const loaded_graph& in, dtype type, std::size_
   return b;
 }
 
-/// Fills `block` (sources x targets) from Dijkstra's rows: from the sources, their rows at the
-/// targets' columns; or, `from_targets`, from the targets on the reversed graph, each row a
-/// column of the block.
-void fill_block(const loaded_graph& in, const std::vector<std::int64_t>& sources,
-                const std::vector<std::int64_t>& targets, bool from_targets,
-                batch_settings settings, io::distance_block& block) {
-  const std::int64_t n = in.file.g.num_vertices();
-  const std::vector<std::int64_t>& searched = from_targets ? targets : sources;
-  const std::vector<std::int64_t>& kept = from_targets ? sources : targets;
-  const auto cols = static_cast<std::size_t>(block.cols);
-  const auto copy = [&](std::size_t first, const source_result& rows) {
-    std::visit(
-        [&](auto& out) {
-          using T = typename std::decay_t<decltype(out)>::value_type;
-          const auto& d = std::get<std::vector<T>>(rows.distances);
-          for (std::size_t k = 0; k < rows.sources.size(); ++k) {
-            const T* row = d.data() + k * static_cast<std::size_t>(n);
-            for (std::size_t j = 0; j < kept.size(); ++j) {
-              const T v = row[kept[j]];
-              if (from_targets)
-                out[j * cols + first + k] = v;
-              else
-                out[(first + k) * cols + j] = v;
-            }
-          }
-        },
-        block.values);
-  };
-  if (from_targets) {
-    settings.reversed = true;
-    const graph reversed = reversed_graph(in.file.g);
-    for_each_batch(in, reversed, searched, settings, copy);
-  } else {
-    for_each_batch(in, in.file.g, searched, settings, copy);
-  }
-}
-
-/// Fills `block` (sources x targets) from the contraction hierarchy's table (the plan `p`,
-/// drivers::ch_table); returns the plan that ran (Dijkstra's rows where the hierarchy outgrew
-/// its budget). Errors name the file and its ids, as the Dijkstra rows' do.
+/// Fills `block` (sources x targets) as the plan `p` says: from the contraction hierarchy's
+/// table (drivers::ch_table), or from Dijkstra's rows (drivers::block_rows, batches of
+/// sources_per_batch(n) searches, with `progress`); returns the plan that ran (Dijkstra's rows
+/// where the hierarchy outgrew its budget). Errors name the file and its ids.
 plan table_block(const loaded_graph& in, const std::vector<std::int64_t>& sources,
-                 const std::vector<std::int64_t>& targets, const plan& p,
-                 const solve_options& options, io::distance_block& block) {
+                 const std::vector<std::int64_t>& targets, plan p, solve_options options,
+                 progress_style progress, io::distance_block& block) {
+  if (auto* rows = std::get_if<drivers::block_rows>(&p.run))
+    rows->batch = sources_per_batch(in.file.g.num_vertices());
+  options.progress = make_progress(progress);
+  const bool hierarchy = std::holds_alternative<drivers::ch_table>(p.run);
   try {
     return solve_table_into(in.file.g, sources, targets, p, options, block.values);
   } catch (...) {
-    rethrow_for_input(in, options, "building the contraction hierarchy's table of");
+    rethrow_for_input(in, options,
+                      hierarchy ? "building the contraction hierarchy's table of" : "solving");
   }
+}
+
+/// The hierarchy file of --hierarchy, loaded before the graph is read (a damaged file is refused
+/// first, exit 3), its errors naming it.
+hierarchy load_hierarchy(const std::string& path) {
+  try {
+    return hierarchy::load(path);
+  } catch (const hierarchy_mismatch_error&) {
+    throw; // names the file already
+  } catch (const invalid_input_error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory_error(path + ": out of host memory while loading the hierarchy");
+  }
+}
+
+/// Fills `block` (sources x targets) from the prepared hierarchy `h`, after checking that it
+/// belongs to the graph read (exit 8 otherwise); returns the plan that ran.
+plan prepared_block(const loaded_graph& in, const std::string& file, const hierarchy& h,
+                    const std::vector<std::int64_t>& sources,
+                    const std::vector<std::int64_t>& targets, int threads,
+                    io::distance_block& block) {
+  try {
+    h.check(in.file.g);
+  } catch (const hierarchy_mismatch_error& e) {
+    throw hierarchy_mismatch_error(file + " and " + in.path + ": " + e.what());
+  }
+  table_result r = h.table(sources, targets, threads);
+  block.values = std::move(r.distances);
+  return r.ran;
 }
 
 /// Fills `block` (sources x targets) from the solved matrix `d`.
@@ -193,6 +212,9 @@ struct block_report {
   bool whole = false; // the block is cut from the whole matrix of `chosen`
   bool table = false; // the block is the contraction hierarchy's table (drivers::ch_table)
   bool from_targets = false;
+  std::string hierarchy_file; // --hierarchy: the prepared hierarchy's file
+  std::string second_weight;  // --second-weight: the column summed along the paths
+  std::string second_out;     // --second-output
   dtype type = dtype::int32;
   block_counts counts;
   double read = 0;
@@ -204,6 +226,14 @@ std::string engine_text(const block_report& r) {
   if (r.whole) {
     return "the whole matrix by " + to_string(r.chosen.run) + ", then the block (" +
            r.chosen.algorithm_reason + ")";
+  }
+  if (!r.second_weight.empty()) {
+    return "Dijkstra on (weight, " + r.second_weight + ") pairs from the " +
+           std::to_string(r.sources) + " sources";
+  }
+  if (!r.hierarchy_file.empty()) {
+    return "prepared contraction hierarchy " + r.hierarchy_file + " (bucket searches from " +
+           std::to_string(r.sources) + " sources and " + std::to_string(r.targets) + " targets)";
   }
   if (r.table) {
     return "contraction hierarchy table (bucket searches from " + std::to_string(r.sources) +
@@ -228,6 +258,12 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     j["engine"] = block_engine(r.chosen);
     j["driver"] = to_string(r.chosen.run);
     j["engine_reason"] = r.chosen.algorithm_reason;
+    if (!r.hierarchy_file.empty())
+      j["hierarchy"] = r.hierarchy_file;
+    if (!r.second_weight.empty()) {
+      j["second_weight"] = r.second_weight;
+      j["second_output"] = r.second_out;
+    }
     j["dtype"] = to_string(r.type);
     j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
     j["pairs"] = r.counts.pairs;
@@ -248,6 +284,47 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
               static_cast<unsigned long long>(r.counts.pairs));
   if (!a.out.empty())
     std::printf("distances        %s\n", a.out.c_str());
+  if (!r.second_out.empty())
+    std::printf("%-17s%s (sums along the same paths)\n", r.second_weight.c_str(),
+                r.second_out.c_str());
+}
+
+/// Once the block is solved: writes it (-o) and prints the report; returns the exit code.
+/// `second` (--second-output, or nullptr) is written beside it, the two renamed together.
+int finish_block(const distributed_solve_args& a, const loaded_graph& in,
+                 const block_request& request, csv_labels_choice csv_labels,
+                 const std::vector<std::int64_t>& sources, const std::vector<std::int64_t>& targets,
+                 const io::distance_block& block, block_report& report,
+                 const io::distance_block* second = nullptr) {
+  output_files outputs;
+  trace("solve: solved");
+  const stopwatch write_clock;
+  const auto write = [&](const std::string& out, io::format f, const io::distance_block& b) {
+    std::vector<std::string> row_ids;
+    std::vector<std::string> col_ids;
+    if (f == io::format::csv && csv_labels != csv_labels_choice::off) {
+      for (const std::int64_t v : sources)
+        row_ids.push_back(in.file.labels.label(v));
+      for (const std::int64_t v : targets)
+        col_ids.push_back(in.file.labels.label(v));
+    }
+    outputs.write(out,
+                  [&](const auto& partial) { io::write_block(partial, b, f, row_ids, col_ids); });
+  };
+  if (!a.out.empty())
+    write(a.out, request.out_format, block);
+  if (second != nullptr)
+    write(report.second_out, request.second_format, *second);
+  if (!a.out.empty() || second != nullptr) {
+    outputs.commit();
+    report.write = write_clock.seconds();
+    trace("solve: written");
+  }
+  if (a.json || !a.quiet) {
+    report.counts = count_pairs(block, sources, targets);
+    print_report(a, in, report);
+  }
+  return 0;
 }
 
 } // namespace
@@ -265,12 +342,25 @@ void add_subset_options(CLI::App& cmd, subset_selection& s) {
   cmd.add_option(
       "--sources", s.sources,
       "only the rows of these vertices: ids as the file writes them, comma-separated "
-      "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved by "
-      "Dijkstra from the smaller set, or, where the cost model says it is faster (a dense graph, "
-      "many sources) or --algorithm fw/--backend cuda ask, by the whole matrix in memory");
+      "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved as the "
+      "planner's cost model says: a contraction hierarchy's bucket searches (road-like graphs, "
+      "integer weights), Dijkstra from the smaller set, or the whole matrix in memory (a dense "
+      "graph, many sources, or --algorithm fw/--backend cuda)");
   cmd.add_option("--targets", s.targets,
                  "only the columns of these vertices (same forms); alone, or when fewer than the "
-                 "sources, solved by Dijkstra from them on the reversed graph");
+                 "sources, Dijkstra runs from them on the reversed graph");
+  cmd.add_option("--hierarchy", s.hierarchy,
+                 "with --sources/--targets: the table from the contraction hierarchy that `apsp "
+                 "prepare` saved in FILE, in its dtype, instead of building one; refused (exit 8) "
+                 "when it belongs to another graph, to this one before it changed, or to another "
+                 "version of the format, and (exit 3) when damaged");
+  cmd.add_option("--second-weight", s.second_weight,
+                 "with --sources/--targets: a second weight column of the CSV input (e.g. length "
+                 "beside travel time); along the paths the weights choose (of equal ones, the "
+                 "least sum), its sums go to --second-output (float64); integer --dtype");
+  cmd.add_option("--second-output", s.second_out,
+                 "with --second-weight: where the sums go (.npy float64, inf where no path; or "
+                 ".csv)");
 }
 
 int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bool map_output,
@@ -291,13 +381,25 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   }
   trace("solve: arguments checked");
   const sigint_scope sigint;
-  output_files outputs;
   block_report report;
-  const loaded_graph in = read_input(keeping_no_matrix(a.in));
+  std::optional<hierarchy> prepared;
+  if (s.hierarchy)
+    prepared.emplace(load_hierarchy(*s.hierarchy));
+  input_options reading = keeping_no_matrix(a.in);
+  reading.second_column = s.second_weight;
+  const loaded_graph in = read_input(reading);
   report.read = in.read_seconds;
   throw_if_interrupted();
   solve_options resolved = to_solve_options(a.solver);
   resolve_auto_dtype(resolved, a.solver, in.file.g);
+  if (prepared) {
+    if (s.dtype_given && resolved.type != prepared->type()) {
+      throw invalid_argument_error("--dtype " + a.solver.type + " does not match " + *s.hierarchy +
+                                   ", prepared for " + std::string(to_string(prepared->type())) +
+                                   " (apsp prepare --dtype)");
+    }
+    resolved.type = prepared->type();
+  }
   request.settings.type = resolved.type;
   const std::vector<std::int64_t> sources = resolve(in, request.sources);
   const std::vector<std::int64_t> targets = resolve(in, request.targets);
@@ -312,6 +414,32 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   report.type = request.settings.type;
   io::distance_block block =
       allocate_block(in, request.settings.type, sources.size(), targets.size());
+  if (!s.second_weight.empty()) {
+    const stopwatch solve_clock;
+    table_result r = [&] {
+      try {
+        return solve_table_along(in.file.g, in.file.second, sources, targets, resolved);
+      } catch (...) {
+        rethrow_for_input(in, resolved, "solving");
+      }
+    }();
+    report.solve = solve_clock.seconds();
+    report.chosen = r.ran;
+    report.second_weight = s.second_weight;
+    report.second_out = s.second_out;
+    block.values = std::move(r.distances);
+    const io::distance_block second{block.rows, block.cols, std::move(r.second)};
+    return finish_block(a, in, request, csv_labels, sources, targets, block, report, &second);
+  }
+  if (prepared) {
+    const stopwatch solve_clock;
+    report.chosen =
+        prepared_block(in, *s.hierarchy, *prepared, sources, targets, resolved.threads, block);
+    report.solve = solve_clock.seconds();
+    report.table = true;
+    report.hierarchy_file = *s.hierarchy;
+    return finish_block(a, in, request, csv_labels, sources, targets, block, report);
+  }
   // The core chooses: rows from the smaller set (the targets' on the reversed graph), or the
   // whole matrix.
   report.chosen =
@@ -329,41 +457,18 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
                                : "--block is ignored: Dijkstra's rows for --sources/--targets "
                                  "take no tile");
   const stopwatch solve_clock;
-  if (report.table) {
-    report.chosen = table_block(in, sources, targets, report.chosen, resolved, block);
-    report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
-    if (const auto* ran = std::get_if<drivers::block_rows>(&report.chosen.run))
-      report.from_targets = ran->from_targets;
-  } else if (report.whole) {
+  if (report.whole) {
     const result whole = solve_input(in, report.chosen, resolved, request.settings.progress);
     cut_block(whole.distances(), sources, targets, block);
   } else {
-    fill_block(in, sources, targets, report.from_targets, request.settings, block);
+    report.chosen = table_block(in, sources, targets, report.chosen, resolved,
+                                request.settings.progress, block);
+    report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
+    if (const auto* ran = std::get_if<drivers::block_rows>(&report.chosen.run))
+      report.from_targets = ran->from_targets;
   }
   report.solve = solve_clock.seconds();
-  trace("solve: solved");
-  if (!a.out.empty()) {
-    const stopwatch write_clock;
-    std::vector<std::string> row_ids;
-    std::vector<std::string> col_ids;
-    if (request.out_format == io::format::csv && csv_labels != csv_labels_choice::off) {
-      for (const std::int64_t v : sources)
-        row_ids.push_back(in.file.labels.label(v));
-      for (const std::int64_t v : targets)
-        col_ids.push_back(in.file.labels.label(v));
-    }
-    outputs.write(a.out, [&](const auto& partial) {
-      io::write_block(partial, block, request.out_format, row_ids, col_ids);
-    });
-    outputs.commit();
-    report.write = write_clock.seconds();
-    trace("solve: written");
-  }
-  if (a.json || !a.quiet) {
-    report.counts = count_pairs(block, sources, targets);
-    print_report(a, in, report);
-  }
-  return 0;
+  return finish_block(a, in, request, csv_labels, sources, targets, block, report);
 }
 
 } // namespace apsp::cli

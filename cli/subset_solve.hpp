@@ -19,6 +19,13 @@ namespace apsp::cli {
 struct subset_selection {
   std::optional<std::string> sources;
   std::optional<std::string> targets;
+  /// --hierarchy FILE: the table from a hierarchy `apsp prepare` saved, checked against the graph.
+  std::optional<std::string> hierarchy;
+  /// --second-weight COLUMN and --second-output FILE: a second value per cell, the sum of that
+  /// CSV column along the paths the weights choose (apsp::solve_table_along).
+  std::string second_weight;
+  std::string second_out;
+  bool dtype_given = false; ///< --dtype was on the command line (it must then match the file's)
   [[nodiscard]] bool given() const noexcept { return sources || targets; }
 };
 
@@ -26,7 +33,7 @@ struct subset_selection {
 /// "dijkstra_from_sources", "dijkstra_from_targets" or "contraction_hierarchy_table".
 [[nodiscard]] std::string block_engine(const plan& p);
 
-/// Adds --sources and --targets to `apsp solve`.
+/// Adds --sources, --targets and --hierarchy to `apsp solve`.
 void add_subset_options(CLI::App& cmd, subset_selection& s);
 
 /// The solve of a block: `a` holds the rest of `apsp solve`'s options, of which --paths,

@@ -5,6 +5,7 @@
 #include "apsp/error.hpp"
 #include "apsp/estimate.hpp"
 #include "apsp/graph.hpp"
+#include "apsp/hierarchy.hpp"
 #include "apsp/io.hpp"
 #include "apsp/matrix.hpp"
 #include "apsp/metrics.hpp"

@@ -58,6 +58,14 @@ private:
   double cycle_weight_ = 0;
 };
 
+/// A saved contraction hierarchy (apsp/hierarchy.hpp) that does not belong to the graph it is
+/// used with: built from another graph or from this file before it changed (the fingerprint
+/// differs), or written in another version of the hierarchy format. Rebuild it (apsp prepare).
+class hierarchy_mismatch_error : public invalid_input_error {
+public:
+  using invalid_input_error::invalid_input_error;
+};
+
 /// A file could not be written at the operating system's level (disk full, file too large,
 /// quota, a failed close or rename). The message names the file and the system's reason.
 class io_error : public error {

@@ -18,9 +18,9 @@
 
 namespace apsp::io {
 
-enum class format { dimacs, mtx, edgelist, csv, course_binary, npy };
+enum class format { dimacs, mtx, edgelist, csv, course_binary, npy, tntp };
 
-/// "dimacs", "mtx", "edgelist", "csv", "course-binary", "npy".
+/// "dimacs", "mtx", "edgelist", "csv", "course-binary", "npy", "tntp".
 [[nodiscard]] std::string_view to_string(format f) noexcept;
 /// Parses the names above; throws invalid_argument_error listing the valid names otherwise.
 [[nodiscard]] format parse_format(std::string_view name);
@@ -72,6 +72,10 @@ struct graph_file {
   graph g;
   vertex_labels labels;
   format source_format = format::edgelist;
+  /// read_options::second_column's value for each edge of g, in g's edge order (empty when no
+  /// second column was asked for): a second weight (a length beside a travel time) that
+  /// apsp::solve_table_along sums along the paths the first one chooses.
+  std::vector<double> second;
 };
 
 struct read_options {
@@ -79,6 +83,17 @@ struct read_options {
   std::optional<format> fmt;
   /// CSV column holding weights (used when present; otherwise every weight is 1).
   std::string weight_column = "weight";
+  /// CSV column holding a second weight per edge, into graph_file::second (empty: none). Other
+  /// formats carry one weight per edge: asking them for a second throws invalid_input_error.
+  std::string second_column;
+  /// CSV endpoint columns by name; empty (both): `source` and `target` when the header has
+  /// both, else `u` and `v` when it has both (OSMnx, pyrosm), else the first two columns.
+  std::string source_column;
+  std::string target_column;
+  /// CSV column saying whether each row is one way (empty: none, every row is one arc source ->
+  /// target). true/yes/1: source -> target only; false/no/0 or empty: both ways; -1/reverse:
+  /// target -> source only (OpenStreetMap's oneway=-1). Anything else is an error.
+  std::string oneway_column;
   /// Every edge u -> v (u != v) also goes v -> u with the same weight, in any format: the file
   /// is read as an undirected graph. A negative edge then makes a negative cycle u -> v -> u.
   bool undirected = false;

@@ -97,6 +97,9 @@ struct phast_rows {
 struct block_rows {
   int threads = 1;
   bool from_targets = false; ///< rows from the targets on the reversed graph (columns)
+  /// Searches per batch, whose rows are held at once (0: as many as make 2^24 distances, at
+  /// least one).
+  std::int64_t batch = 0;
 };
 /// The same block from a contraction hierarchy built for it (integer weights, road-like
 /// graphs): a backward upward search from each target fills buckets, a forward upward search

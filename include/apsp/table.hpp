@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "apsp/graph.hpp"
 #include "apsp/options.hpp"
@@ -19,6 +20,9 @@ struct table_result {
   /// rows x cols, row-major, in options.type: entry (i, j) is the distance from sources[i] to
   /// targets[j] (infinity of the type where no path leads, 0 where they are one vertex).
   any_rows distances;
+  /// solve_table_along only: rows x cols, row-major, along the path each distance was found on,
+  /// the sum of the second weights (+infinity where no path leads); empty otherwise.
+  std::vector<double> second;
   /// The plan that ran (its driver: drivers::ch_table, drivers::block_rows or a whole-matrix
   /// driver), for reporting.
   plan ran;
@@ -35,10 +39,26 @@ struct table_result {
                                        std::span<const std::int64_t> targets,
                                        const solve_options& options = {});
 
+/// Two values per cell, as routing engines give them: the table of `g`'s weights (options.type:
+/// int32 or int64, else invalid_argument_error), and in table_result::second, along the same
+/// paths, the sum of `second` (one value per edge of g, in g's edge order, finite and >= 0:
+/// else invalid_input_error), a length beside a travel time. Of the paths of least weight the
+/// one with the least second sum is taken, so the second value does not depend on how ties
+/// fall; sums are accumulated from the source, in float64. Dijkstra on (weight, second) pairs
+/// from each source, on options.threads threads; negative weights through Bellman-Ford
+/// potentials (every negative cycle refuses it: negative_cycle_error).
+[[nodiscard]] table_result solve_table_along(const graph& g, std::span<const double> second,
+                                             std::span<const std::int64_t> sources,
+                                             std::span<const std::int64_t> targets,
+                                             const solve_options& options = {});
+
 /// The same table by a plan made for it (make_plan(g, options, plan_request::block(...))),
 /// run as it is, into `out` (rows x cols values of options.type, row-major). A ch_table plan
 /// whose hierarchy outgrows its budget (a graph without small separators) runs Dijkstra's rows
-/// instead; returns the plan that ran.
+/// instead; returns the plan that ran. Dijkstra's rows (drivers::block_rows) run
+/// drivers::block_rows::batch searches at a time and call options.progress (searches done of
+/// all; false cancels: cancelled_error); a negative cycle found from the targets, on the reversed
+/// graph, is reported in the graph's direction.
 plan solve_table_into(const graph& g, std::span<const std::int64_t> sources,
                       std::span<const std::int64_t> targets, const plan& p,
                       const solve_options& options, any_rows& out);

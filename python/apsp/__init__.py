@@ -16,6 +16,7 @@ from ._metrics import Metrics, metrics
 from ._networkx_metrics import (average_shortest_path_length, closeness_centrality, diameter,
                                 eccentricity, global_efficiency, harmonic_centrality, radius)
 from ._path import path
+from ._router import Router
 from ._table import table
 from ._networkx import NodeArray, take_nodes
 from ._to_scipy import graph_to_scipy, to_scipy
@@ -30,10 +31,11 @@ __version__ = _core.version()
 
 __all__ = [
     "BackendUnavailable", "Cancelled", "DirectedGraphError", "Graph", "Metrics", "NO_PREDECESSOR",
-    "NegativeCycleError", "NodeArray", "NotConnectedError", "NullGraphError", "Result",
+    "NegativeCycleError", "NodeArray", "NotConnectedError", "NullGraphError", "Result", "Router",
     "average_shortest_path_length", "backends", "bellman_ford", "closeness_centrality",
     "diameter", "dijkstra", "eccentricity", "floyd_warshall", "global_efficiency",
     "harmonic_centrality", "johnson", "metrics", "no_path", "path", "radius", "read_graph",
     "release_devices", "shortest_path", "solve", "table", "to_scipy",
 ]
 Graph.__module__ = Result.__module__ = NodeArray.__module__ = Metrics.__module__ = "apsp"
+Router.__module__ = "apsp"

@@ -21,6 +21,7 @@ void bind_source_solvers(py::module_& m);
 void bind_pair_solvers(py::module_& m);
 /// solve_table_edges, solve_table_graph: a sources x targets table (apsp.table).
 void bind_table_solvers(py::module_& m);
+void bind_hierarchy(py::module_& m);
 /// metrics_edges, metrics_graph, metrics_dense: apsp::compute_metrics (apsp.metrics).
 void bind_metrics(py::module_& m);
 

@@ -17,6 +17,7 @@ PYBIND11_MODULE(_core, m) {
   apsp_py::bind_source_solvers(m);
   apsp_py::bind_pair_solvers(m);
   apsp_py::bind_table_solvers(m);
+  apsp_py::bind_hierarchy(m);
   apsp_py::bind_metrics(m);
 
   m.def("version", [] { return std::string(apsp::version()); });

@@ -42,7 +42,9 @@ py::tuple run(const apsp::graph& g, const std::vector<std::int64_t>& sources,
     throw;
   }
   py::array dist = std::visit(
-      [&](auto& v) -> py::array { return owning_array(std::move(v), {r.rows, r.cols}); },
+      [&](auto& v) -> py::array {
+        return owning_array(std::move(v), {r.rows, r.cols});
+      },
       r.distances);
   return py::make_tuple(dist, apsp::to_string(r.ran.run));
 }
@@ -50,6 +52,34 @@ py::tuple run(const apsp::graph& g, const std::vector<std::int64_t>& sources,
 } // namespace
 
 void bind_table_solvers(py::module_& m) {
+  m.def(
+      "solve_table_along_edges",
+      [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,
+         const double_array& second, std::vector<std::int64_t> sources,
+         std::vector<std::int64_t> targets, std::string dtype, int threads) {
+        const apsp::graph g = graph_from_edge_arrays(n, rows, cols, weights, true, false);
+        if (second.ndim() != 1 || second.shape(0) != g.num_edges())
+          throw py::value_error("second must hold one value per edge");
+        apsp::solve_options o;
+        o.type = apsp::parse_dtype(dtype);
+        o.threads = threads;
+        apsp::table_result r;
+        {
+          py::gil_scoped_release release;
+          r = apsp::solve_table_along(
+              g, std::span<const double>(second.data(), static_cast<std::size_t>(second.shape(0))),
+              std::span<const std::int64_t>(sources), std::span<const std::int64_t>(targets), o);
+        }
+        py::array dist = std::visit(
+            [&](auto& v) -> py::array {
+              return owning_array(std::move(v), {r.rows, r.cols});
+            },
+            r.distances);
+        py::array sums = owning_array(std::move(r.second), {r.rows, r.cols});
+        return py::make_tuple(dist, sums, apsp::to_string(r.ran.run));
+      },
+      py::arg("n"), py::arg("rows"), py::arg("cols"), py::arg("weights"), py::arg("second"),
+      py::arg("sources"), py::arg("targets"), py::kw_only(), py::arg("dtype"), py::arg("threads"));
   m.def(
       "solve_table_edges",
       [](std::int64_t n, const int_array& rows, const int_array& cols, const double_array& weights,

@@ -28,7 +28,7 @@ template <class T> struct buckets {
 /// apart, then gathered by position (a counting sort).
 template <class T>
 buckets<T> fill_buckets(const contraction_hierarchy<T>& ch, std::span<const std::int32_t> targets,
-                        int workers, T cap) {
+                        int workers, T cap, bool stall) {
   const auto n = static_cast<std::size_t>(ch.n);
   const auto count = static_cast<std::int64_t>(targets.size());
   struct met {
@@ -43,9 +43,12 @@ buckets<T> fill_buckets(const contraction_hierarchy<T>& ch, std::span<const std:
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t j = 0; j < count; ++j) {
       back.run(ch.down_offsets, ch.down_arcs,
-               ch.position[static_cast<std::size_t>(targets[static_cast<std::size_t>(j)])]);
-      for (const std::int32_t p : back.reached())
-        mine.push_back({p, {static_cast<std::int32_t>(j), back.dist(p)}});
+               ch.position[static_cast<std::size_t>(targets[static_cast<std::size_t>(j)])],
+               stall ? &ch.up_offsets : nullptr, stall ? &ch.up_arcs : nullptr);
+      for (const std::int32_t p : back.reached()) {
+        if (!back.stalled(p))
+          mine.push_back({p, {static_cast<std::int32_t>(j), back.dist(p)}});
+      }
     }
   }
   buckets<T> b;
@@ -73,7 +76,7 @@ buckets<T> fill_buckets(const contraction_hierarchy<T>& ch, std::span<const std:
 template <class T>
 void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
               std::span<const std::int32_t> sources, std::span<const std::int32_t> targets,
-              int threads, T* out) {
+              int threads, T* out, bool stall_on_demand) {
   APSP_EXPECTS(ch.complete, internal_error, "a table on an incomplete contraction hierarchy");
   constexpr T cap = weight_traits<T>::infinity;
   const std::size_t cols = targets.size();
@@ -83,7 +86,7 @@ void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
   const int asked = threads > 0 ? threads : omp_get_max_threads();
   const int workers = static_cast<int>(std::max<std::int64_t>(
       1, std::min<std::int64_t>(asked, std::max<std::int64_t>(rows, std::ssize(targets)))));
-  const buckets<T> b = fill_buckets(ch, targets, workers, cap);
+  const buckets<T> b = fill_buckets(ch, targets, workers, cap, stall_on_demand);
 #pragma omp parallel num_threads(workers)
   {
     upward_search<T> up(ch.n, cap);
@@ -92,8 +95,12 @@ void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
       T* row = out + static_cast<std::size_t>(i) * cols;
       std::fill(row, row + cols, cap);
       const std::int32_t s = sources[static_cast<std::size_t>(i)];
-      up.run(ch.up_offsets, ch.up_arcs, ch.position[static_cast<std::size_t>(s)]);
+      up.run(ch.up_offsets, ch.up_arcs, ch.position[static_cast<std::size_t>(s)],
+             stall_on_demand ? &ch.down_offsets : nullptr,
+             stall_on_demand ? &ch.down_arcs : nullptr);
       for (const std::int32_t p : up.reached()) {
+        if (up.stalled(p))
+          continue;
         const T ds = up.dist(p);
         const auto first = b.offsets[static_cast<std::size_t>(p)];
         const auto last = b.offsets[static_cast<std::size_t>(p) + 1];
@@ -117,8 +124,8 @@ void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
 
 #define APSP_CH_TABLE(T)                                                                           \
   template void ch_table<T>(const contraction_hierarchy<T>&, const std::vector<T>&,                \
-                            std::span<const std::int32_t>, std::span<const std::int32_t>, int,     \
-                            T*);
+                            std::span<const std::int32_t>, std::span<const std::int32_t>, int, T*, \
+                            bool);
 APSP_CH_TABLE(std::int32_t)
 APSP_CH_TABLE(std::int64_t)
 #undef APSP_CH_TABLE

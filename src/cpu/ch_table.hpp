@@ -20,10 +20,11 @@ namespace apsp::cpu {
 /// back, d + h(t) - h(s)); weight_traits<T>::infinity where no path leads. Vertices are ids of
 /// the graph (0..n-1), repeats allowed. Searches run on `threads` threads (0: all), the targets'
 /// first, then the sources'. Memory: the buckets, one (target, distance) for each vertex a
-/// target's search reaches, and O(n) per thread. T: int32 or int64.
+/// target's search reaches and does not stall, and O(n) per thread. T: int32 or int64.
+/// `stall_on_demand`: the searches stall (upward_search.hpp); the table is the same either way.
 template <class T>
 void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
               std::span<const std::int32_t> sources, std::span<const std::int32_t> targets,
-              int threads, T* out);
+              int threads, T* out, bool stall_on_demand = true);
 
 } // namespace apsp::cpu

@@ -4,8 +4,10 @@
 // Dijkstra from the smaller set in batches of rows; a whole-matrix plan is solved and cut.
 
 #include "apsp/table.hpp"
+#include "apsp/hierarchy.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 #include <optional>
 #include <string>
@@ -17,12 +19,11 @@
 #include "apsp/error.hpp"
 #include "apsp/result.hpp"
 #include "apsp/solve.hpp"
-#include "core/checks.hpp"
+#include "core/driver_fields.hpp"
 #include "core/thread_count.hpp"
 #include "cpu/ch_table.hpp"
-#include "cpu/csr_graph.hpp"
-#include "cpu/phast.hpp"
-#include "cpu/potentials.hpp"
+#include "cpu/hierarchy_state.hpp"
+#include "cpu/prepared_hierarchy.hpp"
 
 namespace apsp {
 namespace {
@@ -67,66 +68,96 @@ template <class T> std::vector<T>& allocated(any_rows& out, std::size_t rows, st
 template <class T>
 bool hierarchy_table(const graph& g, const std::vector<std::int32_t>& sources,
                      const std::vector<std::int32_t>& targets, int threads, any_rows& out) {
-  const auto summary = g.summarize_weights();
-  const auto facts = detail::analyze_weights(g, dtype_of<T>(), false);
-  detail::check_representable(facts, dtype_of<T>(), summary.all_integral);
-  const auto usable = detail::usable_edges(g, dtype_of<T>());
-  auto csr = cpu::csr_from_edges<T>(usable ? *usable : g);
-  std::vector<T> h;
-  if (facts.has_negative || csr.negative_loop >= 0) {
-    h = cpu::johnson_potentials(csr); // throws on every negative cycle of the graph
-    cpu::reweight(csr, h);
-  }
-  cpu::contraction_limits limits;
-  limits.threads = threads;
-  const auto ch = cpu::phast_hierarchy<T>(csr, limits);
-  if (!ch.complete)
+  const auto prepared = cpu::prepare_hierarchy<T>(g, threads);
+  if (!prepared.ch.complete)
     return false;
-  csr = {};
   auto& d = allocated<T>(out, sources.size(), targets.size());
-  cpu::ch_table<T>(ch, h, sources, targets, threads, d.data());
+  cpu::ch_table<T>(prepared.ch, prepared.h, sources, targets, threads, d.data());
   return true;
 }
 
-/// The table from Dijkstra's rows of the smaller set, `batch` rows at a time (the targets' on
-/// the reversed graph, each row a column).
+/// A negative cycle found on the reversed graph, in the input's direction: c0 -> c1 -> ... ->
+/// ck-1 there is c0 -> ck-1 -> ... -> c1 here (still from its smallest vertex).
+negative_cycle_error turned_around(const negative_cycle_error& e) {
+  std::vector<std::int64_t> cycle = e.cycle();
+  if (cycle.size() > 1)
+    std::reverse(cycle.begin() + 1, cycle.end());
+  return {e.what(), e.vertices(), std::move(cycle), e.cycle_weight()};
+}
+
+/// The table from Dijkstra's rows of the smaller set, run.batch rows at a time (the targets' on
+/// the reversed graph, each row a column). `progress` counts searches done of all, at
+/// Johnson's rate (n^2 updates a search), within batches and before each; false cancels.
 template <class T>
 void dijkstra_table(const graph& g, std::span<const std::int64_t> sources,
-                    std::span<const std::int64_t> targets, bool from_targets, int threads,
-                    any_rows& out) {
+                    std::span<const std::int64_t> targets, const drivers::block_rows& run,
+                    const progress_callback& progress, any_rows& out) {
   const std::int64_t n = g.num_vertices();
   auto& d = allocated<T>(out, sources.size(), targets.size());
   const std::size_t cols = targets.size();
+  const bool from_targets = run.from_targets;
   std::optional<graph> reversed;
   if (from_targets) {
     reversed.emplace(n);
-    reversed->reserve(g.num_edges());
-    for (std::size_t e = 0; e < g.sources().size(); ++e)
-      reversed->add_edge(g.targets()[e], g.sources()[e], g.weights()[e]);
+    reversed->assign(g.targets(), g.sources(), g.weights());
   }
   source_options so;
   so.type = dtype_of<T>();
-  so.threads = threads;
+  so.threads = run.threads;
   so.cycles = cycle_scope::whole_graph; // as a table from the hierarchy refuses them
-  const source_solver solver(from_targets ? *reversed : g, so);
   const auto searched = from_targets ? targets : sources;
   const auto kept = from_targets ? sources : targets;
+  if (searched.empty())
+    return;
   const std::int64_t batch =
-      std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(n, 1));
-  for (std::size_t first = 0; first < searched.size(); first += static_cast<std::size_t>(batch)) {
-    const std::size_t count = std::min(searched.size() - first, static_cast<std::size_t>(batch));
-    const source_result rows = solver.solve(searched.subspan(first, count));
-    const auto& r = std::get<std::vector<T>>(rows.distances);
-    for (std::size_t k = 0; k < count; ++k) {
-      const T* row = r.data() + k * static_cast<std::size_t>(n);
-      for (std::size_t j = 0; j < kept.size(); ++j) {
-        const T v = row[kept[j]];
-        if (from_targets)
-          d[j * cols + first + k] = v;
-        else
-          d[(first + k) * cols + j] = v;
+      run.batch > 0
+          ? run.batch
+          : std::max<std::int64_t>(1, (std::int64_t{1} << 24) / std::max<std::int64_t>(n, 1));
+  const auto started = std::chrono::steady_clock::now();
+  const auto report = [&](std::int64_t done) {
+    if (!progress)
+      return true;
+    progress_info p;
+    p.rounds_total = static_cast<std::int64_t>(searched.size());
+    p.rounds_done = done;
+    p.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    p.updates_per_second = p.elapsed_seconds > 0 ? static_cast<double>(n) * static_cast<double>(n) *
+                                                       static_cast<double>(done) / p.elapsed_seconds
+                                                 : 0.0;
+    return progress(p);
+  };
+  try {
+    // The weight checks, the CSR copy and the potentials once for all batches.
+    const source_solver solver(from_targets ? *reversed : g, so);
+    for (std::size_t first = 0; first < searched.size(); first += static_cast<std::size_t>(batch)) {
+      if (!report(static_cast<std::int64_t>(first)))
+        throw cancelled_error("the table was cancelled");
+      const std::size_t count = std::min(searched.size() - first, static_cast<std::size_t>(batch));
+      const progress_callback within = [&, first, count](const progress_info& p) {
+        return report(static_cast<std::int64_t>(first) +
+                      (p.rounds_total > 0
+                           ? p.rounds_done * static_cast<std::int64_t>(count) / p.rounds_total
+                           : static_cast<std::int64_t>(count)));
+      };
+      const source_result rows =
+          solver.solve(searched.subspan(first, count), progress ? within : progress_callback{});
+      const auto& r = std::get<std::vector<T>>(rows.distances);
+      for (std::size_t k = 0; k < count; ++k) {
+        const T* row = r.data() + k * static_cast<std::size_t>(n);
+        for (std::size_t j = 0; j < kept.size(); ++j) {
+          const T v = row[kept[j]];
+          if (from_targets)
+            d[j * cols + first + k] = v;
+          else
+            d[(first + k) * cols + j] = v;
+        }
       }
     }
+  } catch (const negative_cycle_error& e) {
+    if (!from_targets)
+      throw;
+    throw turned_around(e);
   }
 }
 
@@ -172,7 +203,7 @@ plan solve_table_into(const graph& g, std::span<const std::int64_t> sources,
   }
   if (const auto* block = std::get_if<drivers::block_rows>(&ran.run)) {
     visit_dtype(options.type, [&](auto zero) {
-      dijkstra_table<decltype(zero)>(g, sources, targets, block->from_targets, block->threads, out);
+      dijkstra_table<decltype(zero)>(g, sources, targets, *block, options.progress, out);
     });
     return ran;
   }
@@ -191,6 +222,29 @@ table_result solve_table(const graph& g, std::span<const std::int64_t> sources,
   r.cols = static_cast<std::int64_t>(targets.size());
   const plan p = make_plan(g, options, plan_request::block(r.rows, r.cols));
   r.ran = solve_table_into(g, sources, targets, p, options, r.distances);
+  return r;
+}
+
+table_result hierarchy::table(std::span<const std::int64_t> sources,
+                              std::span<const std::int64_t> targets, int threads) const {
+  const std::int64_t n = num_vertices();
+  const auto rows = checked_ids(n, sources, "source");
+  const auto cols = checked_ids(n, targets, "target");
+  const detail::omp_thread_cap cap(threads);
+  table_result r;
+  r.rows = static_cast<std::int64_t>(rows.size());
+  r.cols = static_cast<std::int64_t>(cols.size());
+  r.ran.type = type();
+  r.ran.run = drivers::ch_table{threads};
+  r.ran.algorithm_reason = "a prepared contraction hierarchy";
+  detail::derive_driver_fields(r.ran, backend_kind::cpu);
+  std::visit(
+      [&](const auto& p) {
+        using T = typename std::decay_t<decltype(p.h)>::value_type;
+        auto& d = allocated<T>(r.distances, rows.size(), cols.size());
+        cpu::ch_table<T>(p.ch, p.h, rows, cols, threads, d.data());
+      },
+      s_->prepared);
   return r;
 }
 

@@ -28,18 +28,21 @@ std::string_view to_string(format f) noexcept {
     return "course-binary";
   case format::npy:
     return "npy";
+  case format::tntp:
+    return "tntp";
   }
   return "?";
 }
 
 format parse_format(std::string_view name) {
   for (format f : {format::dimacs, format::mtx, format::edgelist, format::csv,
-                   format::course_binary, format::npy}) {
+                   format::course_binary, format::npy, format::tntp}) {
     if (name == to_string(f))
       return f;
   }
-  throw invalid_argument_error("unknown format '" + std::string(name) +
-                               "' (expected dimacs, mtx, edgelist, csv, course-binary or npy)");
+  throw invalid_argument_error(
+      "unknown format '" + std::string(name) +
+      "' (expected dimacs, mtx, edgelist, csv, course-binary, npy or tntp)");
 }
 
 std::optional<format> format_from_path(const std::filesystem::path& p) {
@@ -67,6 +70,7 @@ std::optional<format> format_from_path(const std::filesystem::path& p) {
       {".bin", format::course_binary, false},
       {".course", format::course_binary, false},
       {".npy", format::npy, false},
+      {".tntp", format::tntp, true},
   };
   for (const auto& entry : table) {
     // A stem is required: a file named just ".gr" has no suffix.

@@ -126,6 +126,7 @@ std::optional<std::int64_t> peek_vertex_count_bytes(std::string_view head, std::
       return mtx_count(head, whole_file);
     case format::edgelist:
     case format::csv:
+    case format::tntp:
       return std::nullopt; // ids are counted only once every edge is read
     }
   } catch (...) {

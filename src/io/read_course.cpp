@@ -98,7 +98,7 @@ graph_file read_course_binary(const std::filesystem::path& p, std::string_view b
               "edge " + std::to_string(first_bad) + ": vertex " + std::to_string(id) +
                   " is out of range 0.." + std::to_string(n - 1));
   }
-  graph_file out{graph(n), vertex_labels::numeric(n, 0), format::course_binary};
+  graph_file out{graph(n), vertex_labels::numeric(n, 0), format::course_binary, {}};
   out.g.assign(std::move(src), std::move(dst), std::move(weight));
   return out;
 }

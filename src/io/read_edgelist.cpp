@@ -68,7 +68,7 @@ graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
   for (std::size_t i = 0; i < sorted.size(); ++i)
     names[i] = std::to_string(sorted[i]);
 
-  graph_file out{graph(n), vertex_labels::named(std::move(names), true), format::edgelist};
+  graph_file out{graph(n), vertex_labels::named(std::move(names), true), format::edgelist, {}};
   out.g.assign(std::move(src), std::move(dst), std::move(weight));
   return out;
 }

@@ -39,7 +39,7 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
 namespace {
 
 /// read_options::undirected: v -> u beside every u -> v (a self-loop stays one edge).
-void add_reverse_edges(graph& g) {
+void add_reverse_edges(graph& g, std::vector<double>& second) {
   std::vector<std::int32_t> src = g.sources();
   std::vector<std::int32_t> dst = g.targets();
   std::vector<double> weight = g.weights();
@@ -52,6 +52,8 @@ void add_reverse_edges(graph& g) {
       src.push_back(dst[e]);
       dst.push_back(src[e]);
       weight.push_back(weight[e]);
+      if (!second.empty())
+        second.push_back(second[e]);
     }
   }
   g.assign(std::move(src), std::move(dst), std::move(weight));
@@ -63,7 +65,7 @@ namespace detail {
 
 void fail_unknown_format(const std::filesystem::path& p) {
   fail_file(p, "unknown format: the suffix is not one of .gr .mtx .txt .el .wel .edges .csv "
-               ".csv.gz .bin .course .npy (name the format explicitly)");
+               ".csv.gz .bin .course .npy .tntp (name the format explicitly)");
 }
 
 graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view bytes, format f,
@@ -74,12 +76,15 @@ graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view byt
     text_bytes = gunzip(bytes, p);
     bytes = text_bytes.view();
   }
-  APSP_EXPECTS(o.max_vertices >= 0 && o.max_vertices <= max_edge_format_vertices,
-               invalid_argument_error,
-               "read_options::max_vertices must be 0 (the default) or at most " +
-                   std::to_string(max_edge_format_vertices) + ", got " +
-                   std::to_string(o.max_vertices));
+  APSP_EXPECTS(
+      o.max_vertices >= 0 && o.max_vertices <= max_edge_format_vertices, invalid_argument_error,
+      "read_options::max_vertices must be 0 (the default) or at most " +
+          std::to_string(max_edge_format_vertices) + ", got " + std::to_string(o.max_vertices));
   const std::int64_t limit = o.max_vertices > 0 ? o.max_vertices : max_vertices;
+  if (!o.second_column.empty() && f != format::csv && f != format::tntp) {
+    fail_file(p, "a second weight column (" + o.second_column + ") needs a CSV input: " +
+                     std::string(to_string(f)) + " files carry one weight per edge");
+  }
   switch (f) {
   case format::dimacs:
     return read_dimacs(p, bytes, limit);
@@ -88,11 +93,13 @@ graph_file read_graph_bytes(const std::filesystem::path& p, std::string_view byt
   case format::edgelist:
     return read_edgelist(p, bytes, limit);
   case format::csv:
-    return read_csv(p, bytes, o.weight_column, limit);
+    return read_csv(p, bytes, o, limit);
   case format::course_binary:
     return read_course_binary(p, bytes, limit);
   case format::npy:
     return read_npy_graph(p, bytes);
+  case format::tntp:
+    return read_tntp(p, bytes, o.weight_column, o.second_column, limit);
   }
   fail_unknown_format(p);
 }
@@ -108,7 +115,7 @@ graph_file read_graph(const std::filesystem::path& p, const read_options& o) {
     detail::fail_unknown_format(p);
   graph_file gf = detail::read_graph_bytes(p, bytes.view(), *f, o);
   if (o.undirected)
-    add_reverse_edges(gf.g);
+    add_reverse_edges(gf.g, gf.second);
   return gf;
 }
 

@@ -88,7 +88,7 @@ graph_file to_graph(const std::filesystem::path& p, std::string_view bytes, cons
       ++e;
     }
   }
-  graph_file out{graph(n), vertex_labels::numeric(n, 0), format::npy};
+  graph_file out{graph(n), vertex_labels::numeric(n, 0), format::npy, {}};
   out.g.assign(std::move(src), std::move(dst), std::move(weight));
   return out;
 }

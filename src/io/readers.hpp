@@ -20,10 +20,16 @@ namespace apsp::io::detail {
                                   std::int64_t limit);
 [[nodiscard]] graph_file read_edgelist(const std::filesystem::path& p, std::string_view text,
                                        std::int64_t limit);
+/// Columns from `o`: weight_column, second_column, source_column, target_column, oneway_column.
 [[nodiscard]] graph_file read_csv(const std::filesystem::path& p, std::string_view text,
-                                  const std::string& weight_column, std::int64_t limit);
+                                  const read_options& o, std::int64_t limit);
 [[nodiscard]] graph_file read_course_binary(const std::filesystem::path& p, std::string_view bytes,
                                             std::int64_t limit);
+/// TransportationNetworks `_net.tntp`: `weight_column` names a link column ("weight": the
+/// free-flow time), `second_column` (empty: none) another into graph_file::second.
+[[nodiscard]] graph_file read_tntp(const std::filesystem::path& p, std::string_view text,
+                                   const std::string& weight_column,
+                                   const std::string& second_column, std::int64_t limit);
 [[nodiscard]] graph_file read_npy_graph(const std::filesystem::path& p, std::string_view bytes);
 
 /// What read_graph does once the file is in memory: text formats are gunzipped when the bytes

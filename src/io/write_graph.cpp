@@ -238,6 +238,10 @@ void write_graph(const std::filesystem::path& p, const graph_file& gf, format f)
     detail::fail_write(p, "a weight of magnitude " + std::to_string(most) +
                               " is beyond 2^53, which the graph readers refuse");
   }
+  if (f == format::tntp) {
+    throw invalid_argument_error("cannot write " + p.string() +
+                                 ": TNTP is read only (write dimacs, csv or another format)");
+  }
   const bool text = f != format::course_binary && f != format::npy;
   atomic_output out(p, text && detail::wants_gzip(p));
   switch (f) {
@@ -259,6 +263,8 @@ void write_graph(const std::filesystem::path& p, const graph_file& gf, format f)
   case format::npy:
     write_npy_graph(out, gf.g);
     break;
+  case format::tntp:
+    break; // refused above
   }
   out.commit();
 }

@@ -16,8 +16,8 @@ using apsp::io::read_graph;
 using apsp::io::write_graph;
 
 apsp::io::graph_file ring(std::int64_t n) {
-  apsp::io::graph_file f{apsp::graph(n), apsp::io::vertex_labels::numeric(n, 0),
-                         format::course_binary};
+  apsp::io::graph_file f{
+      apsp::graph(n), apsp::io::vertex_labels::numeric(n, 0), format::course_binary, {}};
   for (std::int64_t i = 0; i < n; ++i)
     f.g.add_edge(i, (i + 1) % n, 1.0 + static_cast<double>(i % 5));
   return f;
@@ -27,8 +27,8 @@ apsp::io::graph_file ring(std::int64_t n) {
 TEST(PeekVertexCount, AgreesWithTheReaderWhereTheFormatDeclaresIt) {
   const scratch_dir dir;
   const auto g = ring(37);
-  const std::pair<const char*, bool> files[] = {{"g.gr", true},  {"g.mtx", true},
-                                                {"g.bin", true}, {"g.npy", true},
+  const std::pair<const char*, bool> files[] = {{"g.gr", true},   {"g.mtx", true},
+                                                {"g.bin", true},  {"g.npy", true},
                                                 {"g.txt", false}, {"g.csv", false}};
   for (const auto& [name, declared] : files) {
     const auto p = dir / name;

@@ -23,7 +23,7 @@ graph_file random_graph(std::int64_t n, int extra, bool integral, unsigned seed)
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> vertex(0, static_cast<int>(n) - 1);
   std::uniform_int_distribution<int> weight(-100, 1000);
-  graph_file f{apsp::graph(n), apsp::io::vertex_labels::numeric(n, 0), format::course_binary};
+  graph_file f{apsp::graph(n), apsp::io::vertex_labels::numeric(n, 0), format::course_binary, {}};
   const auto w = [&] {
     const double x = weight(rng);
     return integral ? x : x / 7.0 + 1e-9;

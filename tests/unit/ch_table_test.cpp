@@ -2,11 +2,13 @@
 // Dijkstra's rows, exactly: grids with one-way streets and closed blocks (unreachable parts),
 // random sparse graphs with zero weights, parallel arcs and self-loops, negative weights
 // through potentials; int32 and int64; duplicate sources and targets, sources that are targets,
-// empty sets; generous and starved witness searches; 1 to 3 threads. And the planner: auto
-// picks the hierarchy's table for a large road-like integer graph, Dijkstra for float weights.
+// empty sets; generous and starved witness searches; 1 to 3 threads; with and without
+// stall-on-demand in the searches. And the planner: auto picks the hierarchy's table for a
+// large road-like integer graph, Dijkstra for float weights.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -15,6 +17,7 @@
 
 #include "apsp/apsp.hpp"
 #include "apsp/table.hpp"
+#include "common/table_cases.hpp"
 #include "cpu/ch_table.hpp"
 #include "cpu/csr_graph.hpp"
 #include "cpu/phast.hpp"
@@ -22,118 +25,11 @@
 
 namespace {
 
-/// A w x h street grid: each street two-way, one-way either way, or missing; a block of
-/// vertices near one corner closed (no arcs: unreachable, unreaching); a few diagonals,
-/// parallel arcs and self-loops. Weights 0..max_weight, shifted by random potentials when
-/// `negative` (negative arcs, no negative cycle).
-apsp::graph street_grid(std::int64_t w, std::int64_t h, std::int64_t max_weight, bool negative,
-                        std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  apsp::graph g(w * h);
-  std::vector<std::int64_t> shift(static_cast<std::size_t>(w * h), 0);
-  if (negative) {
-    for (auto& s : shift)
-      s = static_cast<std::int64_t>(rng() % 40);
-  }
-  std::uniform_int_distribution<std::int64_t> weight(0, max_weight);
-  std::uniform_int_distribution<int> kind(0, 9);
-  const auto closed = [&](std::int64_t x, std::int64_t y) { return x < 2 && y < 2; };
-  const auto arc = [&](std::int64_t u, std::int64_t v) {
-    g.add_edge(u, v,
-               static_cast<double>(weight(rng) + shift[static_cast<std::size_t>(v)] -
-                                   shift[static_cast<std::size_t>(u)]));
-  };
-  for (std::int64_t y = 0; y < h; ++y) {
-    for (std::int64_t x = 0; x < w; ++x) {
-      if (closed(x, y))
-        continue;
-      const std::int64_t v = y * w + x;
-      const std::int64_t right = x + 1 < w && !closed(x + 1, y) ? v + 1 : -1;
-      const std::int64_t down = y + 1 < h && !closed(x, y + 1) ? v + w : -1;
-      for (const std::int64_t to : {right, down}) {
-        if (to < 0)
-          continue;
-        const int k = kind(rng);
-        if (k < 6) {
-          arc(v, to);
-          arc(to, v);
-        } else if (k < 7) {
-          arc(v, to);
-        } else if (k < 8) {
-          arc(to, v);
-        } // else: no street
-      }
-      if (kind(rng) == 0 && right >= 0 && down >= 0)
-        arc(v, down + 1);
-      if (kind(rng) == 0 && right >= 0)
-        arc(v, right); // perhaps a parallel arc
-      if (kind(rng) == 0)
-        g.add_edge(v, v, static_cast<double>(weight(rng))); // a self-loop (>= 0)
-    }
-  }
-  return g;
-}
-
-/// n vertices, m random arcs: many vertices unreachable from others.
-apsp::graph random_sparse(std::int64_t n, std::int64_t m, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  apsp::graph g(n);
-  std::uniform_int_distribution<std::int64_t> vertex(0, n - 1);
-  std::uniform_int_distribution<std::int64_t> weight(0, 9);
-  for (std::int64_t e = 0; e < m; ++e)
-    g.add_edge(vertex(rng), vertex(rng), static_cast<double>(weight(rng)));
-  return g;
-}
-
-/// `count` random vertices of n, with a repeat and, when there are any, a vertex of `also`.
-std::vector<std::int64_t> pick(std::int64_t n, std::size_t count, std::uint64_t seed,
-                               const std::vector<std::int64_t>& also = {}) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::int64_t> out;
-  for (std::size_t i = 0; i < count; ++i)
-    out.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n)));
-  if (!out.empty())
-    out.push_back(out.front()); // a duplicate
-  if (!also.empty())
-    out.push_back(also.back()); // a source that is also a target
-  return out;
-}
-
-template <class T> constexpr apsp::dtype type_of() {
-  return sizeof(T) == 4 ? apsp::dtype::int32 : apsp::dtype::int64;
-}
-
-/// Dijkstra's table: solve_from_sources' rows cut to the targets' columns.
-template <class T>
-std::vector<T> dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>& sources,
-                              const std::vector<std::int64_t>& targets) {
-  apsp::source_options so;
-  so.type = type_of<T>();
-  so.threads = 2;
-  so.cycles = apsp::cycle_scope::whole_graph;
-  const auto rows = apsp::solve_from_sources(g, sources, so);
-  const auto& d = std::get<std::vector<T>>(rows.distances);
-  std::vector<T> out;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    for (const std::int64_t t : targets)
-      out.push_back(d[i * static_cast<std::size_t>(rows.n) + static_cast<std::size_t>(t)]);
-  }
-  return out;
-}
-
-template <class T>
-void expect_same_table(const std::vector<T>& got, const std::vector<T>& want, std::size_t cols,
-                       const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  std::int64_t wrong = 0;
-  for (std::size_t k = 0; k < got.size(); ++k) {
-    if (got[k] != want[k] && wrong++ < 5) {
-      ADD_FAILURE() << what << ": row " << k / cols << " column " << k % cols << ": table "
-                    << got[k] << ", Dijkstra " << want[k];
-    }
-  }
-  EXPECT_EQ(wrong, 0) << what;
-}
+using apsp::testing::dijkstra_table;
+using apsp::testing::expect_same_table;
+using apsp::testing::pick;
+using apsp::testing::random_sparse;
+using apsp::testing::street_grid;
 
 /// The hierarchy's table of g (potentials first where a weight is negative) against
 /// Dijkstra's, for several witness limits and thread counts.
@@ -159,11 +55,14 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
     const auto ch = apsp::cpu::phast_hierarchy<T>(csr, limits);
     ASSERT_TRUE(ch.complete);
     for (const int threads : {1, 3}) {
-      std::vector<T> got(sources.size() * targets.size(), T{-7});
-      apsp::cpu::ch_table<T>(ch, h, s32, t32, threads, got.data());
-      expect_same_table(got, want, targets.size(),
-                        "settle limit " + std::to_string(limits.settle_limit) + ", " +
-                            std::to_string(threads) + " threads");
+      for (const bool stall : {true, false}) {
+        std::vector<T> got(sources.size() * targets.size(), T{-7});
+        apsp::cpu::ch_table<T>(ch, h, s32, t32, threads, got.data(), stall);
+        expect_same_table(got, want, targets.size(),
+                          "settle limit " + std::to_string(limits.settle_limit) + ", " +
+                              std::to_string(threads) + " threads" +
+                              (stall ? ", stalling" : ", no stalling"));
+      }
     }
   }
 }
@@ -246,6 +145,59 @@ TEST(ChTable, ANegativeCycleRefusesTheTable) {
   p.run = apsp::drivers::ch_table{1};
   apsp::any_rows out;
   EXPECT_THROW((void)apsp::solve_table_into(g, s, s, p, o, out), apsp::negative_cycle_error);
+}
+
+TEST(ChTable, DijkstraRowsInBatchesWithProgressAndCancel) {
+  const auto g = street_grid(9, 7, 20, true, 4);
+  const auto targets = pick(g.num_vertices(), 5, 21);
+  const auto sources = pick(g.num_vertices(), 11, 22, targets);
+  apsp::solve_options o;
+  o.type = apsp::dtype::int64;
+  for (const bool from_targets : {false, true}) {
+    SCOPED_TRACE(from_targets ? "from the targets" : "from the sources");
+    apsp::plan p = apsp::make_plan(g, o, apsp::plan_request::block(13, 6));
+    p.run = apsp::drivers::block_rows{2, from_targets, 3}; // batches of 3 searches
+    std::vector<std::int64_t> seen;
+    o.progress = [&](const apsp::progress_info& i) {
+      seen.push_back(i.rounds_done);
+      EXPECT_EQ(i.rounds_total,
+                static_cast<std::int64_t>(from_targets ? targets.size() : sources.size()));
+      return true;
+    };
+    apsp::any_rows out;
+    (void)apsp::solve_table_into(g, sources, targets, p, o, out);
+    expect_same_table(std::get<std::vector<std::int64_t>>(out),
+                      dijkstra_table<std::int64_t>(g, sources, targets), targets.size(), "rows");
+    EXPECT_TRUE(std::find(seen.begin(), seen.end(), 3) != seen.end()); // a batch boundary
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    int calls = 0;
+    o.progress = [&](const apsp::progress_info&) { return ++calls < 2; };
+    EXPECT_THROW((void)apsp::solve_table_into(g, sources, targets, p, o, out),
+                 apsp::cancelled_error);
+    o.progress = {};
+  }
+}
+
+TEST(ChTable, ACycleFoundFromTheTargetsIsNamedInTheGraphsDirection) {
+  apsp::graph g(4);
+  g.add_edge(0, 1, 1);
+  g.add_edge(1, 2, -2);
+  g.add_edge(2, 3, -2);
+  g.add_edge(3, 1, 1);
+  const std::vector<std::int64_t> s{0, 1};
+  const std::vector<std::int64_t> t{2};
+  apsp::solve_options o;
+  o.type = apsp::dtype::int32;
+  apsp::plan p = apsp::make_plan(g, o, apsp::plan_request::block(2, 1));
+  p.run = apsp::drivers::block_rows{1, true};
+  apsp::any_rows out;
+  try {
+    (void)apsp::solve_table_into(g, s, t, p, o, out);
+    ADD_FAILURE() << "no negative cycle reported";
+  } catch (const apsp::negative_cycle_error& e) {
+    ASSERT_EQ(e.cycle().size(), 3u) << e.what();
+    EXPECT_EQ(e.cycle(), (std::vector<std::int64_t>{1, 2, 3})) << e.what();
+  }
 }
 
 } // namespace
