@@ -6,7 +6,8 @@
 // `repeats` times, since a shared machine's speed drifts, and prints one line per repeat and the
 // medians.
 //
-// Usage: cpu_supernodal_rate [x y z (20 20 20)] [threads (2)] [repeats (3)] [fw_n (3500)]
+// Usage: cpu_supernodal_rate [x y z (20 20 20) | --graph FILE] [threads (2)] [repeats (3)]
+//        [fw_n (3500)]   (FILE: any format apsp reads, e.g. ../shared/data/DE.gr)
 
 #include <omp.h>
 
@@ -16,9 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "apsp/apsp.hpp"
+#include "apsp/io.hpp"
 #include "core/backend.hpp"
 #include "cpu/elimination.hpp"
 #include "cpu/supernodal_fw.hpp"
@@ -68,16 +71,29 @@ double median(std::vector<double> v) {
 
 } // namespace
 
+arcs from_file(const char* path) {
+  const apsp::graph g = apsp::io::read_graph(path).g;
+  arcs a;
+  a.n = g.num_vertices();
+  a.heads = g.sources();
+  a.tails = g.targets();
+  for (const double w : g.weights())
+    a.weights.push_back(static_cast<std::int32_t>(w));
+  return a;
+}
+
 int main(int argc, char** argv) try {
-  const std::int64_t gx = argc > 3 ? std::atoll(argv[1]) : 20;
-  const std::int64_t gy = argc > 3 ? std::atoll(argv[2]) : 20;
-  const std::int64_t gz = argc > 3 ? std::atoll(argv[3]) : 20;
-  const int rest = argc > 3 ? 4 : 1;
+  const bool file = argc > 2 && std::string(argv[1]) == "--graph";
+  const bool lattice = !file && argc > 3;
+  const std::int64_t gx = lattice ? std::atoll(argv[1]) : 20;
+  const std::int64_t gy = lattice ? std::atoll(argv[2]) : 20;
+  const std::int64_t gz = lattice ? std::atoll(argv[3]) : 20;
+  const int rest = file ? 3 : lattice ? 4 : 1;
   const int threads = argc > rest ? std::atoi(argv[rest]) : 2;
   const int repeats = argc > rest + 1 ? std::atoi(argv[rest + 1]) : 3;
   const std::int64_t fw_n = argc > rest + 2 ? std::atoll(argv[rest + 2]) : 3500;
 
-  const arcs g = grid3d(gx, gy, gz, 42);
+  const arcs g = file ? from_file(argv[2]) : grid3d(gx, gy, gz, 42);
   const auto plan = apsp::cpu::plan_elimination(g.n, g.heads, g.tails, g.n * g.n);
   apsp::solve_options sn_options;
   sn_options.threads = threads;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -101,15 +103,37 @@ void run_all(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan, 
   }
   const step_schedule schedule = schedule_steps(plan, threads);
   progress_counter progress(plan, progress_steps, ctx);
+  const auto start = std::chrono::steady_clock::now();
   if (!schedule.subtrees.empty())
     run_subtrees(d, via, plan, schedule, position, threads, progress, ctx);
+  const auto subtrees_done = std::chrono::steady_clock::now();
   step_executor<T> e(d, via, detail::cpu::selected_isa(), ctx.negative_weights());
+  double top_updates = 0;
+  double team_updates = 0;
+  std::int64_t team_steps = 0;
   for (const std::int64_t s : schedule.top_steps) {
     const auto& step = plan.steps[static_cast<std::size_t>(s)];
     const int team = step.updates() >= parallel_updates ? threads : 1;
     e.run(plan, step, position[static_cast<std::size_t>(s)], team, nullptr);
     progress.add(step.updates());
     progress.report();
+    top_updates += step.updates();
+    if (team > 1) {
+      team_updates += step.updates();
+      ++team_steps;
+    }
+  }
+  if (ctx.tuning().supernodal_verbose) {
+    // Where the cpu steps' time goes: the subtrees (a thread each), then the top steps.
+    const auto end = std::chrono::steady_clock::now();
+    const double sub = std::chrono::duration<double>(subtrees_done - start).count();
+    const double top = std::chrono::duration<double>(end - subtrees_done).count();
+    std::fprintf(stderr,
+                 "apsp cpu supernodal: %zu subtrees %.3f s (%.3e updates), %zu top steps %.3f s "
+                 "(%.3e updates; %lld on every thread, %.3e updates), %d threads\n",
+                 schedule.subtrees.size(), sub, plan.updates - top_updates,
+                 schedule.top_steps.size(), top, top_updates, static_cast<long long>(team_steps),
+                 team_updates, threads);
   }
   if (via != nullptr) {
     std::int32_t* v = via->data();

@@ -2,7 +2,7 @@
 # supernodal solver, on ROME's lattices, DE.gr and road-like graphs (issue 42's benchmark).
 
 suite supernodal suite_supernodal "apsp_cli" \
-  "SN_GRAPHS (default: 2D 150^2 180^2, 3D 25^3 30^3, DE.gr, road 100k): each engine of SN_ENGINES (cuda-sn fw-cuda cpu-sn johnson auto; also cuda-sn-rows: by rows over --devices SN_DEVICES (0,1; 0,0 with SN_FORCE_MULTI=1), cuda-sn-ooc: by rows through one GPU capped at SN_OOC_BYTES (8G)) to a course binary, solve stage and whole run; the GPU steps' stages (APSP_SUPERNODAL_VERBOSE); refuses to run without METIS"
+  "SN_GRAPHS (default: 2D 150^2 180^2, 3D 25^3 30^3, DE.gr, road 100k): each engine of SN_ENGINES (cuda-sn fw-cuda cpu-sn johnson auto; also cuda-sn-rows: by rows over --devices SN_DEVICES (0,1; 0,0 with SN_FORCE_MULTI=1), cuda-sn-ooc: by rows through one GPU capped at SN_OOC_BYTES (8G), cuda-sn-paths: with the path matrix) to a course binary, solve stage and whole run; the GPU steps' stages (APSP_SUPERNODAL_VERBOSE); refuses to run without METIS"
 suite_supernodal() {
   local A g how rc s whole name n
   A=$(program apsp)
@@ -36,6 +36,7 @@ suite_supernodal() {
         cuda-sn) how="--algorithm supernodal --backend cuda" ;;
         cuda-sn-rows) how="--algorithm supernodal --backend cuda --devices ${SN_DEVICES:-0,1}"
                       env=(APSP_CUDA_FORCE_MULTI_GPU=${SN_FORCE_MULTI:-0}) ;;
+        cuda-sn-paths) how="--algorithm supernodal --backend cuda --paths $WORK/via.npy" ;;
         cuda-sn-ooc) how="--algorithm supernodal --backend cuda"
                      env=(APSP_CUDA_FORCE_OUT_OF_CORE_BYTES=${SN_OOC_BYTES:-8G}) ;;
         fw-cuda) how="--algorithm fw --backend cuda" ;;
@@ -80,5 +81,5 @@ suite_supernodal() {
       fi
     done
   done
-  rm -f "$WORK/out.bin"
+  rm -f "$WORK/out.bin" "$WORK/via.npy"
 }
