@@ -73,15 +73,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   // The host matrices are faulted in on other threads from the start, beside the steps, so the
   // download copies at memory speed (as the dense engine's in-core solve does).
   matrix_reduction* const reduction = ctx.reduction(); // metrics: h_d is unset then
-  std::jthread prefault([&h_d, h_via,
-                         fault = edges != nullptr && reduction == nullptr &&
-                                 cuda::prefault_enabled()] {
-    if (!fault)
-      return;
-    cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-    if (h_via != nullptr)
-      cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-  });
+  std::jthread prefault = cuda::prefault_in_background(
+      h_d, h_via, edges != nullptr && reduction == nullptr && cuda::prefault_enabled());
   cuda::device_guard guard(device);
   cuda::stream s;
   const std::int64_t ld = n;
@@ -311,19 +304,10 @@ public:
     // The analysis, the relabelled edges and the pinned staging buffers.
     p.working_host_bytes = n == 0 ? 0 : analysis + 2 * cuda::staging_bytes;
 
-    std::string why;
-    const int count = device_count(&why);
-    const int device = chosen_device(o);
-    p.run = drivers::cuda_supernodal{device, {}, ep != nullptr ? plan_ : nullptr};
-    if (count == 0) {
-      p.device = "no CUDA device";
-      p.fits = false;
-      p.reason = why;
+    p.run = drivers::cuda_supernodal{chosen_device(o), {}, ep != nullptr ? plan_ : nullptr};
+    const auto [count, device] = find_plan_devices(p, o);
+    if (count == 0)
       return p;
-    }
-    APSP_EXPECTS(device >= 0 && device < count, invalid_argument_error,
-                 "CUDA device " + std::to_string(device) + " does not exist (" +
-                     std::to_string(count) + " found)");
     p.device = describe_device(device) + ", supernodal Floyd-Warshall (" +
                (ep != nullptr ? ep->order_name + ", " + std::to_string(ep->steps.size()) +
                                     " steps, " +

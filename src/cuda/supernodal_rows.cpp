@@ -329,13 +329,8 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
 
   // The result's pages faulted in on other threads meanwhile, so that the rows' copies run at
   // memory speed (as the in-core solve does).
-  std::jthread prefault([&h_d, h_via, fault = edges != nullptr && cuda::prefault_enabled()] {
-    if (!fault)
-      return;
-    cuda::prefault_host(h_d.data(), h_d.size() * sizeof(T));
-    if (h_via != nullptr)
-      cuda::prefault_host(h_via->data(), h_via->size() * sizeof(std::int32_t));
-  });
+  std::jthread prefault =
+      cuda::prefault_in_background(h_d, h_via, edges != nullptr && cuda::prefault_enabled());
   const auto faulted = [&prefault] {
     if (prefault.joinable())
       prefault.join();
