@@ -19,6 +19,7 @@
 #include "core/tuning.hpp"
 #include "cpu/elimination.hpp"
 #include "cuda/supernodal_rows.hpp"
+#include "cuda/supernodal_schedule.hpp"
 #include "common/test_graphs.hpp"
 
 namespace {
@@ -259,6 +260,41 @@ TEST(CudaSupernodalByRows, SplitCoversEveryRowOnceAndStepsStayInTheirRows) {
     for (const std::int64_t s : split.top_steps)
       for (const std::int32_t m : ep.steps[static_cast<std::size_t>(s)].members)
         EXPECT_EQ(owner[static_cast<std::size_t>(m)], -2);
+  }
+}
+
+TEST(CudaSupernodalSchedule, PathLaunchesShareNoAncestorAndCoverEverySliceOnce) {
+  // Host code only: with paths (disjoint_ancestors) the tasks of a launch share no ancestor;
+  // with or without, every slice of every step is scheduled once, levels in order.
+  const auto g = make_lattice({40, 40, 1, 1, 100, true, 0}, 13);
+  const auto ep = apsp::cpu::plan_elimination(g.num_vertices(), g.sources(), g.targets(),
+                                              std::int64_t{1} << 40);
+  const auto heights = apsp::cuda::step_heights(ep);
+  for (const bool disjoint : {false, true}) {
+    SCOPED_TRACE(disjoint);
+    const auto sched = apsp::cuda::schedule_steps(ep, heights, apsp::cuda::all_steps(ep),
+                                                  {.disjoint_ancestors = disjoint});
+    std::int64_t pivots = 0;
+    std::size_t launches_with_several = 0;
+    for (const auto& l : sched.launches) {
+      launches_with_several += l.count > 1;
+      std::vector<std::int32_t> seen;
+      for (int k = 0; k < l.count; ++k) {
+        const auto& t = sched.tasks[l.first + static_cast<std::size_t>(k)];
+        pivots += t.np;
+        if (!disjoint)
+          continue;
+        for (std::int32_t a = 0; a < t.na; ++a)
+          seen.push_back(ep.ancestors[static_cast<std::size_t>(t.ancestors + a)]);
+      }
+      std::sort(seen.begin(), seen.end());
+      EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end())
+          << "two tasks of a path launch share an ancestor";
+    }
+    EXPECT_EQ(pivots, g.num_vertices()) << "every pivot once";
+    EXPECT_GT(launches_with_several, 0u) << "steps batched into launches";
+    EXPECT_EQ(sched.level_end.size(),
+              static_cast<std::size_t>(*std::max_element(heights.begin(), heights.end()) + 1));
   }
 }
 
