@@ -30,6 +30,12 @@ void write_block(const std::filesystem::path& p, const distance_block& block, fo
                  std::span<const std::string> row_ids = {},
                  std::span<const std::string> col_ids = {});
 
+/// Reads a block that write_block wrote in npy (its shape must be rows x cols; any of the four
+/// dtypes) or course_binary (rows * cols int32). Throws invalid_input_error naming the file
+/// when its shape or size differs, invalid_argument_error for other formats.
+[[nodiscard]] distance_block read_block(const std::filesystem::path& p, format f,
+                                        std::int64_t rows, std::int64_t cols);
+
 /// `text` as one CSV field: as it is, or in double quotes (inner quotes doubled) where it holds
 /// a comma, a quote or a line break, is empty, or starts or ends with a space.
 [[nodiscard]] std::string csv_text_field(std::string text);

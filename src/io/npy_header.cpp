@@ -116,7 +116,7 @@ bool is_npy(std::string_view bytes) noexcept {
 }
 
 npy_header parse_npy_header(std::string_view bytes, std::size_t file_size,
-                            const std::filesystem::path& p) {
+                            const std::filesystem::path& p, bool square) {
   if (bytes.empty())
     fail_byte(p, 0, "empty file (expected a .npy array)");
   if (!is_npy(bytes))
@@ -168,14 +168,15 @@ npy_header parse_npy_header(std::string_view bytes, std::size_t file_size,
   }
   h.rows = shape[0];
   h.cols = shape[1];
-  if (h.rows != h.cols) {
+  if (square && h.rows != h.cols) {
     fail_byte(p, shape_byte,
               "matrix is " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
                   "; expected a square matrix");
   }
-  if (h.rows > max_vertices) {
+  if (h.rows > max_vertices || h.cols > max_vertices) {
     fail_byte(p, shape_byte,
-              "matrix size " + std::to_string(h.rows) + " is too large (at most " +
+              "matrix size " + std::to_string(h.rows > h.cols ? h.rows : h.cols) +
+                  " is too large (at most " +
                   std::to_string(max_vertices) + ")");
   }
   const std::size_t need =

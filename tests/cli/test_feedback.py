@@ -164,12 +164,13 @@ def test_an_interrupt_with_checkpoint_names_the_round_and_the_resume_command(aps
 
 
 def test_the_first_eta_waits_for_the_pace_and_is_within_2x_of_the_solve(apsp, tmp_path):
-    # One thread, 47 rounds of 64: a solve of a few seconds, logged every 2 s.
+    # One thread, 47 rounds of 128: a solve of a few seconds (n^3 = 2.2e11 updates), logged
+    # every 2 s.
     rng = np.random.default_rng(22)
-    n = 3000
+    n = 6000
     write_gr(tmp_path / "g.gr", n, random_edges(rng, n, 4 * n, low=1, high=50))
     r = apsp("solve", "g.gr", "--progress", "--backend", "cpu", "--algorithm", "fw", "--block",
-             "64", "--threads", "1", timeout=TIMEOUT)
+             "128", "--threads", "1", timeout=TIMEOUT)
     assert r.rc == 0, r
     lines = [line for line in r.err.splitlines() if line.startswith("apsp: round ")]
     # The first line (round 1, its time mostly set-up) has no pace to go by yet.

@@ -138,3 +138,41 @@ def test_a_matrix_of_unknown_format_is_a_usage_error_naming_the_option(apsp, tmp
     (tmp_path / "d.dat").write_bytes(b"\x00" * 16)
     assert_error(apsp("verify", "g.gr", "d.dat"), 2, "'d.dat'", "--matrix-format")
     assert_error(apsp("verify", "g.gr", "missing.npy"), 3, "missing.npy", "cannot open")
+
+
+@pytest.mark.parametrize("out, dtype", [("b.npy", "int32"), ("b.npy", "float64"),
+                                        ("b.bin", "int32")])
+def test_verify_checks_a_block_of_sources_and_targets(apsp, tmp_path, out, dtype):
+    rng = np.random.default_rng(11)
+    write_gr(tmp_path / "g.gr", 80, random_edges(rng, 80, 400, 1, 30))
+    (tmp_path / "s.txt").write_text("3\n7\n7\n80\n")
+    sets = ["--sources", "@s.txt", "--targets", "1,5,80"]
+    r = apsp("solve", "g.gr", *sets, "-o", out, "--dtype", dtype, "-q")
+    assert r.rc == 0, r
+    block = ["--block-sources", "@s.txt", "--block-targets", "1,5,80"]
+    r = apsp("verify", "g.gr", out, *block)
+    assert r.rc == 0 and r.out.startswith(f"OK: all 4 x 3 entries of {out}"), r
+    # One wrong entry is found and named in the file's ids (row 7, column 5).
+    if out.endswith(".npy"):
+        b = np.load(tmp_path / out)
+        b[1, 1] += 1
+        np.save(tmp_path / out, b)
+    else:
+        b = np.fromfile(tmp_path / out, dtype=np.int32).reshape(4, 3)
+        b[1, 1] += 1
+        b.tofile(tmp_path / out)
+    r = apsp("verify", "g.gr", out, *block)
+    assert_error(r, 7, f"{out} gives d[7][5] = ")
+    # The shape must be the block's; --sources (a sample of a whole matrix) does not go with it.
+    assert_error(apsp("verify", "g.gr", out, "--block-sources", "3,7"), 3, out, "2 x 80")
+    r = apsp("verify", "g.gr", out, *block, "--sources", "3")
+    assert r.rc == 2 and "excludes" in r.err, r
+
+
+def test_verify_checks_a_block_of_targets_only(apsp, tmp_path):
+    rng = np.random.default_rng(12)
+    write_gr(tmp_path / "g.gr", 50, random_edges(rng, 50, 200, 1, 30))
+    assert apsp("solve", "g.gr", "--targets", "2,9", "-o", "c.npy", "-q").rc == 0
+    r = apsp("verify", "g.gr", "c.npy", "--block-targets", "2,9")
+    assert r.rc == 0 and r.out.startswith("OK: all 50 x 2 entries of c.npy"), r
+    assert_error(apsp("verify", "g.gr", "c.npy", "--block-targets", "2,99"), 2, "99")
