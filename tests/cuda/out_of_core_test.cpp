@@ -371,6 +371,7 @@ TEST(CudaOutOfCorePlan, ResumeTakesTheSavedBlockWhereItFits) {
     apsp::detail::checkpoint_identity id;
     id.n = n;
     id.block = block;
+    fs::create_directories(dir.path); // a store makes it at its first save, which this skips
     apsp::detail::checkpoint_store(dir.path, id, 0, 0.0).commit(1, (n + block - 1) / block);
   };
   const auto planned = [&](std::int64_t room_for, bool resume) {
