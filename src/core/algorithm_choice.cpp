@@ -39,6 +39,10 @@ constexpr double ch_seconds_per_cell_per_sqrt_vertex = 4.5e-10;
 // and docs/dev/benchmark-log.md, 'Figures from code comments').
 constexpr double supernodal_rate_4_byte = 1.0e10;
 constexpr double supernodal_seconds_per_cell = 2.0e-9;
+// The analysis per arc: METIS's nested dissection and the symbolic steps, which cost most on
+// graphs without small separators (dense random graphs); an upper figure of the runs in
+// docs/dev/benchmark-log.md, 'Figures from code comments'.
+constexpr double supernodal_analysis_seconds_per_arc = 5.0e-6;
 // The supernodal steps on one GPU (updates per second of the whole device; H200, int32 and
 // float32), a fixed cost for the levels' launches and the analysis' upload, and seconds per
 // matrix cell for the build and the gather into vertex order (docs/sparse.md).
@@ -139,6 +143,10 @@ double supernodal_cpu_seconds(const problem_shape& s) {
   const double rate = supernodal_rate_4_byte / (size_of(s.type) == 4 ? 1.0 : 2.0);
   const double n = static_cast<double>(s.n);
   return s.supernodal_updates / (rate * threads) + n * n * supernodal_seconds_per_cell / threads;
+}
+
+double supernodal_analysis_seconds(const problem_shape& s) {
+  return static_cast<double>(std::max<std::int64_t>(s.m, 0)) * supernodal_analysis_seconds_per_arc;
 }
 
 double supernodal_cuda_seconds(const problem_shape& s) {

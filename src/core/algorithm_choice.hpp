@@ -52,6 +52,10 @@ void note_gpu_started() noexcept;
 /// (fill, relabelling there and back); +infinity when not analysed.
 [[nodiscard]] double supernodal_cpu_seconds(const problem_shape& s);
 
+/// The supernodal analysis itself (METIS nested dissection and the symbolic steps) for m arcs:
+/// the planner runs it only where it is cheap beside the other engines' estimates.
+[[nodiscard]] double supernodal_analysis_seconds(const problem_shape& s);
+
 /// The supernodal steps on one GPU: the counted updates at its rate, plus the launches of the
 /// levels and the passes over the n x n matrix on the device (build, gather); +infinity when
 /// not analysed.

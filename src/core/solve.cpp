@@ -197,6 +197,10 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
 /// Graphs with at most this many arcs per vertex get the supernodal analysis under `auto`
 /// (denser ones have no small separators worth the METIS call).
 constexpr std::int64_t supernodal_max_degree = 32;
+/// Up to this many arcs per vertex the analysis always runs; above it only when it costs at
+/// most supernodal_analysis_share of the best estimate without it.
+constexpr std::int64_t supernodal_low_degree = 8;
+constexpr double supernodal_analysis_share = 0.25;
 
 /// Resolves the algorithm (and the back end) for an n-vertex problem with m arcs (m < 0:
 /// unknown, which `automatic` takes as dense). `g`, when known, lets `automatic` weigh the
@@ -256,8 +260,17 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   };
   const bool supernodal_paths_safe =
       !o.paths || (g != nullptr && positive(g->summarize_weights().min));
+  // Sparse graphs of low degree (roads, grids, meshes) are analysed; denser ones only when the
+  // analysis costs little beside the best estimate without it (a random graph of degree 20
+  // has no small separators, and METIS on it costs more than the GPU's whole solve).
+  const auto analysis_pays = [&] {
+    if (m <= supernodal_low_degree * n)
+      return true;
+    return detail::supernodal_analysis_seconds(shape) <=
+           supernodal_analysis_share * detail::choose_algorithm(shape, fw_kind).seconds;
+  };
   if (g != nullptr && detail::supernodal_has_nested_dissection() && n >= 2 &&
-      m <= supernodal_max_degree * n && supernodal_paths_safe) {
+      m <= supernodal_max_degree * n && supernodal_paths_safe && analysis_pays()) {
     analysis = detail::analyse_supernodal(n, *g);
     shape.supernodal_updates = detail::supernodal_updates(*analysis);
   }
