@@ -32,6 +32,8 @@ const char* file_name() {
     return "fuzz-input.bin";
   case apsp::io::format::npy:
     return "fuzz-input.npy";
+  case apsp::io::format::tntp:
+    return "fuzz-input_net.tntp";
   }
   return "fuzz-input";
 }

@@ -104,8 +104,12 @@ graph_file read_csv(const std::filesystem::path& p, std::string_view text, const
                   " column(s); the first two must be the endpoints");
   }
   const std::size_t columns = fields.size();
-  const auto [source_index, target_index] = endpoint_columns(p, header_line, fields, o);
-  const auto endpoint = [&](std::size_t c) { return c == source_index || c == target_index; };
+  const auto endpoints = endpoint_columns(p, header_line, fields, o);
+  const auto [source_index, target_index] = endpoints;
+  // (a lambda captures the pair, not the bindings: clang's C++20 refuses those)
+  const auto endpoint = [&endpoints](std::size_t c) {
+    return c == endpoints.first || c == endpoints.second;
+  };
   std::size_t weight_index = columns; // columns = absent
   std::size_t second_index = columns;
   for (std::size_t c = 0; c < columns; ++c) {
