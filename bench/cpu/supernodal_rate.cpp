@@ -115,10 +115,11 @@ int main(int argc, char** argv) try {
   const double fw_updates =
       static_cast<double>(fw_n) * static_cast<double>(fw_n) * static_cast<double>(fw_n);
 
-  std::printf("# grid %lldx%lldx%lld n=%lld steps=%zu widest=%lld updates=%.4e order='%s' "
-              "threads=%d fw_n=%lld\n",
-              static_cast<long long>(gx), static_cast<long long>(gy), static_cast<long long>(gz),
-              static_cast<long long>(g.n), plan.steps.size(), static_cast<long long>(plan.widest),
+  const std::string shape = file ? std::string(argv[2])
+                                 : "grid " + std::to_string(gx) + "x" + std::to_string(gy) + "x" +
+                                       std::to_string(gz);
+  std::printf("# %s n=%lld steps=%zu widest=%lld updates=%.4e order='%s' threads=%d fw_n=%lld\n",
+              shape.c_str(), static_cast<long long>(g.n), plan.steps.size(), static_cast<long long>(plan.widest),
               plan.updates, plan.order_name.c_str(), threads, static_cast<long long>(fw_n));
   std::vector<double> sn_rates, fw_rates, ratios;
   std::int64_t checksum = 0;
