@@ -266,6 +266,14 @@ progress_callback make_progress(progress_style style) {
   return [line](const progress_info& info) { return (*line)(info); };
 }
 
+void show_stage(progress_style style, const std::string& what) {
+  if (style == progress_style::none)
+    return;
+  close_progress_line();
+  std::fprintf(stderr, "apsp: %s ...\n", what.c_str());
+  std::fflush(stderr);
+}
+
 void close_progress_line() noexcept {
   if (!line_open)
     return;

@@ -73,6 +73,10 @@ enum class progress_style { none, terminal, log };
 /// is done ("--" before).
 [[nodiscard]] progress_callback make_progress(progress_style style);
 
+/// "apsp: WHAT ..." on a line of its own when progress is shown: the command's stages around
+/// the engine's ("reading g.gr", "writing d.npy").
+void show_stage(progress_style style, const std::string& what);
+
 /// Ends a progress line left open by a solve that stopped early, so messages start a line.
 void close_progress_line() noexcept;
 

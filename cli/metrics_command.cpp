@@ -251,10 +251,12 @@ int run_metrics(const metrics_args& a) {
   if (const auto n = declared_vertices(a.in))
     refuse_declared_memory(a.in, *n, metrics_least_host_bytes(*n, 0, options), "apsp metrics");
   // 2. Read, 3. compute.
+  const progress_style shown = progress_wanted(a.quiet, a.progress);
+  show_stage(shown, "reading " + a.in.path);
   const loaded_graph in = read_input(keeping_no_matrix(a.in));
   throw_if_interrupted();
   resolve_auto_dtype(options, a.solver, in.file.g);
-  mo.progress = make_progress(progress_wanted(a.quiet, a.progress));
+  mo.progress = make_progress(shown);
   graph_metrics m;
   try {
     m = compute_metrics(in.file.g, options, mo);

@@ -373,6 +373,8 @@ int run(const solve_args& a) {
   stage_seconds t;
   solve_outputs outputs(a, request.out_format);
   // 2. read.
+  const progress_style shown = progress_wanted(a.quiet, a.progress);
+  show_stage(shown, "reading " + a.in.path);
   const loaded_graph in = read_input(a.in);
   trace("solve: input read");
   t.read = in.read_seconds;
@@ -390,7 +392,7 @@ int run(const solve_args& a) {
   // 4. solve.
   const result r = [&] {
     try {
-      return solve_input(in, p, options, progress_wanted(a.quiet, a.progress));
+      return solve_input(in, p, options, shown);
     } catch (...) {
       outputs.rethrow_solve_error();
     }
@@ -401,6 +403,8 @@ int run(const solve_args& a) {
   throw_if_interrupted();
 
   // 5. write, then report.
+  if (!a.out.empty())
+    show_stage(shown, "writing " + a.out);
   t.write = outputs.write(in, r);
   trace("solve: written");
   if (!options.checkpoint_dir.empty())

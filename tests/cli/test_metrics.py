@@ -208,8 +208,9 @@ def test_progress_names_the_hierarchy_and_counts_sources(apsp, tmp_path):
     s = json.loads(r.out)
     assert s["algorithm"] == "phast" and s["driver"].startswith("phast rows"), s
     lines = r.err.splitlines()
-    assert lines[0].startswith("apsp: building the contraction hierarchy ..."), r
-    counted = lines[1:]
+    assert lines[0] == "apsp: reading grid.gr ...", r
+    assert lines[1].startswith("apsp: building the contraction hierarchy ..."), r
+    counted = lines[2:]
     assert counted and all(line.startswith("apsp: sources ") for line in counted), r
     assert all("sources/s" in line and "updates/s" not in line for line in counted), r
     assert counted[-1].startswith(f"apsp: sources {w * w}/{w * w} (100%)"), r

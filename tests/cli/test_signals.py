@@ -94,13 +94,30 @@ def test_progress_flag_logs_lines_when_not_a_terminal(apsp, tmp_path):
     assert lines, r
     # Plain lines for a log (no carriage returns or escapes); the last says the solve finished.
     assert "\r" not in r.err and "\033" not in r.err, r
-    assert all(line.startswith("apsp: round ") and "elapsed" in line for line in lines), r
-    assert lines[-1].startswith("apsp: round 300/300 (100%)") and "ETA 0 s" in lines[-1], r
+    # The command's stage first, then the engine's rounds.
+    assert lines[0] == "apsp: reading g.gr ...", r
+    rounds = lines[1:]
+    assert all(line.startswith("apsp: round ") and "elapsed" in line for line in rounds), r
+    assert rounds[-1].startswith("apsp: round 300/300 (100%)") and "ETA 0 s" in rounds[-1], r
     # The reference back end has no estimate, and the first round's time also holds the set-up:
     # no ETA is extrapolated from it.
-    assert lines[0].startswith("apsp: round 1/300 ") and "ETA --" in lines[0], r
+    assert rounds[0].startswith("apsp: round 1/300 ") and "ETA --" in rounds[0], r
     r = apsp("solve", "g.gr", "--progress", "--quiet")
     assert r.rc == 2 and "excludes" in r.err, r
+
+
+def test_progress_names_the_commands_stages(apsp, tmp_path):
+    rng = np.random.default_rng(6)
+    write_gr(tmp_path / "g.gr", 200, random_edges(rng, 200, 800))
+    r = apsp("solve", "g.gr", "-o", "d.npy", "--progress", "--backend", "cpu")
+    assert r.rc == 0, r
+    lines = r.err.splitlines()
+    assert lines[0] == "apsp: reading g.gr ...", r
+    at = lines.index("apsp: writing d.npy ...")
+    assert at > 1 and all(line.startswith(PROGRESS) for line in lines[1:at]), r
+    # Without --progress (not a terminal) neither is printed.
+    quiet = apsp("solve", "g.gr", "-o", "d2.npy", "--backend", "cpu")
+    assert quiet.rc == 0 and "apsp: reading" not in quiet.err, quiet
 
 
 # --- SIGTERM and SIGHUP -----------------------------------------------------------------------
@@ -188,8 +205,10 @@ class Child:
         return catches(self.proc.pid, sig)
 
 
-# Progress lines: Floyd-Warshall's rounds, or the sources of the engines that make rows.
+# Progress lines: Floyd-Warshall's rounds, or the sources of the engines that make rows; and the
+# command's stages around them.
 PROGRESS = ("apsp: round ", "apsp: sources ")
+STAGES = ("apsp: reading ", "apsp: writing ")
 
 
 def solve_args(apsp_bin, graph, *extra):
@@ -199,7 +218,7 @@ def solve_args(apsp_bin, graph, *extra):
 
 def assert_cancelled(rc, lines, sig, what):
     assert rc == EXIT_CODE[sig], (rc, lines)
-    errors = [line for line in lines if not line.startswith(PROGRESS)]
+    errors = [line for line in lines if not line.startswith(PROGRESS + STAGES)]
     assert len(errors) == 1, lines
     assert errors[0].startswith(f"apsp: error: interrupted ({sig.name}) while {what}"), lines
     assert errors[0].rstrip().endswith("no output was written"), lines
