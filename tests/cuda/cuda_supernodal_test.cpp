@@ -57,6 +57,30 @@ apsp::result on_cpu(const apsp::graph& g, apsp::dtype t) {
   return apsp::solve(g, o);
 }
 
+/// Cells where two int32 results differ.
+std::int64_t cells_differing(const apsp::result& a, const apsp::result& b) {
+  const auto& x = std::get<apsp::dense_matrix<std::int32_t>>(a.distances());
+  const auto& y = std::get<apsp::dense_matrix<std::int32_t>>(b.distances());
+  std::int64_t differ = 0;
+  for (std::int64_t i = 0; i < x.n(); ++i)
+    for (std::int64_t j = 0; j < x.n(); ++j)
+      differ += x(i, j) != y(i, j);
+  return differ;
+}
+
+/// Cells where a float32 result is not within rounding (1e-5 relative) of the reference's.
+std::int64_t cells_beyond_rounding(const apsp::result& got, const apsp::result& want) {
+  const auto& x = std::get<apsp::dense_matrix<float>>(got.distances());
+  const auto& y = std::get<apsp::dense_matrix<float>>(want.distances());
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < x.n(); ++i)
+    for (std::int64_t j = 0; j < x.n(); ++j) {
+      const float a = x(i, j), b = y(i, j);
+      bad += !(std::isinf(a) ? std::isinf(b) : std::fabs(a - b) <= 1e-5f * std::max(1.f, b));
+    }
+  return bad;
+}
+
 struct lattice_case {
   const char* name;
   lattice_spec spec;
@@ -84,13 +108,7 @@ TEST(CudaSupernodal, Int32BitIdenticalToCpuFloydWarshall) {
       const auto r = apsp::solve(g, on_gpu(apsp::dtype::int32, paths));
       ASSERT_TRUE(std::holds_alternative<apsp::drivers::cuda_supernodal>(r.executed_plan().run))
           << apsp::to_string(r.executed_plan().run);
-      const auto& got = std::get<apsp::dense_matrix<std::int32_t>>(r.distances());
-      const auto& ref = std::get<apsp::dense_matrix<std::int32_t>>(want.distances());
-      std::int64_t differ = 0;
-      for (std::int64_t i = 0; i < g.num_vertices(); ++i)
-        for (std::int64_t j = 0; j < g.num_vertices(); ++j)
-          differ += got(i, j) != ref(i, j);
-      EXPECT_EQ(differ, 0) << (paths ? "with paths" : "distances only");
+      EXPECT_EQ(cells_differing(r, want), 0) << (paths ? "with paths" : "distances only");
       if (paths)
         apsp::testing::expect_paths_valid(g, r);
     }
@@ -103,16 +121,7 @@ TEST(CudaSupernodal, Float32WithinRoundingOfCpu) {
   auto g = make_lattice(s, 7);
   const auto want = on_cpu(g, apsp::dtype::float32);
   const auto r = apsp::solve(g, on_gpu(apsp::dtype::float32, true));
-  const auto& got = std::get<apsp::dense_matrix<float>>(r.distances());
-  const auto& ref = std::get<apsp::dense_matrix<float>>(want.distances());
-  std::int64_t bad = 0;
-  for (std::int64_t i = 0; i < g.num_vertices(); ++i)
-    for (std::int64_t j = 0; j < g.num_vertices(); ++j) {
-      const float a = got(i, j), b = ref(i, j);
-      const bool same = std::isinf(a) ? std::isinf(b) : std::fabs(a - b) <= 1e-5f * std::max(1.f, b);
-      bad += !same;
-    }
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(cells_beyond_rounding(r, want), 0);
   apsp::testing::expect_paths_valid(g, r, 1e-5);
 }
 
@@ -158,7 +167,6 @@ TEST(CudaSupernodalByRows, Int32BitIdenticalToCpuFloydWarshall) {
     SCOPED_TRACE(c.name);
     const auto g = make_lattice(c.spec, 42);
     const auto want = on_cpu(g, apsp::dtype::int32);
-    const auto& ref = std::get<apsp::dense_matrix<std::int32_t>>(want.distances());
     const auto n = static_cast<std::uint64_t>(g.num_vertices());
     for (const bool twice : {false, true}) {
       for (const bool paths : {false, true}) {
@@ -172,12 +180,8 @@ TEST(CudaSupernodalByRows, Int32BitIdenticalToCpuFloydWarshall) {
         ASSERT_NE(how, nullptr) << apsp::to_string(p.run);
         EXPECT_EQ(how->devices.size(), twice ? 2u : 1u) << p.device;
         EXPECT_NE(p.device.find("by rows"), std::string::npos) << p.device;
-        const auto& got = std::get<apsp::dense_matrix<std::int32_t>>(r.distances());
-        std::int64_t differ = 0;
-        for (std::int64_t i = 0; i < g.num_vertices(); ++i)
-          for (std::int64_t j = 0; j < g.num_vertices(); ++j)
-            differ += got(i, j) != ref(i, j);
-        EXPECT_EQ(differ, 0) << (paths ? "with paths" : "distances only") << ", " << p.device;
+        EXPECT_EQ(cells_differing(r, want), 0)
+            << (paths ? "with paths" : "distances only") << ", " << p.device;
         if (paths)
           apsp::testing::expect_paths_valid(g, r);
       }
@@ -191,15 +195,7 @@ TEST(CudaSupernodalByRows, Float32WithinRoundingOfCpu) {
   const auto n = static_cast<std::uint64_t>(g.num_vertices());
   const auto want = on_cpu(g, apsp::dtype::float32);
   const auto r = by_rows(g, on_gpu(apsp::dtype::float32, true), n * n * 8 * 2 / 3, false);
-  const auto& got = std::get<apsp::dense_matrix<float>>(r.distances());
-  const auto& ref = std::get<apsp::dense_matrix<float>>(want.distances());
-  std::int64_t bad = 0;
-  for (std::int64_t i = 0; i < g.num_vertices(); ++i)
-    for (std::int64_t j = 0; j < g.num_vertices(); ++j) {
-      const float a = got(i, j), b = ref(i, j);
-      bad += !(std::isinf(a) ? std::isinf(b) : std::fabs(a - b) <= 1e-5f * std::max(1.f, b));
-    }
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(cells_beyond_rounding(r, want), 0);
   apsp::testing::expect_paths_valid(g, r, 1e-5);
 }
 
