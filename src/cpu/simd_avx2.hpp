@@ -19,6 +19,8 @@ template <> struct simd<std::int32_t> {
   using vec = __m256i;
   using via_vec = __m256i;
   using mask = __m256i;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return _mm256_testz_si256(m, m) == 0; }
   static constexpr int lanes = 8;
   static constexpr int mr = 6, nr = 2, mr_paths = 3, nr_paths = 2;
 
@@ -44,6 +46,8 @@ template <> struct simd<float> {
   using vec = __m256;
   using via_vec = __m256i;
   using mask = __m256;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return _mm256_movemask_ps(m) != 0; }
   static constexpr int lanes = 8;
   static constexpr int mr = 6, nr = 2, mr_paths = 3, nr_paths = 2;
 
@@ -90,6 +94,8 @@ template <> struct simd<std::int64_t> : via_in_64bit_lanes {
   using value_type = std::int64_t;
   using vec = __m256i;
   using mask = __m256i;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return _mm256_testz_si256(m, m) == 0; }
   static constexpr int lanes = 4;
   static constexpr int mr = 4, nr = 2, mr_paths = 3, nr_paths = 2;
 
@@ -113,6 +119,8 @@ template <> struct simd<double> : via_in_64bit_lanes {
   using value_type = double;
   using vec = __m256d;
   using mask = __m256d;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return _mm256_movemask_pd(m) != 0; }
   static constexpr int lanes = 4;
   static constexpr int mr = 6, nr = 2, mr_paths = 3, nr_paths = 2;
 

@@ -21,6 +21,8 @@ template <> struct simd<std::int32_t> {
   using vec = __m512i;
   using via_vec = __m512i;
   using mask = __mmask16;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return m != 0; }
   static constexpr int lanes = 16;
   static constexpr int mr = 12, nr = 2, mr_paths = 6, nr_paths = 2;
 
@@ -44,6 +46,8 @@ template <> struct simd<float> {
   using vec = __m512;
   using via_vec = __m512i;
   using mask = __mmask16;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return m != 0; }
   static constexpr int lanes = 16;
   static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
 
@@ -88,6 +92,8 @@ template <> struct simd<std::int64_t> : via_in_ymm {
   using value_type = std::int64_t;
   using vec = __m512i;
   using mask = __mmask8;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return m != 0; }
   static constexpr int lanes = 8;
   static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
 
@@ -106,6 +112,8 @@ template <> struct simd<double> : via_in_ymm {
   using value_type = double;
   using vec = __m512d;
   using mask = __mmask8;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return m != 0; }
   static constexpr int lanes = 8;
   static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
 

@@ -14,6 +14,8 @@ template <class T> struct simd {
   using vec = T;
   using via_vec = std::int32_t;
   using mask = bool;
+  /// Some lane of a comparison's mask is set.
+  static bool any(mask m) { return m; }
   static constexpr int lanes = 1;
   // Micro-tile rows x vectors, without and with the via matrix.
   static constexpr int mr = 4, nr = 4, mr_paths = 4, nr_paths = 4;

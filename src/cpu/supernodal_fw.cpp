@@ -114,7 +114,18 @@ void run_all(dense_matrix<T>& d, via_matrix* via, const elimination_plan& plan, 
   for (const std::int64_t s : schedule.top_steps) {
     const auto& step = plan.steps[static_cast<std::size_t>(s)];
     const int team = step.updates() >= parallel_updates ? threads : 1;
+    const auto step_start = std::chrono::steady_clock::now();
     e.run(plan, step, position[static_cast<std::size_t>(s)], team, nullptr);
+    if (ctx.tuning().supernodal_verbose) {
+      // Every top step on a line of its own: which steps hold the top part's time.
+      const double took =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count();
+      std::fprintf(stderr,
+                   "apsp cpu supernodal: top step %lld: %zu pivots, %lld rows, %.3e updates, %d "
+                   "threads, %.4f s\n",
+                   static_cast<long long>(s), step.members.size(),
+                   static_cast<long long>(step.rows()), step.updates(), team, took);
+    }
     progress.add(step.updates());
     progress.report();
     top_updates += step.updates();

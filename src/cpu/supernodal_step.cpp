@@ -13,6 +13,10 @@ namespace {
 /// Runs of consecutive labels at least this long become blocks in place; shorter ones are
 /// gathered (an in-place block narrower than a micro-tile would run on padded copies anyway).
 constexpr int shortest_run = 32;
+/// Block widths in place are multiples of this: every ISA's kernel strip (tile_kernels.hpp:
+/// NR vectors of lanes) divides it.
+constexpr std::int64_t block_align = 64;
+static_assert(supernodal_tile % block_align == 0, "whole blocks must stay whole strips");
 
 template <class T> constexpr T inf = weight_traits<T>::infinity;
 
@@ -64,10 +68,14 @@ void step_executor<T>::add_runs(const std::int32_t* labels, std::int64_t count, 
       ++e;
     const std::int64_t len = e - a;
     if (len >= shortest_run) {
+      // Blocks of an equal width rounded up to whole strips of the kernels, the last one
+      // shorter: a block edge inside a strip would send that strip to the padded copies.
       const std::int64_t parts = (len + supernodal_tile - 1) / supernodal_tile;
-      for (std::int64_t p = 0; p < parts; ++p) {
-        const std::int64_t lo = len * p / parts;
-        const std::int64_t hi = len * (p + 1) / parts;
+      const std::int64_t per = (len + parts - 1) / parts;
+      const std::int64_t width = std::min<std::int64_t>(
+          supernodal_tile, (per + block_align - 1) / block_align * block_align);
+      for (std::int64_t lo = 0; lo < len; lo += width) {
+        const std::int64_t hi = std::min(len, lo + width);
         add_block(labels[a] + static_cast<std::int32_t>(lo), static_cast<int>(hi - lo), 0, shared);
       }
     } else {
@@ -258,8 +266,8 @@ void step_executor<T>::product(std::int64_t bi, std::int64_t bj, int kb, std::in
   const bool shared = merged;
   if (!shared && I.first >= 0 && J.first >= 0) {
     const std::int64_t at = I.first * n_ + J.first;
-    ops_.product(a, b, ld_, kb, d_ + at, via_ != nullptr ? via_ + at : nullptr, n_, I.len, J.len,
-                 k0, nullptr, nullptr);
+    ops_.product_sparse(a, b, ld_, kb, d_ + at, via_ != nullptr ? via_ + at : nullptr, n_, I.len,
+                        J.len, k0, nullptr, nullptr);
     return;
   }
   T* c = work_[static_cast<std::size_t>(thread)].get();
@@ -287,11 +295,14 @@ void step_executor<T>::product(std::int64_t bi, std::int64_t bj, int kb, std::in
     const T* in = c + x * ld_;
     T* row = d_ + i * n_;
     if (!shared) {
-      for (int y = 0; y < J.len; ++y)
-        row[label(J, y)] = in[y];
-      if (vc != nullptr) {
-        for (int y = 0; y < J.len; ++y)
-          via_[i * n_ + label(J, y)] = vc[x * ld_ + y];
+      // Only what the pivots lowered (the via changes with it), so unchanged lines stay clean.
+      for (int y = 0; y < J.len; ++y) {
+        const std::int32_t j = label(J, y);
+        if (!(in[y] < row[j]))
+          continue;
+        row[j] = in[y];
+        if (vc != nullptr)
+          via_[i * n_ + j] = vc[x * ld_ + y];
       }
       continue;
     }

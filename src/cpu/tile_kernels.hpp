@@ -70,13 +70,23 @@ load_registers(typename S::vec (&acc)[MR][NR], typename S::via_vec (&vacc)[MR][N
   }
 }
 
-template <class S, bool Paths, int MR, int NR>
+/// `Sparse`: a row of the block is stored only where some lane improved on what c holds (the
+/// relaxations only lower values, so an unchanged row equals c's and its lines stay clean).
+template <class S, bool Paths, int MR, int NR, bool Sparse = false>
 inline __attribute__((always_inline)) void
 store_registers(const typename S::vec (&acc)[MR][NR], const typename S::via_vec (&vacc)[MR][NR],
                 typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc) {
   constexpr int L = S::lanes;
 #pragma GCC unroll 16
   for (int m = 0; m < MR; ++m) {
+    if constexpr (Sparse) {
+      bool changed = false;
+#pragma GCC unroll 16
+      for (int v = 0; v < NR; ++v)
+        changed |= S::any(S::less(acc[m][v], S::load(c + m * ldc + v * L)));
+      if (!changed)
+        continue;
+    }
 #pragma GCC unroll 16
     for (int v = 0; v < NR; ++v) {
       S::store(c + m * ldc + v * L, acc[m][v]);
@@ -128,7 +138,8 @@ struct line_fetch {
 /// a[k][0..MR) and b[k][0..NR*lanes) for k < kb (both stride ld), all held in registers. With
 /// `Fetch`, it also prefetches `fetch_lines` lines from `fetch` into the cache, one every
 /// 2^shift pivot steps.
-template <class S, bool Negative, bool Paths, int MR, int NR, bool Fetch = false>
+template <class S, bool Negative, bool Paths, int MR, int NR, bool Fetch = false,
+          bool Sparse = false>
 inline __attribute__((always_inline)) void
 micro_kernel(const typename S::value_type* a, const typename S::value_type* b, std::ptrdiff_t ld,
              int kb, typename S::value_type* c, std::int32_t* vc, std::ptrdiff_t ldc,
@@ -160,12 +171,12 @@ micro_kernel(const typename S::value_type* a, const typename S::value_type* b, s
         relax_vec<S, Negative, Paths>(acc[m][v], vacc[m][v], av, bv[v], kv);
     }
   }
-  store_registers<S, Paths>(acc, vacc, c, vc, ldc);
+  store_registers<S, Paths, MR, NR, Sparse>(acc, vacc, c, vc, ldc);
 }
 
 /// Phase 3 on one tile for a chunk of pivots: full micro-tiles run in place; partial ones at the
 /// tile's bottom and right edges run on a padded copy, so the kernel never needs masks.
-template <class S, bool Negative, bool Paths>
+template <class S, bool Negative, bool Paths, bool Sparse>
 void product_chunk(const typename S::value_type* a, const typename S::value_type* b,
                    std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
                    std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0, line_fetch& fetch) {
@@ -194,10 +205,11 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
       const auto kernel = [&](T * c_at, std::int32_t * vc_at, std::ptrdiff_t ldc_at)
           __attribute__((always_inline)) {
         if (nf > 0) {
-          micro_kernel<S, Negative, Paths, MR, NR, true>(a + i0, b + j0, ld, kb, c_at, vc_at,
-                                                         ldc_at, k0, f, nf, fetch.shift);
+          micro_kernel<S, Negative, Paths, MR, NR, true, Sparse>(
+              a + i0, b + j0, ld, kb, c_at, vc_at, ldc_at, k0, f, nf, fetch.shift);
         } else {
-          micro_kernel<S, Negative, Paths, MR, NR>(a + i0, b + j0, ld, kb, c_at, vc_at, ldc_at, k0);
+          micro_kernel<S, Negative, Paths, MR, NR, false, Sparse>(a + i0, b + j0, ld, kb, c_at,
+                                                                  vc_at, ldc_at, k0);
         }
       };
       if (h == MR && w == W) {
@@ -216,6 +228,8 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
       kernel(cbuf, vbuf, W);
       for (int m = 0; m < h; ++m) {
         for (int q = 0; q < w; ++q) {
+          if (Sparse && !(cbuf[m * W + q] < ct[m * ldc + q]))
+            continue;
           ct[m * ldc + q] = cbuf[m * W + q];
           if constexpr (Paths)
             vt[m * ldc + q] = vbuf[m * W + q];
@@ -225,8 +239,8 @@ void product_chunk(const typename S::value_type* a, const typename S::value_type
   }
 }
 
-/// Phase 3 on one tile (see tile_ops::product).
-template <class S, bool Negative, bool Paths>
+/// Phase 3 on one tile (see tile_ops::product and product_sparse).
+template <class S, bool Negative, bool Paths, bool Sparse = false>
 void product_tile(const typename S::value_type* a, const typename S::value_type* b,
                   std::ptrdiff_t ld, int kb, typename S::value_type* c, std::int32_t* vc,
                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0,
@@ -247,8 +261,8 @@ void product_tile(const typename S::value_type* a, const typename S::value_type*
   static_assert(kc_max >= 8, "strip too wide for the L1 budget");
   for (int kc0 = 0; kc0 < kb; kc0 += kc_max) {
     const int kc = kb - kc0 < kc_max ? kb - kc0 : kc_max;
-    product_chunk<S, Negative, Paths>(a + kc0 * ld, b + kc0 * ld, ld, kc, c, vc, ldc, rows, cols,
-                                      k0 + kc0, fetch);
+    product_chunk<S, Negative, Paths, Sparse>(a + kc0 * ld, b + kc0 * ld, ld, kc, c, vc, ldc, rows,
+                                              cols, k0 + kc0, fetch);
   }
 }
 
@@ -397,9 +411,9 @@ void transpose(const E* src, std::ptrdiff_t lds, E* dst, std::ptrdiff_t ldd, int
 
 template <class S, class X, bool Negative, bool Paths>
 tile_ops<typename S::value_type> tile_ops_for() {
-  return {&pivot_tile<S, Negative, Paths>, &panel_tile<S, Negative, Paths>,
-          &product_tile<S, Negative, Paths>, &transpose<X, typename S::value_type>,
-          &transpose<X, std::int32_t>};
+  return {&pivot_tile<S, Negative, Paths>,          &panel_tile<S, Negative, Paths>,
+          &product_tile<S, Negative, Paths, false>, &product_tile<S, Negative, Paths, true>,
+          &transpose<X, typename S::value_type>,    &transpose<X, std::int32_t>};
 }
 
 /// The tile routines over SIMD wrapper S, with X's block transposes (simd_*.hpp transpose32).

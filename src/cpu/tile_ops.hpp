@@ -38,6 +38,13 @@ template <class T> struct tile_ops {
   void (*product)(const T* a, const T* b, std::ptrdiff_t ld, int kb, T* c, std::int32_t* vc,
                   std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0, const T* next_a,
                   const T* next_b);
+  /// Phase 3 as `product`, but a micro-tile row is written back only where a pivot changed it:
+  /// a product over a matrix that the pivots mostly leave as it is (the supernodal solver's
+  /// steps with few pivots over many rows, bound by memory) then dirties, and writes back to
+  /// memory, only the cache lines that changed. The same values as `product`.
+  void (*product_sparse)(const T* a, const T* b, std::ptrdiff_t ld, int kb, T* c, std::int32_t* vc,
+                         std::ptrdiff_t ldc, int rows, int cols, std::int32_t k0, const T* next_a,
+                         const T* next_b);
   /// dst[x][i] = src[i][x] for i < rows, x < cols (strides lds and ldd): the column panels'
   /// copies into and out of their transposed scratch tile, for distances and for vias.
   void (*transpose)(const T* src, std::ptrdiff_t lds, T* dst, std::ptrdiff_t ldd, int rows,
