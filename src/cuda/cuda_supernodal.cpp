@@ -9,12 +9,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -28,8 +28,8 @@
 #include "cuda/initial_matrix.hpp"
 #include "cuda/metrics_reduce.hpp"
 #include "cuda/multi_gpu.hpp"
-#include "cuda/out_of_core.hpp"
 #include "cuda/nvtx.hpp"
+#include "cuda/out_of_core.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/supernodal_kernels.hpp"
 #include "cuda/supernodal_rows.hpp"
@@ -67,8 +67,9 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   const double t_analysis = since();
   const bool paths = h_via != nullptr;
   const std::vector<int> heights = cuda::step_heights(*ep);
-  const cuda::sn_schedule schedule =
-      cuda::schedule_steps(*ep, heights, cuda::all_steps(*ep), {.disjoint_ancestors = paths});
+  const cuda::sn_schedule schedule = cuda::schedule_steps(
+      *ep, heights, cuda::all_steps(*ep),
+      {.disjoint_ancestors = paths, .fuse_slices = !paths && std::is_same_v<T, std::int32_t>});
 
   // The host matrices are faulted in on other threads from the start, beside the steps, so the
   // download copies at memory speed (as the dense engine's in-core solve does).
@@ -94,6 +95,7 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   const auto d_order = upload(ep->order);
   const auto d_label = upload(ep->label);
   const auto d_tasks = upload(schedule.tasks);
+  const auto d_row_lists = upload(schedule.row_lists);
   // Row l of the matrix (and of the via matrix) at l * n: the kernels reach rows by table.
   cuda::device_buffer<T*> d_rows(static_cast<std::size_t>(n));
   cuda::enqueue_sn_row_table<T>(d_rows.data(), d_d.data(), ld, n, s.get());
@@ -104,9 +106,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   // The initial matrix in elimination labels: from the edges (relabelled here), or from the
   // host matrix (solve_dense) scattered row chunk by row chunk.
   cuda::enqueue_init_matrix<T>(d_d.data(), n, ld, weight_traits<T>::infinity, s.get());
-  const std::int64_t chunk_rows =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(n, static_cast<std::int64_t>(
-                                                               gather_bytes / (n * sizeof(T)))));
+  const std::int64_t chunk_rows = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(n, static_cast<std::int64_t>(gather_bytes / (n * sizeof(T)))));
   if (edges != nullptr) {
     const std::int64_t m = edges->num_edges();
     std::vector<std::int32_t> src(static_cast<std::size_t>(m)), dst(static_cast<std::size_t>(m));
@@ -157,6 +158,9 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
       g.count = l.count;
       g.widest = l.widest;
       g.whole = l.whole;
+      g.skip_outer = l.skip_outer;
+      g.outer_only = l.outer_only;
+      g.row_lists = d_row_lists.data();
       g.panel_blocks = l.panel_blocks;
       g.outer_blocks = l.outer_blocks;
       g.pivots = d_pivots.data();
@@ -222,8 +226,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
         auto* v = reinterpret_cast<std::int32_t*>(chunk.data());
         cuda::enqueue_sn_gather_rows<std::int32_t>(v, d_via_rows.data(), d_label.data() + row0,
                                                    rows, d_label.data(), n, s.get());
-        cuda::download_rows(v, h_via->data() + row0 * n, sizeof(std::int32_t), rows, n, n,
-                            s.get(), st);
+        cuda::download_rows(v, h_via->data() + row0 * n, sizeof(std::int32_t), rows, n, n, s.get(),
+                            st);
       }
     }
   }
@@ -253,7 +257,8 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
     }
     std::fprintf(stderr,
                  "apsp cuda supernodal: %lld steps, %lld levels, %lld launches, %.3e updates: "
-                 "analysis (at planning) %.3f s, matrix built %.3f s, steps %.3f s, prefault and staging joined %.3f s, "
+                 "analysis (at planning) %.3f s, matrix built %.3f s, steps %.3f s, prefault and "
+                 "staging joined %.3f s, "
                  "download %.3f s\n",
                  static_cast<long long>(ep->steps.size()), static_cast<long long>(levels),
                  static_cast<long long>(schedule.launches.size()), ep->updates, ep->seconds,
@@ -308,15 +313,15 @@ public:
     const auto [count, device] = find_plan_devices(p, o);
     if (count == 0)
       return p;
-    p.device = describe_device(device) + ", supernodal Floyd-Warshall (" +
-               (ep != nullptr ? ep->order_name + ", " + std::to_string(ep->steps.size()) +
-                                    " steps, " +
-                                    std::to_string(static_cast<long long>(ep->updates)) +
-                                    " updates, " + std::to_string(p.rounds) + " levels"
-                              : std::string(cpu::have_metis() ? "METIS order"
-                                                              : "natural order: built without "
-                                                                "METIS")) +
-               ")";
+    p.device =
+        describe_device(device) + ", supernodal Floyd-Warshall (" +
+        (ep != nullptr ? ep->order_name + ", " + std::to_string(ep->steps.size()) + " steps, " +
+                             std::to_string(static_cast<long long>(ep->updates)) + " updates, " +
+                             std::to_string(p.rounds) + " levels"
+                       : std::string(cpu::have_metis() ? "METIS order"
+                                                       : "natural order: built without "
+                                                         "METIS")) +
+        ")";
     const std::uint64_t usable = usable_bytes(device, o);
     note_gpu_started();
     // Several devices, or a matrix larger than the device (or a test forcing it): by rows.
@@ -356,7 +361,8 @@ public:
               auto ep = how->analysis ? how->analysis : plan_;
               if (!ep || ep->n != ctx.n())
                 ep = analysis_of(m, ctx);
-              const cuda::sn_row_split split = split_for(*ep, how->devices, ctx.options(), p.type, p.paths);
+              const cuda::sn_row_split split =
+                  split_for(*ep, how->devices, ctx.options(), p.type, p.paths);
               APSP_EXPECTS(split.fits(), out_of_memory_error,
                            "the supernodal solve of " + std::to_string(ctx.n()) +
                                " vertices does not fit on the devices even by rows: the pivot "
@@ -400,7 +406,8 @@ private:
   static std::uint64_t usable_per_device(const std::vector<int>& devices, const solve_options& o) {
     std::uint64_t least = UINT64_MAX;
     for (const int d : devices) {
-      const auto repeats = static_cast<std::uint64_t>(std::count(devices.begin(), devices.end(), d));
+      const auto repeats =
+          static_cast<std::uint64_t>(std::count(devices.begin(), devices.end(), d));
       least = std::min(least, usable_bytes(d, o) / repeats);
     }
     return least;
@@ -448,9 +455,8 @@ private:
     const cuda::sn_row_split split = split_for(*ep, devices, o, o.type, o.paths);
     if (!split.fits()) {
       p.fits = false;
-      p.reason = "the supernodal solve of " + std::to_string(n) +
-                 " vertices does not fit on " + p.device +
-                 " even by rows: the pivot strip of its top separators is too large";
+      p.reason = "the supernodal solve of " + std::to_string(n) + " vertices does not fit on " +
+                 p.device + " even by rows: the pivot strip of its top separators is too large";
       return;
     }
     p.device_bytes = cuda::sn_rows_device_bytes(n, static_cast<std::int64_t>(split.strip.size()),

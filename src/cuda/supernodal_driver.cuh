@@ -56,6 +56,17 @@ template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<
       APSP_CUDA_TRY(cudaEventRecord(l.after_panels, s));
     return;
   }
+  const std::size_t smem = kernels::sn_product_smem_bytes(sizeof(T));
+  if (l.outer_only) {
+    if (l.after_close != nullptr)
+      APSP_CUDA_TRY(cudaEventRecord(l.after_close, s));
+    if (l.after_panels != nullptr)
+      APSP_CUDA_TRY(cudaEventRecord(l.after_panels, s));
+    kernels::sn_product_kernel<T, Clamp, Paths, true>
+        <<<static_cast<unsigned>(l.outer_blocks), kernels::mp_threads, smem, s>>>(g);
+    APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (outer alone)", s);
+    return;
+  }
   if (!l.pivots_final) {
     kernels::sn_block_kernel<T, Clamp, Paths, false>
         <<<static_cast<unsigned>(l.count), kernels::mp_threads, close_smem, s>>>(g);
@@ -63,12 +74,13 @@ template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<
   }
   if (l.after_close != nullptr)
     APSP_CUDA_TRY(cudaEventRecord(l.after_close, s));
-  const std::size_t smem = kernels::sn_product_smem_bytes(sizeof(T));
   kernels::sn_product_kernel<T, Clamp, Paths, false>
       <<<static_cast<unsigned>(l.panel_blocks), kernels::mp_threads, smem, s>>>(g);
   APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (panels)", s);
   if (l.after_panels != nullptr)
     APSP_CUDA_TRY(cudaEventRecord(l.after_panels, s));
+  if (l.skip_outer)
+    return;
   kernels::sn_product_kernel<T, Clamp, Paths, true>
       <<<static_cast<unsigned>(l.outer_blocks), kernels::mp_threads, smem, s>>>(g);
   APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (outer)", s);

@@ -30,6 +30,10 @@ struct sn_task {
   std::int32_t row_tiles = 0; ///< 128-line tiles of the rows
   std::int64_t row_list = -1;
   std::int32_t nrows = 0;
+  /// With `col_list` >= 0 the columns are the `ncols` labels from that offset of the row lists
+  /// instead of the front (a fused step's restricted outer product: sn_launch::outer_only).
+  std::int64_t col_list = -1;
+  std::int32_t ncols = 0;
   std::int64_t panel_begin = 0;
   std::int64_t outer_begin = 0;
 };
@@ -53,6 +57,11 @@ template <class T> struct sn_launch {
   /// The pivots' rows are final (a device's block after the strip is done): no close and no
   /// row panel, only the column panel and the outer product of its rows.
   bool pivots_final = false;
+  /// Parts of a step run apart when its slices' outer products are fused (sn_schedule_options::
+  /// fuse_slices): the close and panels alone, or the outer product alone, whose tasks may
+  /// then pivot up to sn_fused_pivots.
+  bool skip_outer = false;
+  bool outer_only = false;
   std::int64_t panel_blocks = 0;
   std::int64_t outer_blocks = 0;
   const std::int32_t* pivots = nullptr;
@@ -67,14 +76,16 @@ template <class T> struct sn_launch {
 
 /// Pivots per slice of a supernode (kernels::sn_slice).
 inline constexpr int sn_slice_pivots = 128;
+/// The most pivots of one outer product (fused slices: sn_launch::outer_only).
+inline constexpr int sn_fused_pivots = 4 * sn_slice_pivots;
 
 /// Sets the kernels' shared-memory limits on the current device (once per device and type).
 template <class T> void configure_sn_kernels(bool paths);
 /// close, panels, outer for every task of `l`, in stream order.
 template <class T> void enqueue_sn_launch(const sn_launch<T>& l, cudaStream_t s);
 /// table[i] = base + i * ld for i < n: the row table of a matrix held whole.
-template <class E> void enqueue_sn_row_table(E** table, E* base, std::int64_t ld, std::int64_t n,
-                                             cudaStream_t s);
+template <class E>
+void enqueue_sn_row_table(E** table, E* base, std::int64_t ld, std::int64_t n, cudaStream_t s);
 /// out[i][j] = rows[row_labels[i]][label[j]], count x n: rows of the result with their
 /// columns in vertex order (label[v] = v's elimination label), for the download (E: 4-byte
 /// values or via).
@@ -90,8 +101,8 @@ void enqueue_sn_scatter_rows(E* const* rows, const E* in, const std::int32_t* ro
 /// Row i of `local` (count rows of n, row stride n) set to infinity but for 0 at column
 /// labels[i]: a device's rows before their edges.
 template <class T>
-void enqueue_sn_fill_rows(T* local, const std::int32_t* labels, std::int64_t count,
-                          std::int64_t n, T infinity, cudaStream_t s);
+void enqueue_sn_fill_rows(T* local, const std::int32_t* labels, std::int64_t count, std::int64_t n,
+                          T infinity, cudaStream_t s);
 /// dst[i] = min(dst[i], src[i]) for i < count (with via: the via of the smaller value).
 template <class T>
 void enqueue_sn_min_into(T* dst, const T* src, std::int32_t* dst_via, const std::int32_t* src_via,

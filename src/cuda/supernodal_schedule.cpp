@@ -52,7 +52,8 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, const std::vector<in
           out.row_lists.push_back(l);
       }
       list_offset[s] = at;
-      list_size[s] = static_cast<std::int32_t>(static_cast<std::int64_t>(out.row_lists.size()) - at);
+      list_size[s] =
+          static_cast<std::int32_t>(static_cast<std::int64_t>(out.row_lists.size()) - at);
       if (list_size[s] == 0)
         continue;
     }
@@ -86,13 +87,16 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, const std::vector<in
     t.nrows = static_cast<std::int32_t>(rows);
     return t;
   };
+  enum class part { all, close_panels, outer };
   const auto emit = [&](const std::vector<std::size_t>& steps_of, const std::vector<sn_task>& tasks,
-                        bool is_whole) {
+                        bool is_whole, part p = part::all) {
     if (tasks.empty())
       return;
     sn_schedule::launch l;
     l.first = out.tasks.size();
     l.whole = is_whole;
+    l.skip_outer = p == part::close_panels;
+    l.outer_only = p == part::outer;
     for (std::size_t k = 0; k < tasks.size(); ++k) {
       sn_task t = tasks[k];
       t.panel_begin = l.panel_blocks;
@@ -101,8 +105,10 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, const std::vector<in
       l.outer_blocks += static_cast<std::int64_t>(t.row_tiles) * t.tiles;
       const std::int64_t front = front_of(steps_of[k]);
       l.widest = std::max<int>(l.widest, is_whole ? static_cast<int>(front) : t.np);
-      l.updates += static_cast<double>(t.np) * static_cast<double>(t.nrows) *
-                   static_cast<double>(front);
+      // The outer products' updates (the panels are not counted, as in the plan's count).
+      const double cols = t.col_list >= 0 ? t.ncols : static_cast<double>(front);
+      if (p != part::close_panels)
+        l.updates += static_cast<double>(t.np) * static_cast<double>(t.nrows) * cols;
       ++l.count;
       out.tasks.push_back(t);
     }
@@ -152,6 +158,69 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, const std::vector<in
     for (std::size_t b = 0; b < batch_tasks.size(); ++b)
       emit(batch_steps[b], batch_tasks[b], is_whole);
   };
+  // A level whose steps' slices are fused (sn_schedule_options::fuse_slices), in groups of
+  // up to `per_group` slices of every step.
+  constexpr std::size_t per_group = sn_fused_pivots / slice;
+  const auto fused_level = [&](const std::vector<std::size_t>& level, std::size_t slices) {
+    const auto slices_of = [&](std::size_t s) {
+      return whole(s) ? std::size_t{0} : (ep.steps[s].members.size() + slice - 1) / slice;
+    };
+    for (std::size_t g0 = 0; g0 < slices; g0 += per_group) {
+      for (std::size_t j = g0; j < g0 + per_group && j < slices; ++j) {
+        std::vector<std::size_t> steps_of;
+        std::vector<sn_task> tasks;
+        std::vector<std::size_t> rest_steps;
+        std::vector<sn_task> rest_tasks;
+        for (const std::size_t s : level) {
+          const std::size_t own = slices_of(s);
+          if (own <= j)
+            continue;
+          steps_of.push_back(s);
+          tasks.push_back(task_of(s, j));
+          // The group's later slices' pivots: their rows over the front, and the front's rows
+          // over their columns, take this slice's outer product now.
+          const std::size_t end = std::min(own, g0 + per_group);
+          if (j + 1 >= end)
+            continue;
+          const auto& members = ep.steps[s].members;
+          const std::size_t from = (j + 1) * slice;
+          const std::size_t to = std::min(members.size(), end * slice);
+          const auto at = static_cast<std::int64_t>(out.row_lists.size());
+          out.row_lists.insert(out.row_lists.end(),
+                               members.begin() + static_cast<std::ptrdiff_t>(from),
+                               members.begin() + static_cast<std::ptrdiff_t>(to));
+          const auto count = static_cast<std::int32_t>(to - from);
+          sn_task rows = task_of(s, j);
+          rows.row_list = at;
+          rows.nrows = count;
+          rows.row_tiles = (count + 127) / 128;
+          sn_task cols = task_of(s, j);
+          cols.col_list = at;
+          cols.ncols = count;
+          cols.tiles = (count + 127) / 128;
+          rest_steps.insert(rest_steps.end(), {s, s});
+          rest_tasks.push_back(rows);
+          rest_tasks.push_back(cols);
+        }
+        emit(steps_of, tasks, false, part::close_panels);
+        emit(rest_steps, rest_tasks, false, part::outer);
+      }
+      // One outer product of the group's pivots over each step's front.
+      std::vector<std::size_t> steps_of;
+      std::vector<sn_task> tasks;
+      for (const std::size_t s : level) {
+        const std::size_t own = slices_of(s);
+        if (own <= g0)
+          continue;
+        sn_task t = task_of(s, g0);
+        const std::size_t to = std::min(ep.steps[s].members.size(), (g0 + per_group) * slice);
+        t.np = static_cast<std::int32_t>(to - g0 * slice);
+        steps_of.push_back(s);
+        tasks.push_back(t);
+      }
+      emit(steps_of, tasks, false, part::outer);
+    }
+  };
   for (const auto& level : by_level) {
     // Steps whose front fits one 128-line block (all their pivots too): whole, in one launch.
     std::vector<std::pair<std::size_t, std::size_t>> group_tasks;
@@ -164,11 +233,16 @@ sn_schedule schedule_steps(const cpu::elimination_plan& ep, const std::vector<in
     for (const std::size_t s : level)
       if (!whole(s))
         slices = std::max(slices, (ep.steps[s].members.size() + slice - 1) / slice);
+    if (options.fuse_slices && !listed && !options.disjoint_ancestors && slices > 1) {
+      fused_level(level, slices);
+      out.level_end.push_back(out.launches.size());
+      continue;
+    }
     for (std::size_t j = 0; j < slices; ++j) {
       group_tasks.clear();
       for (const std::size_t s : level)
-        if (!whole(s) &&
-            static_cast<std::int64_t>(ep.steps[s].members.size()) > static_cast<std::int64_t>(j) * slice)
+        if (!whole(s) && static_cast<std::int64_t>(ep.steps[s].members.size()) >
+                             static_cast<std::int64_t>(j) * slice)
           group_tasks.emplace_back(s, j);
       launch_group(group_tasks, false);
     }

@@ -16,11 +16,11 @@
 
 #include "apsp/apsp.hpp"
 #include "common/sparse_graphs.hpp"
+#include "common/test_graphs.hpp"
 #include "core/tuning.hpp"
 #include "cpu/elimination.hpp"
 #include "cuda/supernodal_rows.hpp"
 #include "cuda/supernodal_schedule.hpp"
-#include "common/test_graphs.hpp"
 
 namespace {
 
@@ -112,6 +112,20 @@ TEST(CudaSupernodal, Int32BitIdenticalToCpuFloydWarshall) {
       if (paths)
         apsp::testing::expect_paths_valid(g, r);
     }
+  }
+}
+
+TEST(CudaSupernodal, FusedSlicesBitIdenticalToCpuFloydWarshall) {
+  // int32 without paths fuses a step's slices into outer products of up to sn_fused_pivots:
+  // a top separator of about 23 x 23 pivots (five slices: two groups), and negative weights.
+  SKIP_WITHOUT_GPU();
+  for (const auto& spec :
+       {lattice_spec{23, 23, 23, 1, 100, true, 0}, lattice_spec{13, 13, 13, -4, 30, false, 0}}) {
+    const auto g = make_lattice(spec, 11);
+    const auto want = on_cpu(g, apsp::dtype::int32);
+    const auto r = apsp::solve(g, on_gpu(apsp::dtype::int32, false));
+    ASSERT_TRUE(std::holds_alternative<apsp::drivers::cuda_supernodal>(r.executed_plan().run));
+    EXPECT_EQ(cells_differing(r, want), 0) << g.num_vertices() << " vertices";
   }
 }
 
@@ -211,8 +225,7 @@ TEST(CudaSupernodalByRows, SplitCoversEveryRowOnceAndStepsStayInTheirRows) {
   // Host code only: the split's invariants (supernodal_rows.hpp) for 1 to 3 devices.
   const auto g = make_lattice({20, 20, 20, 1, 100, true, 0}, 11);
   const auto n = g.num_vertices();
-  const auto ep = apsp::cpu::plan_elimination(n, g.sources(), g.targets(),
-                                              std::int64_t{1} << 40);
+  const auto ep = apsp::cpu::plan_elimination(n, g.sources(), g.targets(), std::int64_t{1} << 40);
   for (const int devices : {1, 2, 3}) {
     SCOPED_TRACE(devices);
     const std::uint64_t usable = static_cast<std::uint64_t>(n) * n * 4 / (devices == 1 ? 2 : 1);
@@ -292,6 +305,55 @@ TEST(CudaSupernodalSchedule, PathLaunchesShareNoAncestorAndCoverEverySliceOnce) 
     EXPECT_EQ(sched.level_end.size(),
               static_cast<std::size_t>(*std::max_element(heights.begin(), heights.end()) + 1));
   }
+}
+
+TEST(CudaSupernodalSchedule, FusedSlicesCloseEveryPivotOnceAndTakeItInOneOuterProduct) {
+  // Host code only: with fuse_slices every pivot is closed once (slice by slice) and enters
+  // exactly one full outer product, of at most sn_fused_pivots pivots; the restricted products
+  // between a group's slices cover only that group's later pivots.
+  const auto g = make_lattice({23, 23, 23, 1, 100, true, 0}, 5);
+  const auto ep = apsp::cpu::plan_elimination(g.num_vertices(), g.sources(), g.targets(),
+                                              std::int64_t{1} << 40);
+  const auto sched = apsp::cuda::schedule_steps(ep, apsp::cuda::step_heights(ep),
+                                                apsp::cuda::all_steps(ep), {.fuse_slices = true});
+  std::vector<int> closed(static_cast<std::size_t>(g.num_vertices()), 0);
+  std::vector<int> outer(closed.size(), 0);
+  int widest = 0;
+  std::size_t restricted = 0;
+  for (const auto& l : sched.launches) {
+    for (int k = 0; k < l.count; ++k) {
+      const auto& t = sched.tasks[l.first + static_cast<std::size_t>(k)];
+      ASSERT_LE(t.np, apsp::cuda::sn_fused_pivots);
+      const auto* p = sched.pivots.data() + t.pivots;
+      if (!l.outer_only) {
+        ASSERT_LE(t.np, apsp::cuda::sn_slice_pivots);
+        for (int q = 0; q < t.np; ++q) {
+          ++closed[static_cast<std::size_t>(p[q])];
+          if (l.whole || !l.skip_outer) // a whole step, or a slice with its own outer product
+            ++outer[static_cast<std::size_t>(p[q])];
+        }
+        continue;
+      }
+      if (t.row_list >= 0 || t.col_list >= 0) {
+        ++restricted;
+        // The lines come after this slice's pivots in the same step.
+        const std::int64_t list = t.row_list >= 0 ? t.row_list : t.col_list;
+        const std::int32_t count = t.row_list >= 0 ? t.nrows : t.ncols;
+        for (std::int32_t q = 0; q < count; ++q)
+          EXPECT_EQ(std::count(p, p + t.np, sched.row_lists[static_cast<std::size_t>(list + q)]),
+                    0);
+        continue;
+      }
+      widest = std::max(widest, t.np);
+      for (int q = 0; q < t.np; ++q)
+        ++outer[static_cast<std::size_t>(p[q])];
+    }
+  }
+  EXPECT_EQ(std::count(closed.begin(), closed.end(), 1), g.num_vertices()) << "closed once";
+  EXPECT_EQ(std::count(outer.begin(), outer.end(), 1), g.num_vertices()) << "one outer product";
+  EXPECT_GT(widest, apsp::cuda::sn_slice_pivots) << "slices fused";
+  EXPECT_GT(ep.widest, apsp::cuda::sn_fused_pivots) << "the lattice needs two groups";
+  EXPECT_GT(restricted, 0u);
 }
 
 } // namespace

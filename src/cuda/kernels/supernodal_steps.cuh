@@ -197,11 +197,12 @@ __host__ __device__ constexpr std::size_t sn_close_smem_bytes(int np, std::size_
 inline constexpr int sn_stage_elems = fw_tile * sn_a_stride + sn_chunk * sn_b_stride;
 
 /// Bytes of the products' shared memory: two stages of operands (the next chunk's copies fly
-/// while the current one is used), the tile's row pointers and the pivots', the tile's labels
-/// and ancestor flags, and the pivots.
+/// while the current one is used), the tile's row pointers and the pivots' (up to
+/// sn_fused_pivots), the tile's labels and ancestor flags, and the pivots.
 __host__ __device__ constexpr std::size_t sn_product_smem_bytes(std::size_t value_bytes) {
   return 2 * static_cast<std::size_t>(sn_stage_elems) * value_bytes +
-         2 * fw_tile * sizeof(void*) + 5 * fw_tile * sizeof(std::int32_t);
+         (fw_tile + sn_fused_pivots) * sizeof(void*) +
+         (4 * fw_tile + sn_fused_pivots) * sizeof(std::int32_t);
 }
 
 /// One 128 x 128 tile of a product C = min(C, D[rows][P] (x) D[P][cols]) for the task's
@@ -218,12 +219,12 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
   // [sn_chunk k][sn_b_stride] of D[chunk of P][cols].
   T* s_stage = reinterpret_cast<T*>(smem_raw);
   auto** s_rowp = reinterpret_cast<T**>(s_stage + 2 * sn_stage_elems); // row pointers or null
-  T** s_pivp = s_rowp + fw_tile;                                       // the pivots' rows
-  auto* s_rows = reinterpret_cast<std::int32_t*>(s_pivp + fw_tile);    // labels or -1
+  T** s_pivp = s_rowp + fw_tile;                                    // the pivots' rows
+  auto* s_rows = reinterpret_cast<std::int32_t*>(s_pivp + sn_fused_pivots); // labels or -1
   std::int32_t* s_cols = s_rows + fw_tile;
   std::int32_t* s_row_anc = s_cols + fw_tile; // 1 where the row is an ancestor of the front
   std::int32_t* s_col_anc = s_row_anc + fw_tile;
-  std::int32_t* s_piv = s_col_anc + fw_tile; // the slice's pivots
+  std::int32_t* s_piv = s_col_anc + fw_tile; // the task's pivots (a slice, or fused slices)
 
   const std::int64_t b = blockIdx.x;
   const int ti_task = task_of_block<Outer>(g.tasks, g.count, b);
@@ -255,6 +256,8 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
         const std::int64_t pos = static_cast<std::int64_t>(tile) * fw_tile + t;
         if (rows && task.row_list >= 0)
           label[t] = pos < task.nrows ? g.row_lists[task.row_list + pos] : -1;
+        else if (!rows && task.col_list >= 0)
+          label[t] = pos < task.ncols ? g.row_lists[task.col_list + pos] : -1;
         else
           label[t] = pos < front ? front_label(task, g.ancestors, pos) : -1;
       }
@@ -262,10 +265,12 @@ __global__ void __launch_bounds__(mp_threads, Paths ? 1 : 2)
     };
     line(row_tile, true, s_rows, s_row_anc);
     line(col_tile, false, s_cols, s_col_anc);
-    s_piv[t] = t < task.np ? piv[t] : 0;
-    s_pivp[t] = t < task.np ? g.pivot_rows[piv[t]] : nullptr;
     const std::int32_t r = s_rows[t];
     s_rowp[t] = r < 0 ? nullptr : (row_tile < 0 ? g.pivot_rows : g.rows)[r];
+  }
+  for (int q = t; q < task.np; q += mp_threads) {
+    s_piv[q] = piv[q];
+    s_pivp[q] = g.pivot_rows[piv[q]];
   }
   __syncthreads();
 
