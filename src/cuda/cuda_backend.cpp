@@ -94,6 +94,23 @@ plan_devices find_plan_devices(plan& p, const solve_options& o) {
   return found;
 }
 
+std::uint64_t usable_device_bytes(int device, const solve_options& o) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  {
+    cuda::device_guard guard(device);
+    APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+  }
+  std::uint64_t usable =
+      free_bytes > cuda::device_reserve_bytes ? free_bytes - cuda::device_reserve_bytes : 0;
+  if (o.device_memory_limit != 0)
+    usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
+  const std::uint64_t forced = cuda::forced_out_of_core_bytes();
+  if (forced != 0)
+    usable = std::min(usable, forced);
+  return usable;
+}
+
 namespace {
 
 /// Device bytes of an in-core solve on a matrix of edge ld: the distances and, with paths, the
@@ -285,17 +302,8 @@ public:
     if (count == 0)
       return p;
     p.device = describe_device(device);
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    {
-      cuda::device_guard guard(device);
-      APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    }
+    const std::uint64_t usable = usable_device_bytes(device, o);
     note_gpu_started(); // the context exists now (algorithm_choice.hpp)
-    std::uint64_t usable =
-        free_bytes > device_reserve_bytes ? free_bytes - device_reserve_bytes : 0;
-    if (o.device_memory_limit != 0)
-      usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
     p.checkpointed = wants_checkpoints(o) && n > 0;
     // Several devices, or a matrix larger than the device (or a test forcing it): out of core.
     if (cuda::plan_multi_gpu(p, o, count)) {
@@ -306,8 +314,6 @@ public:
       return p;
     }
     const std::uint64_t forced = cuda::forced_out_of_core_bytes();
-    if (forced != 0)
-      usable = std::min(usable, forced);
     if ((p.device_bytes > usable || forced != 0) &&
         cuda::plan_out_of_core(p, p.device, usable, o, {device})) {
       if (p.checkpointed)

@@ -82,14 +82,7 @@ void solve_supernodal_on_device(dense_matrix<T>& h_d, via_matrix* h_via, run_con
   const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   cuda::device_buffer<T> d_d(cells);
   cuda::device_buffer<std::int32_t> d_via(paths ? cells : 0);
-  const auto upload = [&s](const auto& v) {
-    using E = typename std::decay_t<decltype(v)>::value_type;
-    cuda::device_buffer<E> b(v.size());
-    if (!v.empty())
-      APSP_CUDA_TRY(cudaMemcpyAsync(b.data(), v.data(), v.size() * sizeof(E),
-                                    cudaMemcpyHostToDevice, s.get()));
-    return b;
-  };
+  const auto upload = [&s](const auto& v) { return cuda::upload_vector(v, s.get()); };
   const auto d_pivots = upload(schedule.pivots);
   const auto d_ancestors = upload(ep->ancestors);
   const auto d_order = upload(ep->order);
@@ -322,7 +315,7 @@ public:
                                                        : "natural order: built without "
                                                          "METIS")) +
         ")";
-    const std::uint64_t usable = usable_bytes(device, o);
+    const std::uint64_t usable = usable_device_bytes(device, o);
     note_gpu_started();
     // Several devices, or a matrix larger than the device (or a test forcing it): by rows.
     const std::vector<int> devices = cuda::resolve_devices(o, count);
@@ -382,25 +375,6 @@ public:
   }
 
 private:
-  /// Bytes usable on `device` (its free memory less the reserve, within the options' cap and
-  /// a test's forced size).
-  static std::uint64_t usable_bytes(int device, const solve_options& o) {
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    {
-      cuda::device_guard guard(device);
-      APSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    }
-    std::uint64_t usable =
-        free_bytes > cuda::device_reserve_bytes ? free_bytes - cuda::device_reserve_bytes : 0;
-    if (o.device_memory_limit != 0)
-      usable = std::min<std::uint64_t>(usable, o.device_memory_limit);
-    const std::uint64_t forced = cuda::forced_out_of_core_bytes();
-    if (forced != 0)
-      usable = std::min(usable, forced);
-    return usable;
-  }
-
   /// The bytes each of `devices` may use: the least of them, shared by a device listed more
   /// than once (APSP_CUDA_FORCE_MULTI_GPU).
   static std::uint64_t usable_per_device(const std::vector<int>& devices, const solve_options& o) {
@@ -408,7 +382,7 @@ private:
     for (const int d : devices) {
       const auto repeats =
           static_cast<std::uint64_t>(std::count(devices.begin(), devices.end(), d));
-      least = std::min(least, usable_bytes(d, o) / repeats);
+      least = std::min(least, usable_device_bytes(d, o) / repeats);
     }
     return least;
   }

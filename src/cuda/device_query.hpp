@@ -30,6 +30,9 @@ struct plan_devices {
 /// ("no CUDA device", and why) and count is 0; invalid_argument_error when the options choose
 /// a device that does not exist.
 [[nodiscard]] plan_devices find_plan_devices(plan& p, const solve_options& o);
+/// Bytes a plan may use on `device`: its free memory less the reserve, within the options'
+/// cap (--gpu-memory) and a test's forced size (APSP_CUDA_FORCE_OUT_OF_CORE_BYTES).
+[[nodiscard]] std::uint64_t usable_device_bytes(int device, const solve_options& o);
 
 /// Calls solve(m) on the matrix `d` holds when its type is one the GPU solves (int32, float32)
 /// and it has rows (n > 0); invalid_argument_error for the other types, naming `solver` ("the

@@ -103,7 +103,7 @@ public:
     const auto setup_start = std::chrono::steady_clock::now();
     if (whole_host) {
       APSP_EXPECTS(L_.cols == 1, internal_error, "whole host matrices need one process column");
-      host_map_ = {L_.n, L_.b, L_.rows, L_.row};
+      host_map_ = {.stride = L_.n, .block = L_.b, .groups = L_.rows, .group = L_.row};
     }
     if (uses_tagged_paths<T>(paths(), weights.has_fraction))
       tags_ = tag_workspace(rows_, cols_, kp_ / tile);
@@ -550,8 +550,8 @@ private:
         continue;
       const std::int64_t first = t * L_.b;
       // Row stride cols_ (padded), the columns held L_.local_cols(): the padding is no column.
-      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_,
-                                   L_.local_cols(), share, first, L_.edge(t), request, s_.get()));
+      into.take(reduce_for_metrics(d_.data() + L_.local_row(first) * cols_, cols_, L_.local_cols(),
+                                   share, first, L_.edge(t), request, s_.get()));
     }
   }
 

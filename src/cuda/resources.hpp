@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "cuda/cuda_check.hpp"
 
@@ -72,6 +73,18 @@ private:
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };
+
+/// A device copy of `v`, made on stream `s`, which is synchronised before returning (so `v` may
+/// go at once).
+template <class E> device_buffer<E> upload_vector(const std::vector<E>& v, cudaStream_t s) {
+  device_buffer<E> b(v.size());
+  if (!v.empty()) {
+    APSP_CUDA_TRY(
+        cudaMemcpyAsync(b.data(), v.data(), v.size() * sizeof(E), cudaMemcpyHostToDevice, s));
+    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+  }
+  return b;
+}
 
 /// Page-locked host memory (so copies run asynchronously at full link speed).
 template <class T> class pinned_buffer {

@@ -86,7 +86,7 @@ template <class T, bool Clamp, bool Paths> void enqueue_variant(const sn_launch<
   APSP_CUDA_CHECK_LAUNCH("sn_product_kernel (outer)", s);
 }
 
-inline dim3 rows_grid(std::int64_t rows, std::int64_t /*n*/) {
+inline dim3 rows_grid(std::int64_t rows) {
   return dim3(static_cast<unsigned>(rows));
 }
 
@@ -135,7 +135,7 @@ void enqueue_sn_gather_rows(E* out, E* const* rows, const std::int32_t* row_labe
   if (count <= 0 || n <= 0)
     return;
   kernels::sn_gather_rows_kernel<E>
-      <<<sn_detail::rows_grid(count, n), 256, 0, s>>>(out, rows, row_labels, label, n);
+      <<<sn_detail::rows_grid(count), 256, 0, s>>>(out, rows, row_labels, label, n);
   APSP_CUDA_CHECK_LAUNCH("sn_gather_rows_kernel", s);
 }
 
@@ -146,7 +146,7 @@ void enqueue_sn_scatter_rows(E* const* rows, const E* in, const std::int32_t* ro
   if (count <= 0 || n <= 0)
     return;
   kernels::sn_scatter_rows_kernel<E>
-      <<<sn_detail::rows_grid(count, n), 256, 0, s>>>(rows, in, row_labels, label, n);
+      <<<sn_detail::rows_grid(count), 256, 0, s>>>(rows, in, row_labels, label, n);
   APSP_CUDA_CHECK_LAUNCH("sn_scatter_rows_kernel", s);
 }
 
@@ -156,7 +156,7 @@ void enqueue_sn_fill_rows(T* local, const std::int32_t* labels, std::int64_t cou
   if (count <= 0 || n <= 0)
     return;
   kernels::sn_fill_rows_kernel<T>
-      <<<sn_detail::rows_grid(count, n), 256, 0, s>>>(local, labels, n, infinity);
+      <<<sn_detail::rows_grid(count), 256, 0, s>>>(local, labels, n, infinity);
   APSP_CUDA_CHECK_LAUNCH("sn_fill_rows_kernel", s);
 }
 

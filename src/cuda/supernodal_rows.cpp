@@ -11,10 +11,11 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <mutex>
-#include <thread>
 #include <memory>
+#include <mutex>
 #include <numeric>
+#include <optional>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -31,8 +32,6 @@ namespace {
 
 /// Bytes of a device's buffer through which rows are gathered and strips merged, at most.
 constexpr std::uint64_t chunk_bytes = std::uint64_t{256} << 20;
-/// Bytes of the pinned host buffer of the rows' scattered copies, at least.
-constexpr std::size_t pinned_bytes = std::size_t{32} << 20;
 
 std::uint64_t row_bytes(std::int64_t n, std::size_t value_bytes, bool paths) {
   return static_cast<std::uint64_t>(n) * (value_bytes + (paths ? 4 : 0));
@@ -44,8 +43,8 @@ std::uint64_t sn_rows_device_bytes(std::int64_t n, std::int64_t strip_rows, std:
                                    std::size_t value_bytes, bool paths) {
   const std::uint64_t row = row_bytes(n, value_bytes, paths);
   // Row tables (8 bytes a label, twice with paths), labels, order and row lists.
-  const std::uint64_t tables = static_cast<std::uint64_t>(n) * (paths ? 16 : 8) +
-                               static_cast<std::uint64_t>(n) * 16;
+  const std::uint64_t tables =
+      static_cast<std::uint64_t>(n) * (paths ? 16 : 8) + static_cast<std::uint64_t>(n) * 16;
   const std::uint64_t held = static_cast<std::uint64_t>(strip_rows + block_rows) * row;
   return held + tables + std::min<std::uint64_t>(chunk_bytes, std::max<std::uint64_t>(held, row));
 }
@@ -132,9 +131,9 @@ sn_row_split split_rows(const cpu::elimination_plan& ep, int devices, std::uint6
     total += rows_of(s);
   std::stable_sort(frontier.begin(), frontier.end(),
                    [&](std::int64_t a, std::int64_t b) { return rows_of(a) > rows_of(b); });
-  const std::int64_t bin = std::max<std::int64_t>(
-      frontier.empty() ? 1 : rows_of(frontier.front()),
-      std::min<std::int64_t>(block_cap, (total + parts - 1) / parts));
+  const std::int64_t bin =
+      std::max<std::int64_t>(frontier.empty() ? 1 : rows_of(frontier.front()),
+                             std::min<std::int64_t>(block_cap, (total + parts - 1) / parts));
   std::vector<std::vector<std::int64_t>> bins;
   std::vector<std::int64_t> bin_rows;
   for (const std::int64_t s : frontier) {
@@ -179,81 +178,23 @@ namespace apsp::detail {
 namespace {
 
 using cuda::device_buffer;
-
-/// f(i) for i < count on up to `threads` host threads (the calling one among them).
-template <class F> void parallel_for(std::int64_t count, int threads, const F& f) {
-  const std::int64_t workers = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, count));
-  std::vector<std::jthread> pool;
-  for (std::int64_t w = 1; w < workers; ++w)
-    pool.emplace_back([&, w] {
-      for (std::int64_t i = w; i < count; i += workers)
-        f(i);
-    });
-  for (std::int64_t i = 0; i < count; i += workers)
-    f(i);
-}
+using cuda::upload_vector;
 
 /// Rows of `labels` between a device's contiguous rows and the host matrix's rows
-/// host + order[label] * n, through the two halves of a pinned buffer: one half's DMA flies
-/// while host threads copy the other's rows. Download: device -> host.
+/// host + order[label] * n, staged through `staging` (the transfer's pipeline: one buffer's
+/// DMA flies while host threads copy the other's rows). Download: device -> host.
 template <class E>
 void copy_scattered(E* device, E* host, const std::int32_t* labels, std::int64_t count,
                     std::int64_t n, const std::vector<std::int32_t>& order,
-                    cuda::pinned_buffer<unsigned char>& pin, cudaStream_t s, bool download) {
-  const std::size_t row = static_cast<std::size_t>(n) * sizeof(E);
-  const std::int64_t per =
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(pin.size() / 2 / row));
-  const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 4, 1u, 8u));
-  E* half[2] = {reinterpret_cast<E*>(pin.data()), reinterpret_cast<E*>(pin.data()) + per * n};
-  cuda::event copied[2] = {cuda::event(cudaEventDisableTiming), cuda::event(cudaEventDisableTiming)};
-  const auto host_row = [&](std::int64_t i) {
-    return host + static_cast<std::int64_t>(order[static_cast<std::size_t>(labels[i])]) * n;
-  };
-  const auto rows_of = [&](std::int64_t c) { return std::min(per, count - c * per); };
-  const std::int64_t chunks = (count + per - 1) / per;
-  if (download) {
-    const auto enqueue = [&](std::int64_t c) {
-      APSP_CUDA_TRY(cudaMemcpyAsync(half[c & 1], device + c * per * n,
-                                    static_cast<std::size_t>(rows_of(c)) * row,
-                                    cudaMemcpyDeviceToHost, s));
-      copied[c & 1].record(s);
-    };
-    if (chunks > 0)
-      enqueue(0);
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      copied[c & 1].synchronize();
-      if (c + 1 < chunks)
-        enqueue(c + 1);
-      const E* from = half[c & 1];
-      parallel_for(rows_of(c), threads, [&](std::int64_t j) {
-        std::memcpy(host_row(c * per + j), from + j * n, row);
-      });
-    }
-    return;
-  }
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    if (c >= 2)
-      copied[c & 1].synchronize(); // the DMA out of this half is done
-    E* to = half[c & 1];
-    parallel_for(rows_of(c), threads, [&](std::int64_t j) {
-      std::memcpy(to + j * n, host_row(c * per + j), row);
-    });
-    APSP_CUDA_TRY(cudaMemcpyAsync(device + c * per * n, to,
-                                  static_cast<std::size_t>(rows_of(c)) * row,
-                                  cudaMemcpyHostToDevice, s));
-    copied[c & 1].record(s);
-  }
-  APSP_CUDA_TRY(cudaStreamSynchronize(s));
-}
-
-template <class E> device_buffer<E> upload_vector(const std::vector<E>& v, cudaStream_t s) {
-  device_buffer<E> b(v.size());
-  if (!v.empty()) {
-    APSP_CUDA_TRY(cudaMemcpyAsync(b.data(), v.data(), v.size() * sizeof(E),
-                                  cudaMemcpyHostToDevice, s));
-    APSP_CUDA_TRY(cudaStreamSynchronize(s)); // v may go before the copy otherwise
-  }
-  return b;
+                    const cuda::staging_buffers& staging, cudaStream_t s, bool download) {
+  std::vector<std::int64_t> at(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i)
+    at[static_cast<std::size_t>(i)] = order[static_cast<std::size_t>(labels[i])];
+  const cuda::host_rows map{.stride = n, .list = at.data()};
+  if (download)
+    cuda::download_rows(device, host, sizeof(E), count, n, n, s, &staging, map);
+  else
+    cuda::upload_rows(host, device, sizeof(E), count, n, n, s, &staging, map);
 }
 
 /// Edges by the device row that holds their tail: position in the strip or in a group.
@@ -274,7 +215,7 @@ template <class T> struct device_state {
   device_buffer<T*> table;
   device_buffer<std::int32_t*> via_table;
   device_buffer<std::int32_t> label, order, ancestors, strip_labels, group_labels;
-  cuda::pinned_buffer<unsigned char> pin;
+  std::optional<cuda::staging_buffers> pin; ///< the rows' copies to and from the host
   cuda::current_on_teardown teardown;
 };
 
@@ -319,9 +260,10 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     for (std::size_t e = 0; e < src.size(); ++e) {
       const auto ls = static_cast<std::size_t>(ep.label[static_cast<std::size_t>(src[e])]);
       const std::int32_t lt = ep.label[static_cast<std::size_t>(dst[e])];
-      edge_list& to = strip_pos[ls] >= 0 ? strip_edges
-                                         : group_edges[static_cast<std::size_t>(group_of[ls])];
-      to.src.push_back(static_cast<std::int32_t>(strip_pos[ls] >= 0 ? strip_pos[ls] : group_pos[ls]));
+      edge_list& to =
+          strip_pos[ls] >= 0 ? strip_edges : group_edges[static_cast<std::size_t>(group_of[ls])];
+      to.src.push_back(
+          static_cast<std::int32_t>(strip_pos[ls] >= 0 ? strip_pos[ls] : group_pos[ls]));
       to.dst.push_back(lt);
       to.w.push_back(w[e]);
     }
@@ -348,8 +290,8 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
         st->groups.push_back(gr);
     std::int64_t block_rows = 0;
     for (const std::size_t gr : st->groups)
-      block_rows = std::max<std::int64_t>(block_rows,
-                                          static_cast<std::int64_t>(split.groups[gr].labels.size()));
+      block_rows = std::max<std::int64_t>(
+          block_rows, static_cast<std::int64_t>(split.groups[gr].labels.size()));
     const cudaStream_t s = st->s.get();
     st->strip = device_buffer<T>(static_cast<std::size_t>(strip_rows) * nn);
     st->block = device_buffer<T>(static_cast<std::size_t>(block_rows) * nn);
@@ -368,8 +310,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     st->order = upload_vector(ep.order, s);
     st->ancestors = upload_vector(ep.ancestors, s);
     st->strip_labels = upload_vector(split.strip, s);
-    st->pin = cuda::pinned_buffer<unsigned char>(
-        std::max(cuda::pinned_bytes, 2 * nn * sizeof(T)));
+    st->pin.emplace(cuda::staging_buffers::exactly{std::max(cuda::staging_bytes, nn * sizeof(T))});
     cuda::configure_sn_kernels<T>(paths);
     state.push_back(std::move(st));
   }
@@ -394,7 +335,8 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
       }
       st.group_labels = upload_vector(labels, st.s.get());
     }
-    APSP_CUDA_TRY(cudaMemcpy(st.table.data(), rows.data(), nn * sizeof(T*), cudaMemcpyHostToDevice));
+    APSP_CUDA_TRY(
+        cudaMemcpy(st.table.data(), rows.data(), nn * sizeof(T*), cudaMemcpyHostToDevice));
     if (paths)
       APSP_CUDA_TRY(cudaMemcpy(st.via_table.data(), via.data(), nn * sizeof(std::int32_t*),
                                cudaMemcpyHostToDevice));
@@ -402,8 +344,8 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
   // Rows `labels` (on the device: d_labels) at `d` (their buffer) from the graph: the
   // diagonal, then the edges; or solve_dense's host matrix, scattered by label.
   const auto init_rows = [&](device_state<T>& st, T* d, std::int32_t* d_via,
-                             const std::vector<std::int32_t>& labels,
-                             const std::int32_t* d_labels, const edge_list& list) {
+                             const std::vector<std::int32_t>& labels, const std::int32_t* d_labels,
+                             const edge_list& list) {
     const cudaStream_t s = st.s.get();
     const auto count = static_cast<std::int64_t>(labels.size());
     if (paths)
@@ -419,7 +361,7 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
         std::max<std::int64_t>(1, static_cast<std::int64_t>(st.chunk.size() / nn));
     for (std::int64_t i0 = 0; i0 < count; i0 += per) {
       const std::int64_t k = std::min(per, count - i0);
-      copy_scattered<T>(st.chunk.data(), h_d.data(), labels.data() + i0, k, n, ep.order, st.pin, s,
+      copy_scattered<T>(st.chunk.data(), h_d.data(), labels.data() + i0, k, n, ep.order, *st.pin, s,
                         false);
       cuda::enqueue_sn_scatter_rows<T>(st.table.data(), st.chunk.data(), d_labels + i0, k,
                                        st.label.data(), n, s);
@@ -467,11 +409,11 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
     const double t0 = since();
     const auto& labels = split.groups[gr].labels;
     const auto count = static_cast<std::int64_t>(labels.size());
-    copy_scattered<T>(st.block.data(), h_d.data(), labels.data(), count, n, ep.order, st.pin,
+    copy_scattered<T>(st.block.data(), h_d.data(), labels.data(), count, n, ep.order, *st.pin,
                       st.s.get(), download);
     if (paths)
       copy_scattered<std::int32_t>(st.block_via.data(), h_via->data(), labels.data(), count, n,
-                                   ep.order, st.pin, st.s.get(), download);
+                                   ep.order, *st.pin, st.s.get(), download);
     st.copy_seconds += since() - t0;
   };
   // Rows (device labels d_labels, host labels `labels`) gathered into vertex-ordered columns
@@ -488,13 +430,13 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
       const std::int64_t k = std::min(per, count - i0);
       cuda::enqueue_sn_gather_rows<T>(st.chunk.data(), st.table.data(), d_labels + i0, k,
                                       st.label.data(), n, s);
-      copy_scattered<T>(st.chunk.data(), h_d.data(), labels.data() + i0, k, n, ep.order, st.pin, s,
+      copy_scattered<T>(st.chunk.data(), h_d.data(), labels.data() + i0, k, n, ep.order, *st.pin, s,
                         true);
       if (paths) {
         cuda::enqueue_sn_gather_rows<std::int32_t>(st.chunk_via.data(), st.via_table.data(),
                                                    d_labels + i0, k, st.label.data(), n, s);
         copy_scattered<std::int32_t>(st.chunk_via.data(), h_via->data(), labels.data() + i0, k, n,
-                                     ep.order, st.pin, s, true);
+                                     ep.order, *st.pin, s, true);
       }
     }
     st.copy_seconds += since() - t0;
@@ -571,8 +513,8 @@ void solve_supernodal_by_rows(dense_matrix<T>& h_d, via_matrix* h_via, run_conte
       APSP_CUDA_TRY(cudaMemcpyPeerAsync(other.strip.data(), other.id, first.strip.data(), first.id,
                                         cells * sizeof(T), s));
       if (paths)
-        APSP_CUDA_TRY(cudaMemcpyPeerAsync(other.strip_via.data(), other.id,
-                                          first.strip_via.data(), first.id, cells * 4, s));
+        APSP_CUDA_TRY(cudaMemcpyPeerAsync(other.strip_via.data(), other.id, first.strip_via.data(),
+                                          first.id, cells * 4, s));
     }
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
   }
@@ -627,8 +569,7 @@ template void solve_supernodal_by_rows<std::int32_t>(dense_matrix<std::int32_t>&
                                                      const cpu::elimination_plan&,
                                                      const cuda::sn_row_split&);
 template void solve_supernodal_by_rows<float>(dense_matrix<float>&, via_matrix*, run_context&,
-                                              const std::vector<int>&,
-                                              const cpu::elimination_plan&,
+                                              const std::vector<int>&, const cpu::elimination_plan&,
                                               const cuda::sn_row_split&);
 
 } // namespace apsp::detail

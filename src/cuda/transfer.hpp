@@ -80,13 +80,17 @@ template <class Matrix, class Via>
 /// Where the host's rows of a copy are: row l of the copy is row at(l) of a host matrix with
 /// `stride` elements per row (0: the copy's columns). With `block` > 0 the rows are every
 /// groups-th block of `block` rows from block `group` on: a device's rows of a block-cyclic row
-/// split of the whole matrix.
+/// split of the whole matrix. With `list` set, row l is list[l] (any rows, in any order: the
+/// supernodal solver's groups of rows by elimination label).
 struct host_rows {
   std::int64_t stride = 0;
   std::int64_t block = 0;
   std::int64_t groups = 1;
   std::int64_t group = 0;
+  const std::int64_t* list = nullptr;
   [[nodiscard]] std::int64_t at(std::int64_t l) const noexcept {
+    if (list != nullptr)
+      return list[l];
     return block == 0 ? l : (l / block * groups + group) * block + l % block;
   }
 };
