@@ -71,15 +71,16 @@ std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
       o.backend == backend_kind::automatic && o.algorithm == algorithm_kind::automatic;
   if (!asked && !automatic)
     return std::nullopt;
-  const backend_status gpu = current_cuda_backend()->status();
-  if (!gpu.available)
-    return std::nullopt;
   const std::int64_t n = edges.num_vertices();
   const std::int64_t m = edges.num_edges();
   const int threads = thread_count(o);
   const double cpu_seconds = phast_cpu_seconds(n, threads);
   const double gpu_seconds = phast_gpu_seconds(n, threads);
+  // The cost model first: auto asks nothing of the devices when the cpu ends sooner anyway.
   if (!asked && !(gpu_seconds < cpu_seconds))
+    return std::nullopt;
+  const backend_status gpu = current_cuda_backend()->status();
+  if (!gpu.available)
     return std::nullopt;
   char text[240];
   std::snprintf(text, sizeof text,

@@ -138,18 +138,23 @@ void sweep_executor::set_columns(const std::int32_t* slots, const std::int32_t* 
   t.cols = cols;
   if (c == 0)
     return;
-  APSP_CUDA_TRY(cudaMemcpy(t.d_col_slot.data(), mapped.data(), c * 4, cudaMemcpyHostToDevice));
+  APSP_CUDA_TRY(cudaMemcpyAsync(t.d_col_slot.data(), mapped.data(), c * 4, cudaMemcpyHostToDevice,
+                                t.s.get()));
   if (h != nullptr)
-    APSP_CUDA_TRY(cudaMemcpy(t.d_col_h.data(), h, c * 4, cudaMemcpyHostToDevice));
+    APSP_CUDA_TRY(
+        cudaMemcpyAsync(t.d_col_h.data(), h, c * 4, cudaMemcpyHostToDevice, t.s.get()));
+  t.s.synchronize(); // `mapped` goes out of scope
 }
 
 void sweep_executor::set_source_potentials(const std::int32_t* h, std::int64_t sources) {
   state& t = *st_;
   t.s.synchronize();
   t.d_source_h = device_buffer<std::int32_t>(h != nullptr ? static_cast<std::size_t>(sources) : 0);
-  if (h != nullptr && sources > 0)
-    APSP_CUDA_TRY(cudaMemcpy(t.d_source_h.data(), h, static_cast<std::size_t>(sources) * 4,
-                             cudaMemcpyHostToDevice));
+  if (h != nullptr && sources > 0) {
+    APSP_CUDA_TRY(cudaMemcpyAsync(t.d_source_h.data(), h, static_cast<std::size_t>(sources) * 4,
+                                  cudaMemcpyHostToDevice, t.s.get()));
+    t.s.synchronize();
+  }
 }
 
 void sweep_executor::enqueue_sweep(const sweep_seed* seeds, std::size_t count) {
