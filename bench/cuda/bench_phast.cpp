@@ -19,6 +19,7 @@
 
 #include "apsp/apsp.hpp"
 #include "apsp/io.hpp"
+#include "core/tuning.hpp"
 #include "csv_rows.hpp"
 #include "cpu/ch_table.hpp"
 #include "cpu/prepared_hierarchy.hpp"
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
   apsp::cuda::gpu_sweep_config cfg;
   cfg.lanes = lanes;
   cfg.threads = threads;
+  cfg.launch_graph = apsp::detail::current_tuning().cuda_phast_graph; // APSP_CUDA_PHAST_GRAPH
   std::vector<std::int32_t> gpu(static_cast<std::size_t>(sources * targets));
   for (int run = 0; run < 2; ++run) {
     t0 = std::chrono::steady_clock::now();

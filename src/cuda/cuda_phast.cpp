@@ -138,7 +138,7 @@ void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
                  "source " + std::to_string(sources[i]) + " is not a vertex");
   if (rows == 0 || cols == 0)
     return;
-  sweep_executor ex(structure_of(ch), cfg.device, cfg.lanes);
+  sweep_executor ex(structure_of(ch), cfg.device, cfg.lanes, cfg.launch_graph);
   if (targets == nullptr) {
     every_vertex_as_column(ex, ch, h);
   } else {
@@ -261,7 +261,8 @@ private:
     if (n == 0)
       return;
     ctx.stage("sweeps on the GPU");
-    cuda::sweep_executor ex(cuda::structure_of(ch), how.device, how.lanes);
+    cuda::sweep_executor ex(cuda::structure_of(ch), how.device, how.lanes,
+                            ctx.tuning().cuda_phast_graph);
     cuda::every_vertex_as_column(ex, ch, h);
     ex.set_source_potentials(h.empty() ? nullptr : h.data(), h.empty() ? 0 : n);
     cuda::seed_maker seeds(ch, how.threads);

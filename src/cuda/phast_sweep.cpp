@@ -12,6 +12,45 @@
 #include "cuda/resources.hpp"
 
 namespace apsp::cuda {
+namespace {
+
+/// Work captured once from a stream as a CUDA graph, then replayed on it: the levels' many
+/// launches, most of them small near the top of a hierarchy, without a launch's gap each.
+class captured_graph {
+public:
+  captured_graph() = default;
+  ~captured_graph() {
+    if (exec_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(exec_));
+    if (graph_ != nullptr)
+      APSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(graph_));
+  }
+  captured_graph(const captured_graph&) = delete;
+  captured_graph& operator=(const captured_graph&) = delete;
+
+  /// Captures what `enqueue` puts on the idle stream `s`.
+  template <class Enqueue> void capture(cudaStream_t s, Enqueue&& enqueue) {
+    APSP_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    try {
+      enqueue();
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      if (cudaStreamEndCapture(s, &partial) == cudaSuccess && partial != nullptr)
+        APSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(partial));
+      throw;
+    }
+    APSP_CUDA_TRY(cudaStreamEndCapture(s, &graph_));
+    APSP_CUDA_TRY(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  [[nodiscard]] bool ready() const noexcept { return exec_ != nullptr; }
+  void launch(cudaStream_t s) const { APSP_CUDA_TRY(cudaGraphLaunch(exec_, s)); }
+
+private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+} // namespace
 
 sweep_levels levels_of(const sweep_structure& s) {
   const auto n = static_cast<std::size_t>(s.n);
@@ -67,6 +106,7 @@ struct sweep_executor::state {
   pinned_buffer<sweep_seed> h_seeds[2];
   event staged[2];
   int next = 0;
+  captured_graph level_launches; // ready() when the levels replay as a graph
   // Last, so that it is destroyed first: its destructor waits for the work that uses the
   // buffers above.
   cuda::stream s;
@@ -76,7 +116,8 @@ struct sweep_executor::state {
                                   n(0) {}
 };
 
-sweep_executor::sweep_executor(const sweep_structure& s, int device, int lanes) {
+sweep_executor::sweep_executor(const sweep_structure& s, int device, int lanes,
+                               bool launch_graph) {
   APSP_EXPECTS(lanes >= 32 && std::has_single_bit(static_cast<unsigned>(lanes)),
                invalid_argument_error,
                "the GPU sweep's lanes must be a power of two >= 32, got " + std::to_string(lanes));
@@ -111,6 +152,8 @@ sweep_executor::sweep_executor(const sweep_structure& s, int device, int lanes) 
     APSP_CUDA_TRY(cudaMemcpyAsync(t.d_arcs.data(), arcs.data(), arcs.size() * 4,
                                   cudaMemcpyHostToDevice, t.s.get()));
   t.s.synchronize(); // the host vectors go out of scope
+  if (launch_graph && !sync_after_launch() && levels() > 0)
+    t.level_launches.capture(t.s.get(), [&t] { enqueue_levels(t); });
 }
 
 sweep_executor::~sweep_executor() = default;
@@ -121,6 +164,14 @@ std::int64_t sweep_executor::levels() const noexcept {
   return static_cast<std::int64_t>(st_->levels.offsets.size()) - 1;
 }
 cudaStream_t sweep_executor::stream() const noexcept { return st_->s.get(); }
+bool sweep_executor::launch_graph() const noexcept { return st_->level_launches.ready(); }
+
+void sweep_executor::enqueue_levels(const state& t) {
+  const auto& off = t.levels.offsets;
+  for (std::size_t l = 0; l + 1 < off.size(); ++l)
+    enqueue_sweep_level(t.d_dist.data(), t.lane_shift, off[l], off[l + 1], t.d_offsets.data(),
+                        t.d_arcs.data(), t.s.get());
+}
 
 void sweep_executor::set_columns(const std::int32_t* slots, const std::int32_t* h,
                                  std::int64_t cols) {
@@ -184,10 +235,10 @@ void sweep_executor::enqueue_sweep(const sweep_seed* seeds, std::size_t count) {
   enqueue_sweep_fill(t.d_dist.data(), t.n << t.lane_shift, cap, t.s.get());
   enqueue_sweep_seeds(t.d_dist.data(), t.lane_shift, t.d_seeds.data(),
                       static_cast<std::int64_t>(count), t.s.get());
-  const auto& off = t.levels.offsets;
-  for (std::size_t l = 0; l + 1 < off.size(); ++l)
-    enqueue_sweep_level(t.d_dist.data(), t.lane_shift, off[l], off[l + 1], t.d_offsets.data(),
-                        t.d_arcs.data(), t.s.get());
+  if (t.level_launches.ready())
+    t.level_launches.launch(t.s.get());
+  else
+    enqueue_levels(t);
 }
 
 void sweep_executor::enqueue_gather(std::int64_t first, int count, std::int32_t* d_out,

@@ -53,8 +53,9 @@ class sweep_executor {
 public:
   /// Uploads `s` (regrouped by levels_of) to `device` for `lanes` sources a sweep (a power of
   /// two >= 32); throws invalid_argument_error for other lanes or a structure whose arcs do not
-  /// come from earlier slots.
-  sweep_executor(const sweep_structure& s, int device, int lanes);
+  /// come from earlier slots. With `launch_graph` the levels' launches are captured once as a
+  /// CUDA graph and replayed for each batch (not when launches are synchronised for debugging).
+  sweep_executor(const sweep_structure& s, int device, int lanes, bool launch_graph = true);
   ~sweep_executor();
   sweep_executor(const sweep_executor&) = delete;
   sweep_executor& operator=(const sweep_executor&) = delete;
@@ -63,6 +64,8 @@ public:
   [[nodiscard]] std::int64_t slots() const noexcept;
   [[nodiscard]] std::int64_t levels() const noexcept;
   [[nodiscard]] cudaStream_t stream() const noexcept;
+  /// Whether the levels run as one replayed CUDA graph.
+  [[nodiscard]] bool launch_graph() const noexcept;
 
   /// The columns gather() makes: structure slots slots[j] with potentials h[j] (null: none),
   /// j < cols. Uploaded now (synchronously).
@@ -81,6 +84,7 @@ public:
 
 private:
   struct state;
+  static void enqueue_levels(const state& t);
   std::unique_ptr<state> st_;
 };
 

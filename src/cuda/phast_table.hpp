@@ -16,6 +16,7 @@ struct gpu_sweep_config {
   int device = 0;
   int lanes = 256;  ///< sources a sweep: a power of two >= 32
   int threads = 1;  ///< cpu threads of the upward searches
+  bool launch_graph = true; ///< the levels replayed as one CUDA graph (sweep_executor)
 };
 
 /// The rows x cols table (row-major in `out`) of distances from sources[i] to targets[j]

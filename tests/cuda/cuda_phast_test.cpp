@@ -62,7 +62,7 @@ prepared prepare(const apsp::graph& g) {
 }
 
 /// The GPU's table (targets empty: full rows) against Dijkstra's, for several lanes and
-/// thread counts.
+/// thread counts, the levels launched one by one and replayed as a CUDA graph.
 void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>& sources,
                            std::vector<std::int64_t> targets, const std::string& what,
                            std::vector<int> lanes = {32, 64}) {
@@ -80,6 +80,7 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
       apsp::cuda::gpu_sweep_config cfg;
       cfg.lanes = l;
       cfg.threads = threads;
+      cfg.launch_graph = threads == 1; // both ways, on different thread counts
       std::vector<std::int32_t> got(sources.size() * targets.size(), -7);
       apsp::cuda::phast_table_on_gpu(p.ch, p.h, sources.data(),
                                      static_cast<std::int64_t>(sources.size()),
@@ -87,6 +88,7 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
                                      static_cast<std::int64_t>(targets.size()), cfg, got.data());
       expect_same_table(got, want, targets.size(),
                         std::to_string(l) + " lanes, " + std::to_string(threads) + " threads" +
+                            (cfg.launch_graph ? ", a CUDA graph" : ", a launch a level") +
                             (full_rows ? ", full rows" : ""));
     }
   }

@@ -38,3 +38,19 @@ suite_phast() {
       --threads "$threads" --lanes "${PHAST_LANES:-256}"
   done
 }
+
+suite phast-tests suite_phast_tests "cuda_phast_test gpu_sweep_plan_test" \
+  "the GPU sweeps' tests alone (ctest -R 'cuda_phast_test|gpu_sweep_plan_test'), then compute-sanitizer memcheck and racecheck on CudaPhast.SmallAndEmptySets and the grid tables"
+suite_phast_tests() {
+  local log="$WORK/ctest_phast.log" t0=$EPOCHREALTIME bin
+  (cd "$BUILD" && timeout "${CTEST_TIMEOUT:-400}" ctest -R 'cuda_phast_test|gpu_sweep_plan_test' \
+    --output-on-failure >"$log" 2>&1)
+  note "ctest phast: rc=$? in $(since "$t0") s"
+  ctest_counts phast-tests "ctest -R cuda_phast_test|gpu_sweep_plan_test" "$log" \
+    "ctest -R 'cuda_phast_test|gpu_sweep_plan_test'"
+  bin=$(program cuda_phast_test)
+  [[ -n $bin ]] || return 1
+  sanitizer phast-tests memcheck "$bin" 'CudaPhast.SmallAndEmptySets:CudaPhast.TablesAndRowsAreDijkstras'
+  sanitizer phast-tests racecheck "$bin" 'CudaPhast.SmallAndEmptySets'
+  return 0
+}
