@@ -2,8 +2,9 @@
 // rows bit for bit Dijkstra's (solve_from_sources) on street grids with one-way streets and
 // closed blocks (unreachable parts), random sparse graphs, negative weights through
 // potentials, and data/rome99.gr; sweeps of 32, 64 and 256 sources that do not divide the
-// source counts; the metrics through drivers::cuda_phast equal to the cpu's PHAST metrics. The
-// levels' regrouping is checked on the host. Skips without a device.
+// source counts; the levels launched one by one and replayed as a CUDA graph; the metrics
+// through drivers::cuda_phast equal to the cpu's PHAST metrics, in one reduction and in many.
+// The levels' regrouping is checked on the host. Skips without a device.
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,10 @@
 #include "common/same_metrics.hpp"
 #include "common/sparse_graphs.hpp"
 #include "common/table_cases.hpp"
+#include "core/backend.hpp"
+#include "core/checks.hpp"
+#include "core/metrics_accumulator.hpp"
+#include "core/tuning.hpp"
 #include "cpu/csr_graph.hpp"
 #include "cpu/phast.hpp"
 #include "cpu/potentials.hpp"
@@ -167,6 +172,51 @@ TEST(CudaPhast, MetricsAreTheCpusPhastMetrics) {
   expect_cpu_metrics(apsp::testing::make_lattice(s, 5), "lattice 97 x 83");
   expect_cpu_metrics(apsp::testing::street_grid(90, 70, 50, true, 3),
                      "street grid 90 x 70, negative weights");
+}
+
+/// The metrics of g by drivers::cuda_phast with the lanes and held rows of `how` (not the
+/// planner's), run as compute_metrics runs a plan reduced where it is solved.
+apsp::graph_metrics gpu_metrics_by(const apsp::graph& g, apsp::drivers::cuda_phast how,
+                                   const apsp::metrics_options& m) {
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  o.type = apsp::dtype::int32;
+  apsp::plan p = apsp::make_plan(g, o, apsp::plan_request::metrics());
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::cuda_phast>(p.run)) << apsp::to_string(p.run);
+  p.run = how;
+  const auto facts = apsp::detail::analyze_weights(g, o.type, false);
+  apsp::detail::metrics_accumulator<std::int32_t> acc(g.num_vertices(), m);
+  apsp::detail::metrics_reduction_sink<std::int32_t> sink(
+      acc, apsp::detail::path_limit<std::int32_t>(facts));
+  apsp::detail::run_context ctx(o, g.num_vertices(), facts.has_negative, &g);
+  ctx.set_reduction(&sink);
+  apsp::any_matrix unset = apsp::dense_matrix<std::int32_t>(0);
+  apsp::detail::backend_for(p)->run(unset, nullptr, p, ctx);
+  return acc.finish();
+}
+
+TEST(CudaPhast, MetricsInManyReductionsAreTheCpusPhastMetrics) {
+  SKIP_WITHOUT_GPU();
+  // 32 lanes and one or three batches a reduction: many blocks of rows, the last part-filled
+  // (n = 6,231 is no multiple of 32 or 96), with and without the CUDA graph.
+  apsp::testing::lattice_spec s;
+  s.x = 93;
+  s.y = 67;
+  s.drop_percent = 4;
+  const apsp::graph g = apsp::testing::make_lattice(s, 11);
+  apsp::solve_options cpu;
+  cpu.backend = apsp::backend_kind::cpu;
+  cpu.type = apsp::dtype::int32;
+  apsp::metrics_options m;
+  m.histogram_bins = 24;
+  const apsp::graph_metrics want = apsp::compute_metrics(g, cpu, m);
+  for (const std::int64_t held : {32, 96}) {
+    const bool graph = held == 96;
+    SCOPED_TRACE("rows held " + std::to_string(held) + (graph ? ", a CUDA graph" : ""));
+    const apsp::detail::scoped_tuning levels(
+        [graph](apsp::detail::tuning& t) { t.cuda_phast_graph = graph; });
+    apsp::testing::expect_same_metrics(gpu_metrics_by(g, {0, 32, 2, held}, m), want);
+  }
 }
 
 TEST(CudaPhast, PlannedForCudaMetricsOnRoadGraphs) {
