@@ -176,9 +176,15 @@ void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
       [&](std::int64_t first, int count) {
         const int b = which(first);
         landed[b].synchronize();
-        std::memcpy(out + first * cols, h_rows[b].data(),
-                    static_cast<std::size_t>(count) * static_cast<std::size_t>(cols) *
-                        sizeof(std::int32_t));
+        // Row by row on the upward searches' threads: one core copies far slower than the
+        // link brings the rows, and the threads are idle until the next batch's searches.
+        const auto row_bytes = static_cast<std::size_t>(cols) * sizeof(std::int32_t);
+        const std::int32_t* from = h_rows[b].data();
+#pragma omp parallel for schedule(static) num_threads(std::max(1, cfg.threads)) \
+    if (static_cast<std::size_t>(count) * row_bytes > (std::size_t{1} << 20))
+        for (int k = 0; k < count; ++k)
+          std::memcpy(out + (first + k) * cols, from + static_cast<std::size_t>(k) * cols,
+                      row_bytes);
       });
 }
 
