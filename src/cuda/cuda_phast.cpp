@@ -77,26 +77,26 @@ private:
   std::vector<std::vector<sweep_seed>> found_;
 };
 
-/// The batches of `count` sources (vertices[i]), `lanes` at a time: batch b's sweep and
+/// The batches of `count` sources, `lanes` at a time, seeded by `seeds`: batch b's sweep and
 /// enqueue_out(first, rows) are enqueued, then deliver(first, rows) of batch b - 1 runs and
 /// batch b + 1's seeds are made on the host while the device works on b.
 template <class EnqueueOut, class Deliver>
-void run_batches(sweep_executor& ex, seed_maker& seeds, const std::int64_t* vertices,
-                 std::int64_t count, EnqueueOut&& enqueue_out, Deliver&& deliver) {
+void run_batches(sweep_executor& ex, const seed_source& seeds, std::int64_t count,
+                 EnqueueOut&& enqueue_out, Deliver&& deliver) {
   const int lanes = ex.lanes();
   const auto rows_of = [&](std::int64_t first) {
     return static_cast<int>(std::min<std::int64_t>(lanes, count - first));
   };
   std::vector<sweep_seed> next;
   if (count > 0)
-    seeds.make(vertices, rows_of(0), next);
+    seeds(0, rows_of(0), next);
   for (std::int64_t first = 0; first < count; first += lanes) {
     ex.enqueue_sweep(next.data(), next.size());
     enqueue_out(first, rows_of(first));
     if (first > 0)
       deliver(first - lanes, lanes);
     if (first + lanes < count)
-      seeds.make(vertices + first + lanes, rows_of(first + lanes), next);
+      seeds(first + lanes, rows_of(first + lanes), next);
   }
   if (count > 0) {
     const std::int64_t last = (count - 1) / lanes * lanes;
@@ -116,44 +116,18 @@ std::vector<std::int32_t> potentials_of(const std::vector<std::int32_t>& h,
   return out;
 }
 
-/// Every vertex as a column: its position and its potential.
-void every_vertex_as_column(sweep_executor& ex, const hierarchy& ch,
-                            const std::vector<std::int32_t>& h) {
-  ex.set_columns(ch.position.data(), h.empty() ? nullptr : h.data(), ch.n);
-}
-
 } // namespace
 
-void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
-                        const std::int64_t* sources, std::int64_t rows,
-                        const std::int64_t* targets, std::int64_t cols,
-                        const gpu_sweep_config& cfg, std::int32_t* out) {
-  nvtx_range range("apsp::cuda::phast_table");
-  APSP_EXPECTS(ch.complete, internal_error, "GPU sweeps of an incomplete contraction hierarchy");
-  const std::int64_t n = ch.n;
-  if (targets == nullptr)
-    cols = n;
-  for (std::int64_t i = 0; i < rows; ++i)
-    APSP_EXPECTS(sources[i] >= 0 && sources[i] < n, invalid_argument_error,
-                 "source " + std::to_string(sources[i]) + " is not a vertex");
-  if (rows == 0 || cols == 0)
+void sweep_table_on_gpu(const sweep_structure& s, const seed_source& seeds, std::int64_t rows,
+                        const std::int32_t* col_slot, const std::int32_t* col_h, std::int64_t cols,
+                        const std::int32_t* source_h, const gpu_sweep_config& cfg,
+                        std::int32_t* out) {
+  nvtx_range range("apsp::cuda::sweep_table");
+  if (rows <= 0 || cols <= 0)
     return;
-  sweep_executor ex(structure_of(ch), cfg.device, cfg.lanes, cfg.launch_graph);
-  if (targets == nullptr) {
-    every_vertex_as_column(ex, ch, h);
-  } else {
-    std::vector<std::int32_t> slots(static_cast<std::size_t>(cols));
-    for (std::int64_t j = 0; j < cols; ++j) {
-      APSP_EXPECTS(targets[j] >= 0 && targets[j] < n, invalid_argument_error,
-                   "target " + std::to_string(targets[j]) + " is not a vertex");
-      slots[static_cast<std::size_t>(j)] = ch.position[static_cast<std::size_t>(targets[j])];
-    }
-    const std::vector<std::int32_t> th = potentials_of(h, targets, cols);
-    ex.set_columns(slots.data(), th.empty() ? nullptr : th.data(), cols);
-  }
-  const std::vector<std::int32_t> sh = potentials_of(h, sources, rows);
-  ex.set_source_potentials(sh.empty() ? nullptr : sh.data(), rows);
-  seed_maker seeds(ch, cfg.threads);
+  sweep_executor ex(s, cfg.device, cfg.lanes, cfg.launch_graph);
+  ex.set_columns(col_slot, col_h, cols);
+  ex.set_source_potentials(source_h, rows);
   const int lanes = ex.lanes();
   const auto block = static_cast<std::size_t>(lanes) * static_cast<std::size_t>(cols);
   device_buffer<std::int32_t> d_rows(block);
@@ -163,7 +137,7 @@ void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
   event landed[2];
   const auto which = [lanes](std::int64_t first) { return static_cast<int>((first / lanes) & 1); };
   run_batches(
-      ex, seeds, sources, rows,
+      ex, seeds, rows,
       [&](std::int64_t first, int count) {
         ex.enqueue_gather(first, count, d_rows.data(), cols);
         const int b = which(first);
@@ -186,6 +160,44 @@ void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
           std::memcpy(out + (first + k) * cols, from + static_cast<std::size_t>(k) * cols,
                       row_bytes);
       });
+}
+
+void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
+                        const std::int64_t* sources, std::int64_t rows,
+                        const std::int64_t* targets, std::int64_t cols,
+                        const gpu_sweep_config& cfg, std::int32_t* out) {
+  APSP_EXPECTS(ch.complete, internal_error, "GPU sweeps of an incomplete contraction hierarchy");
+  const std::int64_t n = ch.n;
+  if (targets == nullptr)
+    cols = n;
+  for (std::int64_t i = 0; i < rows; ++i)
+    APSP_EXPECTS(sources[i] >= 0 && sources[i] < n, invalid_argument_error,
+                 "source " + std::to_string(sources[i]) + " is not a vertex");
+  std::vector<std::int32_t> slots;
+  std::vector<std::int32_t> th;
+  if (targets != nullptr) {
+    slots.resize(static_cast<std::size_t>(cols));
+    for (std::int64_t j = 0; j < cols; ++j) {
+      APSP_EXPECTS(targets[j] >= 0 && targets[j] < n, invalid_argument_error,
+                   "target " + std::to_string(targets[j]) + " is not a vertex");
+      slots[static_cast<std::size_t>(j)] = ch.position[static_cast<std::size_t>(targets[j])];
+    }
+    th = potentials_of(h, targets, cols);
+  }
+  const std::vector<std::int32_t> sh = potentials_of(h, sources, rows);
+  if (rows == 0 || cols == 0)
+    return;
+  seed_maker up(ch, cfg.threads);
+  const seed_source seeds = [&up, sources](std::int64_t first, int count,
+                                           std::vector<sweep_seed>& found) {
+    up.make(sources + first, count, found);
+  };
+  // Every vertex as a column: its position and potential.
+  const std::int32_t* col_slot = targets != nullptr ? slots.data() : ch.position.data();
+  const std::int32_t* col_h = targets != nullptr ? (th.empty() ? nullptr : th.data())
+                                                 : (h.empty() ? nullptr : h.data());
+  sweep_table_on_gpu(structure_of(ch), seeds, rows, col_slot, col_h, cols,
+                     sh.empty() ? nullptr : sh.data(), cfg, out);
 }
 
 } // namespace apsp::cuda
@@ -269,9 +281,9 @@ private:
     ctx.stage("sweeps on the GPU");
     cuda::sweep_executor ex(cuda::structure_of(ch), how.device, how.lanes,
                             ctx.tuning().cuda_phast_graph);
-    cuda::every_vertex_as_column(ex, ch, h);
-    ex.set_source_potentials(h.empty() ? nullptr : h.data(), h.empty() ? 0 : n);
-    cuda::seed_maker seeds(ch, how.threads);
+    ex.set_columns(ch.position.data(), h.empty() ? nullptr : h.data(), n);
+    ex.set_source_potentials(h.empty() ? nullptr : h.data(), n);
+    cuda::seed_maker up(ch, how.threads);
     const int lanes = ex.lanes();
     // Rows in vertex order, whole batches of them, reduced together.
     std::int64_t held = how.rows_per_reduction > 0
@@ -286,11 +298,15 @@ private:
     std::vector<std::int64_t> vertices(static_cast<std::size_t>(n));
     for (std::int64_t v = 0; v < n; ++v)
       vertices[static_cast<std::size_t>(v)] = v;
+    const cuda::seed_source seeds = [&up, &vertices](std::int64_t first, int count,
+                                                     std::vector<cuda::sweep_seed>& found) {
+      up.make(vertices.data() + first, count, found);
+    };
     const std::int64_t batches = (n + lanes - 1) / lanes;
     ctx.count_sources(n, lanes);
     std::int64_t block_first = 0; // the first row d_rows holds
     cuda::run_batches(
-        ex, seeds, vertices.data(), n,
+        ex, seeds, n,
         [&](std::int64_t first, int count) {
           ex.enqueue_gather(first, count, d_rows.data() + (first - block_first) * n, n);
           const std::int64_t end = first + count;

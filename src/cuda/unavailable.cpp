@@ -52,6 +52,12 @@ rank_device pick_rank_device(int) {
   return none;
 }
 
+void sweep_table_on_gpu(const sweep_structure&, const seed_source&, std::int64_t,
+                        const std::int32_t*, const std::int32_t*, std::int64_t,
+                        const std::int32_t*, const gpu_sweep_config&, std::int32_t*) {
+  throw backend_unavailable_error("this build of apsp has no CUDA support");
+}
+
 void phast_table_on_gpu(const cpu::contraction_hierarchy<std::int32_t>&,
                         const std::vector<std::int32_t>&, const std::int64_t*, std::int64_t,
                         const std::int64_t*, std::int64_t, const gpu_sweep_config&,

@@ -4,13 +4,16 @@
 // potentials, and data/rome99.gr; sweeps of 32, 64 and 256 sources that do not divide the
 // source counts; the levels launched one by one and replayed as a CUDA graph; the metrics
 // through drivers::cuda_phast equal to the cpu's PHAST metrics, in one reduction and in many.
-// The levels' regrouping is checked on the host. Skips without a device.
+// Any sweep structure (a random one, as RPHAST's would come) against the same sweep on the
+// host. The levels' regrouping is checked on the host. Skips without a device.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <numeric>
+#include <random>
 #include <string>
 #include <variant>
 #include <vector>
@@ -140,6 +143,85 @@ TEST(CudaPhast, Rome99RowsAndTableAreDijkstras) {
     sources[i] = static_cast<std::int64_t>(i * 5 + 3);
   expect_dijkstra_table(g, sources, {}, "rome99 rows", {256});
   expect_dijkstra_table(g, sources, pick(g.num_vertices(), 500, 9), "rome99 table", {256, 32});
+}
+
+TEST(CudaPhast, AnyStructureSweptAsTheHostSweepsIt) {
+  SKIP_WITHOUT_GPU();
+  // A random structure (as a restricted one, RPHAST's, would come): 500 slots, up to 3 arcs
+  // into each from earlier slots, some slots with none; 70 sources seeded at 1 to 4 slots
+  // each; columns with repeats; potentials on both sides. Against the sweep done on the host.
+  std::mt19937_64 rng(45);
+  const std::int32_t cap = apsp::weight_traits<std::int32_t>::infinity;
+  const std::int64_t n = 500;
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> arcs;
+  for (std::int64_t p = 0; p < n; ++p) {
+    const auto k = p == 0 ? 0 : static_cast<int>(rng() % 4);
+    for (int a = 0; a < k; ++a) {
+      arcs.push_back(static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(p)));
+      arcs.push_back(static_cast<std::int32_t>(rng() % 21));
+    }
+    offsets.push_back(static_cast<std::int64_t>(arcs.size() / 2));
+  }
+  const std::int64_t rows = 70;
+  std::vector<std::vector<apsp::cuda::sweep_seed>> seeds_of(rows);
+  for (auto& s : seeds_of) {
+    const int k = 1 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < k; ++i) {
+      const auto slot = static_cast<std::int32_t>(rng() % n);
+      bool seen = false;
+      for (const auto& x : s)
+        seen = seen || x.slot == slot;
+      if (!seen)
+        s.push_back({slot, 0, static_cast<std::int32_t>(rng() % 50)});
+    }
+  }
+  const std::int64_t cols = 90;
+  std::vector<std::int32_t> col_slot(cols), col_h(cols), source_h(rows);
+  for (auto& c : col_slot)
+    c = static_cast<std::int32_t>(rng() % n);
+  for (auto& h : col_h)
+    h = static_cast<std::int32_t>(rng() % 30) - 15;
+  for (auto& h : source_h)
+    h = static_cast<std::int32_t>(rng() % 30) - 15;
+  std::vector<std::int32_t> want(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t i = 0; i < rows; ++i) {
+    std::vector<std::int32_t> d(static_cast<std::size_t>(n), cap);
+    for (const auto& x : seeds_of[static_cast<std::size_t>(i)])
+      d[static_cast<std::size_t>(x.slot)] = x.dist;
+    for (std::int64_t p = 0; p < n; ++p)
+      for (std::int64_t a = offsets[static_cast<std::size_t>(p)];
+           a < offsets[static_cast<std::size_t>(p) + 1]; ++a) {
+        const std::int32_t c = d[static_cast<std::size_t>(arcs[2 * a])] + arcs[2 * a + 1];
+        d[static_cast<std::size_t>(p)] = std::min(d[static_cast<std::size_t>(p)], c);
+      }
+    for (std::int64_t j = 0; j < cols; ++j) {
+      const std::int32_t raw = d[static_cast<std::size_t>(col_slot[static_cast<std::size_t>(j)])];
+      want[static_cast<std::size_t>(i * cols + j)] =
+          raw >= cap ? cap
+                     : raw + col_h[static_cast<std::size_t>(j)] - source_h[static_cast<std::size_t>(i)];
+    }
+  }
+  const apsp::cuda::sweep_structure structure{n, offsets.data(), arcs.data()};
+  const apsp::cuda::seed_source seeds = [&seeds_of](std::int64_t first, int count,
+                                                    std::vector<apsp::cuda::sweep_seed>& out) {
+    out.clear();
+    for (int k = 0; k < count; ++k)
+      for (auto x : seeds_of[static_cast<std::size_t>(first + k)]) {
+        x.lane = k;
+        out.push_back(x);
+      }
+  };
+  for (const bool graph : {true, false}) {
+    apsp::cuda::gpu_sweep_config cfg;
+    cfg.lanes = 32; // 70 sources: two full batches and one of 6
+    cfg.launch_graph = graph;
+    std::vector<std::int32_t> got(want.size(), -7);
+    apsp::cuda::sweep_table_on_gpu(structure, seeds, rows, col_slot.data(), col_h.data(), cols,
+                                   source_h.data(), cfg, got.data());
+    expect_same_table(got, want, static_cast<std::size_t>(cols),
+                      graph ? "a CUDA graph" : "a launch a level");
+  }
 }
 
 /// The metrics of g on the GPU's sweeps and on the cpu's PHAST: the same.
