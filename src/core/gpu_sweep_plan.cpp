@@ -33,6 +33,9 @@ constexpr double gpu_start_seconds = 0.5;
 
 /// Bytes of the rows reduced together: whole batches, at most this much.
 constexpr std::uint64_t held_rows_bytes = std::uint64_t{1} << 30;
+/// The most device memory auto plans the sweeps for: the planner does not ask the device how
+/// much it has, so auto stays within what any GPU it may meet holds; beyond, --backend cuda.
+constexpr std::uint64_t auto_device_bytes = std::uint64_t{8} << 30;
 
 } // namespace
 
@@ -79,6 +82,17 @@ std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
   // The cost model first: auto asks nothing of the devices when the cpu ends sooner anyway.
   if (!asked && !(gpu_seconds < cpu_seconds))
     return std::nullopt;
+  const int tuned = current_tuning().cuda_phast_lanes;
+  const int lanes = tuned > 0 ? tuned : gpu_sweep_default_lanes;
+  const auto un = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1));
+  const std::int64_t batches_held =
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(held_rows_bytes / (un * 4)) / lanes);
+  const std::int64_t held =
+      std::min<std::int64_t>(batches_held * lanes, (n + lanes - 1) / lanes * lanes);
+  const int device = o.devices.empty() ? 0 : o.devices.front();
+  const std::uint64_t device_bytes = gpu_sweep_device_bytes(n, 2 * m, lanes, held);
+  if (!asked && device_bytes > auto_device_bytes)
+    return std::nullopt;
   const backend_status gpu = current_cuda_backend()->status();
   if (!gpu.available)
     return std::nullopt;
@@ -89,14 +103,6 @@ std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
                       : "auto: a large sparse graph with integer weights; the contraction "
                         "hierarchy's sweeps on the GPU ~%.3g s < on the cpu ~%.3g s",
                 gpu_seconds, cpu_seconds);
-  const int tuned = current_tuning().cuda_phast_lanes;
-  const int lanes = tuned > 0 ? tuned : gpu_sweep_default_lanes;
-  const auto un = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 1));
-  const std::int64_t batches_held =
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(held_rows_bytes / (un * 4)) / lanes);
-  const std::int64_t held =
-      std::min<std::int64_t>(batches_held * lanes, (n + lanes - 1) / lanes * lanes);
-  const int device = o.devices.empty() ? 0 : o.devices.front();
 
   plan p;
   p.run = drivers::cuda_phast{device, lanes, threads, held};
@@ -108,7 +114,7 @@ std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
   p.n = n;
   p.block = lanes;
   p.rounds = (n + lanes - 1) / lanes;
-  p.device_bytes = gpu_sweep_device_bytes(n, 2 * m, lanes, held);
+  p.device_bytes = device_bytes;
   // The hierarchy while it is built (as PHAST's cpu plan counts it), each thread's upward
   // search and seeds, and the sources' list.
   const auto um = static_cast<std::uint64_t>(m);

@@ -30,7 +30,8 @@ inline constexpr int gpu_sweep_default_lanes = 256;
 /// The GPU sweeps' plan for the metrics of `edges`, when: int32, `engine` is PHAST (integer
 /// weights, road-like), the cuda back end (current_cuda_backend) has a device, and the options
 /// ask for the cuda back end (algorithm auto or johnson) or, under auto, the cost model says
-/// the GPU ends sooner than the cpu's PHAST. Empty otherwise.
+/// the GPU ends sooner than the cpu's PHAST and the sweeps need at most 8 GiB of device memory
+/// (the planner does not ask the device how much it has). Empty otherwise.
 [[nodiscard]] std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
                                                   row_engine engine);
 

@@ -1,8 +1,9 @@
 // The planner's choice of PHAST's sweeps on a GPU for the metrics (core/gpu_sweep_plan.hpp,
 // drivers::cuda_phast), with a stand-in GPU (set_cuda_backend_for_tests) so that it runs
 // without one: asked for by --backend cuda on a road-like int32 graph; under auto when the
-// cost model says the GPU ends sooner; never for float or int64 weights, non-road graphs, the
-// cpu back end, or without a device. And the cost model's direction.
+// cost model says the GPU ends sooner and the sweeps need at most 8 GiB of device memory; never
+// for float or int64 weights, non-road graphs, the cpu back end, or without a device. And the
+// cost model's direction.
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include "common/sparse_graphs.hpp"
 #include "core/backend.hpp"
 #include "core/gpu_sweep_plan.hpp"
+#include "core/tuning.hpp"
 
 namespace {
 
@@ -101,6 +103,20 @@ TEST(GpuSweepPlan, AutoTakesTheGpuWhenTheCostModelSaysSo) {
   const apsp::graph small = road_like(75);
   const apsp::plan q = metrics_plan(small, apsp::backend_kind::automatic, apsp::dtype::int32, 64);
   EXPECT_TRUE(std::holds_alternative<apsp::drivers::phast_rows>(q.run)) << apsp::to_string(q.run);
+}
+
+TEST(GpuSweepPlan, AutoStaysWithinWhatAnyGpuHolds) {
+  const with_stand_in_gpu gpu;
+  // 2^20 lanes a sweep: far more device memory than auto plans for; asked for, it is planned.
+  const apsp::detail::scoped_tuning wide([](apsp::detail::tuning& t) {
+    t.cuda_phast_lanes = 1 << 20;
+  });
+  const apsp::graph g = road_like(160);
+  EXPECT_FALSE(on_gpu_sweeps(metrics_plan(g, apsp::backend_kind::automatic, apsp::dtype::int32, 2)));
+  const apsp::plan asked = metrics_plan(g, apsp::backend_kind::cuda, apsp::dtype::int32, 2);
+  ASSERT_TRUE(on_gpu_sweeps(asked)) << apsp::to_string(asked.run);
+  EXPECT_GT(asked.device_bytes, std::uint64_t{8} << 30);
+  EXPECT_EQ(std::get<apsp::drivers::cuda_phast>(asked.run).lanes, 1 << 20);
 }
 
 TEST(GpuSweepPlan, NeverForOtherTypesGraphsOrBackEnds) {
