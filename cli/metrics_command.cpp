@@ -166,7 +166,9 @@ void print_summary(const metrics_args& a, const loaded_graph& in, const graph_me
   const char* where = ranks != nullptr && ranks->gpu ? ", reduced on the GPUs"
                       : std::holds_alternative<drivers::cuda_split>(p.run) && !m.host_matrix
                           ? ", reduced on the GPUs"
-                      : std::holds_alternative<drivers::cuda_in_core>(p.run) && !m.host_matrix
+                      : (std::holds_alternative<drivers::cuda_in_core>(p.run) ||
+                         std::holds_alternative<drivers::cuda_phast>(p.run)) &&
+                              !m.host_matrix
                           ? ", reduced on the GPU"
                           : "";
   std::printf("engine             %s (%s)%s\n", to_string(p.run).c_str(),

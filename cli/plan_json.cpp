@@ -6,7 +6,8 @@
 namespace apsp::cli {
 
 std::string algorithm_name(const plan& p) {
-  if (std::holds_alternative<drivers::phast_rows>(p.run))
+  if (std::holds_alternative<drivers::phast_rows>(p.run) ||
+      std::holds_alternative<drivers::cuda_phast>(p.run))
     return "phast";
   if (std::holds_alternative<drivers::ch_table>(p.run))
     return "ch-table";

@@ -108,6 +108,16 @@ struct block_rows {
 struct ch_table {
   int threads = 1;
 };
+/// PHAST's sweeps on one GPU (integer weights, road-like graphs; int32): the hierarchy built on
+/// the cpu, its downward arcs on the device grouped by level, `lanes` sources a sweep whose
+/// upward searches run on `threads` cpu threads while the device sweeps the batch before; the
+/// metrics' rows reduced on the device, `rows_per_reduction` at a time (docs/tables.md).
+struct cuda_phast {
+  int device = 0;
+  int lanes = 256;
+  int threads = 1;
+  std::int64_t rows_per_reduction = 256;
+};
 } // namespace drivers
 
 using driver =
@@ -115,7 +125,7 @@ using driver =
                  drivers::johnson, drivers::cuda_in_core, drivers::cuda_packed16,
                  drivers::cuda_split, drivers::cuda_out_of_core, drivers::distributed,
                  drivers::johnson_rows, drivers::phast_rows, drivers::block_rows,
-                 drivers::cuda_supernodal, drivers::ch_table>;
+                 drivers::cuda_supernodal, drivers::ch_table, drivers::cuda_phast>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);

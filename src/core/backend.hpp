@@ -148,6 +148,10 @@ make_supernodal_backend(std::shared_ptr<const ::apsp::cpu::elimination_plan> ep 
 /// algorithm_kind::supernodal and drivers::cuda_supernodal); never available without CUDA.
 [[nodiscard]] std::unique_ptr<backend>
 make_cuda_supernodal_backend(std::shared_ptr<const ::apsp::cpu::elimination_plan> ep = nullptr);
+/// PHAST's sweeps on one GPU for the metrics (src/cuda/cuda_phast.cpp; drivers::cuda_phast,
+/// int32): run() builds the hierarchy from run_context::initial_edges and hands its rows'
+/// reductions to run_context::reduction(); never available without CUDA.
+[[nodiscard]] std::unique_ptr<backend> make_cuda_phast_backend();
 /// Whether the analysis orders by nested dissection (the build has METIS).
 [[nodiscard]] bool supernodal_has_nested_dissection() noexcept;
 /// The analysis of `g` (n vertices): order, steps and fill, bounded by supernodal_fill_limit.

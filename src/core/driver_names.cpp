@@ -63,6 +63,10 @@ std::string to_string(const driver& d) {
                  threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::ch_table>)
           return "contraction hierarchy table (buckets), " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::cuda_phast>)
+          return "cuda phast sweeps (contraction hierarchy), device " + std::to_string(x.device) +
+                 ", " + std::to_string(x.lanes) + " sources a sweep, upward searches on " +
+                 threads(x.threads);
         else
           return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
                  " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +

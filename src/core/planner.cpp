@@ -16,6 +16,7 @@
 #include "core/algorithm_choice.hpp"
 #include "core/checks.hpp"
 #include "core/driver_fields.hpp"
+#include "core/gpu_sweep_plan.hpp"
 #include "core/host_memory.hpp"
 #include "core/metrics_accumulator.hpp"
 #include "core/thread_count.hpp"
@@ -302,6 +303,9 @@ plan plan_metrics(const graph& edges, const solve_options& o) {
   // How the rows are made when they are: PHAST on large sparse integer graphs.
   const row_engine engine = choose_row_engine(edges, o.type, current_tuning());
   const std::string rows_by(row_engine_name(engine));
+  // PHAST's sweeps on a GPU, when one is asked for or, under auto, sooner than the cpu's.
+  if (std::optional<plan> on_gpu = gpu_sweeps_plan(edges, o, engine))
+    return std::move(*on_gpu);
   if (o.algorithm == algorithm_kind::johnson)
     return rows_plan(edges, o, johnson_plan(n, o), "requested", engine);
   if (!too_large.empty()) {

@@ -518,6 +518,8 @@ std::unique_ptr<backend> backend_for(const plan& p) {
           return make_supernodal_backend(how.analysis);
         else if constexpr (std::is_same_v<D, drivers::cuda_supernodal>)
           return make_cuda_supernodal_backend(how.analysis);
+        else if constexpr (std::is_same_v<D, drivers::cuda_phast>)
+          return make_cuda_phast_backend();
         else if constexpr (std::is_same_v<D, drivers::distributed>)
           throw invalid_argument_error("a distributed plan runs on MPI ranks, through "
                                        "apsp::distributed::solve");

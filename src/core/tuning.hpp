@@ -56,6 +56,10 @@ namespace apsp::detail {
     "supernodal solver: fill, steps and relabelling seconds on stderr")                            \
   X(cuda_verbose, bool, "APSP_CUDA_VERBOSE", false, present,                                       \
     "GPU drivers: where the host's time goes, on stderr")                                          \
+  X(cuda_phast_lanes, int, "APSP_CUDA_PHAST_LANES", 0, positive_int,                               \
+    "GPU sweeps (PHAST): sources per sweep, a power of two >= 32 (0: 256)")                        \
+  X(cuda_phast_graph, bool, "APSP_CUDA_PHAST_GRAPH", true, zero_off,                               \
+    "GPU sweeps (PHAST): the levels' launches replayed as one CUDA graph (0: a launch each)")      \
   X(cuda_lookahead, std::optional<bool>, "APSP_CUDA_LOOKAHEAD", std::nullopt, optional_switch,     \
     "GPU rounds: look-ahead on or off (unset: in core on; a split by its size)")                   \
   X(cuda_tagged_paths, bool, "APSP_CUDA_TAGGED_PATHS", true, exact_zero_off,                       \

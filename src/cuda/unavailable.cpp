@@ -1,6 +1,7 @@
 // Stand-in for builds without CUDA: the cuda back end exists but is never available.
 
 #include "core/backend.hpp"
+#include "cuda/phast_table.hpp"
 #include "cuda/rank_executor.hpp"
 
 namespace apsp::detail {
@@ -35,6 +36,10 @@ std::unique_ptr<backend> make_cuda_supernodal_backend(std::shared_ptr<const cpu:
   return std::make_unique<cuda_unavailable>();
 }
 
+std::unique_ptr<backend> make_cuda_phast_backend() {
+  return std::make_unique<cuda_unavailable>();
+}
+
 void release_cuda_devices() noexcept {}
 
 } // namespace apsp::detail
@@ -45,6 +50,19 @@ rank_device pick_rank_device(int) {
   rank_device none;
   none.name = "this build of apsp has no CUDA support";
   return none;
+}
+
+void sweep_table_on_gpu(const sweep_structure&, const seed_source&, std::int64_t,
+                        const std::int32_t*, const std::int32_t*, std::int64_t,
+                        const std::int32_t*, const gpu_sweep_config&, std::int32_t*) {
+  throw backend_unavailable_error("this build of apsp has no CUDA support");
+}
+
+void phast_table_on_gpu(const cpu::contraction_hierarchy<std::int32_t>&,
+                        const std::vector<std::int32_t>&, const std::int64_t*, std::int64_t,
+                        const std::int64_t*, std::int64_t, const gpu_sweep_config&,
+                        std::int32_t*) {
+  throw backend_unavailable_error("this build of apsp has no CUDA support");
 }
 
 std::uint64_t rank_executor_bytes(const apsp::detail::grid_layout&, std::size_t, bool) {
