@@ -63,6 +63,9 @@ std::string to_string(const driver& d) {
                  threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::ch_table>)
           return "contraction hierarchy table (buckets), " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::pair_search>)
+          return std::string("bidirectional dijkstra, 1 thread") +
+                 (x.potentials ? ", bellman-ford potentials first" : "");
         else
           return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
                  " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +

@@ -528,6 +528,9 @@ std::unique_ptr<backend> backend_for(const plan& p) {
           throw invalid_argument_error("a plan of rows (" + to_string(p.run) +
                                        ") makes no matrix: apsp::compute_metrics or a block "
                                        "of sources and targets runs it");
+        else if constexpr (std::is_same_v<D, drivers::pair_search>)
+          throw invalid_argument_error("a plan for one pair (" + to_string(p.run) +
+                                       ") makes no matrix: apsp::solve_pair runs it");
         else
           return current_cuda_backend();
       },
