@@ -14,10 +14,21 @@ template <class T> struct simd;
 
 // 16 ymm registers: mr * nr accumulators (twice that with paths) + nr row vectors + a broadcast.
 
-template <> struct simd<std::int32_t> {
+// 32-bit types keep their via in the same 32-bit lanes as the values.
+struct via_in_32bit_lanes {
+  using via_vec = __m256i;
+  static via_vec load_via(const std::int32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static void store_via(std::int32_t* p, via_vec v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
+};
+
+template <> struct simd<std::int32_t> : via_in_32bit_lanes {
   using value_type = std::int32_t;
   using vec = __m256i;
-  using via_vec = __m256i;
   using mask = __m256i;
   static constexpr int lanes = 8;
   static constexpr int mr = 6, nr = 2, mr_paths = 3, nr_paths = 2;
@@ -33,16 +44,12 @@ template <> struct simd<std::int32_t> {
     return _mm256_max_epi32(s, _mm256_set1_epi32(-weight_traits<value_type>::infinity));
   }
   static mask less(vec s, vec d) { return _mm256_cmpgt_epi32(d, s); }
-  static via_vec load_via(const std::int32_t* p) { return load(p); }
-  static void store_via(std::int32_t* p, via_vec v) { store(p, v); }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
   static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm256_blendv_epi8(v, k, m); }
 };
 
-template <> struct simd<float> {
+template <> struct simd<float> : via_in_32bit_lanes {
   using value_type = float;
   using vec = __m256;
-  using via_vec = __m256i;
   using mask = __m256;
   static constexpr int lanes = 8;
   static constexpr int mr = 6, nr = 2, mr_paths = 3, nr_paths = 2;
@@ -60,13 +67,6 @@ template <> struct simd<float> {
   static mask less_nonnegative(vec s, vec d) { return less(s, d); }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm256_cmp_ps(s, d, _CMP_LT_OQ); }
-  static via_vec load_via(const std::int32_t* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static void store_via(std::int32_t* p, via_vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
   static via_vec select_via(mask m, via_vec k, via_vec v) {
     return _mm256_blendv_epi8(v, k, _mm256_castps_si256(m));
   }

@@ -16,10 +16,20 @@ template <class T> struct simd;
 // 32 zmm registers: mr * nr accumulators (twice that with paths) + nr row vectors; the
 // broadcast of a[k][i] folds into the add as an embedded {1toN} memory operand.
 
-template <> struct simd<std::int32_t> {
+// 32-bit types: 16 lanes, the via of one vector in the same lanes under the same mask.
+struct via_in_32bit_lanes {
+  using via_vec = __m512i;
+  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
+  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
+  static via_vec select_via(__mmask16 m, via_vec k, via_vec v) {
+    return _mm512_mask_mov_epi32(v, m, k);
+  }
+};
+
+template <> struct simd<std::int32_t> : via_in_32bit_lanes {
   using value_type = std::int32_t;
   using vec = __m512i;
-  using via_vec = __m512i;
   using mask = __mmask16;
   static constexpr int lanes = 16;
   static constexpr int mr = 12, nr = 2, mr_paths = 6, nr_paths = 2;
@@ -33,16 +43,11 @@ template <> struct simd<std::int32_t> {
     return _mm512_max_epi32(s, _mm512_set1_epi32(-weight_traits<value_type>::infinity));
   }
   static mask less(vec s, vec d) { return _mm512_cmplt_epi32_mask(s, d); }
-  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
-  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
-  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
-  static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm512_mask_mov_epi32(v, m, k); }
 };
 
-template <> struct simd<float> {
+template <> struct simd<float> : via_in_32bit_lanes {
   using value_type = float;
   using vec = __m512;
-  using via_vec = __m512i;
   using mask = __mmask16;
   static constexpr int lanes = 16;
   static constexpr int mr = 6, nr = 4, mr_paths = 6, nr_paths = 2;
@@ -63,10 +68,6 @@ template <> struct simd<float> {
   }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm512_cmp_ps_mask(s, d, _CMP_LT_OQ); }
-  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
-  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
-  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
-  static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm512_mask_mov_epi32(v, m, k); }
 };
 
 // 64-bit types: 8 lanes, so the via of one vector is a ymm of 8 int32 under the same mask.
