@@ -19,6 +19,9 @@
 namespace apsp_io_test {
 
 namespace fs = std::filesystem;
+// What every reader test names.
+using apsp::io::format;
+using apsp::io::read_graph;
 
 inline fs::path test_data(const std::string& name) {
   return fs::path(APSP_TEST_DATA) / name;

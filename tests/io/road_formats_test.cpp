@@ -16,8 +16,6 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
-using apsp::io::read_graph;
 using apsp::io::read_options;
 
 TEST(ReadTntp, LinksWithFreeFlowTimeByDefault) {
