@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "apsp/types.hpp"
+#include "cpu/simd_ymm_via.hpp"
 
 namespace apsp::detail::cpu::avx2 {
 
@@ -15,16 +16,8 @@ template <class T> struct simd;
 // 16 ymm registers: mr * nr accumulators (twice that with paths) + nr row vectors + a broadcast.
 
 // 32-bit types keep their via in the same 32-bit lanes as the values.
-struct via_in_32bit_lanes {
-  using via_vec = __m256i;
-  static via_vec load_via(const std::int32_t* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static void store_via(std::int32_t* p, via_vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
-};
+struct isa_tag {};
+using via_in_32bit_lanes = ymm_via<isa_tag>;
 
 template <> struct simd<std::int32_t> : via_in_32bit_lanes {
   using value_type = std::int32_t;

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "apsp/types.hpp"
+#include "cpu/simd_ymm_via.hpp"
 
 namespace apsp::detail::cpu::avx512 {
 
@@ -71,15 +72,8 @@ template <> struct simd<float> : via_in_32bit_lanes {
 };
 
 // 64-bit types: 8 lanes, so the via of one vector is a ymm of 8 int32 under the same mask.
-struct via_in_ymm {
-  using via_vec = __m256i;
-  static via_vec load_via(const std::int32_t* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static void store_via(std::int32_t* p, via_vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
+struct isa_tag {};
+struct via_in_ymm : ymm_via<isa_tag> {
   static via_vec select_via(__mmask8 m, via_vec k, via_vec v) {
     return _mm256_mask_mov_epi32(v, m, k);
   }
