@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,7 @@ struct info_args {
   bool json = false;
   bool metrics = false;     // also what `apsp metrics` would run
   subset_selection subsets; // also what `apsp solve --sources/--targets` would run
+  std::vector<std::string> pair; // SRC DST: also what `apsp path SRC DST` would run
 };
 
 constexpr const char* int16_needs_cuda =
@@ -76,6 +78,23 @@ nlohmann::ordered_json metrics_plan_json(const graph& g, solve_options o) {
   }
 }
 
+/// Adds to `j` the engine the planner chooses for `asked`, as the command that runs it reports
+/// it: `engine` (a block's, as solve's --json names it), `driver`, `engine_reason` and `plan`;
+/// or `engine`: "none (why)".
+void add_engine(nlohmann::ordered_json& j, const graph& g, const solve_options& o,
+                const plan_request& asked) {
+  try {
+    const plan p = make_plan(g, o, asked);
+    if (asked.what == plan_request::output::block)
+      j["engine"] = block_engine(p);
+    j["driver"] = to_string(p.run);
+    j["engine_reason"] = p.algorithm_reason;
+    j["plan"] = plan_json(p);
+  } catch (const apsp::error& e) {
+    j["engine"] = std::string("none (") + e.what() + ")";
+  }
+}
+
 /// What `apsp solve --sources/--targets` with these options would run: the block's size, the
 /// engine as solve's --json names it, and the plan; or why none.
 nlohmann::ordered_json block_plan_json(const loaded_graph& in, const subset_selection& s,
@@ -91,15 +110,20 @@ nlohmann::ordered_json block_plan_json(const loaded_graph& in, const subset_sele
   nlohmann::ordered_json j;
   j["sources"] = sources < 0 ? n : sources;
   j["targets"] = targets < 0 ? n : targets;
-  try {
-    const plan p = make_plan(in.file.g, o, plan_request::block(sources, targets));
-    j["engine"] = block_engine(p);
-    j["driver"] = to_string(p.run);
-    j["engine_reason"] = p.algorithm_reason;
-    j["plan"] = plan_json(p);
-  } catch (const apsp::error& e) {
-    j["engine"] = std::string("none (") + e.what() + ")";
-  }
+  add_engine(j, in.file.g, o, plan_request::block(sources, targets));
+  return j;
+}
+
+/// What `apsp path SRC DST` with these options would run: the pair, its engine (driver and
+/// why, as `apsp path --plan --json` reports them) and the plan; or why none.
+nlohmann::ordered_json pair_plan_json(const loaded_graph& in, const std::vector<std::string>& ids,
+                                      const solve_options& o) {
+  const bool numeric = ids_are_numbers(in);
+  const auto& labels = in.file.labels;
+  nlohmann::ordered_json j;
+  j["source"] = label_json(labels, find_vertex(in, ids[0]), numeric);
+  j["target"] = label_json(labels, find_vertex(in, ids[1]), numeric);
+  add_engine(j, in.file.g, o, plan_request::pair());
   return j;
 }
 
@@ -109,6 +133,13 @@ std::string number_text(double v, bool integral) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
+}
+
+/// A plan's host memory and whether it fits: "host 1.2 MiB, fits" or "..., does not fit: why".
+std::string memory_text(const nlohmann::ordered_json& plan) {
+  return "host " + format_bytes(plan["host_bytes"].get<std::uint64_t>()) + ", " +
+         (plan["fits"].get<bool>() ? "fits"
+                                   : "does not fit: " + plan["reason"].get<std::string>());
 }
 
 void print_text(const nlohmann::ordered_json& j) {
@@ -164,14 +195,23 @@ void print_text(const nlohmann::ordered_json& j) {
   if (j.contains("metrics")) {
     const auto& m = j["metrics"];
     if (m.contains("driver")) {
-      std::printf("metrics runs     %s (%s), host %s, %s\n", m["driver"].get<std::string>().c_str(),
-                  m["algorithm_reason"].get<std::string>().c_str(),
-                  format_bytes(m["host_bytes"].get<std::uint64_t>()).c_str(),
-                  m["fits"].get<bool>()
-                      ? "fits"
-                      : ("does not fit: " + m["reason"].get<std::string>()).c_str());
+      std::printf("metrics runs     %s (%s), %s\n", m["driver"].get<std::string>().c_str(),
+                  m["algorithm_reason"].get<std::string>().c_str(), memory_text(m).c_str());
     } else {
       std::printf("metrics runs     none (%s)\n", m["reason"].get<std::string>().c_str());
+    }
+  }
+  if (j.contains("pair")) {
+    const auto& p = j["pair"];
+    const auto id = [](const nlohmann::ordered_json& v) {
+      return v.is_string() ? v.get<std::string>() : v.dump();
+    };
+    std::printf("pair runs        %s -> %s: ", id(p["source"]).c_str(), id(p["target"]).c_str());
+    if (p.contains("driver")) {
+      std::printf("%s (%s), %s\n", p["driver"].get<std::string>().c_str(),
+                  p["engine_reason"].get<std::string>().c_str(), memory_text(p["plan"]).c_str());
+    } else {
+      std::printf("%s\n", p["engine"].get<std::string>().c_str());
     }
   }
   if (j.contains("block")) {
@@ -235,6 +275,8 @@ int run(const info_args& a) {
     j["metrics"] = metrics_plan_json(g, base);
   if (a.subsets.given())
     j["block"] = block_plan_json(in, a.subsets, base);
+  if (!a.pair.empty())
+    j["pair"] = pair_plan_json(in, a.pair, base);
   if (a.json) {
     std::printf("%s\n", json_text(j, 2).c_str());
   } else {
@@ -261,6 +303,11 @@ void add_info_command(CLI::App& app, command_action& action) {
   cmd->add_option("--targets", args->subsets.targets,
                   "also show the engine `apsp solve --targets` would run (with --sources or "
                   "alone)");
+  cmd->add_option("--pair", args->pair,
+                  "also show the engine `apsp path SRC DST` would run (two ids, as the file "
+                  "names them)")
+      ->expected(2)
+      ->type_name("ID");
   cmd->footer(
       "Plans are computed without allocating anything, so this is instant even for graphs too\n"
       "large to solve here.\n\n"
@@ -268,7 +315,8 @@ void add_info_command(CLI::App& app, command_action& action) {
       "  apsp info data/rome99.gr\n"
       "  apsp info DE.gr --dtype float32 --paths --json\n"
       "  apsp info DE.gr --metrics\n"
-      "  apsp info DE.gr --sources 1,2 --targets 3");
+      "  apsp info DE.gr --sources 1,2 --targets 3\n"
+      "  apsp info DE.gr --pair 1 3353");
   cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

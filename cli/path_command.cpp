@@ -18,6 +18,7 @@
 #include "apsp/error.hpp"
 #include "apsp/io.hpp"
 #include "apsp/pair.hpp"
+#include "apsp/solve.hpp"
 #include "commands.hpp"
 #include "declared_plan.hpp"
 #include "distributed.hpp"
@@ -25,6 +26,7 @@
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "output.hpp"
+#include "plan_json.hpp"
 #include "solver.hpp"
 #include "source_batches.hpp"
 
@@ -40,6 +42,7 @@ struct path_args {
   std::string via;
   bool json = false;
   bool quiet = false;
+  bool show_plan = false; // --plan: also the plan the search ran (its driver and why)
 };
 
 any_matrix read_saved(const std::string& path, std::int64_t n, const char* what) {
@@ -142,8 +145,11 @@ struct length_texts {
   nlohmann::json json;
 };
 
+/// `ran`: with --plan, the plan the search ran, after the documented keys (JSON) or on a line
+/// of its own.
 void print_path(const path_args& a, const loaded_graph& in, const length_texts& length,
-                std::int64_t s, std::int64_t t, const std::vector<std::int64_t>& path) {
+                std::int64_t s, std::int64_t t, const std::vector<std::int64_t>& path,
+                const plan* ran = nullptr) {
   const auto& labels = in.file.labels;
   if (a.json) {
     // Key order and spacing are fixed by the documentation, so the object is written by hand.
@@ -154,19 +160,30 @@ void print_path(const path_args& a, const loaded_graph& in, const length_texts& 
     for (std::size_t k = 0; k < path.size(); ++k) {
       text += (k ? ", " : "") + json_text(label_json(labels, path[k], numeric));
     }
-    text += "]}";
+    text += "]";
+    if (ran != nullptr) {
+      text += ", \"driver\": " + json_text(nlohmann::json(to_string(ran->run))) +
+              ", \"engine_reason\": " + json_text(nlohmann::json(ran->algorithm_reason)) +
+              ", \"plan\": " + json_text(plan_json(*ran));
+    }
+    text += "}";
     std::printf("%s\n", text.c_str());
     return;
   }
   if (path.empty()) {
     std::printf("no path from %s to %s\n", labels.label(s).c_str(), labels.label(t).c_str());
-    return;
+  } else {
+    std::string text;
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      text += (k ? " -> " : "") + labels.label(path[k]);
+    }
+    std::printf("length %s, %zu edges\n%s\n", length.text.c_str(), path.size() - 1,
+                text.c_str());
   }
-  std::string text;
-  for (std::size_t k = 0; k < path.size(); ++k) {
-    text += (k ? " -> " : "") + labels.label(path[k]);
+  if (ran != nullptr) {
+    std::printf("engine %s (%s)\n", to_string(ran->run).c_str(),
+                ran->algorithm_reason.c_str());
   }
-  std::printf("length %s, %zu edges\n%s\n", length.text.c_str(), path.size() - 1, text.c_str());
 }
 
 /// The path from saved distance and via matrices, checked against INPUT's edges.
@@ -204,13 +221,16 @@ void print_searched_path(const path_args& a) {
   options.progress = [](const progress_info&) { return !interrupted(); };
   pair_result r;
   try {
-    r = solve_pair(in.file.g, s, t, options);
+    // The planner's one-pair engine (as `apsp info --pair` shows it), run as planned.
+    r = solve_pair(in.file.g, s, t, make_plan(in.file.g, resolved, plan_request::pair()),
+                   options);
   } catch (...) {
     rethrow_for_input(in, resolved, "searching");
   }
   const any_rows one =
       std::visit([](auto d) -> any_rows { return std::vector<decltype(d)>{d}; }, r.distance);
-  print_path(a, in, {distance_text(one, 0), distance_json(one, 0)}, s, t, r.path);
+  print_path(a, in, {distance_text(one, 0), distance_json(one, 0)}, s, t, r.path,
+             a.show_plan ? &r.ran : nullptr);
 }
 
 int run(const path_args& a) {
@@ -218,6 +238,10 @@ int run(const path_args& a) {
   refuse_grid_outside_mpi(a.solver);
   if (a.dist.empty() != a.via.empty()) {
     throw invalid_argument_error("--dist and --via go together");
+  }
+  if (a.show_plan && !a.dist.empty()) {
+    throw invalid_argument_error("--plan shows the search's plan; with --dist and --via "
+                                 "nothing is searched");
   }
   if (a.dist.empty()) {
     print_searched_path(a);
@@ -246,6 +270,10 @@ void add_path_command(CLI::App& app, command_action& action) {
   cmd->add_flag("--json", args->json,
                 "print {\"source\": S, \"target\": T, \"length\": L, \"path\": [S, ..., T]}");
   cmd->add_flag("-q,--quiet", args->quiet, "accepted for scripts; one search shows no progress");
+  cmd->add_flag("--plan", args->show_plan,
+                "also print the plan the search ran: a line 'engine DRIVER (WHY)', or with "
+                "--json the keys driver, engine_reason and plan after path (as apsp info --pair "
+                "shows them)");
   cmd->footer(
       "Solved by one bidirectional Dijkstra search for the pair (Bellman-Ford potentials first\n"
       "when a weight is negative; a negative cycle anywhere refuses, exit 4), in memory O(n + m)\n"

@@ -11,6 +11,8 @@ std::string algorithm_name(const plan& p) {
     return "phast";
   if (std::holds_alternative<drivers::ch_table>(p.run))
     return "ch-table";
+  if (std::holds_alternative<drivers::pair_search>(p.run))
+    return "bidirectional-dijkstra";
   return std::string(to_string(p.algorithm));
 }
 

@@ -70,21 +70,16 @@ void for_each_batch(const loaded_graph& in, const graph& g, std::span<const std:
                            "; no output was written");
   };
   // Errors in the file's own ids and words, whether the checks, the potentials or a batch
-  // raised them.
+  // raised them (a cancel as `cancelled` words it: no checkpoints here); memory with the
+  // batch's size.
   const auto solve_mapped = [&](std::size_t batch_size, const auto& step) {
     try {
       return step();
-    } catch (const negative_cycle_error& e) {
-      rethrow_in_file_ids(e, in);
-    } catch (const overflow_risk_error& e) {
-      throw overflow_risk_error(with_file(e.what(), in.path));
-    } catch (const invalid_input_error& e) {
-      throw invalid_input_error(with_file(e.what(), in.path));
-    } catch (const cancelled_error&) {
-      throw cancelled();
     } catch (const std::bad_alloc&) {
       throw out_of_memory_error(in.path + ": out of host memory while solving from " +
                                 std::to_string(batch_size) + " sources");
+    } catch (...) {
+      rethrow_for_input(in, solve_options{}, "solving");
     }
   };
   if (sources.empty())

@@ -325,14 +325,20 @@ void add_verify_command(CLI::App& app, command_action& action) {
           },
           "COUNT|all"));
   cmd->add_option("--seed", args->seed, "seed of the sample")->capture_default_str();
-  cmd->add_option("--block-sources", args->block_sources,
-                  "DIST is the block of `apsp solve --sources S`: its rows are these sources "
-                  "(a list '1,5,9' or @FILE, as solve takes them); every entry is checked")
-      ->excludes("--sources");
-  cmd->add_option("--block-targets", args->block_targets,
-                  "DIST is the block of `apsp solve --targets T`: its columns are these targets; "
-                  "with --block-sources, the |S| x |T| block")
-      ->excludes("--sources");
+  // A block (either side, or both) is checked whole: no sample of rows beside it.
+  struct block_side {
+    const char* name;
+    std::optional<std::string>* ids;
+    const char* help;
+  };
+  for (const block_side& side :
+       {block_side{"--block-sources", &args->block_sources,
+                   "DIST is the block of `apsp solve --sources S`: its rows are these sources (a "
+                   "list '1,5,9' or @FILE, as solve takes them); every entry is checked"},
+        block_side{"--block-targets", &args->block_targets,
+                   "DIST is the block of `apsp solve --targets T`: its columns are these "
+                   "targets; with --block-sources, the |S| x |T| block"}})
+    cmd->add_option(side.name, *side.ids, side.help)->excludes("--sources");
   cmd->add_option("--tolerance", args->tolerance,
                   "relative tolerance for float matrices (default 1e-6; for float32 matrices "
                   "(n-1) * 2^-24 when larger; integer matrices compare exactly)")

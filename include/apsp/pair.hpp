@@ -9,6 +9,7 @@
 
 #include "apsp/graph.hpp"
 #include "apsp/options.hpp"
+#include "apsp/plan.hpp"
 #include "apsp/types.hpp"
 
 namespace apsp {
@@ -35,6 +36,8 @@ struct pair_result {
   std::vector<std::int64_t> path;
   /// Vertices settled by the two searches together (what the search cost; at most 2n).
   std::int64_t settled = 0;
+  /// The plan that ran (drivers::pair_search), for reporting.
+  plan ran;
 
   [[nodiscard]] bool reachable() const noexcept { return !path.empty(); }
 };
@@ -46,8 +49,15 @@ struct pair_result {
 /// overflow_risk_error and invalid_input_error (integer types), negative_cycle_error (any
 /// negative cycle of the graph, as solve() refuses it, naming one cycle in order),
 /// cancelled_error.
+/// It runs the plan make_plan(g, options, plan_request::pair()) makes (apsp/solve.hpp).
 [[nodiscard]] pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target,
                                      const pair_options& options = {});
+
+/// The same search by a plan made for it (make_plan(g, o, plan_request::pair()) with
+/// o.type = options.type), run as it is; invalid_argument_error for another driver, type or
+/// graph (a plan without potentials for a graph with a negative weight).
+[[nodiscard]] pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target,
+                                     const plan& p, const pair_options& options = {});
 
 /// The host memory solve_pair takes for `n` vertices and `arcs` arcs in `type`: the edge list,
 /// its compressed rows both ways and the two searches' labels (their queues' worst case left

@@ -118,6 +118,14 @@ struct cuda_phast {
   int threads = 1;
   std::int64_t rows_per_reduction = 256;
 };
+/// One pair's shortest path and its length (apsp::solve_pair, apsp path): one bidirectional
+/// Dijkstra search on one thread, forward from the source and backward from the target until
+/// they meet, in memory O(n + m); never a row of n distances per source, never the matrix.
+struct pair_search {
+  /// A weight is negative: Bellman-Ford potentials over the whole graph first (a negative
+  /// cycle anywhere refuses the pair, as solve() refuses it).
+  bool potentials = false;
+};
 } // namespace drivers
 
 using driver =
@@ -125,16 +133,18 @@ using driver =
                  drivers::johnson, drivers::cuda_in_core, drivers::cuda_packed16,
                  drivers::cuda_split, drivers::cuda_out_of_core, drivers::distributed,
                  drivers::johnson_rows, drivers::phast_rows, drivers::block_rows,
-                 drivers::cuda_supernodal, drivers::ch_table, drivers::cuda_phast>;
+                 drivers::cuda_supernodal, drivers::ch_table, drivers::cuda_phast,
+                 drivers::pair_search>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);
 
 /// What a plan is asked to compute (make_plan(graph, options, asked), apsp/solve.hpp): the
 /// whole n x n matrix (apsp::solve), the metrics (apsp::compute_metrics: rows reduced, no
-/// matrix kept) or the block of distances from some sources to some targets.
+/// matrix kept), the block of distances from some sources to some targets, or one pair's
+/// shortest path (apsp::solve_pair).
 struct plan_request {
-  enum class output { matrix, metrics, block };
+  enum class output { matrix, metrics, block, pair };
   output what = output::matrix;
   std::int64_t sources = -1; ///< output::block: the rows asked (-1: every vertex)
   std::int64_t targets = -1; ///< output::block: the columns asked (-1: every vertex)
@@ -147,6 +157,8 @@ struct plan_request {
   [[nodiscard]] static plan_request block(std::int64_t sources, std::int64_t targets) {
     return {output::block, sources, targets};
   }
+  /// One pair's distance and shortest path (drivers::pair_search, whatever the options' engine).
+  [[nodiscard]] static plan_request pair() { return {output::pair, 1, 1}; }
 };
 
 /// What make_plan decided. `backend`, `narrow` and `out_of_core` are plain fields, kept for

@@ -45,6 +45,9 @@ namespace apsp {
 ///   for an all-pairs engine (algorithm fw or supernodal, back end cuda or reference, devices,
 ///   device_memory_limit) or under auto when it fits in RAM and the cost model says it ends
 ///   sooner, the whole matrix's plan, the block cut from it. plan::algorithm_reason says why.
+/// - pair: apsp::solve_pair's engine, drivers::pair_search (one bidirectional search on one
+///   thread, potentials first when a weight is negative), whatever engine the options name;
+///   its host memory is solve_pair_host_bytes.
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options,
                              const plan_request& asked);
 

@@ -67,6 +67,9 @@ std::string to_string(const driver& d) {
           return "cuda phast sweeps (contraction hierarchy), device " + std::to_string(x.device) +
                  ", " + std::to_string(x.lanes) + " sources a sweep, upward searches on " +
                  threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::pair_search>)
+          return std::string("bidirectional dijkstra, 1 thread") +
+                 (x.potentials ? ", bellman-ford potentials first" : "");
         else
           return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
                  " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +

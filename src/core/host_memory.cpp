@@ -90,6 +90,8 @@ std::string host_user(const plan& p) {
           return "the out-of-core solve, which keeps the matrices in host memory,";
         else if constexpr (std::is_same_v<D, drivers::distributed>)
           return "each MPI rank";
+        else if constexpr (std::is_same_v<D, drivers::pair_search>)
+          return "the pair's search on the cpu";
         else
           return "the cuda back end";
       },

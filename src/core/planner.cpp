@@ -1,6 +1,7 @@
 // The one planner: apsp::make_plan(graph, options, asked) chooses the engine of the whole
-// matrix (core/solve.cpp), of the metrics (rows or a matrix) and of a block of sources and
-// targets (rows or the whole matrix), from the cost model of core/algorithm_choice.hpp.
+// matrix (core/solve.cpp), of the metrics (rows or a matrix), of a block of sources and
+// targets (rows or the whole matrix), from the cost model of core/algorithm_choice.hpp, and of
+// one pair (core/pair_planner.cpp).
 
 #include "core/planner.hpp"
 
@@ -280,7 +281,8 @@ std::optional<row_engine> row_engine_of(const driver& d) noexcept {
 bool reduced_where_solved(const plan& p) {
   if (std::holds_alternative<drivers::none>(p.run) || row_engine_of(p.run) ||
       std::holds_alternative<drivers::block_rows>(p.run) ||
-      std::holds_alternative<drivers::ch_table>(p.run))
+      std::holds_alternative<drivers::ch_table>(p.run) ||
+      std::holds_alternative<drivers::pair_search>(p.run))
     return false;
   return backend_for(p)->reduces_where_solved(p);
 }
@@ -409,6 +411,8 @@ plan make_plan(const graph& g, const solve_options& options, const plan_request&
     APSP_EXPECTS(asked.sources >= -1 && asked.targets >= -1, invalid_argument_error,
                  "a block's sources and targets are counts (-1: every vertex)");
     return detail::plan_block(g, options, asked.sources, asked.targets);
+  case plan_request::output::pair:
+    return detail::plan_pair(g, options);
   }
   return make_plan(g, options);
 }

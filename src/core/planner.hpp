@@ -2,7 +2,7 @@
 // The planner of what is asked besides the whole matrix (apsp::make_plan(graph, options,
 // asked)): the metrics' engine (rows or a matrix) and a block's (rows or the whole matrix),
 // chosen with the whole-matrix planning of core/solve.cpp and the cost model of
-// core/algorithm_choice.hpp. Internal: not installed.
+// core/algorithm_choice.hpp, and one pair's (one bidirectional search). Internal: not installed.
 
 #include <cstdint>
 #include <optional>
@@ -42,6 +42,10 @@ inline std::uint64_t dijkstra_rows_per_thread(std::uint64_t n, dtype type) noexc
 /// in RAM and the cost model says it ends before the rows.
 [[nodiscard]] plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
                               std::int64_t targets);
+
+/// One pair's shortest path (drivers::pair_search): one bidirectional search on the cpu, with
+/// Bellman-Ford potentials first when a weight of `g` is negative (core/pair_planner.cpp).
+[[nodiscard]] plan plan_pair(const graph& g, const solve_options& o);
 
 /// The row engine of a rows plan (drivers::johnson_rows or phast_rows); none for other drivers.
 [[nodiscard]] std::optional<row_engine> row_engine_of(const driver& d) noexcept;

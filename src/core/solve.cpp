@@ -263,18 +263,23 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   // Sparse graphs of low degree (roads, grids, meshes) are analysed; denser ones only when the
   // analysis costs little beside the best estimate without it (a random graph of degree 20
   // has no small separators, and METIS on it costs more than the GPU's whole solve).
+  // The choice without the analysis, once made, is kept for when the analysis does not run.
+  std::optional<detail::algorithm_choice> without_analysis;
   const auto analysis_pays = [&] {
     if (m <= supernodal_low_degree * n)
       return true;
+    without_analysis = detail::choose_algorithm(shape, fw_kind);
     return detail::supernodal_analysis_seconds(shape) <=
-           supernodal_analysis_share * detail::choose_algorithm(shape, fw_kind).seconds;
+           supernodal_analysis_share * without_analysis->seconds;
   };
   if (g != nullptr && detail::supernodal_has_nested_dissection() && n >= 2 &&
       m <= supernodal_max_degree * n && supernodal_paths_safe && analysis_pays()) {
     analysis = detail::analyse_supernodal(n, *g);
     shape.supernodal_updates = detail::supernodal_updates(*analysis);
+    without_analysis.reset(); // the shape now has the analysis' updates
   }
-  auto choice = detail::choose_algorithm(shape, fw_kind);
+  auto choice = without_analysis ? std::move(*without_analysis)
+                                 : detail::choose_algorithm(shape, fw_kind);
   choice.reason = and_why(std::move(choice.reason));
   if (detail::wants_checkpoints(o)) {
     engine e = fw_for(fw_for_checkpoints);
@@ -530,6 +535,9 @@ std::unique_ptr<backend> backend_for(const plan& p) {
           throw invalid_argument_error("a plan of rows (" + to_string(p.run) +
                                        ") makes no matrix: apsp::compute_metrics or a block "
                                        "of sources and targets runs it");
+        else if constexpr (std::is_same_v<D, drivers::pair_search>)
+          throw invalid_argument_error("a plan for one pair (" + to_string(p.run) +
+                                       ") makes no matrix: apsp::solve_pair runs it");
         else
           return current_cuda_backend();
       },

@@ -10,6 +10,7 @@
 #include "core/backend.hpp"
 #include "core/row_sink.hpp"
 #include "cpu/csr_graph.hpp"
+#include "cpu/potentials.hpp"
 
 namespace apsp::cpu {
 
@@ -18,6 +19,20 @@ struct dijkstra_config {
   /// Sources between two progress reports (one "round" of the plan).
   std::int64_t sources_per_round = 1;
 };
+
+/// Johnson's first phase in a run: where the run has a negative weight (or `g` a negative
+/// self-loop), the potentials h, after a stage line, with `g` reweighted by them; else none (the
+/// weights are already >= 0).
+template <class W>
+[[nodiscard]] std::vector<W> potentials_for_run(csr_graph<W>& g, detail::run_context& ctx) {
+  std::vector<W> h;
+  if (ctx.negative_weights() || g.negative_loop >= 0) {
+    ctx.stage("Bellman-Ford potentials (negative weights)");
+    h = johnson_potentials(g);
+    reweight(g, h);
+  }
+  return h;
+}
 
 /// Fills every row of `d` (and of `via` when non-null) from `g`, whose weights are already
 /// reweighted (all >= 0); `h` holds the potentials (empty: all zero, no reweighting happened).

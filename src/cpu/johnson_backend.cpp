@@ -28,12 +28,7 @@ template <class T>
 void run_johnson(dense_matrix<T>& d, via_matrix* via, const plan& p, run_context& ctx) {
   auto g = ctx.initial_edges() != nullptr ? cpu::csr_from_edges<T>(*ctx.initial_edges())
                                           : cpu::csr_from_matrix<T>(d);
-  std::vector<cpu::johnson_key_t<T>> h;
-  if (ctx.negative_weights() || g.negative_loop >= 0) {
-    ctx.stage("Bellman-Ford potentials (negative weights)");
-    h = cpu::johnson_potentials(g);
-    cpu::reweight(g, h);
-  }
+  const std::vector<cpu::johnson_key_t<T>> h = cpu::potentials_for_run(g, ctx);
   cpu::dijkstra_config cfg;
   cfg.threads = apsp::detail::thread_count(ctx.options());
   cfg.sources_per_round = p.block;

@@ -33,12 +33,7 @@ template <class T>
 row_engine dijkstra_rows(const graph& edges, std::int64_t batch, row_engine engine,
                          row_sink<T>& sink, run_context& ctx) {
   auto g = cpu::csr_from_edges<T>(edges);
-  std::vector<cpu::johnson_key_t<T>> h;
-  if (ctx.negative_weights() || g.negative_loop >= 0) {
-    ctx.stage("Bellman-Ford potentials (negative weights)");
-    h = cpu::johnson_potentials(g);
-    cpu::reweight(g, h);
-  }
+  const std::vector<cpu::johnson_key_t<T>> h = cpu::potentials_for_run(g, ctx);
   cpu::dijkstra_config cfg;
   cfg.threads = thread_count(ctx.options());
   cfg.sources_per_round = batch;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "apsp/types.hpp"
+#include "cpu/simd_ymm_via.hpp"
 
 namespace apsp::detail::cpu::avx2 {
 
@@ -14,10 +15,13 @@ template <class T> struct simd;
 
 // 16 ymm registers: mr * nr accumulators (twice that with paths) + nr row vectors + a broadcast.
 
-template <> struct simd<std::int32_t> {
+// 32-bit types keep their via in the same 32-bit lanes as the values.
+struct isa_tag {};
+using via_in_32bit_lanes = ymm_via<isa_tag>;
+
+template <> struct simd<std::int32_t> : via_in_32bit_lanes {
   using value_type = std::int32_t;
   using vec = __m256i;
-  using via_vec = __m256i;
   using mask = __m256i;
   /// Some lane of a comparison's mask is set.
   static bool any(mask m) { return _mm256_testz_si256(m, m) == 0; }
@@ -35,16 +39,12 @@ template <> struct simd<std::int32_t> {
     return _mm256_max_epi32(s, _mm256_set1_epi32(-weight_traits<value_type>::infinity));
   }
   static mask less(vec s, vec d) { return _mm256_cmpgt_epi32(d, s); }
-  static via_vec load_via(const std::int32_t* p) { return load(p); }
-  static void store_via(std::int32_t* p, via_vec v) { store(p, v); }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
   static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm256_blendv_epi8(v, k, m); }
 };
 
-template <> struct simd<float> {
+template <> struct simd<float> : via_in_32bit_lanes {
   using value_type = float;
   using vec = __m256;
-  using via_vec = __m256i;
   using mask = __m256;
   /// Some lane of a comparison's mask is set.
   static bool any(mask m) { return _mm256_movemask_ps(m) != 0; }
@@ -64,13 +64,6 @@ template <> struct simd<float> {
   static mask less_nonnegative(vec s, vec d) { return less(s, d); }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm256_cmp_ps(s, d, _CMP_LT_OQ); }
-  static via_vec load_via(const std::int32_t* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static void store_via(std::int32_t* p, via_vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
   static via_vec select_via(mask m, via_vec k, via_vec v) {
     return _mm256_blendv_epi8(v, k, _mm256_castps_si256(m));
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "apsp/types.hpp"
+#include "cpu/simd_ymm_via.hpp"
 
 namespace apsp::detail::cpu::avx512 {
 
@@ -16,10 +17,20 @@ template <class T> struct simd;
 // 32 zmm registers: mr * nr accumulators (twice that with paths) + nr row vectors; the
 // broadcast of a[k][i] folds into the add as an embedded {1toN} memory operand.
 
-template <> struct simd<std::int32_t> {
+// 32-bit types: 16 lanes, the via of one vector in the same lanes under the same mask.
+struct via_in_32bit_lanes {
+  using via_vec = __m512i;
+  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
+  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
+  static via_vec select_via(__mmask16 m, via_vec k, via_vec v) {
+    return _mm512_mask_mov_epi32(v, m, k);
+  }
+};
+
+template <> struct simd<std::int32_t> : via_in_32bit_lanes {
   using value_type = std::int32_t;
   using vec = __m512i;
-  using via_vec = __m512i;
   using mask = __mmask16;
   /// Some lane of a comparison's mask is set.
   static bool any(mask m) { return m != 0; }
@@ -35,16 +46,11 @@ template <> struct simd<std::int32_t> {
     return _mm512_max_epi32(s, _mm512_set1_epi32(-weight_traits<value_type>::infinity));
   }
   static mask less(vec s, vec d) { return _mm512_cmplt_epi32_mask(s, d); }
-  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
-  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
-  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
-  static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm512_mask_mov_epi32(v, m, k); }
 };
 
-template <> struct simd<float> {
+template <> struct simd<float> : via_in_32bit_lanes {
   using value_type = float;
   using vec = __m512;
-  using via_vec = __m512i;
   using mask = __mmask16;
   /// Some lane of a comparison's mask is set.
   static bool any(mask m) { return m != 0; }
@@ -67,22 +73,11 @@ template <> struct simd<float> {
   }
   static vec clamp_low(vec s) { return s; }
   static mask less(vec s, vec d) { return _mm512_cmp_ps_mask(s, d, _CMP_LT_OQ); }
-  static via_vec load_via(const std::int32_t* p) { return _mm512_loadu_si512(p); }
-  static void store_via(std::int32_t* p, via_vec v) { _mm512_storeu_si512(p, v); }
-  static via_vec set1_via(std::int32_t k) { return _mm512_set1_epi32(k); }
-  static via_vec select_via(mask m, via_vec k, via_vec v) { return _mm512_mask_mov_epi32(v, m, k); }
 };
 
 // 64-bit types: 8 lanes, so the via of one vector is a ymm of 8 int32 under the same mask.
-struct via_in_ymm {
-  using via_vec = __m256i;
-  static via_vec load_via(const std::int32_t* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static void store_via(std::int32_t* p, via_vec v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
-  static via_vec set1_via(std::int32_t k) { return _mm256_set1_epi32(k); }
+struct isa_tag {};
+struct via_in_ymm : ymm_via<isa_tag> {
   static via_vec select_via(__mmask8 m, via_vec k, via_vec v) {
     return _mm256_mask_mov_epi32(v, m, k);
   }

@@ -1,6 +1,7 @@
-// apsp::solve_pair: the checks every solve makes, the graph in compressed rows both ways,
-// Johnson's potentials when a weight is negative (over the whole graph, so that a negative
-// cycle anywhere refuses the pair as it refuses solve()), then one bidirectional search.
+// apsp::solve_pair: the plan of one pair (drivers::pair_search, core/pair_planner.cpp) run as it
+// is: the checks every solve makes, the graph in compressed rows both ways, Johnson's potentials
+// when the plan says a weight is negative (over the whole graph, so that a negative cycle
+// anywhere refuses the pair as it refuses solve()), then one bidirectional search.
 
 #include "apsp/pair.hpp"
 
@@ -10,8 +11,10 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "apsp/error.hpp"
+#include "apsp/solve.hpp"
 #include "core/checks.hpp"
 #include "cpu/bidirectional_dijkstra.hpp"
 #include "cpu/csr_graph.hpp"
@@ -88,6 +91,13 @@ pair_result search(const graph& edges, std::int64_t source, std::int64_t target,
 
 pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target,
                        const pair_options& options) {
+  solve_options o;
+  o.type = options.type;
+  return solve_pair(g, source, target, make_plan(g, o, plan_request::pair()), options);
+}
+
+pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target, const plan& p,
+                       const pair_options& options) {
   const std::int64_t n = g.num_vertices();
   APSP_EXPECTS(n < (std::int64_t{1} << 31), invalid_argument_error,
                "solve_pair handles at most 2^31 - 1 vertices");
@@ -96,25 +106,27 @@ pair_result solve_pair(const graph& g, std::int64_t source, std::int64_t target,
                  "vertex " + std::to_string(v) + " is not a vertex of the graph (0.." +
                      std::to_string(n - 1) + ")");
   }
+  const auto* how = std::get_if<drivers::pair_search>(&p.run);
+  APSP_EXPECTS(how != nullptr, invalid_argument_error,
+               "solve_pair runs a plan for one pair, not " + to_string(p.run));
+  APSP_EXPECTS(p.n == n && p.type == options.type, invalid_argument_error,
+               "the pair's plan was made for another problem (" + std::to_string(p.n) +
+                   " vertices, " + std::string(to_string(p.type)) + "), not for this one (" +
+                   std::to_string(n) + " vertices, " + std::string(to_string(options.type)) +
+                   ")");
   const auto summary = g.summarize_weights();
   const auto facts = detail::analyze_weights(g, options.type, false);
+  APSP_EXPECTS(how->potentials || !facts.has_negative, invalid_argument_error,
+               "the pair's plan was made for a graph without negative weights");
   detail::check_representable(facts, options.type, summary.all_integral);
   // Edges the type cannot hold change no distance (see usable_edges): dropped before the cast.
   const std::optional<graph> usable = detail::usable_edges(g, options.type);
   const graph& edges = usable ? *usable : g;
-  return visit_dtype(options.type, [&](auto zero) {
-    return search<decltype(zero)>(edges, source, target, facts.has_negative, options);
+  pair_result r = visit_dtype(options.type, [&](auto zero) {
+    return search<decltype(zero)>(edges, source, target, how->potentials, options);
   });
-}
-
-std::uint64_t solve_pair_host_bytes(std::int64_t n, std::int64_t arcs, dtype type) noexcept {
-  const auto vertices = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0));
-  const auto edges = static_cast<std::uint64_t>(std::max<std::int64_t>(arcs, 0));
-  // A CSR arc holds a 4-byte head and a johnson_key_t weight, padded to 8 or 16 bytes.
-  const std::uint64_t arc = type == dtype::int32 ? 8 : 16;
-  // Per vertex: both ways' offsets (8 + 8) and each search's key (16), arc (8), state (1) and
-  // heap position (8). Per arc: the edge list (16), the arc both ways and the reverse's index.
-  return vertices * (16 + 2 * 33) + edges * (16 + 2 * arc + 8);
+  r.ran = p;
+  return r;
 }
 
 } // namespace apsp

@@ -213,6 +213,47 @@ def test_info_shows_the_engine_a_block_runs(apsp, tmp_path, source):
     assert engines == {"whole_matrix", "dijkstra_from_sources", "dijkstra_from_targets"}
 
 
+def test_info_shows_the_engine_a_pair_runs(apsp, tmp_path, source):
+    """`apsp info --pair S T` asks the planner what `apsp path S T` then runs (`--plan` shows it):
+    one bidirectional search, with Bellman-Ford potentials first where a weight is negative,
+    whatever all-pairs engine the options name (issue 44)."""
+    write_gr(tmp_path / "n.gr", 5, [(1, 2, -3), (2, 3, 5), (3, 4, -4), (1, 4, 1), (5, 1, 2)])
+    cases = [("g.gr", ["1", "5"], []),
+             ("g.gr", ["3", "3"], ["--dtype", "float64"]),
+             ("g.gr", ["2", "9"], ["--threads", "2"]),
+             ("n.gr", ["1", "4"], []),
+             ("n.gr", ["5", "4"], ["--dtype", "int64"])]
+    for graph, pair, args in cases:
+        planned = info(apsp, graph, "--pair", *pair, *args)["pair"]
+        r = apsp("path", graph, *pair, "--json", "--plan", *args)
+        assert r.rc == 0 and r.err == "", r
+        ran = json.loads(r.out)
+        assert (planned["source"], planned["target"]) == (ran["source"], ran["target"])
+        for key in ("driver", "engine_reason", "plan"):
+            assert planned[key] == ran[key], (graph, pair, key, planned, ran)
+        assert ran["plan"]["algorithm"] == "bidirectional-dijkstra" and ran["plan"]["fits"]
+        negative = graph == "n.gr"
+        assert ran["driver"] == "bidirectional dijkstra, 1 thread" + (
+            ", bellman-ford potentials first" if negative else ""), ran
+        # The documented keys come first, as `apsp path --json` prints them alone.
+        alone = json.loads(apsp("path", graph, *pair, "--json", *args).out)
+        assert list(ran)[:4] == list(alone) and all(ran[k] == alone[k] for k in alone)
+        text = apsp("info", graph, "--pair", *pair, *args).out
+        assert f"pair runs        {pair[0]} -> {pair[1]}: {ran['driver']} " \
+               f"({ran['engine_reason']})" in text, text
+        assert f"engine {ran['driver']} ({ran['engine_reason']})" in \
+            apsp("path", graph, *pair, "--plan", *args).out
+    # The all-pairs engines' options are ignored with a warning by `path`, and planned past by
+    # `info`: the same search.
+    planned = info(apsp, "g.gr", "--pair", "1", "5", "--backend", "reference")["pair"]
+    r = apsp("path", "g.gr", "1", "5", "--json", "--plan", "--backend", "reference")
+    assert r.rc == 0 and "warning" in r.err, r
+    assert planned["plan"] == json.loads(r.out)["plan"]
+    # An id not in the file is a usage error for both; saved matrices are not searched.
+    assert apsp("info", "g.gr", "--pair", "1", "99").rc == 2
+    assert apsp("path", "g.gr", "1", "5", "--plan", "--dist", "d.npy", "--via", "v.npy").rc == 2
+
+
 @pytest.mark.parametrize("args", [
     ["--backend", "cpu", "--threads", "2"],
     ["--backend", "cpu", "--threads", "2", "--algorithm", "johnson"],

@@ -19,6 +19,9 @@
 namespace apsp_io_test {
 
 namespace fs = std::filesystem;
+// What every reader test names.
+using apsp::io::format;
+using apsp::io::read_graph;
 
 inline fs::path test_data(const std::string& name) {
   return fs::path(APSP_TEST_DATA) / name;
@@ -96,9 +99,12 @@ inline labelled_edges edges_by_label(const apsp::io::graph_file& f) {
   return out;
 }
 
+/// An edge (u, v, w) by internal index.
+using edge = std::tuple<int, int, double>;
+
 /// (u, v, w) triples by internal index, sorted.
-inline std::vector<std::tuple<int, int, double>> edges_by_index(const apsp::graph& g) {
-  std::vector<std::tuple<int, int, double>> out;
+inline std::vector<edge> edges_by_index(const apsp::graph& g) {
+  std::vector<edge> out;
   for (std::size_t e = 0; e < g.sources().size(); ++e) {
     out.emplace_back(g.sources()[e], g.targets()[e], g.weights()[e]);
   }

@@ -12,7 +12,6 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::read_graph;
 
 class Malformed : public ::testing::Test {
 protected:

@@ -14,7 +14,6 @@ namespace {
 
 using namespace apsp_io_test;
 using apsp::dense_matrix;
-using apsp::io::format;
 using apsp::io::read_matrix;
 using apsp::io::write_matrix;
 

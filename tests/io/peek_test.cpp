@@ -10,9 +10,7 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
 using apsp::io::peek_vertex_count;
-using apsp::io::read_graph;
 using apsp::io::write_graph;
 
 apsp::io::graph_file ring(std::int64_t n) {

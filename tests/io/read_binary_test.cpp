@@ -10,9 +10,6 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
-using apsp::io::read_graph;
-using edge = std::tuple<int, int, double>;
 
 TEST(ReadCourseBinary, ZeroBasedTriples) {
   scratch_dir dir;

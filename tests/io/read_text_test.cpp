@@ -7,9 +7,6 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
-using apsp::io::read_graph;
-using edge = std::tuple<int, int, double>;
 
 TEST(ReadDimacs, TinyGraphOneBasedWithParallelArcs) {
   const auto f = read_graph(test_data("tiny.gr"));

@@ -16,7 +16,6 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::read_graph;
 
 // Independent single-source Dijkstra (non-negative weights), int64 distances.
 std::vector<std::int64_t> dijkstra(const apsp::graph& g, std::int32_t source) {

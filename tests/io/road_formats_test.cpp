@@ -16,10 +16,7 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
-using apsp::io::read_graph;
 using apsp::io::read_options;
-using edge = std::tuple<int, int, double>;
 
 TEST(ReadTntp, LinksWithFreeFlowTimeByDefault) {
   const auto f = read_graph(test_data("tiny_net.tntp"));

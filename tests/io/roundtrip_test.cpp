@@ -11,9 +11,7 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
 using apsp::io::graph_file;
-using apsp::io::read_graph;
 using apsp::io::write_graph;
 
 // Seeded random graph on n vertices: a ring (so no vertex is isolated; edge lists cannot

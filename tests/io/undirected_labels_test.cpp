@@ -15,8 +15,6 @@
 namespace {
 
 using namespace apsp_io_test;
-using apsp::io::format;
-using apsp::io::read_graph;
 using apsp::io::read_options;
 using apsp::io::vertex_labels;
 using apsp::io::write_matrix;

@@ -358,6 +358,10 @@ TEST(Johnson, FloatDistancesAreTheWeightsOfTheirPathsNotOfThePotentials) {
 
 TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
   using apsp::detail::choose_algorithm;
+  // What the cost model picks with the GPUs' Floyd-Warshall beside the cpu engines.
+  const auto on_gpus = [](const apsp::detail::problem_shape& s) {
+    return choose_algorithm(s, apsp::backend_kind::cuda).algorithm;
+  };
   apsp::detail::problem_shape rome{3353, 8870, apsp::dtype::int32, 2};
   EXPECT_EQ(choose_algorithm(rome, apsp::backend_kind::cpu).algorithm,
             apsp::algorithm_kind::johnson);
@@ -368,31 +372,25 @@ TEST(AlgorithmChoice, SparseGraphsGetJohnsonAndDenseOnesFloydWarshall) {
   // and 16 cores' (14-16 s); 64 cores' Johnson would beat one GPU and two (whose result still
   // has to move to the host), not four.
   apsp::detail::problem_shape delaware{49109, 121024, apsp::dtype::int32, 2};
-  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
-            apsp::algorithm_kind::floyd_warshall);
+  EXPECT_EQ(on_gpus(delaware), apsp::algorithm_kind::floyd_warshall);
   delaware.threads = 16;
-  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
-            apsp::algorithm_kind::floyd_warshall);
+  EXPECT_EQ(on_gpus(delaware), apsp::algorithm_kind::floyd_warshall);
   delaware.threads = 64;
   const auto c = choose_algorithm(delaware, apsp::backend_kind::cuda);
   EXPECT_EQ(c.algorithm, apsp::algorithm_kind::johnson);
   EXPECT_NE(c.reason.find("Johnson"), std::string::npos);
   delaware.gpus = 2;
-  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
-            apsp::algorithm_kind::johnson);
+  EXPECT_EQ(on_gpus(delaware), apsp::algorithm_kind::johnson);
   delaware.gpus = 4;
-  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
-            apsp::algorithm_kind::floyd_warshall);
+  EXPECT_EQ(on_gpus(delaware), apsp::algorithm_kind::floyd_warshall);
   // Metrics reduced on the GPUs move no matrix: two GPUs beat 64 cores again.
   delaware.gpus = 2;
   delaware.host_output = false;
-  EXPECT_EQ(choose_algorithm(delaware, apsp::backend_kind::cuda).algorithm,
-            apsp::algorithm_kind::floyd_warshall);
+  EXPECT_EQ(on_gpus(delaware), apsp::algorithm_kind::floyd_warshall);
   // The two-H200 run that exposed the linear thread scaling: n = 80,000, 1.6 M arcs, 32
   // threads, two GPUs: Johnson took 41.9 s, two GPU ranks 20 s.
   apsp::detail::problem_shape random80k{80000, 1600000, apsp::dtype::int32, 32, 2};
-  EXPECT_EQ(choose_algorithm(random80k, apsp::backend_kind::cuda).algorithm,
-            apsp::algorithm_kind::floyd_warshall);
+  EXPECT_EQ(on_gpus(random80k), apsp::algorithm_kind::floyd_warshall);
 }
 
 // The auto back end's small-n rule: the cpu where it finishes before a GPU could start (the

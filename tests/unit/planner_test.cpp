@@ -1,6 +1,6 @@
-// The one planner (make_plan(graph, options, asked)): what it chooses for the metrics and for a
-// block of sources and targets is what compute_metrics and the block's run then execute, and a
-// plan's backend, narrow and out_of_core follow from its driver.
+// The one planner (make_plan(graph, options, asked)): what it chooses for the metrics, for a
+// block of sources and targets and for one pair is what compute_metrics, the block's run and
+// solve_pair then execute, and a plan's backend, narrow and out_of_core follow from its driver.
 
 #include <gtest/gtest.h>
 
@@ -55,7 +55,8 @@ void expect_fields_follow_the_driver(const apsp::plan& p) {
                     std::holds_alternative<apsp::drivers::johnson>(p.run) ||
                     std::holds_alternative<apsp::drivers::johnson_rows>(p.run) ||
                     std::holds_alternative<apsp::drivers::phast_rows>(p.run) ||
-                    std::holds_alternative<apsp::drivers::block_rows>(p.run);
+                    std::holds_alternative<apsp::drivers::block_rows>(p.run) ||
+                    std::holds_alternative<apsp::drivers::pair_search>(p.run);
   if (host)
     EXPECT_EQ(p.backend, apsp::backend_kind::cpu) << apsp::to_string(p.run);
   if (std::holds_alternative<apsp::drivers::reference>(p.run))
@@ -173,6 +174,54 @@ TEST(Planner, APlanOfRowsMakesNoMatrix) {
   const apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson);
   const apsp::plan rows = apsp::make_plan(g, o, plan_request::metrics());
   EXPECT_THROW((void)apsp::solve(g, rows, o), apsp::invalid_argument_error);
+}
+
+TEST(Planner, OnePairIsTheSearchSolvePairRuns) {
+  const apsp::graph g = dense_graph(50, 4, 9);
+  apsp::graph negative = g;
+  negative.add_edge(3, 7, -2);
+  const auto automatic = apsp::algorithm_kind::automatic;
+  // Whatever all-pairs engine the options name, one pair is one bidirectional search.
+  for (const auto& o : {options(apsp::backend_kind::cpu, automatic),
+                        options(apsp::backend_kind::reference, apsp::algorithm_kind::floyd_warshall),
+                        options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson)}) {
+    for (const apsp::graph* graph : {&g, static_cast<const apsp::graph*>(&negative)}) {
+      const apsp::plan planned = apsp::make_plan(*graph, o, plan_request::pair());
+      ASSERT_TRUE(std::holds_alternative<apsp::drivers::pair_search>(planned.run))
+          << apsp::to_string(planned.run);
+      // Potentials exactly where a weight is negative.
+      EXPECT_EQ(std::get<apsp::drivers::pair_search>(planned.run).potentials, graph == &negative);
+      expect_fields_follow_the_driver(planned);
+      EXPECT_EQ(planned.n, 50);
+      EXPECT_EQ(planned.host_bytes,
+                apsp::solve_pair_host_bytes(50, graph->num_edges(), planned.type));
+      EXPECT_TRUE(planned.fits) << planned.reason;
+      apsp::pair_options po;
+      po.type = o.type;
+      const apsp::pair_result ran = apsp::solve_pair(*graph, 0, 49, po);
+      EXPECT_EQ(apsp::to_string(ran.ran.run), apsp::to_string(planned.run));
+      EXPECT_EQ(ran.ran.algorithm_reason, planned.algorithm_reason);
+      // The plan run as it is gives the same answer.
+      const apsp::pair_result again = apsp::solve_pair(*graph, 0, 49, planned, po);
+      EXPECT_EQ(again.path, ran.path);
+      EXPECT_EQ(again.distance, ran.distance);
+      // A pair's plan makes no matrix.
+      EXPECT_THROW((void)apsp::solve(*graph, planned, o), apsp::invalid_argument_error);
+    }
+  }
+  // solve_pair refuses a plan for something else: another driver, a graph without negative
+  // weights, another type.
+  const apsp::solve_options o = options(apsp::backend_kind::cpu, automatic);
+  apsp::pair_options po;
+  po.type = o.type;
+  EXPECT_THROW((void)apsp::solve_pair(g, 0, 1, apsp::make_plan(g, o), po),
+               apsp::invalid_argument_error);
+  EXPECT_THROW((void)apsp::solve_pair(negative, 0, 1, apsp::make_plan(g, o, plan_request::pair()),
+                                      po),
+               apsp::invalid_argument_error);
+  po.type = apsp::dtype::int64;
+  EXPECT_THROW((void)apsp::solve_pair(g, 0, 1, apsp::make_plan(g, o, plan_request::pair()), po),
+               apsp::invalid_argument_error);
 }
 
 TEST(Planner, AMatrixRequestIsTheSolvesPlan) {
