@@ -386,7 +386,7 @@ int run(const solve_args& a) {
   // 3. plan, once (the GPU's context is up): in place or in RAM.
   warm_up.get();
   trace("solve: device warmed up");
-  plan p = make_plan(in.file.g, options);
+  plan p = plan_showing_stages(in.file.g, options, shown);
   trace("solve: planned");
   (void)outputs.settle(p, options);
   // 4. solve.
