@@ -30,10 +30,13 @@ def whole_int32(values, unweighted=False):
         if stride == 0 and values.shape[axis] > 1:
             values = values[(slice(None),) * axis + (slice(0, 1),)]
     values = values.reshape(values.shape[0], -1) if values.ndim > 1 else values.reshape(-1, 1)
-    rows = max(1, _CHUNK // max(1, values.shape[1]))
     limit = _core.INT32_NO_PATH
-    for start in range(0, values.shape[0], rows):
+    # A first block of a few thousand entries, then large ones: fractional weights are
+    # usually seen at once.
+    start, rows = 0, max(1, 4096 // max(1, values.shape[1]))
+    while start < values.shape[0]:
         chunk = values[start:start + rows].ravel()
+        start, rows = start + rows, max(1, _CHUNK // max(1, values.shape[1]))
         if values.dtype.kind in "iu":
             if chunk.size and (chunk.max() >= limit or chunk.min() <= -limit):
                 return False
