@@ -170,8 +170,8 @@ template <class T> bool holds(const py::array& a) {
 /// read them in place; the planner, the table and the whole matrix read an edge-list copy.
 template <class Index>
 py::tuple solve_csr(std::int64_t n, const py::array& indptr, const py::array& indices,
-                    const py::array& data, const int_array& sources, bool directed,
-                    bool unweighted, const source_call& c) {
+                    const py::array& data, const int_array& sources, bool directed, bool unweighted,
+                    const source_call& c) {
   const auto view = [&](auto weight) {
     using Weight = decltype(weight);
     apsp::csr_view<Index, Weight> g;
@@ -222,9 +222,11 @@ void bind_source_solvers(py::module_& m) {
         const source_call c{std::move(dtype), predecessors, threads, whole_graph_cycles,
                             std::move(progress)};
         if (holds<std::int32_t>(indptr) && holds<std::int32_t>(indices))
-          return solve_csr<std::int32_t>(n, indptr, indices, data, sources, directed, unweighted, c);
+          return solve_csr<std::int32_t>(n, indptr, indices, data, sources, directed, unweighted,
+                                         c);
         if (holds<std::int64_t>(indptr) && holds<std::int64_t>(indices))
-          return solve_csr<std::int64_t>(n, indptr, indices, data, sources, directed, unweighted, c);
+          return solve_csr<std::int64_t>(n, indptr, indices, data, sources, directed, unweighted,
+                                         c);
         throw py::type_error("indptr and indices must be contiguous 1-D arrays, both int32 or "
                              "both int64");
       },
