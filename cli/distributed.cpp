@@ -8,6 +8,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/solve.hpp"
+#include "checkpoint_checks.hpp"
 #include "exit_codes.hpp"
 #include "interrupt.hpp"
 #include "json_text.hpp"
@@ -313,6 +314,16 @@ int solve_distributed(const distributed_solve_args& a) {
     if (o.narrow == narrow_mode::when_safe)
       o.narrow = narrow_mode::off; // ranks compute in plain int32
   });
+  // One checkpoint's size against the free space of its directory's file system, as one
+  // process checks it, before any rank allocates: the first rank checks (the ranks share the
+  // directory), every rank exits 5 with its message.
+  if (!o.checkpoint_dir.empty()) {
+    s.agree([&] {
+      const plan planned = distributed::make_plan(s, in->file.g.num_vertices(), o, d);
+      if (s.rank() == 0)
+        check_checkpoint_space(planned, o);
+    });
+  }
   // Progress lines from the first rank; every rank stops on its own signals.
   o.progress =
       make_progress(s.rank() == 0 ? progress_wanted(a.quiet, a.progress) : progress_style::none);

@@ -23,6 +23,7 @@
 #include "metrics_command.hpp"
 #include "plan_json.hpp"
 #include "output.hpp"
+#include "solve_summary.hpp"
 #include "solver.hpp"
 
 namespace apsp::cli {
@@ -113,6 +114,7 @@ nlohmann::ordered_json run_json(const metrics_args& a, const loaded_graph& in,
   j["block"] = p.block;
   j["host_matrix"] = m.host_matrix;
   j["seconds"] = {{"read", in.read_seconds}, {"metrics", m.seconds}};
+  j["sources_per_second"] = sources_per_second(m.n, m.seconds);
   return j;
 }
 

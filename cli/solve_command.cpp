@@ -386,7 +386,7 @@ int run(const solve_args& a) {
   // 3. plan, once (the GPU's context is up): in place or in RAM.
   warm_up.get();
   trace("solve: device warmed up");
-  plan p = make_plan(in.file.g, options);
+  plan p = plan_showing_stages(in.file.g, options, shown);
   trace("solve: planned");
   (void)outputs.settle(p, options);
   // 4. solve.
@@ -496,10 +496,11 @@ void add_solve_command(CLI::App& app, command_action& action) {
       ->capture_default_str();
   cmd->footer(
       "A summary (n, m, back end, times, updates/s, reachable pairs and a checksum: the exact\n"
-      "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet.\n"
-      "Progress is drawn on stderr when it is a terminal (with --progress, a line every 2 s\n"
-      "otherwise); Ctrl-C, SIGTERM or SIGHUP cancels (exit 130, 143 or 129) and leaves no\n"
-      "output file.\n\n"
+      "sum of the finite off-diagonal distances) goes to stdout unless --json or --quiet;\n"
+      "--json adds sources_per_second and the plan. Progress is drawn on stderr when it is a\n"
+      "terminal (with --progress, a line every 2 s otherwise), each stage named on its own\n"
+      "line (reading, ordering the graph, building a hierarchy, writing); Ctrl-C, SIGTERM or\n"
+      "SIGHUP cancels (exit 130, 143 or 129) and leaves no output file.\n\n"
       "Examples:\n"
       "  apsp solve data/rome99.gr\n"
       "  apsp solve data/rome99.gr -o dist.npy --paths via.npy\n"

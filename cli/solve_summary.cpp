@@ -27,6 +27,10 @@ double updates_per_second(std::int64_t n, double solve_seconds) {
   return solve_seconds > 0 ? v * v * v / solve_seconds : 0.0;
 }
 
+double sources_per_second(std::int64_t sources, double seconds) {
+  return seconds > 0 ? static_cast<double>(sources) / seconds : 0.0;
+}
+
 nlohmann::ordered_json solve_summary_json(const solve_summary& s,
                                           const nlohmann::ordered_json& extra) {
   const plan& p = *s.ran;
@@ -51,6 +55,7 @@ nlohmann::ordered_json solve_summary_json(const solve_summary& s,
                   {"finish", s.finish_seconds},
                   {"write", s.write_seconds}};
   j["updates_per_second"] = updates_per_second(s.n, s.solve_seconds);
+  j["sources_per_second"] = sources_per_second(s.n, s.solve_seconds);
   j["peak_memory_bytes"] = peak_memory_bytes();
   j["reachable_pairs"] = s.reachable_pairs;
   j["distance_sum"] = s.distance_sum;

@@ -41,9 +41,16 @@ struct solve_summary {
 /// n^3 over the solve's seconds (0 when it took none).
 [[nodiscard]] double updates_per_second(std::int64_t n, double solve_seconds);
 
+/// Sources searched a second: the rate engines that make rows a source at a time count
+/// (Johnson's Dijkstra, the metrics' rows, PHAST's sweeps, a block's searches), `sources` over
+/// `seconds` (0 when none passed). A whole-matrix engine's rows count as n sources, so every
+/// summary has the key with a number.
+[[nodiscard]] double sources_per_second(std::int64_t sources, double seconds);
+
 /// The summary's keys, in their order: input, format, n, m, backend, device, driver, algorithm,
 /// algorithm_reason, dtype, narrow, block, rounds, plan (as `apsp info --json` shows it),
-/// seconds, updates_per_second, peak_memory_bytes (this process's), reachable_pairs,
+/// seconds, updates_per_second, sources_per_second (n sources over the solve's seconds),
+/// peak_memory_bytes (this process's), reachable_pairs,
 /// distance_sum, max_distance and outputs; then those of `extra` (the ranks' own).
 [[nodiscard]] nlohmann::ordered_json solve_summary_json(const solve_summary& s,
                                                         const nlohmann::ordered_json& extra = {});

@@ -108,9 +108,14 @@ std::string checkpoint_note(const std::filesystem::path& dir) {
 
 } // namespace
 
+plan plan_showing_stages(const graph& g, solve_options options, progress_style progress) {
+  options.progress = make_progress(progress);
+  return make_plan(g, options);
+}
+
 result solve_input(const loaded_graph& in, const solve_options& options,
                    progress_style progress) {
-  return solve_input(in, make_plan(in.file.g, options), options, progress);
+  return solve_input(in, plan_showing_stages(in.file.g, options, progress), options, progress);
 }
 
 result solve_input(const loaded_graph& in, const plan& p, solve_options options,

@@ -27,7 +27,12 @@ namespace apsp::cli {
 [[nodiscard]] result solve_input(const loaded_graph& in, const plan& p, solve_options options,
                                  progress_style progress);
 
-/// Plans, then solves as above.
+/// make_plan(g, options) with the CLI's progress as the options' callback, so that a stage the
+/// planner runs (the supernodal solver's ordering) gets its line where progress is shown.
+[[nodiscard]] plan plan_showing_stages(const graph& g, solve_options options,
+                                       progress_style progress);
+
+/// Plans (plan_showing_stages), then solves as above.
 [[nodiscard]] result solve_input(const loaded_graph& in, const solve_options& options,
                                  progress_style progress);
 

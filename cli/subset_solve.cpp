@@ -22,6 +22,7 @@
 #include "interrupt.hpp"
 #include "json_text.hpp"
 #include "output.hpp"
+#include "solve_summary.hpp"
 #include "solver.hpp"
 #include "source_batches.hpp"
 #include "timer.hpp"
@@ -266,6 +267,9 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     }
     j["dtype"] = to_string(r.type);
     j["seconds"] = {{"read", r.read}, {"solve", r.solve}, {"write", r.write}};
+    // The searches the engine ran: from the smaller set, or every vertex for the whole matrix.
+    j["sources_per_second"] = sources_per_second(
+        r.whole ? n : static_cast<std::int64_t>(r.from_targets ? r.targets : r.sources), r.solve);
     j["pairs"] = r.counts.pairs;
     j["reachable_pairs"] = r.counts.reachable;
     j["output"] = a.out.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.out);

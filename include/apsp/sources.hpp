@@ -123,6 +123,14 @@ template <class Index, class Weight>
                                                std::span<const std::int64_t> sources,
                                                const source_options& options = {});
 
+/// The CSR graph as an edge list, with solve_from_sources(csr_view)'s rules and refusals: every
+/// stored entry an arc (explicit zeros included), +inf none, symmetric and unit_weights applied.
+/// What make_plan reads for such a graph (the Python binding plans `indices=` rows on it).
+/// Throws invalid_argument_error for malformed offsets or array lengths, invalid_input_error for
+/// a target outside 0..n-1 or a NaN or -inf weight.
+template <class Index, class Weight>
+[[nodiscard]] graph graph_of(const csr_view<Index, Weight>& g);
+
 /// The (Index, Weight) pairs of the CSR overload, instantiated in src/cpu/from_sources.cpp:
 /// X(Index, Weight) for each.
 #define APSP_CSR_SOURCE_TYPES(X)                                                                   \
@@ -130,7 +138,8 @@ template <class Index, class Weight>
 #define APSP_CSR_SOURCES(Index, Weight)                                                            \
   extern template source_result solve_from_sources(const csr_view<Index, Weight>&,                \
                                                    std::span<const std::int64_t>,                  \
-                                                   const source_options&);
+                                                   const source_options&);                         \
+  extern template graph graph_of(const csr_view<Index, Weight>&);
 APSP_CSR_SOURCE_TYPES(APSP_CSR_SOURCES)
 #undef APSP_CSR_SOURCES
 

@@ -7,7 +7,7 @@ See docs/python.md.
 """
 
 from ._errors import (BackendUnavailable, Cancelled, DirectedGraphError, NegativeCycleError,
-                      NotConnectedError, NullGraphError)
+                      NotConnectedError, NullGraphError, OverflowRisk)
 from . import _core
 from ._core import Graph, Result
 from ._api import (backends, floyd_warshall, no_path, read_graph, release_devices,
@@ -31,7 +31,8 @@ __version__ = _core.version()
 
 __all__ = [
     "BackendUnavailable", "Cancelled", "DirectedGraphError", "Graph", "Metrics", "NO_PREDECESSOR",
-    "NegativeCycleError", "NodeArray", "NotConnectedError", "NullGraphError", "Result", "Router",
+    "NegativeCycleError", "NodeArray", "NotConnectedError", "NullGraphError", "OverflowRisk",
+    "Result", "Router",
     "average_shortest_path_length", "backends", "bellman_ford", "closeness_centrality",
     "diameter", "dijkstra", "eccentricity", "floyd_warshall", "global_efficiency",
     "harmonic_centrality", "johnson", "metrics", "no_path", "path", "radius", "read_graph",

@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from . import _core, _inputs, _networkx
+from . import _core, _dtype, _inputs, _networkx
 from ._sets import solve_block
 from ._sparse import solve_rows
 
@@ -45,9 +45,12 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
         When csgraph is a C-ordered, writable float64 ndarray and the result is float64, the
         distances are written into csgraph and csgraph is returned. It saves no memory here.
     dtype : None or float64, float32, int64, int32
-        Type of the computation and of the distances. None means float64 with inf for "no
-        path" (SciPy's output). float32 and int32 halve the memory. Integer types need whole
-        weights and report "no path" as ``apsp.no_path(dtype)``.
+        Type of the computation and of the distances. None returns float64 with inf for "no
+        path" (SciPy's output), computed in int32 where that is exact (every weight a whole
+        number below int32's no-path value, and the overflow check passed: no path length can
+        reach it) and converted at the end, else in float64. float32 and int32 halve the
+        memory. Integer types need whole weights and report "no path" as
+        ``apsp.no_path(dtype)``.
     backend : 'auto', 'cpu', 'cuda' or 'reference'
         'auto' uses a GPU when one is present and the dtype is float32 or int32, else the CPU.
     progress : None, bool or callable
@@ -77,6 +80,8 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     pred = res._take_predecessors() if return_predecessors else None
     dist = res._take_distances()
     del res  # frees the path matrix before returning
+    if dtype is None:
+        dist = _dtype.as_float64(dist)  # computed in int32 where exact; SciPy's float64 out
     if overwrite and _can_overwrite(csgraph, dist):
         csgraph[...] = dist
         dist = csgraph
@@ -126,7 +131,7 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         return floyd_warshall(csgraph, directed=directed, return_predecessors=return_predecessors,
                               unweighted=unweighted, overwrite=overwrite, dtype=dtype,
                               backend=backend, progress=progress, weight=weight)
-    dist, pred, ran, nodes = solve_rows(csgraph, algorithm=algorithm, directed=directed,
+    dist, pred, ran, nodes, _ = solve_rows(csgraph, algorithm=algorithm, directed=directed,
                                         indices=indices, return_predecessors=return_predecessors,
                                         unweighted=unweighted, dtype=dtype, backend=backend,
                                         progress=progress, weight=weight)
@@ -144,7 +149,9 @@ def solve(csgraph, *, directed=True, unweighted=False, dtype=None, backend="auto
 
     Takes the same inputs and options as :func:`floyd_warshall` (``paths`` replaces
     ``return_predecessors`` and defaults to True; ``threads`` sets the number of CPU threads,
-    0 = all) and, without ``sources`` and ``targets``, returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
+    0 = all; ``dtype=None`` follows the weights: int32 when every weight is a whole number
+    below int32's no-path value and no path length can reach it, else float64, and the result
+    stays in that type, ``.dtype`` saying which) and, without ``sources`` and ``targets``, returns an :class:`apsp.Result` with ``.distances`` (read-only view, no copy),
     ``.predecessors``, ``.path(i, j)``, ``.distance(i, j)``, ``.backend``, ``.device``,
     ``.seconds``, ``.timings``, ``.algorithm``, ``.algorithm_reason`` and ``.nodes`` (a
     NetworkX graph's nodes in vertex order, else None; ``weight`` as in

@@ -25,6 +25,12 @@ class NegativeCycleError(_NegativeCycleBase):
         self.cycle_weight = cycle_weight
 
 
+class OverflowRisk(ValueError):
+    """An integer dtype could overflow on this graph (path lengths could reach its no-path
+    value); the message names a wider dtype. A ValueError, as before it had a class of its own;
+    a solve with dtype=None catches it and computes in float64 instead."""
+
+
 class Cancelled(RuntimeError):
     """The progress callback returned False; no result is returned."""
 

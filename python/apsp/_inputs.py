@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from . import _core, _progress
+from . import _core, _dtype, _progress
 from ._networkx import EdgeList
 
 _DTYPES = ("float64", "float32", "int64", "int32")
@@ -23,7 +23,8 @@ _NATIVE_DENSE = tuple(np.dtype(name) for name in _DTYPES)
 
 
 def normalize_dtype(dtype):
-    """None -> 'float64' (SciPy's output type); anything np.dtype() accepts -> its name."""
+    """None -> 'float64' (SciPy's output type; the solves resolve None themselves, see
+    _dtype.py); anything np.dtype() accepts -> its name."""
     if dtype is None:
         return "float64"
     try:
@@ -218,7 +219,6 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
     kwargs = dict(
         directed=bool(directed),
         unweighted=bool(unweighted),
-        dtype=normalize_dtype(dtype),
         backend=normalize_backend(backend),
         paths=bool(paths),
         progress=progress,
@@ -227,12 +227,28 @@ def _solve(csgraph, *, directed, unweighted, dtype, backend, paths, progress, th
         gpu_memory=normalize_gpu_memory(gpu_memory),
         algorithm=normalize_algorithm(algorithm),
     )
+    if dtype is not None:
+        normalize_dtype(dtype)  # a bad dtype is refused before the input is read
     kind, graph = classify(csgraph, masked_zeros_are_edges)
+
+    def run(name):
+        if kind == "graph":
+            return _core.solve_graph(graph, dtype=name, **kwargs)
+        if kind == "edges":
+            return _core.solve_edges(graph.n, graph.rows, graph.cols, graph.weights, dtype=name,
+                                     **kwargs)
+        return _core.solve_dense(*graph, dtype=name, **kwargs)
+
+    return _dtype.solve_in(dtype, run, lambda: weights_of(kind, graph), unweighted)
+
+
+def weights_of(kind, graph):
+    """The weights of classify()'s (kind, graph): an array of any shape."""
     if kind == "graph":
-        return _core.solve_graph(graph, **kwargs)
+        return graph.edges[2]
     if kind == "edges":
-        return _core.solve_edges(graph.n, graph.rows, graph.cols, graph.weights, **kwargs)
-    return _core.solve_dense(*graph, **kwargs)
+        return graph.weights
+    return graph[0]
 
 
 def classify(csgraph, masked_zeros_are_edges=False):

@@ -8,7 +8,7 @@ a column of distances to t is a row of distances from t in the reversed graph.
 
 import numpy as np
 
-from . import _core, _inputs, _networkx, _progress
+from . import _core, _dtype, _inputs, _networkx, _progress
 from ._networkx import EdgeList
 from ._sparse import rows_of
 
@@ -52,14 +52,20 @@ class _Forward:
     def rows(self, sources, **kwargs):
         """|sources| x n distances from apsp::solve_from_sources."""
         if self.graph is not None:
-            dist, _ = _core.solve_sources_graph(self.graph, sources, **kwargs)
+            dist, _, _ = _core.solve_sources_graph(self.graph, sources, **kwargs)
         elif self.csr is not None:
-            dist, _ = _core.solve_sources_csr(*self.csr, sources, **kwargs)
+            dist, _, _ = _core.solve_sources_csr(*self.csr, sources, **kwargs)
         else:
             e = self.edges
-            dist, _ = _core.solve_sources_edges(e.n, e.rows, e.cols, e.weights, sources,
-                                                **kwargs)
+            dist, _, _ = _core.solve_sources_edges(e.n, e.rows, e.cols, e.weights, sources,
+                                                   **kwargs)
         return dist
+
+    def weights(self):
+        """The weights, an array (for dtype=None's choice)."""
+        if self.graph is not None:
+            return self.graph.edges[2]
+        return self.csr[3] if self.csr is not None else self.edges.weights
 
 
 def _positions(vertices, n, nodes):
@@ -83,15 +89,18 @@ def solve_block(csgraph, sources, targets, *, directed, unweighted, dtype, threa
     from_targets = s is None or (t is not None and len(t) < len(s))
     searched = forward.reversed() if from_targets and directed else forward
     kwargs = dict(directed=bool(directed), unweighted=bool(unweighted),
-                  dtype=_inputs.normalize_dtype(dtype),
                   threads=_inputs.normalize_threads(threads), predecessors=False,
                   whole_graph_cycles=True)
     with _progress.callback_for(progress) as callback:
         if from_targets:
-            block = searched.rows(t, **kwargs, progress=callback)
+            block = _dtype.solve_in(
+                dtype, lambda name: searched.rows(t, **kwargs, dtype=name, progress=callback),
+                forward.weights, unweighted)
             block = np.ascontiguousarray((block if s is None else block[:, s]).T)
         else:
-            block = searched.rows(s, **kwargs, progress=callback)
+            block = _dtype.solve_in(
+                dtype, lambda name: searched.rows(s, **kwargs, dtype=name, progress=callback),
+                forward.weights, unweighted)
             block = block if t is None else np.ascontiguousarray(block[:, t])
     column_nodes = None
     if nodes is not None:

@@ -3,7 +3,7 @@ on every CPU thread, from the asked sources only), with SciPy's signatures and s
 
 import numpy as np
 
-from . import _core, _inputs, _networkx, _progress
+from . import _core, _dtype, _inputs, _networkx, _progress
 
 NO_PREDECESSOR = -9999
 
@@ -28,28 +28,36 @@ def rows_of(indices, n):
 def solve_rows(csgraph, *, algorithm, directed, indices, return_predecessors, unweighted, dtype,
                backend="auto", threads=0, progress=None, weight="weight",
                whole_graph_cycles=True):
-    """Distances (and predecessors) for the rows `indices` (None: all), and the algorithm that
-    ran, and the NetworkX graph's nodes (None for other inputs).
+    """Distances (and predecessors) for the rows `indices` (None: all), the algorithm that ran,
+    the NetworkX graph's nodes (None for other inputs) and the engine in words (the plan's
+    driver).
 
-    With `indices` and Johnson's algorithm (or 'auto'), only the asked sources are solved
-    (apsp::solve_from_sources): |S| x n values, never n x n. Floyd-Warshall, and back ends other
-    than the cpu, solve every source and keep the asked rows. Johnson's algorithm stands for
-    SciPy's Dijkstra, Johnson and Bellman-Ford, so a masked array's unmasked zeros are edges
-    there, as in SciPy. `whole_graph_cycles`: a negative cycle anywhere refuses the solve
-    (SciPy's johnson); else only one that a source reaches does (its bellman_ford, dijkstra)."""
+    With `indices` and Johnson's algorithm (or 'auto') on the cpu, apsp's planner chooses how
+    the rows are made, as for `apsp solve --sources` (rows_engine): Dijkstra from the sources
+    (|S| x n values, never n x n; always with predecessors), a contraction hierarchy's table, or
+    the whole matrix where it fits and ends sooner. Floyd-Warshall, and back ends other than the
+    cpu, solve every source and keep the asked rows. Johnson's algorithm stands for SciPy's
+    Dijkstra, Johnson and Bellman-Ford, so a masked array's unmasked zeros are edges there, as
+    in SciPy. `whole_graph_cycles`: a negative cycle anywhere refuses the solve (SciPy's
+    johnson); else only one that a source reaches does (its bellman_ford, dijkstra).
+
+    dtype None computes in int32 where that is exact (_dtype.py) and returns float64 with inf
+    for "no path", SciPy's output."""
     csgraph, directed, nodes = _networkx.prepare(csgraph, weight, directed)
     if indices is not None and algorithm in ("johnson", "auto") and \
             _inputs.normalize_backend(backend) in ("auto", "cpu"):
-        dist, pred = _solve_sources(csgraph, indices, nodes, directed=directed,
-                                    unweighted=unweighted, dtype=dtype, threads=threads,
-                                    predecessors=return_predecessors, progress=progress,
-                                    whole_graph_cycles=whole_graph_cycles)
-        return dist, pred, "johnson", nodes
+        dist, pred, engine = _solve_sources(csgraph, indices, nodes, directed=directed,
+                                            unweighted=unweighted, dtype=dtype, threads=threads,
+                                            predecessors=return_predecessors, progress=progress,
+                                            whole_graph_cycles=whole_graph_cycles)
+        if dtype is None:
+            dist = _dtype.as_float64(dist)
+        return dist, pred, "johnson", nodes, engine
     res = _inputs.solve(csgraph, directed=directed, unweighted=unweighted, dtype=dtype,
                         backend=backend, paths=return_predecessors, progress=progress,
                         threads=threads, algorithm=algorithm,
                         masked_zeros_are_edges=algorithm == "johnson")
-    ran = res.algorithm
+    ran, engine = res.algorithm, res.driver
     pred = res._take_predecessors() if return_predecessors else None
     dist = res._take_distances()
     del res
@@ -57,7 +65,9 @@ def solve_rows(csgraph, *, algorithm, directed, indices, return_predecessors, un
         rows = _source_rows(indices, dist.shape[0], nodes)
         dist = dist[rows]
         pred = pred[rows] if pred is not None else None
-    return dist, pred, ran, nodes
+    if dtype is None:
+        dist = _dtype.as_float64(dist)
+    return dist, pred, ran, nodes, engine
 
 
 def _source_rows(indices, n, nodes):
@@ -67,33 +77,41 @@ def _source_rows(indices, n, nodes):
 
 def _solve_sources(csgraph, indices, nodes, *, directed, unweighted, dtype, threads,
                    predecessors, progress, whole_graph_cycles):
-    """Rows for `indices` from Dijkstra on those sources only (after potentials where a weight
-    is negative); a 1-D row for a scalar index."""
+    """Rows for `indices` by the engine apsp's planner chooses (python/src/sources_binding.cpp)
+    and that engine in words; a 1-D row for a scalar index. dtype None: int32 where exact."""
     kwargs = dict(directed=bool(directed), unweighted=bool(unweighted),
-                  dtype=_inputs.normalize_dtype(dtype),
                   threads=_inputs.normalize_threads(threads), predecessors=bool(predecessors),
                   whole_graph_cycles=bool(whole_graph_cycles))
+    if isinstance(csgraph, _core.Graph):
+        rows = _source_rows(indices, csgraph.n, nodes)
+        weights = csgraph.edges[2]
+
+        def solve(**more):
+            return _core.solve_sources_graph(csgraph, np.atleast_1d(rows), **kwargs, **more)
+    elif (csr := _inputs.csr_arrays(csgraph)) is not None:
+        # SciPy's own arrays, searched in place where the library can (no copy).
+        n, indptr, targets, weights = csr
+        rows = _source_rows(indices, n, nodes)
+
+        def solve(**more):
+            return _core.solve_sources_csr(n, indptr, targets, weights, np.atleast_1d(rows),
+                                           **kwargs, **more)
+    else:
+        edges = _inputs.edge_list(csgraph)
+        rows = _source_rows(indices, edges.n, nodes)
+        weights = edges.weights
+
+        def solve(**more):
+            return _core.solve_sources_edges(edges.n, edges.rows, edges.cols, edges.weights,
+                                             np.atleast_1d(rows), **kwargs, **more)
     with _progress.callback_for(progress) as callback:
-        if isinstance(csgraph, _core.Graph):
-            rows = _source_rows(indices, csgraph.n, nodes)
-            dist, pred = _core.solve_sources_graph(csgraph, np.atleast_1d(rows), **kwargs,
-                                                   progress=callback)
-        elif (csr := _inputs.csr_arrays(csgraph)) is not None:
-            # SciPy's own arrays, searched in place where the library can (no copy).
-            n, indptr, targets, data = csr
-            rows = _source_rows(indices, n, nodes)
-            dist, pred = _core.solve_sources_csr(n, indptr, targets, data, np.atleast_1d(rows),
-                                                 **kwargs, progress=callback)
-        else:
-            edges = _inputs.edge_list(csgraph)
-            rows = _source_rows(indices, edges.n, nodes)
-            dist, pred = _core.solve_sources_edges(edges.n, edges.rows, edges.cols,
-                                                   edges.weights, np.atleast_1d(rows), **kwargs,
-                                                   progress=callback)
+        dist, pred, engine = _dtype.solve_in(
+            dtype, lambda name: solve(dtype=name, progress=callback), lambda: weights,
+            unweighted)
     if rows.ndim == 0:
         dist = dist[0]
         pred = pred[0] if pred is not None else None
-    return dist, pred
+    return dist, pred, engine
 
 
 def _labelled(dist, pred, nodes, return_predecessors):
@@ -104,47 +122,53 @@ def _labelled(dist, pred, nodes, return_predecessors):
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
-            *, dtype=None, threads=0, weight="weight", progress=None):
+            *, dtype=None, threads=0, weight="weight", progress=None, return_engine=False):
     """``scipy.sparse.csgraph.johnson``: Bellman-Ford potentials (only when some weight is
-    negative), then Dijkstra from each source in ``indices`` (None: every source), on all CPU
-    threads (``threads`` caps them). Only the asked sources are solved: memory is
-    ``len(indices) x N``.
+    negative), then shortest paths from each source in ``indices`` (None: every source) on all
+    CPU threads (``threads`` caps them). Only the asked sources are solved, by the engine apsp's
+    planner chooses for them, as ``apsp solve --sources`` does: Dijkstra from each source
+    (memory ``len(indices) x N``; always when predecessors are asked, which then follow the tie
+    rule of docs/semantics.md), a contraction hierarchy's table (road-like graphs with whole
+    weights), or the whole matrix cut to the rows where it fits in memory and ends sooner (dense
+    graphs, many sources). ``return_engine=True`` appends that engine in words to what is
+    returned (e.g. "dijkstra from the sources, 8 threads").
 
     The parameters, the output shapes (a 1-D row for a scalar ``indices``), "no edge" input
     conventions and the predecessor matrix (-9999 for none) are SciPy's; ``dtype`` is as in
-    :func:`apsp.floyd_warshall` (None = float64). Raises :class:`apsp.NegativeCycleError` for a
+    :func:`apsp.floyd_warshall` (None: float64 out, computed in int32 where exact). Raises :class:`apsp.NegativeCycleError` for a
     negative cycle anywhere in the graph (as SciPy's johnson does), whose ``cycle`` lists one
     negative cycle in order and ``cycle_weight`` its weight. ``weight`` and NetworkX input: see
     :func:`apsp.floyd_warshall`.
     """
-    dist, pred, _, nodes = solve_rows(csgraph, algorithm="johnson", directed=directed,
-                                      indices=indices, return_predecessors=return_predecessors,
-                                      unweighted=unweighted, dtype=dtype, threads=threads,
-                                      weight=weight, progress=progress)
-    return _labelled(dist, pred, nodes, return_predecessors)
+    dist, pred, _, nodes, engine = solve_rows(
+        csgraph, algorithm="johnson", directed=directed, indices=indices,
+        return_predecessors=return_predecessors, unweighted=unweighted, dtype=dtype,
+        threads=threads, weight=weight, progress=progress)
+    return _with_engine(_labelled(dist, pred, nodes, return_predecessors), engine, return_engine)
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
-                 unweighted=False, *, dtype=None, threads=0, weight="weight", progress=None):
+                 unweighted=False, *, dtype=None, threads=0, weight="weight", progress=None,
+                 return_engine=False):
     """``scipy.sparse.csgraph.bellman_ford``: the same distances and predecessors, computed by
     Johnson's algorithm (Bellman-Ford potentials only when a weight that the sources reach is
     negative, then Dijkstra from each source on all CPU threads), which is much faster than
     Bellman-Ford from every source. As in SciPy, only a negative cycle that a source in
-    ``indices`` reaches raises :class:`apsp.NegativeCycleError`. Parameters and shapes as in
-    :func:`johnson`."""
-    dist, pred, _, nodes = solve_rows(csgraph, algorithm="johnson", directed=directed,
-                                      indices=indices, return_predecessors=return_predecessors,
-                                      unweighted=unweighted, dtype=dtype, threads=threads,
-                                      weight=weight, progress=progress,
-                                      whole_graph_cycles=False)
-    return _labelled(dist, pred, nodes, return_predecessors)
+    ``indices`` reaches raises :class:`apsp.NegativeCycleError`. Parameters, engines and shapes
+    as in :func:`johnson`."""
+    dist, pred, _, nodes, engine = solve_rows(
+        csgraph, algorithm="johnson", directed=directed, indices=indices,
+        return_predecessors=return_predecessors, unweighted=unweighted, dtype=dtype,
+        threads=threads, weight=weight, progress=progress, whole_graph_cycles=False)
+    return _with_engine(_labelled(dist, pred, nodes, return_predecessors), engine, return_engine)
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False,
              limit=np.inf, min_only=False, *, dtype=None, threads=0, weight="weight",
-             progress=None):
+             progress=None, return_engine=False):
     """``scipy.sparse.csgraph.dijkstra`` from every source in ``indices`` (None: all), on all
-    CPU threads; only the asked sources are solved (memory ``len(indices) x N``).
+    CPU threads; only the asked sources are solved, by the engine apsp's planner chooses (see
+    :func:`johnson`, also for ``return_engine``).
 
     ``limit``: pairs farther apart than ``limit`` are reported unreachable (inf, or
     ``apsp.no_path(dtype)``, predecessor -9999), as in SciPy. ``min_only``: the distance from
@@ -158,11 +182,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     if not limit >= 0:
         raise ValueError("limit must be >= 0")
     limited = bool(np.isfinite(limit))
-    dist, pred, _, nodes = solve_rows(csgraph, algorithm="johnson", directed=directed,
-                                      indices=indices,
-                                      return_predecessors=return_predecessors or min_only or limited,
-                                      unweighted=unweighted, dtype=dtype, threads=threads,
-                                      weight=weight, progress=progress, whole_graph_cycles=False)
+    dist, pred, _, nodes, engine = solve_rows(
+        csgraph, algorithm="johnson", directed=directed, indices=indices,
+        return_predecessors=return_predecessors or min_only or limited, unweighted=unweighted,
+        dtype=dtype, threads=threads, weight=weight, progress=progress, whole_graph_cycles=False)
     if limited:
         _cut_beyond(dist, pred, limit)
         if not (return_predecessors or min_only):
@@ -173,8 +196,16 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
             sources = np.atleast_1d(_source_rows(indices, dist.shape[-1], nodes))
         out = tuple(_networkx.labelled(a, nodes)
                     for a in _nearest_source(dist, pred, sources, return_predecessors))
-        return out if return_predecessors else out[0]
-    return _labelled(dist, pred, nodes, return_predecessors)
+        return _with_engine(out if return_predecessors else out[0], engine, return_engine)
+    return _with_engine(_labelled(dist, pred, nodes, return_predecessors), engine, return_engine)
+
+
+def _with_engine(out, engine, return_engine):
+    """`out` as it is, or with the engine appended (a tuple grows by one; an array becomes
+    (array, engine))."""
+    if not return_engine:
+        return out
+    return (*out, engine) if isinstance(out, tuple) else (out, engine)
 
 
 def _cut_beyond(dist, pred, limit):

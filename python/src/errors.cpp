@@ -17,6 +17,7 @@ namespace {
 py::object* negative_cycle_class = nullptr;
 py::object* cancelled_class = nullptr;
 py::object* unavailable_class = nullptr;
+py::object* overflow_risk_class = nullptr;
 
 /// The library's messages give CLI advice ("--dtype int64"); Python users pass dtype=.
 std::string python_message(const char* what) {
@@ -57,6 +58,8 @@ void translate(std::exception_ptr p) {
     set_error(PyExc_MemoryError, e.what());
   } catch (const apsp::io_error& e) {
     set_error(PyExc_OSError, e.what());
+  } catch (const apsp::overflow_risk_error& e) {
+    set_error(overflow_risk_class->ptr(), e.what());
   } catch (const apsp::invalid_argument_error& e) {
     set_error(PyExc_ValueError, e.what());
   } catch (const apsp::invalid_input_error& e) {
@@ -73,6 +76,7 @@ void register_errors(py::module_& m) {
   negative_cycle_class = new py::object(errors.attr("NegativeCycleError"));
   cancelled_class = new py::object(errors.attr("Cancelled"));
   unavailable_class = new py::object(errors.attr("BackendUnavailable"));
+  overflow_risk_class = new py::object(errors.attr("OverflowRisk"));
   py::register_exception_translator(&translate);
   (void)m;
 }

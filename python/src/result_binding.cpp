@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "apsp/error.hpp"
+#include "apsp/plan.hpp"
 #include "apsp/types.hpp"
 #include "numpy_owner.hpp"
 
@@ -94,6 +95,10 @@ void bind_result(py::module_& m) {
           },
           "The algorithm that ran: 'fw' (Floyd-Warshall), 'johnson' or 'supernodal' "
           "(Floyd-Warshall in a nested-dissection order).")
+      .def_property_readonly(
+          "driver", [](const py_result& r) { return apsp::to_string(r.get().executed_plan().run); },
+          "The engine and its driver in words, as `apsp solve --json` says it (e.g. 'cpu "
+          "blocked, 2 threads').")
       .def_property_readonly(
           "algorithm_reason",
           [](const py_result& r) { return r.get().executed_plan().algorithm_reason; },

@@ -20,6 +20,15 @@ def random_dense(n, density, seed, low=1, high=20, integral=True):
     return w
 
 
+def as_float(dist):
+    """Distances as SciPy gives them: integer ones (apsp.solve's dtype=None on whole weights is
+    int32) as float64 with inf for "no path"; float ones as they are."""
+    dist = np.asarray(dist)
+    if dist.dtype.kind == "f":
+        return dist
+    return np.where(dist == apsp.no_path(dist.dtype), np.inf, dist.astype(np.float64))
+
+
 def with_negative_edges(dense, seed):
     """Adds potentials p: w(u,v) + p(u) - p(v) keeps every cycle's weight (so no negative
     cycle) while making some edges negative. Zero results are nudged to stay edges."""

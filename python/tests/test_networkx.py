@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import apsp
+from conftest import as_float
 
 nx = pytest.importorskip("networkx", reason="python3-networkx is not installed")
 
@@ -57,7 +58,7 @@ def test_every_solver_matches_networkx(cls, weight):
         assert_matches(dist, nodes, lengths)
     res = apsp.solve(g, weight=weight)
     assert res.nodes == nodes
-    assert_matches(_with_nodes(np.array(res.distances), nodes), nodes, lengths)
+    assert_matches(_with_nodes(as_float(res.distances), nodes), nodes, lengths)
 
 
 def _with_nodes(array, nodes):

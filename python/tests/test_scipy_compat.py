@@ -161,10 +161,11 @@ def test_overwrite_writes_into_float64_input():
 
 def test_results_own_their_memory_without_copies():
     a = random_dense(20, 0.3, 81)
-    dist, pred = apsp.floyd_warshall(a, return_predecessors=True)
+    # float64 computed as float64 (dtype=None on whole weights computes in int32 and converts).
+    dist, pred = apsp.floyd_warshall(a, return_predecessors=True, dtype="float64")
     assert dist.flags.writeable and pred.flags.writeable and pred.dtype == np.int32
     assert type(dist.base).__name__ == "PyCapsule"  # the C++ buffer, handed over
-    r = apsp.solve(a)
+    r = apsp.solve(a, dtype="float64")
     v1, v2 = r.distances, r.distances
     assert np.shares_memory(v1, v2) and not v1.flags.writeable
     del r

@@ -47,7 +47,9 @@ def main():
     work = a.work.resolve()
     shutil.rmtree(work, ignore_errors=True)
     (work / "run").mkdir(parents=True)
-    env = dict(os.environ, APSP_CMAKE_BUILD_DIR=str(a.cmake_build.resolve()))
+    build_log = work / "apsp-build.log"
+    env = dict(os.environ, APSP_CMAKE_BUILD_DIR=str(a.cmake_build.resolve()),
+               APSP_BUILD_LOG=str(build_log))
     env.pop("PYTHONPATH", None)
     out = step("build the wheel", [sys.executable, "-m", "build", "--wheel", "--no-isolation",
                                    "--outdir", work / "dist", a.source], env=env)
@@ -55,6 +57,10 @@ def main():
     steps = [line for line in out.splitlines() if line.startswith("apsp: [")]
     if [line[7:10] for line in steps] != ["1/3", "2/3", "3/3"]:
         sys.exit(f"wheel_venv: setup.py did not print its three steps, got {steps}")
+    # ... and writes them to the build log whose path it names first (pip hides the rest).
+    if f"apsp: build log: {build_log}" not in out or not build_log.is_file() or \
+            [line for line in build_log.read_text().splitlines() if "apsp: [" in line] == []:
+        sys.exit(f"wheel_venv: setup.py did not write its steps to the build log {build_log}")
     wheels = glob.glob(str(work / "dist" / "apsp-*.whl"))
     if len(wheels) != 1:
         sys.exit(f"wheel_venv: expected one wheel in {work / 'dist'}, found {wheels}")

@@ -141,6 +141,20 @@ void expect_cpu_algorithm(const solve_options& o, const char* name) {
                    std::string(name) + " has none (use --algorithm fw)");
 }
 
+/// The supernodal solver's analysis of `g`, announced first as a stage to o.progress (the
+/// nested-dissection order of a large graph takes a while before any round is counted; a
+/// callback that returns false cancels here).
+std::shared_ptr<const apsp::cpu::elimination_plan> ordered(std::int64_t n, const graph& g,
+                                                           const solve_options& o) {
+  if (o.progress) {
+    progress_info info;
+    info.stage = "ordering the graph (nested dissection)";
+    if (!o.progress(info))
+      throw cancelled_error("cancelled by the progress callback (called before the ordering)");
+  }
+  return detail::analyse_supernodal(n, g);
+}
+
 /// The supernodal Floyd-Warshall, requested: on the GPU under --backend cuda, or under auto when
 /// a GPU holds the matrix and the cost model says it ends first; else on the cpu.
 engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g) {
@@ -154,7 +168,7 @@ engine choose_supernodal(std::int64_t n, const solve_options& o, const graph* g)
   // without small separators is refused at once.
   std::shared_ptr<const apsp::cpu::elimination_plan> analysis;
   if (g != nullptr) {
-    analysis = detail::analyse_supernodal(n, *g);
+    analysis = ordered(n, *g, o);
     detail::expect_supernodal_pays(*analysis);
   }
   if (o.backend == backend_kind::cuda) {
@@ -274,7 +288,7 @@ engine choose_engine(std::int64_t n, std::int64_t m, const solve_options& o,
   };
   if (g != nullptr && detail::supernodal_has_nested_dissection() && n >= 2 &&
       m <= supernodal_max_degree * n && supernodal_paths_safe && analysis_pays()) {
-    analysis = detail::analyse_supernodal(n, *g);
+    analysis = ordered(n, *g, o);
     shape.supernodal_updates = detail::supernodal_updates(*analysis);
     without_analysis.reset(); // the shape now has the analysis' updates
   }

@@ -327,10 +327,15 @@ source_result solve_from_sources(const csr_view<Index, Weight>& g,
   return out;
 }
 
+template <class Index, class Weight> graph graph_of(const csr_view<Index, Weight>& g) {
+  return detail::edge_list(g, detail::scan_csr(g));
+}
+
 #define APSP_CSR_SOURCES(Index, Weight)                                                            \
   template source_result solve_from_sources(const csr_view<Index, Weight>&,                       \
                                             std::span<const std::int64_t>,                         \
-                                            const source_options&);
+                                            const source_options&);                                \
+  template graph graph_of(const csr_view<Index, Weight>&);
 APSP_CSR_SOURCE_TYPES(APSP_CSR_SOURCES)
 #undef APSP_CSR_SOURCES
 

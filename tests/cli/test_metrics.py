@@ -207,6 +207,8 @@ def test_progress_names_the_hierarchy_and_counts_sources(apsp, tmp_path):
     assert r.rc == 0, r
     s = json.loads(r.out)
     assert s["algorithm"] == "phast" and s["driver"].startswith("phast rows"), s
+    # The rate the progress lines count, in the summary too: sources over the metrics' seconds.
+    assert s["sources_per_second"] == pytest.approx(w * w / s["seconds"]["metrics"]), s
     lines = r.err.splitlines()
     assert lines[0] == "apsp: reading grid.gr ...", r
     assert lines[1].startswith("apsp: building the contraction hierarchy ..."), r

@@ -1,6 +1,7 @@
 """Ctrl-C (SIGINT), SIGTERM and SIGHUP cancel with exit 128 + the signal and leave no output;
 progress only on a terminal."""
 
+import json
 import os
 import pty
 import queue
@@ -114,10 +115,38 @@ def test_progress_names_the_commands_stages(apsp, tmp_path):
     lines = r.err.splitlines()
     assert lines[0] == "apsp: reading g.gr ...", r
     at = lines.index("apsp: writing d.npy ...")
-    assert at > 1 and all(line.startswith(PROGRESS) for line in lines[1:at]), r
+    # The planner's ordering (when auto weighs the supernodal solver), then the rounds.
+    counted = lines[2:at] if lines[1].startswith("apsp: ordering the graph ") else lines[1:at]
+    assert counted and all(line.startswith(PROGRESS) for line in counted), r
     # Without --progress (not a terminal) neither is printed.
     quiet = apsp("solve", "g.gr", "-o", "d2.npy", "--backend", "cpu")
     assert quiet.rc == 0 and "apsp: reading" not in quiet.err, quiet
+
+
+def test_progress_names_the_ordering_and_json_counts_sources(apsp, tmp_path):
+    # A 40 x 40 grid: the supernodal solver orders it (nested dissection) while it is planned,
+    # before any round; that stage gets a line of its own. --algorithm fw orders nothing.
+    rng = np.random.default_rng(8)
+    write_grid_gr(tmp_path / "grid.gr", 40, rng)
+    r = apsp("solve", "grid.gr", "--progress", "--backend", "cpu", "--algorithm", "supernodal",
+             "--json")
+    assert r.rc == 0, r
+    lines = r.err.splitlines()
+    assert lines[0] == "apsp: reading grid.gr ...", r
+    assert lines[1].startswith("apsp: ordering the graph (nested dissection) ...  elapsed "), r
+    assert lines[2:] and all(line.startswith(PROGRESS) for line in lines[2:]), r
+    s = json.loads(r.out)
+    assert s["algorithm"] == "supernodal", s
+    # Every summary counts sources a second: n rows over the solve's seconds.
+    assert s["sources_per_second"] == pytest.approx(1600 / s["seconds"]["solve"], rel=1e-9), s
+    fw = apsp("solve", "grid.gr", "--progress", "--backend", "cpu", "--algorithm", "fw")
+    assert fw.rc == 0 and "ordering" not in fw.err, fw
+    # A row engine's summary: Johnson's Dijkstra from every source.
+    rows = apsp("solve", "grid.gr", "--backend", "cpu", "--algorithm", "johnson", "--json")
+    assert rows.rc == 0, rows
+    s = json.loads(rows.out)
+    assert s["driver"].startswith("johnson"), s
+    assert s["sources_per_second"] == pytest.approx(1600 / s["seconds"]["solve"], rel=1e-9), s
 
 
 # --- SIGTERM and SIGHUP -----------------------------------------------------------------------
@@ -208,7 +237,7 @@ class Child:
 # Progress lines: Floyd-Warshall's rounds, or the sources of the engines that make rows; and the
 # command's stages around them.
 PROGRESS = ("apsp: round ", "apsp: sources ")
-STAGES = ("apsp: reading ", "apsp: writing ")
+STAGES = ("apsp: reading ", "apsp: ordering ", "apsp: writing ")
 
 
 def solve_args(apsp_bin, graph, *extra):

@@ -212,6 +212,9 @@ def test_json_and_text_reports(apsp_in, tmp_path):
     assert j["output"] is None and set(j["seconds"]) == {"read", "solve", "write"}
     assert j["pairs"] == len(pairs)
     assert j["reachable_pairs"] == sum(np.isfinite(full[p]) for p in pairs)
+    # The searches a second: from the smaller set, or n for the whole matrix.
+    searched = {"dijkstra_from_sources": 3, "dijkstra_from_targets": 4, "whole_matrix": 60}
+    assert j["sources_per_second"] == pytest.approx(searched[j["engine"]] / j["seconds"]["solve"])
     r = apsp_in("solve", graph, "--sources", "1,2,59", "--targets", "1,3,60,4", "-o", "d.npy")
     assert r.rc == 0, r
     assert "3 sources x 4 targets" in r.out and "distances        d.npy" in r.out, r
