@@ -68,7 +68,9 @@ public:
   [[nodiscard]] std::int32_t levels() const noexcept;
 
   /// The |sources| x |targets| table (ids 0..n-1, repeats allowed; invalid_argument_error for
-  /// one outside) in type(), on `threads` threads (0: all); its plan says drivers::ch_table.
+  /// one outside) in type(), on `threads` threads (0: all): RPHAST's restricted sweeps
+  /// (drivers::rphast_table) or the bucket searches (drivers::ch_table), as the cost model
+  /// says; the plan that ran says which.
   [[nodiscard]] table_result table(std::span<const std::int64_t> sources,
                                    std::span<const std::int64_t> targets, int threads = 0) const;
 

@@ -63,6 +63,10 @@ std::string to_string(const driver& d) {
                  threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::ch_table>)
           return "contraction hierarchy table (buckets), " + threads(x.threads);
+        else if constexpr (std::is_same_v<D, drivers::rphast_table>)
+          return "contraction hierarchy table (RPHAST, " +
+                 (x.lanes > 0 ? std::to_string(x.lanes) + " lanes" : std::string("default lanes")) +
+                 "), " + threads(x.threads);
         else
           return "distributed, " + std::to_string(x.ranks) + (x.ranks == 1 ? " rank" : " ranks") +
                  " (grid " + std::to_string(x.grid_rows) + "x" + std::to_string(x.grid_cols) +
