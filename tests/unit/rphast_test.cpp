@@ -146,6 +146,24 @@ TEST(Rphast, SolveTableByEitherHierarchyEngine) {
   }
 }
 
+TEST(Rphast, FullRowsSweepTheWholeHierarchy) {
+  // Every vertex a target (a block of plan_request::block(S, -1)): the closure is the whole
+  // hierarchy and the rows are PHAST's, in vertex order.
+  const auto g = street_grid(50, 40, 80, true, 12);
+  const auto sources = pick(g.num_vertices(), 70, 13);
+  std::vector<std::int64_t> every(static_cast<std::size_t>(g.num_vertices()));
+  for (std::size_t v = 0; v < every.size(); ++v)
+    every[v] = static_cast<std::int64_t>(v);
+  apsp::solve_options o;
+  o.type = apsp::dtype::int32;
+  apsp::plan p = apsp::make_plan(g, o, apsp::plan_request::block(70, -1));
+  p.run = apsp::drivers::rphast_table{2, 0};
+  apsp::any_rows out;
+  (void)apsp::solve_table_into(g, sources, every, p, o, out);
+  expect_same_table(std::get<std::vector<std::int32_t>>(out),
+                    dijkstra_table<std::int32_t>(g, sources, every), every.size(), "full rows");
+}
+
 TEST(Rphast, ThePlannerWeighsRphastAgainstTheBucketsAndDijkstra) {
   const auto g = street_grid(120, 100, 100, false, 3);
   apsp::solve_options o;
