@@ -12,8 +12,8 @@ are capped: a first run on a few searches gives the rate, and where the whole se
 The engines' tables are compared with each other where both ran in full (the "check" column).
 
 Defaults finish in a few minutes on 16 CPUs: graphs of 500,000 and 2,000,000 vertices
-(generation is vectorised NumPy: about 5 s for 500k here, so about 25 s for 2M; kept in --work
-between runs), tables 1000x1000, 10000x10000 and 100000x1000, DE.gr when present.
+(generation is vectorised NumPy: 1-5 s for 500k on a 2-vCPU VM, so 4-20 s for 2M; kept in
+--work between runs), tables 1000x1000, 10000x10000 and 100000x1000, DE.gr when present.
 APSP_BENCH_HEAVY=1 (or --heavy) adds 100000x100000 streamed to a file in tiles (40 GB of int32;
 needs that much free disk in --work) on the 500k graph.
 
