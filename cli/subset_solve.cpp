@@ -1,8 +1,11 @@
 #include "subset_solve.hpp"
 
+#include <omp.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -75,8 +78,6 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   const char* checkpoint_option = a.resume_dir.empty() ? "--checkpoint" : "--resume";
   refuse(checkpoints && !s.second_weight.empty(), checkpoint_option,
          "the table of two values per cell is made in memory");
-  refuse(checkpoints && s.hierarchy.has_value(), checkpoint_option,
-         "a prepared hierarchy's table is made in memory");
   refuse(s.second_weight.empty() != s.second_out.empty(),
          s.second_weight.empty() ? "--second-output" : "--second-weight",
          "--second-weight COLUMN and --second-output FILE go together");
@@ -170,17 +171,45 @@ hierarchy load_hierarchy(const std::string& path) {
   }
 }
 
+/// Throws hierarchy_mismatch_error (exit 8), naming both files, unless the prepared hierarchy
+/// `h` belongs to the graph read.
+void check_prepared(const loaded_graph& in, const std::string& file, const hierarchy& h) {
+  try {
+    h.check(in.file.g);
+  } catch (const hierarchy_mismatch_error& e) {
+    throw hierarchy_mismatch_error(file + " and " + in.path + ": " + e.what());
+  }
+}
+
+/// Rows a tile when the table from a prepared hierarchy does not fit the host memory budget
+/// beside the sweeps' lanes (16 values a vertex a thread at most) and the closure's slot map;
+/// none when it fits.
+std::optional<std::int64_t> prepared_tile_rows(const hierarchy& h, const solve_options& o,
+                                               std::size_t rows, std::size_t cols) {
+  const std::uint64_t budget = o.host_memory_limit != 0 ? o.host_memory_limit : host_memory_bytes();
+  const auto n = static_cast<std::uint64_t>(h.num_vertices());
+  const auto threads =
+      static_cast<std::uint64_t>(o.threads > 0 ? o.threads : omp_get_max_threads());
+  const std::uint64_t working = n * (4 + 16 * size_of(h.type()) * threads);
+  const std::uint64_t row_bytes = static_cast<std::uint64_t>(cols) * size_of(h.type());
+  if (budget == 0 || row_bytes == 0 || working + rows * row_bytes <= budget)
+    return std::nullopt;
+  if (budget <= working + row_bytes) {
+    throw out_of_memory_error("the prepared hierarchy's table needs more than the " +
+                              format_bytes(budget) +
+                              " of host memory it may use, even a row "
+                              "at a time");
+  }
+  return static_cast<std::int64_t>((budget - working) / row_bytes);
+}
+
 /// Fills `block` (sources x targets) from the prepared hierarchy `h`, after checking that it
 /// belongs to the graph read (exit 8 otherwise); returns the plan that ran.
 plan prepared_block(const loaded_graph& in, const std::string& file, const hierarchy& h,
                     const std::vector<std::int64_t>& sources,
                     const std::vector<std::int64_t>& targets, int threads,
                     io::distance_block& block) {
-  try {
-    h.check(in.file.g);
-  } catch (const hierarchy_mismatch_error& e) {
-    throw hierarchy_mismatch_error(file + " and " + in.path + ": " + e.what());
-  }
+  check_prepared(in, file, h);
   table_result r = h.table(sources, targets, threads);
   block.values = std::move(r.distances);
   return r.ran;
@@ -355,11 +384,12 @@ int finish_block(const distributed_solve_args& a, const loaded_graph& in,
 }
 
 /// A table made and written in tiles (plan::tiled, or --checkpoint/--resume): into -o FILE.npy,
-/// never held whole; returns the exit code.
+/// never held whole, by the planned engine or from `prepared` (--hierarchy, checked against the
+/// graph already); returns the exit code.
 int solve_in_tiles(const distributed_solve_args& a, const loaded_graph& in,
                    const block_request& request, const std::vector<std::int64_t>& sources,
                    const std::vector<std::int64_t>& targets, const solve_options& options,
-                   block_report& report) {
+                   block_report& report, const hierarchy* prepared = nullptr) {
   plan p = report.chosen;
   if (a.out.empty() || request.out_format != io::format::npy) {
     throw out_of_memory_error(in.path + ": the " + std::to_string(sources.size()) + " x " +
@@ -383,8 +413,16 @@ int solve_in_tiles(const distributed_solve_args& a, const loaded_graph& in,
   r.progress = request.settings.progress;
   tiled_table_counts counts;
   const stopwatch solve_clock;
+  const tile_maker make = [&](table_tile_sink& sink, const progress_callback& progress) {
+    if (prepared != nullptr) {
+      return prepared->table_tiles(sources, targets, options.threads, p.block, sink, progress);
+    }
+    solve_options o = options;
+    o.progress = progress;
+    return solve_table_tiles(in.file.g, sources, targets, p, o, sink);
+  };
   try {
-    report.chosen = solve_tiled_table(in.file.g, sources, targets, p, options, r, counts);
+    report.chosen = solve_tiled_table(in.file.g, sources, targets, p, make, r, counts);
   } catch (const cancelled_error&) {
     throw;
   } catch (...) {
@@ -511,6 +549,16 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
     return finish_block(a, in, request, csv_labels, sources, targets, block, report, &second);
   }
   if (prepared) {
+    report.hierarchy_file = *s.hierarchy;
+    const std::optional<std::int64_t> tile_rows =
+        prepared_tile_rows(*prepared, resolved, sources.size(), targets.size());
+    if (tile_rows || !a.checkpoint_dir.empty() || !a.resume_dir.empty()) {
+      check_prepared(in, *s.hierarchy, *prepared);
+      report.chosen.type = prepared->type();
+      report.chosen.tiled = tile_rows.has_value();
+      report.chosen.block = tile_rows.value_or(0);
+      return solve_in_tiles(a, in, request, sources, targets, resolved, report, &*prepared);
+    }
     io::distance_block block =
         allocate_block(in, request.settings.type, sources.size(), targets.size());
     const stopwatch solve_clock;

@@ -193,7 +193,7 @@ std::int64_t checkpoint_tile_rows(std::int64_t rows) {
 
 plan solve_tiled_table(const graph& g, const std::vector<std::int64_t>& sources,
                        const std::vector<std::int64_t>& targets, const plan& p,
-                       const solve_options& options, const tiled_table_request& r,
+                       const tile_maker& make, const tiled_table_request& r,
                        tiled_table_counts& counts) {
   const bool checkpointed = !r.checkpoint_dir.empty();
   std::optional<table_manifest> manifest;
@@ -213,10 +213,8 @@ plan solve_tiled_table(const graph& g, const std::vector<std::int64_t>& sources,
                            static_cast<std::int64_t>(targets.size()), r.resume);
     file_sink sink(file, manifest ? &*manifest : nullptr, r.checkpoint_every, p.type, sources,
                    targets);
-    solve_options o = options;
-    o.progress = make_progress(r.progress);
     try {
-      ran = solve_table_tiles(g, sources, targets, p, o, sink);
+      ran = make(sink, make_progress(r.progress));
     } catch (...) {
       if (checkpointed) {
         try {

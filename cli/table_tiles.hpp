@@ -6,12 +6,14 @@
 // and DIR/table.manifest lists the tiles already on the disk; --resume DIR skips them.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "apsp/graph.hpp"
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
+#include "apsp/table.hpp"
 #include "interrupt.hpp"
 
 namespace apsp::cli {
@@ -36,12 +38,17 @@ struct tiled_table_counts {
 /// a checkpoint saves some of the work.
 [[nodiscard]] std::int64_t checkpoint_tile_rows(std::int64_t rows);
 
-/// Runs plan `p` (its block rows a tile) into r.out; returns the plan that ran. Errors: those of
-/// apsp::solve_table_tiles; invalid_input_error when --resume's manifest belongs to another
-/// table; cancelled_error on a signal (the checkpoint, if any, keeps the tiles done).
+/// What makes the tiles: apsp::solve_table_tiles or apsp::hierarchy::table_tiles into the
+/// sink, with the progress callback; returns the plan that ran.
+using tile_maker = std::function<plan(table_tile_sink&, const progress_callback&)>;
+
+/// Runs `make` into r.out, `p` the plan of the tiles (its type and block rows a tile, which
+/// the checkpoint records); returns the plan that ran. Errors: those of `make`;
+/// invalid_input_error when --resume's manifest belongs to another table; cancelled_error on a
+/// signal (the checkpoint, if any, keeps the tiles done).
 plan solve_tiled_table(const graph& g, const std::vector<std::int64_t>& sources,
                        const std::vector<std::int64_t>& targets, const plan& p,
-                       const solve_options& options, const tiled_table_request& r,
+                       const tile_maker& make, const tiled_table_request& r,
                        tiled_table_counts& counts);
 
 } // namespace apsp::cli

@@ -74,6 +74,14 @@ public:
   [[nodiscard]] table_result table(std::span<const std::int64_t> sources,
                                    std::span<const std::int64_t> targets, int threads = 0) const;
 
+  /// The same table made `tile_rows` sources at a time (> 0, else invalid_argument_error), each
+  /// tile handed to `out` (table_tile_sink, as apsp::solve_table_tiles does; tiles it has are
+  /// skipped), `progress` called before each tile made (false cancels: cancelled_error);
+  /// returns the plan that ran (plan::tiled, plan::block = tile_rows).
+  plan table_tiles(std::span<const std::int64_t> sources, std::span<const std::int64_t> targets,
+                   int threads, std::int64_t tile_rows, table_tile_sink& out,
+                   const progress_callback& progress = {}) const;
+
 private:
   hierarchy() = default;
   struct state;

@@ -438,6 +438,41 @@ table_result solve_table(const graph& g, std::span<const std::int64_t> sources,
   return r;
 }
 
+namespace {
+
+/// A prepared hierarchy's plan for a rows x cols table: the engine by the cost model without
+/// the build (unless APSP_TABLE_ENGINE forces one).
+plan prepared_plan(const hierarchy& h, std::int64_t rows, std::int64_t cols, int threads) {
+  plan p;
+  p.type = h.type();
+  p.n = h.num_vertices();
+  detail::problem_shape shape;
+  shape.n = p.n;
+  shape.m = h.fingerprint().edges;
+  shape.type = h.type();
+  shape.threads = threads > 0 ? threads : omp_get_max_threads();
+  const double buckets = detail::ch_buckets_cpu_seconds(shape, rows, cols);
+  const double sweeps = detail::rphast_cpu_seconds(shape, rows, cols);
+  const std::string& forced = detail::current_tuning().table_engine;
+  if (forced == "rphast" || (forced != "buckets" && sweeps < buckets))
+    p.run = drivers::rphast_table{threads, 0};
+  else
+    p.run = drivers::ch_table{threads};
+  char why[160];
+  std::snprintf(why, sizeof why, "a prepared contraction hierarchy: %s ~%.3g s < %s ~%.3g s",
+                sweeps < buckets ? "RPHAST" : "buckets", std::min(sweeps, buckets),
+                sweeps < buckets ? "buckets" : "RPHAST", std::max(sweeps, buckets));
+  // (The estimates as the cost model orders them; the engine above, unless a knob forces one.)
+  p.algorithm_reason = why;
+  if (forced == "rphast" || forced == "buckets")
+    p.algorithm_reason += " (APSP_TABLE_ENGINE=" + forced + ")";
+  p.algorithm = algorithm_kind::johnson;
+  detail::derive_driver_fields(p, backend_kind::cpu);
+  return p;
+}
+
+} // namespace
+
 table_result hierarchy::table(std::span<const std::int64_t> sources,
                               std::span<const std::int64_t> targets, int threads) const {
   const std::int64_t n = num_vertices();
@@ -447,31 +482,7 @@ table_result hierarchy::table(std::span<const std::int64_t> sources,
   table_result r;
   r.rows = static_cast<std::int64_t>(rows.size());
   r.cols = static_cast<std::int64_t>(cols.size());
-  r.ran.type = type();
-  r.ran.n = n;
-  // The engine by the cost model, without the hierarchy's build (it is made already).
-  detail::problem_shape shape;
-  shape.n = n;
-  shape.m = fingerprint().edges;
-  shape.type = type();
-  shape.threads = threads > 0 ? threads : omp_get_max_threads();
-  const double buckets = detail::ch_buckets_cpu_seconds(shape, r.rows, r.cols);
-  const double sweeps = detail::rphast_cpu_seconds(shape, r.rows, r.cols);
-  const std::string& forced = detail::current_tuning().table_engine;
-  if (forced == "rphast" || (forced != "buckets" && sweeps < buckets))
-    r.ran.run = drivers::rphast_table{threads, 0};
-  else
-    r.ran.run = drivers::ch_table{threads};
-  char why[160];
-  std::snprintf(why, sizeof why, "a prepared contraction hierarchy: %s ~%.3g s < %s ~%.3g s",
-                sweeps < buckets ? "RPHAST" : "buckets", std::min(sweeps, buckets),
-                sweeps < buckets ? "buckets" : "RPHAST", std::max(sweeps, buckets));
-  // (The estimates as the cost model orders them; the engine below, unless a knob forces one.)
-  r.ran.algorithm_reason = why;
-  if (forced == "rphast" || forced == "buckets")
-    r.ran.algorithm_reason += " (APSP_TABLE_ENGINE=" + forced + ")";
-  r.ran.algorithm = algorithm_kind::johnson;
-  detail::derive_driver_fields(r.ran, backend_kind::cpu);
+  r.ran = prepared_plan(*this, r.rows, r.cols, threads);
   std::visit(
       [&](const auto& p) {
         using T = typename std::decay_t<decltype(p.h)>::value_type;
@@ -481,6 +492,32 @@ table_result hierarchy::table(std::span<const std::int64_t> sources,
       },
       s_->prepared);
   return r;
+}
+
+plan hierarchy::table_tiles(std::span<const std::int64_t> sources,
+                            std::span<const std::int64_t> targets, int threads,
+                            std::int64_t tile_rows, table_tile_sink& out,
+                            const progress_callback& progress) const {
+  APSP_EXPECTS(tile_rows > 0, invalid_argument_error,
+               "a table in tiles needs at least one row a tile");
+  const std::int64_t n = num_vertices();
+  const auto rows = checked_ids(n, sources, "source");
+  const auto cols = checked_ids(n, targets, "target");
+  const detail::omp_thread_cap cap(threads);
+  plan ran = prepared_plan(*this, static_cast<std::int64_t>(rows.size()),
+                           static_cast<std::int64_t>(cols.size()), threads);
+  ran.tiled = true;
+  ran.block = tile_rows;
+  ran.rounds = (static_cast<std::int64_t>(rows.size()) + tile_rows - 1) / tile_rows;
+  std::visit(
+      [&](const auto& p) {
+        using T = typename std::decay_t<decltype(p.h)>::value_type;
+        row_destination<T> to;
+        to.sink = &out;
+        hierarchy_rows<T>(p, rows, cols, ran, progress, to);
+      },
+      s_->prepared);
+  return ran;
 }
 
 } // namespace apsp

@@ -124,5 +124,30 @@ def test_checkpoints_need_an_npy_output_before_the_read(apsp, tmp_path):
                  *(["-o", out] if out else []), "--checkpoint", "ck")
         assert_error(r, 2, "--checkpoint", "-o FILE.npy")
     assert_error(apsp("solve", "missing.gr", "--sources", "1", "-o", "d.npy", "--resume", "ck",
-                      "--hierarchy", "g.ch"), 2, "--resume")
+                      "--second-weight", "length", "--second-output", "l.npy"), 2, "--resume")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_prepared_hierarchys_table_in_tiles(apsp, tmp_path):
+    n, csr = road_grid(tmp_path, 70, 8)
+    rng = np.random.default_rng(9)
+    sources = rng.integers(0, n, 500)
+    targets = rng.integers(0, n, 200)
+    assert apsp("prepare", "g.gr", "-o", "g.ch").rc == 0
+    args = ["g.gr", "--sources", ids_file(tmp_path / "s.txt", sources), "--targets",
+            ids_file(tmp_path / "t.txt", targets), "--hierarchy", "g.ch", "--threads", "2",
+            "-o", "d.npy", "--json"]
+    # The sweeps' lanes (16 int32 a vertex a thread) and the slot map, and about 60 rows.
+    budget = n * (4 + 16 * 4 * 2) + 60 * len(targets) * 4
+    r = apsp("solve", *args, "--host-memory", str(budget))
+    assert r.rc == 0, r
+    report = json.loads(r.out)
+    assert report["hierarchy"] == "g.ch" and report["tiles"] > 5, report
+    want = expected(csr, sources, targets)
+    np.testing.assert_array_equal(loaded(tmp_path / "d.npy"), want)
+    # With --checkpoint (the table fits: tiles all the same), and a changed graph refused (8).
+    r = apsp("solve", *args, "--checkpoint", "ck")
+    assert r.rc == 0 and json.loads(r.out)["tiles"] >= 1, r
+    np.testing.assert_array_equal(loaded(tmp_path / "d.npy"), want)
+    road_grid(tmp_path, 70, 10)  # other weights
+    assert_error(apsp("solve", *args, "--checkpoint", "ck"), 8, "g.ch")

@@ -292,3 +292,38 @@ TEST(TableTiles, ABudgetTooSmallForTheTablePlansTilesOfSources) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TableTiles, APreparedHierarchysTableInTiles) {
+  const auto g = street_grid(40, 30, 60, true, 15);
+  const auto targets = pick(g.num_vertices(), 50, 16);
+  const auto sources = pick(g.num_vertices(), 130, 17, targets);
+  apsp::solve_options o;
+  o.type = apsp::dtype::int64;
+  const apsp::hierarchy h(g, o);
+  collecting_sink<std::int64_t> out(sources.size(), targets.size());
+  out.held = {1};
+  std::vector<std::int64_t> reported;
+  const apsp::plan ran =
+      h.table_tiles(sources, targets, 2, 32, out, [&](const apsp::progress_info& i) {
+        reported.push_back(i.sources_done);
+        return true;
+      });
+  EXPECT_TRUE(ran.tiled);
+  EXPECT_EQ(ran.block, 32);
+  EXPECT_EQ(ran.rounds, (static_cast<std::int64_t>(sources.size()) + 31) / 32);
+  EXPECT_EQ(static_cast<std::int64_t>(out.put_tiles.size()), ran.rounds - 1); // tile 1 held
+  const auto want = dijkstra_table<std::int64_t>(g, sources, targets);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (i / 32 == 1)
+      continue; // not made: the sink had it
+    for (std::size_t j = 0; j < targets.size(); ++j)
+      ASSERT_EQ(out.values_[i * targets.size() + j], want[i * targets.size() + j])
+          << i << ", " << j;
+  }
+  EXPECT_EQ(reported.back(), static_cast<std::int64_t>(sources.size()));
+  EXPECT_THROW((void)h.table_tiles(sources, targets, 2, 0, out), apsp::invalid_argument_error);
+}
+
+} // namespace
