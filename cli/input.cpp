@@ -211,6 +211,11 @@ void add_solver_options(CLI::App& cmd, solver_options& s) {
                  "cap on GPU memory used per device, e.g. 2G or 512M (cuda; a matrix above it is "
                  "solved out of core)")
       ->check(parsed_by([](const std::string& v) { return parse_byte_size(v); }, "BYTES"));
+  cmd.add_option("--host-memory", s.host_memory,
+                 "host memory the plan may use, e.g. 16G (default: this machine's RAM); a "
+                 "--sources/--targets table larger than it is made and written to -o FILE.npy in "
+                 "tiles of sources")
+      ->check(parsed_by([](const std::string& v) { return parse_byte_size(v); }, "BYTES"));
   cmd.add_option("--devices", s.devices,
                  "CUDA devices: 'all' or a list such as 0,1 (default: device 0); 'all' keeps a "
                  "matrix below n = 30000 on one GPU when it fits there")
@@ -255,6 +260,8 @@ solve_options to_solve_options(const solver_options& s) {
   o.threads = s.threads;
   if (!s.gpu_memory.empty())
     o.device_memory_limit = parse_byte_size(s.gpu_memory);
+  if (!s.host_memory.empty())
+    o.host_memory_limit = parse_byte_size(s.host_memory);
   if (!s.devices.empty())
     o.devices = parse_device_list(s.devices, devices_may_repeat());
   return o;

@@ -61,6 +61,7 @@ struct solver_options {
   std::int64_t block = 0;
   int threads = 0;
   std::string gpu_memory; ///< --gpu-memory: bytes with an optional K/M/G/T suffix; empty = no cap
+  std::string host_memory; ///< --host-memory: the host memory budget (same form); empty = RAM
   std::string devices;    ///< --devices: "all" or a comma-separated list; empty = device 0
   std::string grid;       ///< --grid RxC: the MPI process grid (under mpirun); empty = choose
 };

@@ -13,6 +13,8 @@ std::string algorithm_name(const plan& p) {
     return "ch-table";
   if (std::holds_alternative<drivers::pair_search>(p.run))
     return "bidirectional-dijkstra";
+  if (std::holds_alternative<drivers::rphast_table>(p.run))
+    return "rphast";
   return std::string(to_string(p.algorithm));
 }
 
@@ -26,6 +28,8 @@ nlohmann::ordered_json plan_json(const plan& p) {
   j["dtype"] = to_string(p.type);
   j["n"] = p.n;
   j["paths"] = p.paths;
+  if (p.tiled)
+    j["tiled"] = true; // a table made and written a tile of `block` sources at a time
   j["checkpointed"] = p.checkpointed;
   if (p.checkpoint_displaced) {
     // What auto would have run without checkpoints (it saves none), and both estimates.

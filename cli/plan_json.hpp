@@ -11,8 +11,9 @@
 namespace apsp::cli {
 
 /// The engine that runs `p`, as --json names it: "phast" for the contraction hierarchy's
-/// sweeps, "ch-table" for its bucket tables, "bidirectional-dijkstra" for one pair's search,
-/// else the algorithm ("fw", "johnson", "supernodal").
+/// sweeps, "ch-table" for its bucket tables, "rphast" for its restricted sweeps,
+/// "bidirectional-dijkstra" for one pair's search, else the algorithm ("fw", "johnson",
+/// "supernodal").
 [[nodiscard]] std::string algorithm_name(const plan& p);
 
 /// The plan's fields (driver, algorithm and why, device, type, block, rounds, memory, fits);

@@ -472,14 +472,16 @@ void add_solve_command(CLI::App& app, command_action& action) {
                   "rank under mpirun). Checkpoints hold Floyd-Warshall rounds: auto runs it and "
                   "warns, with both estimates, where it would have chosen another engine. Exit "
                   "5 when one checkpoint does not fit the free space; a failed save is a "
-                  "warning and the solve goes on");
+                  "warning and the solve goes on. With --sources/--targets and -o FILE.npy: "
+                  "the table is written in tiles and DIR lists those on the disk");
   cmd->add_option("--checkpoint-every", args->checkpoint_every,
                   "seconds between checkpoints (0: after every round)")
       ->check(non_negative("after every round", false))
       ->capture_default_str();
   cmd->add_option("--resume", args->resume_dir,
                   "continue from the checkpoint in DIR (same input and options); the output is "
-                  "the same, byte for byte, as an uninterrupted solve. Keeps saving into DIR");
+                  "the same, byte for byte, as an uninterrupted solve. Keeps saving into DIR. "
+                  "With --sources/--targets: only the table's tiles not on the disk yet");
   cmd->add_flag_callback(
       "--lookahead", [args] { args->lookahead = true; },
       "under mpirun: compute the next round's pivot and panels, and start their broadcasts, "

@@ -1,8 +1,11 @@
 #include "subset_solve.hpp"
 
+#include <omp.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -25,6 +28,7 @@
 #include "solve_summary.hpp"
 #include "solver.hpp"
 #include "source_batches.hpp"
+#include "table_tiles.hpp"
 #include "timer.hpp"
 #include "vertex_lists.hpp"
 
@@ -32,6 +36,22 @@ namespace apsp::cli {
 namespace {
 
 constexpr const char* subsets_option = "--sources/--targets";
+
+/// Whether plan `p` makes the table from a contraction hierarchy (buckets or RPHAST).
+bool hierarchy_table(const plan& p) {
+  return std::holds_alternative<drivers::ch_table>(p.run) ||
+         std::holds_alternative<drivers::rphast_table>(p.run);
+}
+
+/// How the hierarchy's table is made, for the report.
+std::string hierarchy_method(const plan& p, std::size_t sources, std::size_t targets) {
+  if (std::holds_alternative<drivers::rphast_table>(p.run)) {
+    return "RPHAST: upward searches from " + std::to_string(sources) +
+           " sources, sweeps over the upward closure of " + std::to_string(targets) + " targets";
+  }
+  return "bucket searches from " + std::to_string(sources) + " sources and " +
+         std::to_string(targets) + " targets";
+}
 
 /// What the block needs, settled before the input is read.
 struct block_request {
@@ -55,8 +75,10 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   refuse(!a.paths_out.empty(), "--paths",
          "the path matrix is n x n; use 'apsp paths' for the paths of chosen pairs");
   refuse(map_output, "--map-output", "the block is computed in memory, a batch of rows at a time");
-  refuse(!a.checkpoint_dir.empty(), "--checkpoint", "the Dijkstra searches save no state");
-  refuse(!a.resume_dir.empty(), "--resume", "the Dijkstra searches save no state");
+  const bool checkpoints = !a.checkpoint_dir.empty() || !a.resume_dir.empty();
+  const char* checkpoint_option = a.resume_dir.empty() ? "--checkpoint" : "--resume";
+  refuse(checkpoints && !s.second_weight.empty(), checkpoint_option,
+         "the table of two values per cell is made in memory");
   refuse(s.second_weight.empty() != s.second_out.empty(),
          s.second_weight.empty() ? "--second-output" : "--second-weight",
          "--second-weight COLUMN and --second-output FILE go together");
@@ -70,6 +92,8 @@ block_request validate(const distributed_solve_args& a, const subset_selection& 
   }
   block_request r;
   r.out_format = checked_distance_output(a.out, a.output_format, csv_labels);
+  refuse(checkpoints && (a.out.empty() || r.out_format != io::format::npy), checkpoint_option,
+         "a checkpointed table is written tile by tile into -o FILE.npy");
   if (!s.second_out.empty()) {
     r.second_format = checked_distance_output(s.second_out, "", csv_labels);
     if (r.second_format == io::format::course_binary) {
@@ -125,7 +149,7 @@ plan table_block(const loaded_graph& in, const std::vector<std::int64_t>& source
   if (auto* rows = std::get_if<drivers::block_rows>(&p.run))
     rows->batch = sources_per_batch(in.file.g.num_vertices());
   options.progress = make_progress(progress);
-  const bool hierarchy = std::holds_alternative<drivers::ch_table>(p.run);
+  const bool hierarchy = hierarchy_table(p);
   try {
     return solve_table_into(in.file.g, sources, targets, p, options, block.values);
   } catch (...) {
@@ -148,17 +172,45 @@ hierarchy load_hierarchy(const std::string& path) {
   }
 }
 
+/// Throws hierarchy_mismatch_error (exit 8), naming both files, unless the prepared hierarchy
+/// `h` belongs to the graph read.
+void check_prepared(const loaded_graph& in, const std::string& file, const hierarchy& h) {
+  try {
+    h.check(in.file.g);
+  } catch (const hierarchy_mismatch_error& e) {
+    throw hierarchy_mismatch_error(file + " and " + in.path + ": " + e.what());
+  }
+}
+
+/// Rows a tile when the table from a prepared hierarchy does not fit the host memory budget
+/// beside the sweeps' lanes (16 values a vertex a thread at most) and the closure's slot map;
+/// none when it fits.
+std::optional<std::int64_t> prepared_tile_rows(const hierarchy& h, const solve_options& o,
+                                               std::size_t rows, std::size_t cols) {
+  const std::uint64_t budget = o.host_memory_limit != 0 ? o.host_memory_limit : host_memory_bytes();
+  const auto n = static_cast<std::uint64_t>(h.num_vertices());
+  const auto threads =
+      static_cast<std::uint64_t>(o.threads > 0 ? o.threads : omp_get_max_threads());
+  const std::uint64_t working = n * (4 + 16 * size_of(h.type()) * threads);
+  const std::uint64_t row_bytes = static_cast<std::uint64_t>(cols) * size_of(h.type());
+  if (budget == 0 || row_bytes == 0 || working + rows * row_bytes <= budget)
+    return std::nullopt;
+  if (budget <= working + row_bytes) {
+    throw out_of_memory_error("the prepared hierarchy's table needs more than the " +
+                              format_bytes(budget) +
+                              " of host memory it may use, even a row "
+                              "at a time");
+  }
+  return static_cast<std::int64_t>((budget - working) / row_bytes);
+}
+
 /// Fills `block` (sources x targets) from the prepared hierarchy `h`, after checking that it
 /// belongs to the graph read (exit 8 otherwise); returns the plan that ran.
 plan prepared_block(const loaded_graph& in, const std::string& file, const hierarchy& h,
                     const std::vector<std::int64_t>& sources,
                     const std::vector<std::int64_t>& targets, int threads,
                     io::distance_block& block) {
-  try {
-    h.check(in.file.g);
-  } catch (const hierarchy_mismatch_error& e) {
-    throw hierarchy_mismatch_error(file + " and " + in.path + ": " + e.what());
-  }
+  check_prepared(in, file, h);
   table_result r = h.table(sources, targets, threads);
   block.values = std::move(r.distances);
   return r.ran;
@@ -211,13 +263,14 @@ struct block_report {
   std::size_t targets = 0;
   plan chosen;        // core's plan for the block (make_plan(g, options, plan_request::block))
   bool whole = false; // the block is cut from the whole matrix of `chosen`
-  bool table = false; // the block is the contraction hierarchy's table (drivers::ch_table)
+  bool table = false; // the block is the contraction hierarchy's table (buckets or RPHAST)
   bool from_targets = false;
   std::string hierarchy_file; // --hierarchy: the prepared hierarchy's file
   std::string second_weight;  // --second-weight: the column summed along the paths
   std::string second_out;     // --second-output
   dtype type = dtype::int32;
   block_counts counts;
+  std::int64_t resumed_tiles = 0; // --resume: tiles found written already
   double read = 0;
   double solve = 0;
   double write = 0;
@@ -233,13 +286,11 @@ std::string engine_text(const block_report& r) {
            std::to_string(r.sources) + " sources";
   }
   if (!r.hierarchy_file.empty()) {
-    return "prepared contraction hierarchy " + r.hierarchy_file + " (bucket searches from " +
-           std::to_string(r.sources) + " sources and " + std::to_string(r.targets) + " targets)";
+    return "prepared contraction hierarchy " + r.hierarchy_file + " (" +
+           hierarchy_method(r.chosen, r.sources, r.targets) + ")";
   }
-  if (r.table) {
-    return "contraction hierarchy table (bucket searches from " + std::to_string(r.sources) +
-           " sources and " + std::to_string(r.targets) + " targets)";
-  }
+  if (r.table)
+    return "contraction hierarchy table (" + hierarchy_method(r.chosen, r.sources, r.targets) + ")";
   return r.from_targets
              ? "Dijkstra from the " + std::to_string(r.targets) + " targets on the reversed graph"
              : "Dijkstra from the " + std::to_string(r.sources) + " sources";
@@ -259,6 +310,11 @@ void print_report(const distributed_solve_args& a, const loaded_graph& in, const
     j["engine"] = block_engine(r.chosen);
     j["driver"] = to_string(r.chosen.run);
     j["engine_reason"] = r.chosen.algorithm_reason;
+    if (r.chosen.tiled) { // made and written a tile of sources at a time
+      j["tiles"] = r.chosen.rounds;
+      j["tile_rows"] = r.chosen.block;
+      j["resumed_tiles"] = r.resumed_tiles;
+    }
     if (!r.hierarchy_file.empty())
       j["hierarchy"] = r.hierarchy_file;
     if (!r.second_weight.empty()) {
@@ -331,11 +387,69 @@ int finish_block(const distributed_solve_args& a, const loaded_graph& in,
   return 0;
 }
 
+/// A table made and written in tiles (plan::tiled, or --checkpoint/--resume): into -o FILE.npy,
+/// never held whole, by the planned engine or from `prepared` (--hierarchy, checked against the
+/// graph already); returns the exit code.
+int solve_in_tiles(const distributed_solve_args& a, const loaded_graph& in,
+                   const block_request& request, const std::vector<std::int64_t>& sources,
+                   const std::vector<std::int64_t>& targets, const solve_options& options,
+                   block_report& report, const hierarchy* prepared = nullptr) {
+  plan p = report.chosen;
+  if (a.out.empty() || request.out_format != io::format::npy) {
+    throw out_of_memory_error(in.path + ": the " + std::to_string(sources.size()) + " x " +
+                              std::to_string(targets.size()) +
+                              " table does not fit the host memory (" +
+                              (p.reason.empty() ? "it is made in tiles" : p.reason) +
+                              "): give -o FILE.npy to write it tile by tile");
+  }
+  if (!p.tiled) { // --checkpoint on a table that fits: tiles, so that checkpoints save some
+    p.tiled = true;
+    p.block = checkpoint_tile_rows(static_cast<std::int64_t>(sources.size()));
+    p.rounds = (static_cast<std::int64_t>(sources.size()) + p.block - 1) / p.block;
+  }
+  if (auto* rows = std::get_if<drivers::block_rows>(&p.run))
+    rows->from_targets = false; // a tile is rows of sources
+  tiled_table_request r;
+  r.out = a.out;
+  r.checkpoint_dir = a.resume_dir.empty() ? a.checkpoint_dir : a.resume_dir;
+  r.resume = !a.resume_dir.empty();
+  r.checkpoint_every = a.checkpoint_every;
+  r.progress = request.settings.progress;
+  tiled_table_counts counts;
+  const stopwatch solve_clock;
+  const tile_maker make = [&](table_tile_sink& sink, const progress_callback& progress) {
+    if (prepared != nullptr) {
+      return prepared->table_tiles(sources, targets, options.threads, p.block, sink, progress);
+    }
+    solve_options o = options;
+    o.progress = progress;
+    return solve_table_tiles(in.file.g, sources, targets, p, o, sink);
+  };
+  try {
+    report.chosen = solve_tiled_table(in.file.g, sources, targets, p, make, r, counts);
+  } catch (const cancelled_error&) {
+    throw;
+  } catch (...) {
+    rethrow_for_input(in, options, "solving");
+  }
+  report.solve = solve_clock.seconds();
+  report.table = hierarchy_table(report.chosen);
+  report.whole = false;
+  report.from_targets = false;
+  report.counts = {counts.pairs, counts.reachable};
+  report.resumed_tiles = counts.resumed_tiles;
+  if (a.json || !a.quiet)
+    print_report(a, in, report);
+  return 0;
+}
+
 } // namespace
 
 std::string block_engine(const plan& p) {
   if (std::holds_alternative<drivers::ch_table>(p.run))
     return "contraction_hierarchy_table";
+  if (std::holds_alternative<drivers::rphast_table>(p.run))
+    return "rphast_table";
   const auto* rows = std::get_if<drivers::block_rows>(&p.run);
   return rows == nullptr      ? "whole_matrix"
          : rows->from_targets ? "dijkstra_from_targets"
@@ -378,8 +492,11 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
     const auto count = [&](const std::vector<written_id>& ids) {
       return static_cast<std::uint64_t>(ids.empty() ? *n : static_cast<std::int64_t>(ids.size()));
     };
+    // With -o FILE.npy a table larger than memory is written in tiles: only the rows count.
     const std::uint64_t block =
-        count(request.sources) * count(request.targets) * size_of(least.type);
+        !a.out.empty() && request.out_format == io::format::npy
+            ? 0
+            : count(request.sources) * count(request.targets) * size_of(least.type);
     refuse_declared_memory(a.in, *n, source_rows_host_bytes(*n, 0, 1, least) + block,
                            std::string("apsp solve ") + subsets_option);
   }
@@ -416,9 +533,9 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   report.sources = sources.size();
   report.targets = targets.size();
   report.type = request.settings.type;
-  io::distance_block block =
-      allocate_block(in, request.settings.type, sources.size(), targets.size());
   if (!s.second_weight.empty()) {
+    io::distance_block block =
+        allocate_block(in, request.settings.type, sources.size(), targets.size());
     const stopwatch solve_clock;
     table_result r = [&] {
       try {
@@ -436,6 +553,18 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
     return finish_block(a, in, request, csv_labels, sources, targets, block, report, &second);
   }
   if (prepared) {
+    report.hierarchy_file = *s.hierarchy;
+    const std::optional<std::int64_t> tile_rows =
+        prepared_tile_rows(*prepared, resolved, sources.size(), targets.size());
+    if (tile_rows || !a.checkpoint_dir.empty() || !a.resume_dir.empty()) {
+      check_prepared(in, *s.hierarchy, *prepared);
+      report.chosen.type = prepared->type();
+      report.chosen.tiled = tile_rows.has_value();
+      report.chosen.block = tile_rows.value_or(0);
+      return solve_in_tiles(a, in, request, sources, targets, resolved, report, &*prepared);
+    }
+    io::distance_block block =
+        allocate_block(in, request.settings.type, sources.size(), targets.size());
     const stopwatch solve_clock;
     report.chosen =
         prepared_block(in, *s.hierarchy, *prepared, sources, targets, resolved.threads, block);
@@ -451,8 +580,12 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
                 plan_request::block(
                     request.sources.empty() ? -1 : static_cast<std::int64_t>(sources.size()),
                     request.targets.empty() ? -1 : static_cast<std::int64_t>(targets.size())));
+  if (!a.checkpoint_dir.empty() || !a.resume_dir.empty() || report.chosen.tiled)
+    return solve_in_tiles(a, in, request, sources, targets, resolved, report);
+  io::distance_block block =
+      allocate_block(in, request.settings.type, sources.size(), targets.size());
   const auto* rows = std::get_if<drivers::block_rows>(&report.chosen.run);
-  report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
+  report.table = hierarchy_table(report.chosen);
   report.whole = rows == nullptr && !report.table;
   report.from_targets = rows != nullptr && rows->from_targets;
   if (!report.whole && a.solver.block != 0)
@@ -467,7 +600,7 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
   } else {
     report.chosen = table_block(in, sources, targets, report.chosen, resolved,
                                 request.settings.progress, block);
-    report.table = std::holds_alternative<drivers::ch_table>(report.chosen.run);
+    report.table = hierarchy_table(report.chosen);
     if (const auto* ran = std::get_if<drivers::block_rows>(&report.chosen.run))
       report.from_targets = ran->from_targets;
   }

@@ -36,6 +36,31 @@ void write_block(const std::filesystem::path& p, const distance_block& block, fo
 [[nodiscard]] distance_block read_block(const std::filesystem::path& p, format f,
                                         std::int64_t rows, std::int64_t cols);
 
+/// An .npy file of rows x cols values written a tile of rows at a time, for a table larger than
+/// memory (apsp::solve_table_tiles): the header first, the file extended to its full size, then
+/// each tile at its place. Closed by the destructor; the file stays.
+class npy_rows_file {
+public:
+  /// Creates `p` (truncating any file there), or with `reopen` opens the one an interrupted run
+  /// left, which must have the same header and size (invalid_input_error otherwise). io_error
+  /// when it cannot be made (a full disk: out_of_memory_error naming the size).
+  npy_rows_file(const std::filesystem::path& p, dtype type, std::int64_t rows, std::int64_t cols,
+                bool reopen);
+  ~npy_rows_file();
+  npy_rows_file(const npy_rows_file&) = delete;
+  npy_rows_file& operator=(const npy_rows_file&) = delete;
+  /// Rows [first, first + count) (count x cols values of the type, row-major) at their place.
+  void write_rows(std::int64_t first, std::int64_t count, const void* values);
+  /// Puts what was written on the disk (fdatasync), before a checkpoint names it as written.
+  void sync();
+
+private:
+  std::filesystem::path path_;
+  int fd_ = -1;
+  std::uint64_t data_offset_ = 0;
+  std::uint64_t row_bytes_ = 0;
+};
+
 /// `text` as one CSV field: as it is, or in double quotes (inner quotes doubled) where it holds
 /// a comma, a quote or a line break, is empty, or starts or ends with a space.
 [[nodiscard]] std::string csv_text_field(std::string text);

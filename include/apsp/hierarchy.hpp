@@ -68,9 +68,19 @@ public:
   [[nodiscard]] std::int32_t levels() const noexcept;
 
   /// The |sources| x |targets| table (ids 0..n-1, repeats allowed; invalid_argument_error for
-  /// one outside) in type(), on `threads` threads (0: all); its plan says drivers::ch_table.
+  /// one outside) in type(), on `threads` threads (0: all): RPHAST's restricted sweeps
+  /// (drivers::rphast_table) or the bucket searches (drivers::ch_table), as the cost model
+  /// says; the plan that ran says which.
   [[nodiscard]] table_result table(std::span<const std::int64_t> sources,
                                    std::span<const std::int64_t> targets, int threads = 0) const;
+
+  /// The same table made `tile_rows` sources at a time (> 0, else invalid_argument_error), each
+  /// tile handed to `out` (table_tile_sink, as apsp::solve_table_tiles does; tiles it has are
+  /// skipped), `progress` called before each tile made (false cancels: cancelled_error);
+  /// returns the plan that ran (plan::tiled, plan::block = tile_rows).
+  plan table_tiles(std::span<const std::int64_t> sources, std::span<const std::int64_t> targets,
+                   int threads, std::int64_t tile_rows, table_tile_sink& out,
+                   const progress_callback& progress = {}) const;
 
 private:
   hierarchy() = default;

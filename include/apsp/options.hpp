@@ -69,6 +69,10 @@ struct solve_options {
   std::vector<int> devices;
   /// Cap on device memory used in bytes; 0 = no cap beyond what is free.
   std::uint64_t device_memory_limit = 0;
+  /// Host memory a plan may count on, in bytes; 0 = the machine's physical memory. A table
+  /// (plan_request::block) whose rows x cols values and working memory exceed it is planned in
+  /// tiles of sources (plan::tiled).
+  std::uint64_t host_memory_limit = 0;
   /// Packed 16-bit arithmetic for int32 solves (the CLI's --dtype auto / int16).
   narrow_mode narrow = narrow_mode::off;
   /// When set, the distance matrix lives in this file, memory-mapped, instead of in RAM, so

@@ -126,6 +126,14 @@ struct pair_search {
   /// cycle anywhere refuses the pair, as solve() refuses it).
   bool potentials = false;
 };
+/// The same block by RPHAST (integer weights, road-like graphs): the hierarchy's downward
+/// sweep restricted to the targets' upward closure, `lanes` sources a sweep in SIMD lanes
+/// after their upward searches (docs/tables.md); Bellman-Ford potentials first where a weight
+/// is negative.
+struct rphast_table {
+  int threads = 1;
+  int lanes = 0; ///< sources a sweep: 1, 4, 8 or 16 (0: 16 for int32, 8 for int64)
+};
 } // namespace drivers
 
 using driver =
@@ -134,7 +142,7 @@ using driver =
                  drivers::cuda_split, drivers::cuda_out_of_core, drivers::distributed,
                  drivers::johnson_rows, drivers::phast_rows, drivers::block_rows,
                  drivers::cuda_supernodal, drivers::ch_table, drivers::cuda_phast,
-                 drivers::pair_search>;
+                 drivers::pair_search, drivers::rphast_table>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);
@@ -190,9 +198,15 @@ struct plan {
   std::string algorithm_reason;
   dtype type = dtype::int32;
   std::int64_t n = 0;
-  std::int64_t block = 0;  ///< tile edge (Johnson and row engines: sources per step)
+  /// Tile edge (Johnson and row engines: sources per step; a table's engines: the rows made and
+  /// handed on at once, 0: as the driver likes)
+  std::int64_t block = 0;
   std::int64_t rounds = 0; ///< ceil(n / block)
   bool paths = false;
+  /// A table (plan_request::block) larger than the host memory budget: made `block` rows at a
+  /// time, each tile written out before the next (apsp::solve_table_tiles); host_bytes counts
+  /// one tile, not the table.
+  bool tiled = false;
   bool narrow = false; ///< derived: the driver is drivers::cuda_packed16 (packed 16-bit)
   /// Peak host memory (RAM): the output matrices that live in RAM (not in the memory-mapped
   /// solve_options::distances_file and paths_file) plus working_host_bytes.

@@ -23,18 +23,20 @@ struct table_result {
   /// solve_table_along only: rows x cols, row-major, along the path each distance was found on,
   /// the sum of the second weights (+infinity where no path leads); empty otherwise.
   std::vector<double> second;
-  /// The plan that ran (its driver: drivers::ch_table, drivers::block_rows or a whole-matrix
-  /// driver), for reporting.
+  /// The plan that ran (its driver: drivers::rphast_table, drivers::ch_table,
+  /// drivers::block_rows or a whole-matrix driver), for reporting.
   plan ran;
 };
 
 /// The table of `g` from `sources` to `targets` (vertex ids 0..n-1, repeats allowed), as
-/// make_plan(g, options, plan_request::block(|S|, |T|)) chooses: a contraction hierarchy and
-/// its bucket searches on road-like graphs with integer weights (drivers::ch_table), Dijkstra
-/// from the smaller set (drivers::block_rows), or the whole matrix cut down. Integer tables are
-/// exactly Dijkstra's. Every negative cycle of the graph refuses it (negative_cycle_error).
-/// Throws invalid_argument_error (an id out of range), overflow_risk_error and
-/// invalid_input_error (integer types), out_of_memory_error.
+/// make_plan(g, options, plan_request::block(|S|, |T|)) chooses: a contraction hierarchy with
+/// RPHAST's restricted sweeps (drivers::rphast_table) or its bucket searches
+/// (drivers::ch_table) on road-like graphs with integer weights, Dijkstra from the smaller set
+/// (drivers::block_rows), or the whole matrix cut down. Integer tables are exactly Dijkstra's.
+/// Every negative cycle of the graph refuses it (negative_cycle_error). Throws
+/// invalid_argument_error (an id out of range), overflow_risk_error and invalid_input_error
+/// (integer types), out_of_memory_error (also when the plan is tiled: the table does not fit
+/// solve_options::host_memory_limit; solve_table_tiles writes it).
 [[nodiscard]] table_result solve_table(const graph& g, std::span<const std::int64_t> sources,
                                        std::span<const std::int64_t> targets,
                                        const solve_options& options = {});
@@ -62,5 +64,29 @@ struct table_result {
 plan solve_table_into(const graph& g, std::span<const std::int64_t> sources,
                       std::span<const std::int64_t> targets, const plan& p,
                       const solve_options& options, any_rows& out);
+
+/// Where solve_table_tiles puts a table too large to hold: tile k is rows [first, first +
+/// count) of the table, first = k * plan::block.
+class table_tile_sink {
+public:
+  virtual ~table_tile_sink() = default;
+  /// Whether tile `index` is written already (a resumed run): it is not made again.
+  [[nodiscard]] virtual bool has(std::int64_t index) const { return index < 0; }
+  /// Tile `index`: `count` rows x |targets| values of the plan's dtype, row-major, valid during
+  /// the call only. An exception stops the table.
+  virtual void put(std::int64_t index, std::int64_t first, std::int64_t count,
+                   const void* values) = 0;
+};
+
+/// The table of a plan (make_plan(g, options, plan_request::block(...)), tiled or not, with
+/// plan::block > 0: else invalid_argument_error) made plan::block rows at a time, each tile
+/// handed to `out` before the next is made, so that only one tile is held. Tiles `out` has
+/// already are skipped. options.progress is called before each tile made (rounds: tiles;
+/// sources done of all; false cancels: cancelled_error) and once at the end. Drivers:
+/// drivers::rphast_table, ch_table (the targets' side prepared once for all tiles) and
+/// block_rows (Dijkstra from the sources); a whole-matrix plan is refused.
+plan solve_table_tiles(const graph& g, std::span<const std::int64_t> sources,
+                       std::span<const std::int64_t> targets, const plan& p,
+                       const solve_options& options, table_tile_sink& out);
 
 } // namespace apsp

@@ -20,12 +20,12 @@ def table(graph, sources, targets, *, directed=True, unweighted=False, dtype=Non
     :func:`apsp.dijkstra`; ``threads`` sets the CPU threads (0 = all).
 
     apsp's planner chooses the engine, as for ``apsp solve --sources/--targets``: on road-like
-    graphs with integer weights a contraction hierarchy and its bucket searches, else Dijkstra
-    from the smaller set, or the whole matrix cut down where that is faster; integer tables are
+    graphs with integer weights a contraction hierarchy with RPHAST's restricted sweeps or its
+    bucket searches (whichever the cost model says is sooner), else Dijkstra from the smaller set, or the whole matrix cut down where that is faster; integer tables are
     exactly Dijkstra's. Negative weights go through Bellman-Ford potentials; a negative cycle
     anywhere raises :class:`apsp.NegativeCycleError`. With ``return_engine=True`` returns
     ``(table, engine)``, the engine in words (for example "contraction hierarchy table
-    (buckets), 2 threads").
+    (RPHAST, default lanes), 2 threads").
 
     ``second`` asks for a second value per cell, as routing engines give it: along the path
     each distance was found on (of the paths of least weight, the one with the least second

@@ -45,10 +45,10 @@ def test_matches_scipy_on_a_small_graph():
 
 
 def test_road_shaped_integer_graph_uses_the_hierarchy():
-    g = grid(90, 80, 2)  # 7,200 vertices, road-like: the planner offers the hierarchy
+    g = grid(120, 100, 2)  # 12,000 vertices, road-like: the planner offers the hierarchy
     rng = np.random.default_rng(3)
-    s = rng.integers(0, g.shape[0], 2000)  # tables this large pay for the hierarchy's build
-    t = rng.integers(0, g.shape[0], 2000)
+    s = rng.integers(0, g.shape[0], 3000)  # tables this large pay for the hierarchy's build
+    t = rng.integers(0, g.shape[0], 3000)
     got, engine = apsp.table(g, s, t, dtype="int32", threads=2, return_engine=True)
     assert "hierarchy" in engine, engine
     want = expected(g, s, t)

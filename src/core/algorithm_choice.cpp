@@ -23,15 +23,21 @@ constexpr double fw_cuda_rate_float32 = 1.2e13;
 constexpr double johnson_seconds_per_arc = 4e-9;           // relaxing one arc
 constexpr double johnson_seconds_per_vertex_int = 40e-9;   // radix heap pop + the row's cell
 constexpr double johnson_seconds_per_vertex_float = 55e-9; // 4-ary heap pop + the row's cell
-// A table from a contraction hierarchy (cpu/ch_table.hpp), per thread: building the hierarchy
-// (seconds per arc of the graph), one upward search per source and per target, and the bucket
-// scans: per cell of the table, the vertices a source's and a target's searches share, about
-// sqrt(n) times a constant on grid-like road graphs (their separators). Fitted to bench/
-// tables.py's runs on road_graph.py graphs, scaled as Johnson's constants above were measured
-// (bench/results/tables_2026-11-29.csv, docs/tables.md).
-constexpr double ch_build_seconds_per_arc = 1.4e-5;
-constexpr double ch_seconds_per_search = 1e-5;
-constexpr double ch_seconds_per_cell_per_sqrt_vertex = 4.5e-10;
+// A table from a contraction hierarchy, per thread: building the hierarchy (seconds per arc of
+// the graph), one upward search (with stall-on-demand) per source and, for the buckets
+// (cpu/ch_table.hpp), per target, and the bucket scans: per cell of the table, the vertices a
+// source's and a target's searches share, about sqrt(n) times a constant on grid-like road
+// graphs (their separators). RPHAST (cpu/rphast.hpp) instead sweeps the targets' closure once
+// per source (shared by a batch's lanes; per slot) and reads each cell from the sweep. The
+// closure of |T| targets measured close to sqrt(n |T|) positions on road_graph.py graphs.
+// Fitted to runs of both engines on a prepared hierarchy (bench/results/
+// tables_rphast_2026-11-29.csv, docs/tables.md "Cost model"); the build to `apsp prepare`'s.
+constexpr double ch_build_seconds_per_arc = 3.0e-5;
+constexpr double ch_seconds_per_search = 9e-5;
+constexpr double ch_seconds_per_cell_per_sqrt_vertex = 1.2e-10;
+constexpr double rphast_seconds_per_slot = 2.5e-9;
+constexpr double rphast_seconds_per_cell = 1e-8;
+constexpr double rphast_closure_per_sqrt_cell = 1.05;
 // The supernodal steps stream their blocks from memory: updates per second per thread (4-byte
 // types; 8-byte ones half), and seconds per matrix cell per thread for the fill and the two
 // relabelling passes. The rate lies between the per-thread rates measured on a few threads and
@@ -127,13 +133,33 @@ double johnson_cpu_seconds(const problem_shape& s) {
   return n * per_source / sparse_threads(s.threads);
 }
 
-double ch_table_cpu_seconds(const problem_shape& s, std::int64_t rows, std::int64_t cols) {
-  const double threads = sparse_threads(s.threads);
+double ch_build_cpu_seconds(const problem_shape& s) {
+  return static_cast<double>(s.m) * ch_build_seconds_per_arc / sparse_threads(s.threads);
+}
+
+double ch_buckets_cpu_seconds(const problem_shape& s, std::int64_t rows, std::int64_t cols) {
   const double searches = static_cast<double>(rows) + static_cast<double>(cols);
   const double cells = static_cast<double>(rows) * static_cast<double>(cols);
-  return (static_cast<double>(s.m) * ch_build_seconds_per_arc + searches * ch_seconds_per_search +
+  return (searches * ch_seconds_per_search +
           cells * ch_seconds_per_cell_per_sqrt_vertex * std::sqrt(static_cast<double>(s.n))) /
-         threads;
+         sparse_threads(s.threads);
+}
+
+double ch_table_cpu_seconds(const problem_shape& s, std::int64_t rows, std::int64_t cols) {
+  return ch_build_cpu_seconds(s) + ch_buckets_cpu_seconds(s, rows, cols);
+}
+
+double rphast_closure_size(std::int64_t n, std::int64_t cols) {
+  const double nv = static_cast<double>(std::max<std::int64_t>(n, 0));
+  return std::min(nv, rphast_closure_per_sqrt_cell * std::sqrt(nv * static_cast<double>(cols)));
+}
+
+double rphast_cpu_seconds(const problem_shape& s, std::int64_t rows, std::int64_t cols) {
+  const double r = static_cast<double>(rows);
+  const double cells = r * static_cast<double>(cols);
+  const double per_source =
+      ch_seconds_per_search + rphast_closure_size(s.n, cols) * rphast_seconds_per_slot;
+  return (r * per_source + cells * rphast_seconds_per_cell) / sparse_threads(s.threads);
 }
 
 double supernodal_cpu_seconds(const problem_shape& s) {

@@ -48,6 +48,18 @@ void note_gpu_started() noexcept;
 /// hierarchy's build, an upward search per source and per target, and the bucket scans.
 [[nodiscard]] double ch_table_cpu_seconds(const problem_shape& s, std::int64_t rows,
                                           std::int64_t cols);
+/// Its parts: the hierarchy's build, and the searches and bucket scans of a built one.
+[[nodiscard]] double ch_build_cpu_seconds(const problem_shape& s);
+[[nodiscard]] double ch_buckets_cpu_seconds(const problem_shape& s, std::int64_t rows,
+                                            std::int64_t cols);
+/// A rows x cols table by RPHAST from a built hierarchy (cpu/rphast.hpp): per source an upward
+/// search and a sweep over the targets' closure, per cell a read (add ch_build_cpu_seconds for
+/// the build).
+[[nodiscard]] double rphast_cpu_seconds(const problem_shape& s, std::int64_t rows,
+                                        std::int64_t cols);
+/// The positions of the targets' upward closure the model expects for `cols` targets of a
+/// road-like graph of n vertices: sqrt(n cols) times a constant, at most n.
+[[nodiscard]] double rphast_closure_size(std::int64_t n, std::int64_t cols);
 /// The supernodal steps' updates at its streaming rate, plus the passes over the n x n matrix
 /// (fill, relabelling there and back); +infinity when not analysed.
 [[nodiscard]] double supernodal_cpu_seconds(const problem_shape& s);

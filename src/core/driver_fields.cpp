@@ -34,7 +34,8 @@ void derive_driver_fields(plan& p, backend_kind planned_by) noexcept {
                            std::is_same_v<D, drivers::phast_rows> ||
                            std::is_same_v<D, drivers::block_rows> ||
                            std::is_same_v<D, drivers::ch_table> ||
-                           std::is_same_v<D, drivers::pair_search>)
+                           std::is_same_v<D, drivers::pair_search> ||
+                           std::is_same_v<D, drivers::rphast_table>)
           return backend_kind::cpu;
         else
           static_assert(unknown_driver<D>, "a new driver: say which back end runs it");

@@ -5,6 +5,7 @@
 
 #include "core/planner.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -192,24 +193,46 @@ std::optional<plan> whole_matrix_plan(const graph& g, const solve_options& o, st
   return whole;
 }
 
-/// A block plan's host memory: its working memory plus the rows x cols block, against this
-/// machine's RAM (`what` needs it, says the reason when it does not fit).
-void count_block_memory(plan& p, std::int64_t rows, std::int64_t cols, const std::string& what) {
-  p.host_bytes =
-      add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) *
-                                          static_cast<std::uint64_t>(cols) * size_of(p.type));
-  const std::uint64_t ram = host_memory_bytes();
-  p.fits = ram == 0 || p.host_bytes <= ram;
-  p.driver_fits = true;
-  p.reason = p.fits ? std::string()
-                    : what + " need " + gib(p.host_bytes) +
-                          " of host memory but this machine has " + gib(ram);
+/// The host memory a plan may count on: solve_options::host_memory_limit, else the machine's.
+std::uint64_t host_budget(const solve_options& o) {
+  return o.host_memory_limit != 0 ? o.host_memory_limit : host_memory_bytes();
 }
 
-/// The table from a contraction hierarchy (drivers::ch_table), when auto chooses: integer
-/// weights on a road-like graph (choose_row_engine's PHAST test, so APSP_CPU_PHAST=0 turns it
-/// off too), and the cost model's hierarchy, searches and bucket scans sooner than Dijkstra
-/// from the smaller set and than the `whole` matrix (when auto chose that); empty otherwise.
+/// A block plan's host memory: its working memory plus the rows x cols block, against the host
+/// memory budget (`what` needs it, says the reason when it does not fit). A table of rows
+/// (`tiles`: made a tile of sources at a time) larger than the budget is tiled: as many rows a
+/// tile as fit beside the working memory; host_bytes then counts one tile.
+void count_block_memory(plan& p, const solve_options& o, std::int64_t rows, std::int64_t cols,
+                        const std::string& what, bool tiles) {
+  const std::uint64_t row_bytes = static_cast<std::uint64_t>(cols) * size_of(p.type);
+  p.host_bytes = add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) * row_bytes);
+  const std::uint64_t budget = host_budget(o);
+  p.fits = budget == 0 || p.host_bytes <= budget;
+  p.driver_fits = true;
+  p.tiled = false;
+  if (!p.fits && tiles && row_bytes > 0 && budget > p.working_host_bytes) {
+    const auto tile_rows = static_cast<std::int64_t>(std::min<std::uint64_t>(
+        (budget - p.working_host_bytes) / row_bytes, static_cast<std::uint64_t>(rows)));
+    if (tile_rows >= 1) {
+      p.tiled = true;
+      p.block = tile_rows;
+      p.rounds = (rows + tile_rows - 1) / tile_rows;
+      p.host_bytes =
+          add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(tile_rows) * row_bytes);
+      p.fits = true;
+    }
+  }
+  p.reason = p.fits ? std::string()
+                    : what + " need " + gib(p.host_bytes) + " of host memory but " +
+                          (o.host_memory_limit != 0 ? "the budget is " : "this machine has ") +
+                          gib(budget);
+}
+
+/// The table from a contraction hierarchy, when auto chooses: integer weights on a road-like
+/// graph (choose_row_engine's PHAST test, so APSP_CPU_PHAST=0 turns it off too), and the cost
+/// model's hierarchy and the sooner of RPHAST's sweeps (drivers::rphast_table) and the bucket
+/// searches (drivers::ch_table) sooner than Dijkstra from the smaller set and than the `whole`
+/// matrix (when auto chose that); empty otherwise.
 std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o, std::int64_t rows,
                                          std::int64_t cols, bool from_targets,
                                          const std::optional<plan>& whole) {
@@ -224,7 +247,13 @@ std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o,
   shape.m = m;
   shape.type = o.type;
   shape.threads = threads;
-  const double table_seconds = ch_table_cpu_seconds(shape, rows, cols);
+  const double build_seconds = ch_build_cpu_seconds(shape);
+  const double buckets_seconds = build_seconds + ch_buckets_cpu_seconds(shape, rows, cols);
+  const double sweeps_seconds = build_seconds + rphast_cpu_seconds(shape, rows, cols);
+  const std::string& forced = current_tuning().table_engine;
+  const bool sweeps =
+      forced == "rphast" || (forced != "buckets" && sweeps_seconds < buckets_seconds);
+  const double table_seconds = sweeps ? sweeps_seconds : buckets_seconds;
   solve_options dijkstra = o;
   dijkstra.algorithm = algorithm_kind::johnson;
   dijkstra.backend = backend_kind::cpu;
@@ -237,34 +266,50 @@ std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o,
     fw.algorithm = algorithm_kind::floyd_warshall;
     other_seconds = estimated_solve_seconds(*whole, fw, m);
   }
-  if (!(table_seconds < other_seconds))
+  if (!(table_seconds < other_seconds) && forced != "rphast" && forced != "buckets")
     return std::nullopt;
-  char text[200];
+  char text[320];
   std::snprintf(text, sizeof text,
-                "auto: a road-like graph with integer weights: the contraction hierarchy's table "
-                "~%.3g s < %s ~%.3g s",
-                table_seconds,
+                "auto: a road-like graph with integer weights: the contraction hierarchy "
+                "(~%.3g s to build) with %s ~%.3g s (with %s ~%.3g s) < %s ~%.3g s",
+                build_seconds, sweeps ? "RPHAST" : "its buckets", table_seconds,
+                sweeps ? "its buckets" : "RPHAST", sweeps ? buckets_seconds : sweeps_seconds,
                 whole          ? "the whole matrix"
                 : from_targets ? "Dijkstra from the targets"
                                : "Dijkstra from the sources",
                 other_seconds);
   plan p;
-  p.run = drivers::ch_table{threads};
+  if (sweeps)
+    p.run = drivers::rphast_table{threads, 0};
+  else
+    p.run = drivers::ch_table{threads};
   derive_driver_fields(p, backend_kind::cpu);
   p.algorithm = algorithm_kind::johnson; // potentials first where a weight is negative
   p.algorithm_reason = text;
-  p.device = "cpu (" + std::to_string(threads) + " threads, contraction hierarchy table)";
+  if (forced == "rphast" || forced == "buckets")
+    p.algorithm_reason += " (APSP_TABLE_ENGINE=" + forced + ")";
+  p.device = "cpu (" + std::to_string(threads) + " threads, contraction hierarchy table" +
+             (sweeps ? ", RPHAST)" : ", buckets)");
   p.type = o.type;
   p.n = n;
-  // The hierarchy while it is built (as PHAST's plan counts it), the buckets (about a thousand
-  // entries a target on road graphs), each thread's upward search, and the table itself.
+  // The hierarchy while it is built (as PHAST's plan counts it), each thread's upward search,
+  // and the targets' side: the buckets (about a thousand entries a target on road graphs), or
+  // the closure (its arcs, about three a slot, and a slot per vertex of the graph) with each
+  // thread's lanes over it.
   const auto un = static_cast<std::uint64_t>(n);
-  const std::uint64_t entry = size_of(o.type) == 4 ? 8 : 16;
-  p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(m) + 8 * un +
-                                       32 * (4 * static_cast<std::uint64_t>(m) + un) + 96 * un,
-                                   static_cast<std::uint64_t>(cols) * 1024 * entry +
-                                       un * 32 * static_cast<std::uint64_t>(threads));
-  count_block_memory(p, rows, cols, "the hierarchy, its buckets and the table");
+  const std::uint64_t value = size_of(o.type);
+  const std::uint64_t hierarchy_bytes = 16 * static_cast<std::uint64_t>(m) + 8 * un +
+                                        32 * (4 * static_cast<std::uint64_t>(m) + un) + 96 * un;
+  const std::uint64_t entry = value == 4 ? 8 : 16;
+  const auto closure = static_cast<std::uint64_t>(rphast_closure_size(n, cols));
+  const std::uint64_t lanes = value == 4 ? 16 : 8;
+  const std::uint64_t targets_side =
+      sweeps ? 4 * un + closure * (3 * (4 + value) + 12) +
+                   closure * lanes * value * static_cast<std::uint64_t>(threads)
+             : static_cast<std::uint64_t>(cols) * 1024 * entry;
+  p.working_host_bytes = add_bytes(
+      hierarchy_bytes, add_bytes(targets_side, un * 32 * static_cast<std::uint64_t>(threads)));
+  count_block_memory(p, o, rows, cols, "the hierarchy, its targets' side and the table", true);
   return p;
 }
 
@@ -282,7 +327,8 @@ bool reduced_where_solved(const plan& p) {
   if (std::holds_alternative<drivers::none>(p.run) || row_engine_of(p.run) ||
       std::holds_alternative<drivers::block_rows>(p.run) ||
       std::holds_alternative<drivers::ch_table>(p.run) ||
-      std::holds_alternative<drivers::pair_search>(p.run))
+      std::holds_alternative<drivers::pair_search>(p.run) ||
+      std::holds_alternative<drivers::rphast_table>(p.run))
     return false;
   return backend_for(p)->reduces_where_solved(p);
 }
@@ -389,7 +435,11 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
                                                                static_cast<std::uint64_t>(cols) *
                                                                sizeof(std::int32_t));
   }
-  count_block_memory(p, rows, cols, "the block and the searches");
+  count_block_memory(p, o, rows, cols, "the block and the searches", !tree_predecessors);
+  if (p.tiled) {
+    std::get<drivers::block_rows>(p.run).from_targets = false; // a tile is rows of sources
+    p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra from the sources)";
+  }
   return p;
 }
 

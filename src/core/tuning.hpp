@@ -51,7 +51,9 @@ namespace apsp::detail {
   X(cpu_phast_lanes, int, "APSP_CPU_PHAST_LANES", 0, positive_int,                                 \
     "PHAST: sources per sweep, 1, 4, 8 or 16 (0: 16 for int32, 8 for int64)")                      \
   X(cpu_phast_verbose, bool, "APSP_CPU_PHAST_VERBOSE", false, present,                             \
-    "PHAST: the hierarchy's seconds, shortcuts and levels on stderr")                              \
+    "PHAST: the hierarchy's seconds, shortcuts, levels (RPHAST: the closure) on stderr")          \
+  X(table_engine, std::string, "APSP_TABLE_ENGINE", "", text,                                     \
+    "tables from a contraction hierarchy: rphast or buckets instead of the cost model's choice")   \
   X(supernodal_verbose, bool, "APSP_SUPERNODAL_VERBOSE", false, present,                           \
     "supernodal solver: fill, steps and relabelling seconds on stderr")                            \
   X(cuda_verbose, bool, "APSP_CUDA_VERBOSE", false, present,                                       \

@@ -12,23 +12,11 @@
 namespace apsp::cpu {
 namespace {
 
-/// One vertex a target's backward search reached: which target, and how far.
-template <class T> struct bucket_entry {
-  std::int32_t target;
-  T dist;
-};
-
-/// The buckets by position: entries [offsets[p], offsets[p + 1]) met position p.
-template <class T> struct buckets {
-  std::vector<std::int64_t> offsets;
-  std::vector<bucket_entry<T>> entries;
-};
-
 /// The backward searches from every target on `workers` threads, each thread's entries kept
 /// apart, then gathered by position (a counting sort).
 template <class T>
-buckets<T> fill_buckets(const contraction_hierarchy<T>& ch, std::span<const std::int32_t> targets,
-                        int workers, T cap, bool stall) {
+ch_buckets<T> fill_buckets(const contraction_hierarchy<T>& ch,
+                           std::span<const std::int32_t> targets, int workers, T cap, bool stall) {
   const auto n = static_cast<std::size_t>(ch.n);
   const auto count = static_cast<std::int64_t>(targets.size());
   struct met {
@@ -51,7 +39,7 @@ buckets<T> fill_buckets(const contraction_hierarchy<T>& ch, std::span<const std:
       }
     }
   }
-  buckets<T> b;
+  ch_buckets<T> b;
   b.offsets.assign(n + 1, 0);
   std::size_t total = 0;
   for (const auto& list : found) {
@@ -74,19 +62,29 @@ buckets<T> fill_buckets(const contraction_hierarchy<T>& ch, std::span<const std:
 } // namespace
 
 template <class T>
-void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
-              std::span<const std::int32_t> sources, std::span<const std::int32_t> targets,
-              int threads, T* out, bool stall_on_demand) {
+ch_buckets<T> ch_table_buckets(const contraction_hierarchy<T>& ch,
+                               std::span<const std::int32_t> targets, int threads,
+                               bool stall_on_demand) {
   APSP_EXPECTS(ch.complete, internal_error, "a table on an incomplete contraction hierarchy");
+  const int asked = threads > 0 ? threads : omp_get_max_threads();
+  const int workers = static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>(asked, std::ssize(targets))));
+  return fill_buckets(ch, targets, workers, weight_traits<T>::infinity, stall_on_demand);
+}
+
+template <class T>
+void ch_table_rows(const contraction_hierarchy<T>& ch, const ch_buckets<T>& b,
+                   const std::vector<T>& h, std::span<const std::int32_t> sources,
+                   std::span<const std::int32_t> targets, int threads, T* out,
+                   bool stall_on_demand) {
   constexpr T cap = weight_traits<T>::infinity;
   const std::size_t cols = targets.size();
   const auto rows = static_cast<std::int64_t>(sources.size());
   if (rows == 0 || cols == 0)
     return;
   const int asked = threads > 0 ? threads : omp_get_max_threads();
-  const int workers = static_cast<int>(std::max<std::int64_t>(
-      1, std::min<std::int64_t>(asked, std::max<std::int64_t>(rows, std::ssize(targets)))));
-  const buckets<T> b = fill_buckets(ch, targets, workers, cap, stall_on_demand);
+  const int workers =
+      static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(asked, rows)));
 #pragma omp parallel num_threads(workers)
   {
     upward_search<T> up(ch.n, cap);
@@ -122,7 +120,22 @@ void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
   }
 }
 
+template <class T>
+void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
+              std::span<const std::int32_t> sources, std::span<const std::int32_t> targets,
+              int threads, T* out, bool stall_on_demand) {
+  if (sources.empty() || targets.empty())
+    return;
+  const ch_buckets<T> b = ch_table_buckets(ch, targets, threads, stall_on_demand);
+  ch_table_rows(ch, b, h, sources, targets, threads, out, stall_on_demand);
+}
+
 #define APSP_CH_TABLE(T)                                                                           \
+  template ch_buckets<T> ch_table_buckets<T>(const contraction_hierarchy<T>&,                      \
+                                             std::span<const std::int32_t>, int, bool);            \
+  template void ch_table_rows<T>(const contraction_hierarchy<T>&, const ch_buckets<T>&,            \
+                                 const std::vector<T>&, std::span<const std::int32_t>,             \
+                                 std::span<const std::int32_t>, int, T*, bool);                    \
   template void ch_table<T>(const contraction_hierarchy<T>&, const std::vector<T>&,                \
                             std::span<const std::int32_t>, std::span<const std::int32_t>, int, T*, \
                             bool);

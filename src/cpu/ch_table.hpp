@@ -15,6 +15,18 @@
 
 namespace apsp::cpu {
 
+/// One vertex a target's backward search reached: which target, and how far.
+template <class T> struct bucket_entry {
+  std::int32_t target;
+  T dist;
+};
+
+/// The buckets by position: entries [offsets[p], offsets[p + 1]) met position p.
+template <class T> struct ch_buckets {
+  std::vector<std::int64_t> offsets;
+  std::vector<bucket_entry<T>> entries;
+};
+
 /// The |sources| x |targets| distances (row-major into `out`) of the graph whose hierarchy is
 /// `ch` (reweighted by potentials `h` in vertex order when not empty: each value is then turned
 /// back, d + h(t) - h(s)); weight_traits<T>::infinity where no path leads. Vertices are ids of
@@ -26,5 +38,18 @@ template <class T>
 void ch_table(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
               std::span<const std::int32_t> sources, std::span<const std::int32_t> targets,
               int threads, T* out, bool stall_on_demand = true);
+
+/// ch_table in two steps, so that the rows can be made a tile of sources at a time: the
+/// targets' buckets once, then the rows of any sources (row-major into `out`, sources.size() x
+/// targets.size()), with the same targets and stalling.
+template <class T>
+[[nodiscard]] ch_buckets<T> ch_table_buckets(const contraction_hierarchy<T>& ch,
+                                             std::span<const std::int32_t> targets, int threads,
+                                             bool stall_on_demand = true);
+template <class T>
+void ch_table_rows(const contraction_hierarchy<T>& ch, const ch_buckets<T>& b,
+                   const std::vector<T>& h, std::span<const std::int32_t> sources,
+                   std::span<const std::int32_t> targets, int threads, T* out,
+                   bool stall_on_demand = true);
 
 } // namespace apsp::cpu

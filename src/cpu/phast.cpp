@@ -10,100 +10,13 @@
 
 #include "apsp/error.hpp"
 #include "apsp/types.hpp"
-#include "cpu/cpu_isa.hpp"
 #include "cpu/dijkstra_queues.hpp"
+#include "cpu/downward_sweep.hpp"
 #include "cpu/row_progress.hpp"
 #include "cpu/upward_search.hpp"
 
 namespace apsp::cpu {
 namespace {
-
-/// A distance found by a source's upward search: where the sweep starts from.
-template <class T> struct seed {
-  std::int32_t position;
-  std::int32_t lane;
-  T dist;
-};
-
-/// What one sweep reads and writes: `d` holds K lanes per position.
-template <class T> struct sweep_args {
-  const contraction_hierarchy<T>* ch;
-  const seed<T>* seeds; // sorted by position
-  std::size_t seed_count;
-  T* d;
-  T cap;
-};
-
-/// The downward sweep for K sources at once: positions in increasing order (ranks decreasing),
-/// each one's K distances the minimum of its seeds and of its downward arcs' tails plus their
-/// weights. Values stay <= cap and weights < cap, so a sum fits T (cap + cap < T's max).
-template <class T, int K> [[gnu::always_inline]] inline void sweep_body(const sweep_args<T>& s) {
-  const auto& ch = *s.ch;
-  const auto n = static_cast<std::size_t>(ch.n);
-  const std::int64_t* offsets = ch.down_offsets.data();
-  const ch_arc<T>* arcs = ch.down_arcs.data();
-  T* __restrict d = s.d;
-  const T cap = s.cap;
-  std::size_t next_seed = 0;
-  for (std::size_t p = 0; p < n; ++p) {
-    T acc[K];
-    for (int k = 0; k < K; ++k)
-      acc[k] = cap;
-    while (next_seed < s.seed_count && static_cast<std::size_t>(s.seeds[next_seed].position) == p) {
-      const auto& sd = s.seeds[next_seed++];
-      acc[sd.lane] = sd.dist;
-    }
-    for (std::int64_t a = offsets[p]; a < offsets[p + 1]; ++a) {
-      const T* du = d + static_cast<std::size_t>(arcs[a].other) * K;
-      const T w = arcs[a].weight;
-      for (int k = 0; k < K; ++k) {
-        const T c = du[k] + w;
-        acc[k] = c < acc[k] ? c : acc[k];
-      }
-    }
-    for (int k = 0; k < K; ++k)
-      d[p * K + k] = acc[k];
-  }
-}
-
-template <class T, int K> void sweep_scalar(const sweep_args<T>& s) {
-  sweep_body<T, K>(s);
-}
-template <class T, int K> [[gnu::target("avx2")]] void sweep_avx2(const sweep_args<T>& s) {
-  sweep_body<T, K>(s);
-}
-template <class T, int K>
-[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq")]] void sweep_avx512(const sweep_args<T>& s) {
-  sweep_body<T, K>(s);
-}
-
-template <class T> using sweep_fn = void (*)(const sweep_args<T>&);
-
-template <class T, int K> sweep_fn<T> sweep_for(detail::cpu::isa isa) {
-  switch (isa) {
-  case detail::cpu::isa::avx512:
-    return &sweep_avx512<T, K>;
-  case detail::cpu::isa::avx2:
-    return &sweep_avx2<T, K>;
-  case detail::cpu::isa::scalar:
-    break;
-  }
-  return &sweep_scalar<T, K>;
-}
-
-/// n * K values aligned to a cache line, so a position's lanes share as few lines as they can.
-template <class T> struct aligned_lanes {
-  struct release {
-    void operator()(T* p) const noexcept { std::free(p); }
-  };
-  explicit aligned_lanes(std::size_t count) {
-    const std::size_t bytes = std::max<std::size_t>(64, (count * sizeof(T) + 63) / 64 * 64);
-    data.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
-    if (!data)
-      throw std::bad_alloc();
-  }
-  std::unique_ptr<T, release> data;
-};
 
 template <class T, int K>
 void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
@@ -112,7 +25,7 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
   if (n == 0)
     return;
   constexpr T cap = weight_traits<T>::infinity; // what the sink reads as "no path"
-  const sweep_fn<T> sweep = sweep_for<T, K>(detail::cpu::selected_isa());
+  const sweep_fn<T> sweep = downward_sweep<T>(K);
   const std::int64_t batches = (n + K - 1) / K;
   const int workers = static_cast<int>(std::min<std::int64_t>(std::max(1, cfg.threads), batches));
   sink.start(workers);
@@ -131,7 +44,7 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
     aligned_lanes<T> d(un * K);
     std::vector<T> scratch; // for sinks that want rows in vertex order (row_sink::take_sweep)
     upward_search<T> up(n, cap);
-    std::vector<seed<T>> seeds;
+    std::vector<sweep_seed<T>> seeds;
     const int worker = omp_get_thread_num();
     for (std::int64_t first; (first = progress.take(n, K)) >= 0;) {
       const int count = static_cast<int>(std::min<std::int64_t>(K, n - first));
@@ -143,9 +56,11 @@ void run_phast(const contraction_hierarchy<T>& ch, const std::vector<T>& h,
         for (const std::int32_t p : up.reached())
           seeds.push_back({p, k, up.dist(p)});
       }
-      std::sort(seeds.begin(), seeds.end(),
-                [](const seed<T>& x, const seed<T>& y) { return x.position < y.position; });
-      sweep(sweep_args<T>{&ch, seeds.data(), seeds.size(), d.data.get(), cap});
+      std::sort(seeds.begin(), seeds.end(), [](const sweep_seed<T>& x, const sweep_seed<T>& y) {
+        return x.position < y.position;
+      });
+      sweep(sweep_args<T>{n, ch.down_offsets.data(), ch.down_arcs.data(), seeds.data(),
+                          seeds.size(), d.data.get(), cap});
       // The sweep's lanes as they lie, by position: the sink reads them once for all the rows,
       // in the order the sweep wrote them.
       sink.take_sweep(worker,

@@ -240,8 +240,9 @@ def test_bad_ids_and_lists_exit_2(apsp_in, tmp_path, args, fragments):
 
 
 @pytest.mark.parametrize("extra", [
-    ["--paths", "v.npy"], ["--map-output"], ["--checkpoint", "ck"], ["--resume", "ck"],
-    ["--dtype", "int16"],
+    ["--paths", "v.npy"], ["--map-output"], ["--dtype", "int16"],
+    # --checkpoint and --resume make a table in tiles into -o FILE.npy (test_table_tiles.py).
+    ["--checkpoint", "ck", "--second-weight", "length", "--second-output", "l.npy"],
 ])
 def test_options_that_make_no_sense_exit_2_before_the_read(apsp_in, tmp_path, extra):
     # The input does not exist: the refusal must come before it is read.
