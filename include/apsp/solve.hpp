@@ -51,6 +51,16 @@ namespace apsp {
 [[nodiscard]] plan make_plan(const graph& g, const solve_options& options,
                              const plan_request& asked);
 
+/// The plan make_plan(g, options, asked) makes for a graph of `n` vertices and `m` arcs, where
+/// those counts alone decide it; empty where the graph must be read. Today a block: Dijkstra's
+/// rows when predecessors or Johnson are asked, or under auto when the searches end before any
+/// engine that reads the edges could (writing the n x n matrix, starting a GPU, building a
+/// contraction hierarchy). For callers whose graph is not an apsp::graph yet (SciPy's CSR
+/// arrays in the Python module): a small block needs no copy of the edges to be planned.
+[[nodiscard]] std::optional<plan> make_plan_by_counts(std::int64_t n, std::int64_t m,
+                                                      const solve_options& options,
+                                                      const plan_request& asked);
+
 /// All-pairs shortest paths of `g`: plans (make_plan(g, options)), then runs that plan.
 /// Throws overflow_risk_error (int types whose range the graph could exceed),
 /// negative_cycle_error, out_of_memory_error, backend_unavailable_error, cancelled_error.

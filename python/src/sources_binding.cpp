@@ -46,13 +46,19 @@ struct planned_rows {
   std::string engine;
 };
 
-/// The plan for `count` sources of `g` (every vertex a target), as `apsp solve --sources` plans.
-apsp::plan plan_rows(const apsp::graph& g, std::size_t count, const apsp::source_options& o) {
+/// The options of the plan for the sources' rows.
+apsp::solve_options plan_options(const apsp::source_options& o) {
   apsp::solve_options so;
   so.type = o.type;
   so.threads = o.threads;
   so.paths = o.predecessors;
-  return apsp::make_plan(g, so, apsp::plan_request::block(static_cast<std::int64_t>(count), -1));
+  return so;
+}
+
+/// The plan for `count` sources of `g` (every vertex a target), as `apsp solve --sources` plans.
+apsp::plan plan_rows(const apsp::graph& g, std::size_t count, const apsp::source_options& o) {
+  return apsp::make_plan(g, plan_options(o),
+                         apsp::plan_request::block(static_cast<std::int64_t>(count), -1));
 }
 
 /// Runs `p`: Dijkstra's rows by `search(options)` (drivers::block_rows), else the table or the
@@ -112,12 +118,13 @@ std::span<const std::int64_t> sources_of(const int_array& sources) {
 }
 
 /// Plans and solves with the GIL released (the progress bridge takes it back for callbacks and
-/// Ctrl-C); returns (distances, predecessors or None, engine). `make_graph()` gives the graph
-/// the planner reads (and the table or the whole matrix runs on); `search(sources, options)`
-/// Dijkstra's rows.
+/// Ctrl-C); returns (distances, predecessors or None, engine). A graph of `n` vertices and `m`
+/// arcs: where those counts decide the plan (apsp::make_plan_by_counts: a small block is
+/// Dijkstra's rows) no graph is made; else `make_graph()` gives the graph the planner reads
+/// (and the table or the whole matrix runs on). `search(sources, options)`: Dijkstra's rows.
 template <class MakeGraph, class Search>
-py::tuple solve(const int_array& sources, const source_call& c, MakeGraph&& make_graph,
-                Search&& search) {
+py::tuple solve(const int_array& sources, const source_call& c, std::int64_t n, std::int64_t m,
+                MakeGraph&& make_graph, Search&& search) {
   apsp::source_options o = options_of(c);
   const std::span<const std::int64_t> s = sources_of(sources);
   progress_bridge bridge(c.progress);
@@ -125,13 +132,20 @@ py::tuple solve(const int_array& sources, const source_call& c, MakeGraph&& make
   planned_rows r;
   try {
     py::gil_scoped_release release;
-    std::optional<apsp::graph> planned_on;
-    const apsp::graph& g = make_graph(planned_on);
-    const apsp::plan p = plan_rows(g, s.size(), o);
-    const bool rows = std::holds_alternative<apsp::drivers::block_rows>(p.run);
-    if (rows)
-      planned_on.reset(); // a copy made for the planner only: freed before the rows are made
-    r = run_plan(rows ? nullptr : &g, p, s, o, search);
+    const auto count = static_cast<std::int64_t>(s.size());
+    if (std::optional<apsp::plan> p =
+            apsp::make_plan_by_counts(n, m, plan_options(o), apsp::plan_request::block(count, -1));
+        p && std::holds_alternative<apsp::drivers::block_rows>(p->run)) {
+      r = run_plan(nullptr, *p, s, o, search);
+    } else {
+      std::optional<apsp::graph> planned_on;
+      const apsp::graph& g = make_graph(planned_on);
+      const apsp::plan q = plan_rows(g, s.size(), o);
+      const bool rows = std::holds_alternative<apsp::drivers::block_rows>(q.run);
+      if (rows)
+        planned_on.reset(); // a copy made for the planner only: freed before the rows are made
+      r = run_plan(rows ? nullptr : &g, q, s, o, search);
+    }
   } catch (const apsp::cancelled_error&) {
     bridge.raise_pending();
     throw;
@@ -151,7 +165,8 @@ py::tuple solve(const int_array& sources, const source_call& c, MakeGraph&& make
 /// solve() on an apsp::graph held by the caller.
 py::tuple solve_on(const apsp::graph& g, const int_array& sources, const source_call& c) {
   return solve(
-      sources, c, [&](std::optional<apsp::graph>&) -> const apsp::graph& { return g; },
+      sources, c, g.num_vertices(), g.num_edges(),
+      [&](std::optional<apsp::graph>&) -> const apsp::graph& { return g; },
       [&](std::span<const std::int64_t> s, const apsp::source_options& o) {
         return apsp::solve_from_sources(g, s, o);
       });
@@ -181,8 +196,10 @@ py::tuple solve_csr(std::int64_t n, const py::array& indptr, const py::array& in
     g.weights = span_of<Weight>(data);
     g.symmetric = !directed;
     g.unit_weights = unweighted;
+    // The arcs the graph's copy would hold: both ways of every stored entry when symmetric.
+    const auto arcs = static_cast<std::int64_t>(g.targets.size()) * (directed ? 1 : 2);
     return solve(
-        sources, c,
+        sources, c, n, arcs,
         [&](std::optional<apsp::graph>& copy) -> const apsp::graph& {
           return copy.emplace(apsp::graph_of(g));
         },

@@ -21,9 +21,10 @@ namespace {
 
 // The cost model's constants. The cpu's: PHAST's cpu seconds per (source, vertex) pair on the
 // H200 host's cpus, from the road graphs' rows of bench/results/gpu_2026-11-28_h200_5e528e2_
-// roads.csv (cpu_seconds / n^2). The GPU's are guesses on the slow side until the gpu suite's
-// phast engine (bench/gpu/suites/phast.sh) measures them: a pair swept and reduced, a level's
-// launch, a source's upward search on one cpu thread, and starting the device.
+// roads.csv (cpu_seconds / n^2). The GPU's: a pair swept and reduced (the phast suite's metrics
+// on the 500k road graph less its hierarchy, bench/results/gpu_2026-11-29_h200_36c7990_phast.csv,
+// agree with it), a level's launch, a source's upward search on one cpu thread, and starting
+// the device (with the sweeps' set-up: more than core/algorithm_choice.cpp's bare start).
 constexpr double cpu_pair_seconds = 15e-9;
 constexpr double gpu_pair_seconds = 1e-10;
 constexpr double gpu_level_seconds = 5e-6;

@@ -388,31 +388,11 @@ plan plan_metrics(const graph& edges, const solve_options& o) {
   return p;
 }
 
-plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
-                std::int64_t targets) {
-  const std::int64_t n = g.num_vertices();
-  // With paths (predecessors), unless an all-pairs engine is asked for by name: Dijkstra from
-  // the sources, whose shortest-path trees give the rows' predecessors by the tie rule of
-  // docs/semantics.md whatever the block's size; the whole matrix's path matrix breaks ties by
-  // pivot order, the hierarchy's table has no paths, and searches from the targets give
-  // successors.
-  const bool tree_predecessors = o.paths && !whole_matrix_asked(o);
-  // Else the searches run from the smaller set: the targets alone, or fewer targets than
-  // sources, on the reversed graph.
-  const bool from_targets =
-      !tree_predecessors && (sources < 0 || (targets >= 0 && targets < sources));
-  const std::int64_t rows = sources < 0 ? n : sources;
-  const std::int64_t cols = targets < 0 ? n : targets;
-  std::string why = "predecessors asked: Dijkstra's shortest-path trees from the sources";
-  if (!tree_predecessors) {
-    std::optional<plan> whole = whole_matrix_plan(g, o, from_targets ? cols : rows, why);
-    if (std::optional<plan> table = hierarchy_table_plan(g, o, rows, cols, from_targets, whole))
-      return std::move(*table);
-    if (whole) {
-      whole->algorithm_reason = std::move(why);
-      return std::move(*whole);
-    }
-  }
+namespace {
+
+/// Dijkstra's rows of a block: from the sources, or from the targets on the reversed graph.
+plan rows_block(std::int64_t n, std::int64_t m, const solve_options& o, std::int64_t rows,
+                std::int64_t cols, bool from_targets, bool tree_predecessors, std::string why) {
   const int threads = thread_count(o);
   plan p;
   p.run = drivers::block_rows{threads, from_targets};
@@ -428,7 +408,7 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
   // counts it), with paths the predecessors' int32 block too; the rows of one batch at a time
   // are the caller's.
   const auto un = static_cast<std::uint64_t>(n);
-  p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(g.num_edges()) + 8 * un,
+  p.working_host_bytes = add_bytes(16 * static_cast<std::uint64_t>(m) + 8 * un,
                                    un * 28 * static_cast<std::uint64_t>(threads));
   if (tree_predecessors) {
     p.working_host_bytes = add_bytes(p.working_host_bytes, static_cast<std::uint64_t>(rows) *
@@ -441,6 +421,96 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
     p.device = "cpu (" + std::to_string(threads) + " threads, Dijkstra from the sources)";
   }
   return p;
+}
+
+/// The sides of a block: rows x cols searched from the targets or not, and whether the
+/// predecessors make it Dijkstra's trees from the sources (plan_block says why).
+struct block_sides {
+  bool tree_predecessors;
+  bool from_targets;
+  std::int64_t rows;
+  std::int64_t cols;
+};
+
+block_sides sides_of(std::int64_t n, const solve_options& o, std::int64_t sources,
+                     std::int64_t targets) {
+  const bool tree = o.paths && !whole_matrix_asked(o);
+  const bool from_targets = !tree && (sources < 0 || (targets >= 0 && targets < sources));
+  return {tree, from_targets, sources < 0 ? n : sources, targets < 0 ? n : targets};
+}
+
+/// Host memory bandwidth that bounds filling a matrix from below (bytes a second): no engine
+/// that makes the whole n x n matrix on the cpu ends sooner than writing it at this rate.
+constexpr double matrix_fill_bytes_per_second = 20e9;
+/// The same for a GPU's memory (a started GPU's engines make the matrix on the device).
+constexpr double device_fill_bytes_per_second = 4e12;
+
+} // namespace
+
+std::optional<plan> plan_block_by_counts(std::int64_t n, std::int64_t m, const solve_options& o,
+                                         std::int64_t sources, std::int64_t targets) {
+  const block_sides b = sides_of(n, o, sources, targets);
+  if (b.tree_predecessors) {
+    return rows_block(n, m, o, b.rows, b.cols, false, true,
+                      "predecessors asked: Dijkstra's shortest-path trees from the sources");
+  }
+  if (o.algorithm == algorithm_kind::johnson)
+    return rows_block(n, m, o, b.rows, b.cols, b.from_targets, false, "requested");
+  if (o.algorithm != algorithm_kind::automatic || whole_matrix_asked(o))
+    return std::nullopt;
+  // The searches against what any engine reading the edges costs at least: the whole matrix
+  // written (on the cpu, or on a GPU, which starts first unless it has), or a contraction
+  // hierarchy built.
+  solve_options dijkstra = o;
+  dijkstra.algorithm = algorithm_kind::johnson;
+  dijkstra.backend = backend_kind::cpu;
+  const double searched = static_cast<double>(b.from_targets ? b.cols : b.rows);
+  const double rows_seconds = estimated_solve_seconds(apsp::make_plan(n, dijkstra), dijkstra, m) *
+                              searched / static_cast<double>(std::max<std::int64_t>(n, 1));
+  const double cells = static_cast<double>(n) * static_cast<double>(n);
+  const double bytes = cells * static_cast<double>(size_of(o.type));
+  double least = bytes / matrix_fill_bytes_per_second;
+  if (o.backend != backend_kind::cpu)
+    least = std::min(least, bytes / device_fill_bytes_per_second +
+                                (gpu_started() ? 0.0 : cuda_start_seconds()));
+  problem_shape shape;
+  shape.n = n;
+  shape.m = m;
+  shape.type = o.type;
+  shape.threads = thread_count(o);
+  least = std::min(least, ch_build_cpu_seconds(shape));
+  if (!(rows_seconds < least))
+    return std::nullopt;
+  char why[200];
+  std::snprintf(why, sizeof why,
+                "auto: Dijkstra from %lld vertices ~%.3g s, before any engine that reads the "
+                "edges could end (~%.3g s at least)",
+                static_cast<long long>(searched), rows_seconds, least);
+  return rows_block(n, m, o, b.rows, b.cols, b.from_targets, false, why);
+}
+
+plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
+                std::int64_t targets) {
+  const std::int64_t n = g.num_vertices();
+  const std::int64_t m = g.num_edges();
+  // With paths (predecessors), unless an all-pairs engine is asked for by name: Dijkstra from
+  // the sources, whose shortest-path trees give the rows' predecessors by the tie rule of
+  // docs/semantics.md whatever the block's size; the whole matrix's path matrix breaks ties by
+  // pivot order, the hierarchy's table has no paths, and searches from the targets give
+  // successors. Else the searches run from the smaller set: the targets alone, or fewer
+  // targets than sources, on the reversed graph. Where the counts decide, they alone do.
+  if (std::optional<plan> by_counts = plan_block_by_counts(n, m, o, sources, targets))
+    return std::move(*by_counts);
+  const block_sides b = sides_of(n, o, sources, targets);
+  std::string why;
+  std::optional<plan> whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
+  if (std::optional<plan> table = hierarchy_table_plan(g, o, b.rows, b.cols, b.from_targets, whole))
+    return std::move(*table);
+  if (whole) {
+    whole->algorithm_reason = std::move(why);
+    return std::move(*whole);
+  }
+  return rows_block(n, m, o, b.rows, b.cols, b.from_targets, false, std::move(why));
 }
 
 } // namespace apsp::detail
@@ -465,6 +535,15 @@ plan make_plan(const graph& g, const solve_options& options, const plan_request&
     return detail::plan_pair(g, options);
   }
   return make_plan(g, options);
+}
+
+std::optional<plan> make_plan_by_counts(std::int64_t n, std::int64_t m,
+                                        const solve_options& options, const plan_request& asked) {
+  if (asked.what != plan_request::output::block)
+    return std::nullopt;
+  APSP_EXPECTS(asked.sources >= -1 && asked.targets >= -1, invalid_argument_error,
+               "a block's sources and targets are counts (-1: every vertex)");
+  return detail::plan_block_by_counts(n, m, options, asked.sources, asked.targets);
 }
 
 } // namespace apsp

@@ -42,6 +42,12 @@ inline std::uint64_t dijkstra_rows_per_thread(std::uint64_t n, dtype type) noexc
 /// in RAM and the cost model says it ends before the rows.
 [[nodiscard]] plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
                               std::int64_t targets);
+/// plan_block's decision where the counts alone make it (apsp::make_plan_by_counts):
+/// Dijkstra's rows with predecessors or Johnson asked, or under auto when the searches end
+/// before writing the n x n matrix, starting a GPU or building a contraction hierarchy could.
+[[nodiscard]] std::optional<plan> plan_block_by_counts(std::int64_t n, std::int64_t m,
+                                                       const solve_options& o, std::int64_t sources,
+                                                       std::int64_t targets);
 
 /// One pair's shortest path (drivers::pair_search): one bidirectional search on the cpu, with
 /// Bellman-Ford potentials first when a weight of `g` is negative (core/pair_planner.cpp).

@@ -169,6 +169,36 @@ TEST(Planner, ABlockWithPredecessorsIsSearchedFromItsSources) {
   EXPECT_TRUE(std::holds_alternative<apsp::drivers::cpu_blocked>(fw.run));
 }
 
+TEST(Planner, ASmallBlockIsPlannedFromTheCountsAsFromTheGraph) {
+  // make_plan_by_counts decides what make_plan would where the counts suffice (a few searches
+  // against writing the n x n matrix), and leaves the rest to it.
+  const std::int64_t n = 3000;
+  const apsp::graph g = dense_graph(n, 30, 5);
+  const auto m = g.num_edges();
+  const auto o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::automatic);
+  const auto few = apsp::make_plan_by_counts(n, m, o, plan_request::block(1, -1));
+  ASSERT_TRUE(few.has_value());
+  ASSERT_TRUE(std::holds_alternative<apsp::drivers::block_rows>(few->run));
+  EXPECT_EQ(few->algorithm_reason.rfind("auto: Dijkstra from 1 vertices", 0), 0u)
+      << few->algorithm_reason;
+  const apsp::plan read = apsp::make_plan(g, o, plan_request::block(1, -1));
+  EXPECT_EQ(apsp::to_string(read.run), apsp::to_string(few->run));
+  EXPECT_EQ(read.algorithm_reason, few->algorithm_reason);
+  EXPECT_EQ(read.host_bytes, few->host_bytes);
+  // Every source: the graph decides (the whole matrix may end sooner).
+  EXPECT_FALSE(apsp::make_plan_by_counts(n, m, o, plan_request::block(-1, -1)).has_value());
+  // Predecessors and Johnson by name: rows whatever the counts; an all-pairs engine asked for,
+  // or another request: the graph.
+  apsp::solve_options paths = o;
+  paths.paths = true;
+  EXPECT_TRUE(apsp::make_plan_by_counts(n, m, paths, plan_request::block(-1, -1)).has_value());
+  const auto johnson = options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson);
+  EXPECT_TRUE(apsp::make_plan_by_counts(n, m, johnson, plan_request::block(-1, 5)).has_value());
+  const auto fw = options(apsp::backend_kind::cpu, apsp::algorithm_kind::floyd_warshall);
+  EXPECT_FALSE(apsp::make_plan_by_counts(n, m, fw, plan_request::block(1, -1)).has_value());
+  EXPECT_FALSE(apsp::make_plan_by_counts(n, m, o, plan_request::metrics()).has_value());
+}
+
 TEST(Planner, APlanOfRowsMakesNoMatrix) {
   const apsp::graph g = path_graph(10);
   const apsp::solve_options o = options(apsp::backend_kind::cpu, apsp::algorithm_kind::johnson);
