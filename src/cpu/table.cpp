@@ -450,7 +450,8 @@ plan prepared_plan(const hierarchy& h, std::int64_t rows, std::int64_t cols, int
   shape.n = p.n;
   shape.m = h.fingerprint().edges;
   shape.type = h.type();
-  shape.threads = threads > 0 ? threads : omp_get_max_threads();
+  threads = threads > 0 ? threads : omp_get_max_threads(); // 0: every thread, named as such
+  shape.threads = threads;
   const double buckets = detail::ch_buckets_cpu_seconds(shape, rows, cols);
   const double sweeps = detail::rphast_cpu_seconds(shape, rows, cols);
   const std::string& forced = detail::current_tuning().table_engine;
