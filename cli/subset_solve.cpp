@@ -574,9 +574,11 @@ int solve_subsets(const distributed_solve_args& a, const subset_selection& s, bo
     return finish_block(a, in, request, csv_labels, sources, targets, block, report);
   }
   // The core chooses: rows from the smaller set (the targets' on the reversed graph), or the
-  // whole matrix.
+  // whole matrix (whose supernodal analysis, when auto weighs it, is a stage of the progress).
+  solve_options planning = resolved;
+  planning.progress = make_progress(request.settings.progress);
   report.chosen =
-      make_plan(in.file.g, resolved,
+      make_plan(in.file.g, planning,
                 plan_request::block(
                     request.sources.empty() ? -1 : static_cast<std::int64_t>(sources.size()),
                     request.targets.empty() ? -1 : static_cast<std::int64_t>(targets.size())));

@@ -141,6 +141,11 @@ def test_progress_names_the_ordering_and_json_counts_sources(apsp, tmp_path):
     assert s["sources_per_second"] == pytest.approx(1600 / s["seconds"]["solve"], rel=1e-9), s
     fw = apsp("solve", "grid.gr", "--progress", "--backend", "cpu", "--algorithm", "fw")
     assert fw.rc == 0 and "ordering" not in fw.err, fw
+    # A block cut from the supernodal solver's matrix: the same stage, once, before its rounds.
+    block = apsp("solve", "grid.gr", "--sources", "1,2", "--progress", "--backend", "cpu",
+                 "--algorithm", "supernodal", "-o", "b.npy")
+    assert block.rc == 0, block
+    assert block.err.count("apsp: ordering the graph (nested dissection) ...") == 1, block
     # A row engine's summary: Johnson's Dijkstra from every source.
     rows = apsp("solve", "grid.gr", "--backend", "cpu", "--algorithm", "johnson", "--json")
     assert rows.rc == 0, rows
