@@ -234,12 +234,17 @@ void count_block_memory(plan& p, const solve_options& o, std::int64_t rows, std:
 /// model's hierarchy and the sooner of RPHAST's sweeps (drivers::rphast_table) and the bucket
 /// searches (drivers::ch_table) sooner than Dijkstra from the smaller set and than the `whole`
 /// matrix (when auto chose that); empty otherwise.
+/// Whether the options ask for RPHAST's table on the GPU: --backend cuda with int32 weights
+/// (other types keep the whole matrix), no algorithm named.
+bool gpu_table_asked(const solve_options& o) {
+  return o.backend == backend_kind::cuda && o.type == dtype::int32 &&
+         o.algorithm == algorithm_kind::automatic;
+}
+
 std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o, std::int64_t rows,
                                          std::int64_t cols, bool from_targets,
                                          const std::optional<plan>& whole) {
-  // --backend cuda asks for the GPU's RPHAST (int32; other types keep the whole matrix).
-  const bool gpu_asked = o.backend == backend_kind::cuda && o.type == dtype::int32 &&
-                         o.algorithm == algorithm_kind::automatic;
+  const bool gpu_asked = gpu_table_asked(o);
   if (o.algorithm != algorithm_kind::automatic || (whole_matrix_asked(o) && !gpu_asked) ||
       choose_row_engine(g, o.type, current_tuning()) != row_engine::phast)
     return std::nullopt;
@@ -558,9 +563,16 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
     return std::move(*by_counts);
   const block_sides b = sides_of(n, o, sources, targets);
   std::string why;
-  std::optional<plan> whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
+  // The GPU's table, when asked for, before the whole matrix's plan (which a graph too large
+  // for the matrix would refuse).
+  const bool gpu_first = gpu_table_asked(o);
+  std::optional<plan> whole;
+  if (!gpu_first)
+    whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
   if (std::optional<plan> table = hierarchy_table_plan(g, o, b.rows, b.cols, b.from_targets, whole))
     return std::move(*table);
+  if (gpu_first)
+    whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
   if (whole) {
     whole->algorithm_reason = std::move(why);
     return std::move(*whole);
