@@ -11,6 +11,7 @@
 
 #include "apsp/error.hpp"
 #include "apsp/types.hpp"
+#include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/tuning.hpp"
 #include "cpu/upward_search.hpp"
@@ -134,6 +135,7 @@ void rphast_rows_on_gpu(const cpu::contraction_hierarchy<std::int32_t>& ch,
   cfg.threads = how.threads;
   cfg.launch_graph = current_tuning().cuda_phast_graph;
   cuda::rphast_table_on_gpu(ch, sel, h, sources, targets, cfg, out);
+  note_gpu_started(); // the context exists now: later plans leave its start out
 }
 
 } // namespace apsp::detail
