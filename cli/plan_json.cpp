@@ -13,7 +13,8 @@ std::string algorithm_name(const plan& p) {
     return "ch-table";
   if (std::holds_alternative<drivers::pair_search>(p.run))
     return "bidirectional-dijkstra";
-  if (std::holds_alternative<drivers::rphast_table>(p.run))
+  if (std::holds_alternative<drivers::rphast_table>(p.run) ||
+      std::holds_alternative<drivers::cuda_table>(p.run))
     return "rphast";
   return std::string(to_string(p.algorithm));
 }

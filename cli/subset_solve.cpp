@@ -40,11 +40,16 @@ constexpr const char* subsets_option = "--sources/--targets";
 /// Whether plan `p` makes the table from a contraction hierarchy (buckets or RPHAST).
 bool hierarchy_table(const plan& p) {
   return std::holds_alternative<drivers::ch_table>(p.run) ||
-         std::holds_alternative<drivers::rphast_table>(p.run);
+         std::holds_alternative<drivers::rphast_table>(p.run) ||
+         std::holds_alternative<drivers::cuda_table>(p.run);
 }
 
 /// How the hierarchy's table is made, for the report.
 std::string hierarchy_method(const plan& p, std::size_t sources, std::size_t targets) {
+  if (std::holds_alternative<drivers::cuda_table>(p.run)) {
+    return "RPHAST on the GPU: upward searches from " + std::to_string(sources) +
+           " sources, sweeps over the upward closure of " + std::to_string(targets) + " targets";
+  }
   if (std::holds_alternative<drivers::rphast_table>(p.run)) {
     return "RPHAST: upward searches from " + std::to_string(sources) +
            " sources, sweeps over the upward closure of " + std::to_string(targets) + " targets";
@@ -450,6 +455,8 @@ std::string block_engine(const plan& p) {
     return "contraction_hierarchy_table";
   if (std::holds_alternative<drivers::rphast_table>(p.run))
     return "rphast_table";
+  if (std::holds_alternative<drivers::cuda_table>(p.run))
+    return "cuda_rphast_table";
   const auto* rows = std::get_if<drivers::block_rows>(&p.run);
   return rows == nullptr      ? "whole_matrix"
          : rows->from_targets ? "dijkstra_from_targets"

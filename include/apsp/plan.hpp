@@ -134,6 +134,16 @@ struct rphast_table {
   int threads = 1;
   int lanes = 0; ///< sources a sweep: 1, 4, 8 or 16 (0: 16 for int32, 8 for int64)
 };
+/// The same block by RPHAST on one GPU (integer weights, road-like graphs; int32): the
+/// hierarchy and the targets' upward closure made on the cpu, the closure's downward arcs on
+/// the device grouped by level, `lanes` sources a sweep whose upward searches run on `threads`
+/// cpu threads while the device sweeps the batch before, each batch's rows gathered at the
+/// targets and copied back (docs/tables.md, "On the GPU").
+struct cuda_table {
+  int device = 0;
+  int lanes = 256; ///< sources a sweep: a power of two >= 32
+  int threads = 1;
+};
 } // namespace drivers
 
 using driver =
@@ -142,7 +152,7 @@ using driver =
                  drivers::cuda_split, drivers::cuda_out_of_core, drivers::distributed,
                  drivers::johnson_rows, drivers::phast_rows, drivers::block_rows,
                  drivers::cuda_supernodal, drivers::ch_table, drivers::cuda_phast,
-                 drivers::pair_search, drivers::rphast_table>;
+                 drivers::pair_search, drivers::rphast_table, drivers::cuda_table>;
 
 /// A driver in words, e.g. "cpu blocked, 2 threads" or "cuda out of core, devices 0,1".
 [[nodiscard]] std::string to_string(const driver& d);

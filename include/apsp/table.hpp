@@ -23,14 +23,15 @@ struct table_result {
   /// solve_table_along only: rows x cols, row-major, along the path each distance was found on,
   /// the sum of the second weights (+infinity where no path leads); empty otherwise.
   std::vector<double> second;
-  /// The plan that ran (its driver: drivers::rphast_table, drivers::ch_table,
-  /// drivers::block_rows or a whole-matrix driver), for reporting.
+  /// The plan that ran (its driver: drivers::rphast_table, drivers::cuda_table,
+  /// drivers::ch_table, drivers::block_rows or a whole-matrix driver), for reporting.
   plan ran;
 };
 
 /// The table of `g` from `sources` to `targets` (vertex ids 0..n-1, repeats allowed), as
 /// make_plan(g, options, plan_request::block(|S|, |T|)) chooses: a contraction hierarchy with
-/// RPHAST's restricted sweeps (drivers::rphast_table) or its bucket searches
+/// RPHAST's restricted sweeps (drivers::rphast_table; on a GPU drivers::cuda_table, int32,
+/// under backend cuda or when the cost model says so) or its bucket searches
 /// (drivers::ch_table) on road-like graphs with integer weights, Dijkstra from the smaller set
 /// (drivers::block_rows), or the whole matrix cut down. Integer tables are exactly Dijkstra's.
 /// Every negative cycle of the graph refuses it (negative_cycle_error). Throws
@@ -83,8 +84,8 @@ public:
 /// handed to `out` before the next is made, so that only one tile is held. Tiles `out` has
 /// already are skipped. options.progress is called before each tile made (rounds: tiles;
 /// sources done of all; false cancels: cancelled_error) and once at the end. Drivers:
-/// drivers::rphast_table, ch_table (the targets' side prepared once for all tiles) and
-/// block_rows (Dijkstra from the sources); a whole-matrix plan is refused.
+/// drivers::rphast_table, cuda_table (the closure uploaded again for each tile), ch_table (the
+/// targets' side prepared once for all tiles) and block_rows (Dijkstra from the sources); a whole-matrix plan is refused.
 plan solve_table_tiles(const graph& g, std::span<const std::int64_t> sources,
                        std::span<const std::int64_t> targets, const plan& p,
                        const solve_options& options, table_tile_sink& out);

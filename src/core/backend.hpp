@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <type_traits>
+#include <vector>
 
 #include "apsp/error.hpp"
 #include "apsp/graph.hpp"
@@ -17,6 +19,11 @@
 #include "apsp/types.hpp"
 #include "core/matrix_partials.hpp"
 #include "core/tuning.hpp"
+
+namespace apsp::cpu {
+template <class W> struct contraction_hierarchy;
+template <class T> struct rphast_targets;
+} // namespace apsp::cpu
 
 namespace apsp::detail {
 
@@ -152,6 +159,15 @@ make_cuda_supernodal_backend(std::shared_ptr<const ::apsp::cpu::elimination_plan
 /// int32): run() builds the hierarchy from run_context::initial_edges and hands its rows'
 /// reductions to run_context::reduction(); never available without CUDA.
 [[nodiscard]] std::unique_ptr<backend> make_cuda_phast_backend();
+/// RPHAST's table on one GPU (src/cuda/rphast_gpu.cpp; drivers::cuda_table, int32): the rows
+/// of `sources` to `targets` (vertex ids) from the hierarchy `ch` (reweighted by potentials
+/// `h`, empty: none) and the targets' closure `sel`, into `out` (row-major), as
+/// cpu::rphast_rows makes them; throws backend_unavailable_error without CUDA or a device.
+void rphast_rows_on_gpu(const ::apsp::cpu::contraction_hierarchy<std::int32_t>& ch,
+                        const ::apsp::cpu::rphast_targets<std::int32_t>& sel,
+                        const std::vector<std::int32_t>& h, std::span<const std::int32_t> sources,
+                        std::span<const std::int32_t> targets, const drivers::cuda_table& how,
+                        std::int32_t* out);
 /// Whether the analysis orders by nested dissection (the build has METIS).
 [[nodiscard]] bool supernodal_has_nested_dissection() noexcept;
 /// The analysis of `g` (n vertices): order, steps and fill, bounded by supernodal_fill_limit.

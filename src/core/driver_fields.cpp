@@ -23,7 +23,8 @@ void derive_driver_fields(plan& p, backend_kind planned_by) noexcept {
                            std::is_same_v<D, drivers::cuda_split> ||
                            std::is_same_v<D, drivers::cuda_out_of_core> ||
                            std::is_same_v<D, drivers::cuda_supernodal> ||
-                           std::is_same_v<D, drivers::cuda_phast>)
+                           std::is_same_v<D, drivers::cuda_phast> ||
+                           std::is_same_v<D, drivers::cuda_table>)
           return backend_kind::cuda;
         else if constexpr (std::is_same_v<D, drivers::distributed>)
           return x.gpu ? backend_kind::cuda : backend_kind::cpu;

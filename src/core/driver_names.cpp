@@ -70,6 +70,10 @@ std::string to_string(const driver& d) {
         else if constexpr (std::is_same_v<D, drivers::pair_search>)
           return std::string("bidirectional dijkstra, 1 thread") +
                  (x.potentials ? ", bellman-ford potentials first" : "");
+        else if constexpr (std::is_same_v<D, drivers::cuda_table>)
+          return "cuda rphast table, device " + std::to_string(x.device) + ", " +
+                 std::to_string(x.lanes) + " sources a sweep, upward searches on " +
+                 threads(x.threads);
         else if constexpr (std::is_same_v<D, drivers::rphast_table>)
           return "contraction hierarchy table (RPHAST, " +
                  (x.lanes > 0 ? std::to_string(x.lanes) + " lanes" : std::string("default lanes")) +

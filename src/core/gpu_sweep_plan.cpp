@@ -34,9 +34,11 @@ constexpr double gpu_start_seconds = 0.5;
 
 /// Bytes of the rows reduced together: whole batches, at most this much.
 constexpr std::uint64_t held_rows_bytes = std::uint64_t{1} << 30;
-/// The most device memory auto plans the sweeps for: the planner does not ask the device how
-/// much it has, so auto stays within what any GPU it may meet holds; beyond, --backend cuda.
-constexpr std::uint64_t auto_device_bytes = std::uint64_t{8} << 30;
+/// A table's rows brought back and copied into the caller's table (pinned copies, then the
+/// host's), bytes a second.
+constexpr double table_back_bytes_per_second = 10e9;
+/// A restricted sweep's levels: fewer than the whole hierarchy's, but of its order.
+constexpr double closure_levels_guess = 150;
 
 } // namespace
 
@@ -63,6 +65,28 @@ double phast_gpu_seconds(std::int64_t n, int threads) noexcept {
   return gpu_start_seconds + gpu_pair_seconds * dn * dn +
          batches * gpu_levels_guess * gpu_level_seconds +
          upward_search_seconds * dn / static_cast<double>(std::max(1, threads));
+}
+
+double rphast_gpu_seconds(std::int64_t closure, std::int64_t rows, std::int64_t cols,
+                          int threads, bool start) noexcept {
+  const auto dr = static_cast<double>(std::max<std::int64_t>(rows, 0));
+  const double batches = std::ceil(dr / gpu_sweep_default_lanes);
+  return (start ? gpu_start_seconds : 0.0) +
+         gpu_pair_seconds * static_cast<double>(closure) * dr +
+         batches * closure_levels_guess * gpu_level_seconds +
+         upward_search_seconds * dr / static_cast<double>(std::max(1, threads)) +
+         dr * static_cast<double>(cols) * 4 / table_back_bytes_per_second;
+}
+
+std::uint64_t rphast_gpu_device_bytes(std::int64_t closure, std::int64_t cols,
+                                      int lanes) noexcept {
+  const auto uc = static_cast<std::uint64_t>(std::max<std::int64_t>(closure, 0));
+  const auto ucols = static_cast<std::uint64_t>(std::max<std::int64_t>(cols, 0));
+  const auto lanes64 = static_cast<std::uint64_t>(lanes);
+  // The lanes over the closure; its offsets and arcs (about three a slot); the columns (slot,
+  // potential); the seeds (room for a thousand a source); a batch's rows.
+  return uc * lanes64 * 4 + (uc + 1) * 8 + uc * 3 * 8 + ucols * 8 + lanes64 * 1024 * 12 +
+         lanes64 * ucols * 4;
 }
 
 std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
@@ -92,7 +116,7 @@ std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
       std::min<std::int64_t>(batches_held * lanes, (n + lanes - 1) / lanes * lanes);
   const int device = o.devices.empty() ? 0 : o.devices.front();
   const std::uint64_t device_bytes = gpu_sweep_device_bytes(n, 2 * m, lanes, held);
-  if (!asked && device_bytes > auto_device_bytes)
+  if (!asked && device_bytes > gpu_auto_device_bytes)
     return std::nullopt;
   const backend_status gpu = current_cuda_backend()->status();
   if (!gpu.available)

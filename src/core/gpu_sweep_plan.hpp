@@ -16,6 +16,19 @@ namespace apsp::detail {
 /// Sources a GPU sweep takes when the tuning says none.
 inline constexpr int gpu_sweep_default_lanes = 256;
 
+/// The most device memory auto plans GPU sweeps for: the planner does not ask the device how
+/// much it has, so auto stays within what any GPU it may meet holds; beyond, --backend cuda.
+inline constexpr std::uint64_t gpu_auto_device_bytes = std::uint64_t{8} << 30;
+
+/// RPHAST's table on the GPU (drivers::cuda_table): estimated seconds of a rows x cols table
+/// whose targets' closure has `closure` slots, with `threads` threads for the upward searches,
+/// starting the device first when `start` (the hierarchy's build, the same as the cpu's, left
+/// out), and its device bytes with `lanes` sources a sweep.
+[[nodiscard]] double rphast_gpu_seconds(std::int64_t closure, std::int64_t rows, std::int64_t cols,
+                                        int threads, bool start) noexcept;
+[[nodiscard]] std::uint64_t rphast_gpu_device_bytes(std::int64_t closure, std::int64_t cols,
+                                                    int lanes) noexcept;
+
 /// Device bytes of the GPU sweeps over n vertices whose hierarchy has about `down_arcs`
 /// downward arcs, `lanes` sources a sweep and `held` rows in vertex order reduced together.
 [[nodiscard]] std::uint64_t gpu_sweep_device_bytes(std::int64_t n, std::int64_t down_arcs,

@@ -16,6 +16,7 @@
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
 #include "core/algorithm_choice.hpp"
+#include "core/backend.hpp"
 #include "core/checks.hpp"
 #include "core/driver_fields.hpp"
 #include "core/gpu_sweep_plan.hpp"
@@ -233,10 +234,18 @@ void count_block_memory(plan& p, const solve_options& o, std::int64_t rows, std:
 /// model's hierarchy and the sooner of RPHAST's sweeps (drivers::rphast_table) and the bucket
 /// searches (drivers::ch_table) sooner than Dijkstra from the smaller set and than the `whole`
 /// matrix (when auto chose that); empty otherwise.
+/// Whether the options ask for RPHAST's table on the GPU: --backend cuda with int32 weights
+/// (other types keep the whole matrix), no algorithm named.
+bool gpu_table_asked(const solve_options& o) {
+  return o.backend == backend_kind::cuda && o.type == dtype::int32 &&
+         o.algorithm == algorithm_kind::automatic;
+}
+
 std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o, std::int64_t rows,
                                          std::int64_t cols, bool from_targets,
                                          const std::optional<plan>& whole) {
-  if (o.algorithm != algorithm_kind::automatic || whole_matrix_asked(o) ||
+  const bool gpu_asked = gpu_table_asked(o);
+  if (o.algorithm != algorithm_kind::automatic || (whole_matrix_asked(o) && !gpu_asked) ||
       choose_row_engine(g, o.type, current_tuning()) != row_engine::phast)
     return std::nullopt;
   const std::int64_t n = g.num_vertices();
@@ -266,8 +275,58 @@ std::optional<plan> hierarchy_table_plan(const graph& g, const solve_options& o,
     fw.algorithm = algorithm_kind::floyd_warshall;
     other_seconds = estimated_solve_seconds(*whole, fw, m);
   }
-  if (!(table_seconds < other_seconds) && forced != "rphast" && forced != "buckets")
+  if (!gpu_asked && !(table_seconds < other_seconds) && forced != "rphast" && forced != "buckets")
     return std::nullopt;
+  // RPHAST on the GPU: asked for, or under auto (no engine forced) when the cost model says it
+  // ends sooner than the cpu's table, device start and the rows' way back included; only then
+  // is the device asked whether it is there.
+  const std::int64_t gpu_closure = rphast_closure_size(n, cols);
+  const int tuned_lanes = current_tuning().cuda_phast_lanes;
+  const int gpu_lanes = tuned_lanes > 0 ? tuned_lanes : gpu_sweep_default_lanes;
+  const double gpu_seconds =
+      build_seconds + rphast_gpu_seconds(gpu_closure, rows, cols, threads, !gpu_started());
+  const std::uint64_t gpu_bytes = rphast_gpu_device_bytes(gpu_closure, cols, gpu_lanes);
+  const bool gpu_auto = o.backend == backend_kind::automatic && o.type == dtype::int32 &&
+                        forced.empty() && gpu_seconds < table_seconds &&
+                        gpu_bytes <= gpu_auto_device_bytes;
+  std::string gpu_device;
+  if (gpu_asked || gpu_auto) {
+    const backend_status gpu = current_cuda_backend()->status();
+    if (!gpu.available && gpu_asked)
+      return std::nullopt; // the whole matrix's cuda plan says why the device is missing
+    if (gpu.available)
+      gpu_device = gpu.detail;
+  }
+  if (!gpu_device.empty()) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%s: a road-like graph with integer weights: the contraction hierarchy (~%.3g s "
+                  "to build) with RPHAST on the GPU ~%.3g s (on the cpu ~%.3g s)",
+                  gpu_asked ? "requested (cuda)" : "auto", build_seconds, gpu_seconds,
+                  table_seconds);
+    plan p;
+    p.run = drivers::cuda_table{o.devices.empty() ? 0 : o.devices.front(), gpu_lanes, threads};
+    derive_driver_fields(p, backend_kind::cuda);
+    p.algorithm = algorithm_kind::johnson; // potentials first where a weight is negative
+    p.algorithm_reason = text;
+    p.device = gpu_device + ", RPHAST sweeps";
+    p.type = o.type;
+    p.n = n;
+    p.device_bytes = gpu_bytes;
+    // The hierarchy while it is built, each thread's upward search, the closure, and the
+    // batches' two pinned buffers of rows.
+    const auto un = static_cast<std::uint64_t>(n);
+    const auto um = static_cast<std::uint64_t>(m);
+    const std::uint64_t hierarchy_bytes = 16 * um + 8 * un + 32 * (4 * um + un) + 96 * un;
+    const std::uint64_t targets_side =
+        4 * un + static_cast<std::uint64_t>(gpu_closure) * (3 * 8 + 12) +
+        2 * static_cast<std::uint64_t>(gpu_lanes) * static_cast<std::uint64_t>(cols) * 4;
+    p.working_host_bytes = add_bytes(
+        hierarchy_bytes, add_bytes(targets_side, un * 32 * static_cast<std::uint64_t>(threads)));
+    count_block_memory(p, o, rows, cols, "the hierarchy, its targets' closure and the table",
+                       true);
+    return p;
+  }
   char text[320];
   std::snprintf(text, sizeof text,
                 "auto: a road-like graph with integer weights: the contraction hierarchy "
@@ -328,7 +387,8 @@ bool reduced_where_solved(const plan& p) {
       std::holds_alternative<drivers::block_rows>(p.run) ||
       std::holds_alternative<drivers::ch_table>(p.run) ||
       std::holds_alternative<drivers::pair_search>(p.run) ||
-      std::holds_alternative<drivers::rphast_table>(p.run))
+      std::holds_alternative<drivers::rphast_table>(p.run) ||
+      std::holds_alternative<drivers::cuda_table>(p.run))
     return false;
   return backend_for(p)->reduces_where_solved(p);
 }
@@ -503,9 +563,16 @@ plan plan_block(const graph& g, const solve_options& o, std::int64_t sources,
     return std::move(*by_counts);
   const block_sides b = sides_of(n, o, sources, targets);
   std::string why;
-  std::optional<plan> whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
+  // The GPU's table, when asked for, before the whole matrix's plan (which a graph too large
+  // for the matrix would refuse).
+  const bool gpu_first = gpu_table_asked(o);
+  std::optional<plan> whole;
+  if (!gpu_first)
+    whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
   if (std::optional<plan> table = hierarchy_table_plan(g, o, b.rows, b.cols, b.from_targets, whole))
     return std::move(*table);
+  if (gpu_first)
+    whole = whole_matrix_plan(g, o, b.from_targets ? b.cols : b.rows, why);
   if (whole) {
     whole->algorithm_reason = std::move(why);
     return std::move(*whole);

@@ -546,7 +546,8 @@ std::unique_ptr<backend> backend_for(const plan& p) {
                            std::is_same_v<D, drivers::phast_rows> ||
                            std::is_same_v<D, drivers::block_rows> ||
                            std::is_same_v<D, drivers::ch_table> ||
-                           std::is_same_v<D, drivers::rphast_table>)
+                           std::is_same_v<D, drivers::rphast_table> ||
+                           std::is_same_v<D, drivers::cuda_table>)
           throw invalid_argument_error("a plan of rows (" + to_string(p.run) +
                                        ") makes no matrix: apsp::compute_metrics or a block "
                                        "of sources and targets runs it");

@@ -25,6 +25,7 @@
 #include "apsp/result.hpp"
 #include "apsp/solve.hpp"
 #include "core/algorithm_choice.hpp"
+#include "core/backend.hpp"
 #include "core/driver_fields.hpp"
 #include "core/thread_count.hpp"
 #include "core/tuning.hpp"
@@ -141,6 +142,8 @@ int table_threads(const driver& d) {
     return b->threads;
   if (const auto* r = std::get_if<drivers::rphast_table>(&d))
     return r->threads;
+  if (const auto* g = std::get_if<drivers::cuda_table>(&d))
+    return g->threads;
   if (const auto* rows = std::get_if<drivers::block_rows>(&d))
     return rows->threads;
   return 0;
@@ -161,6 +164,21 @@ void hierarchy_rows(const cpu::prepared_hierarchy<T>& prepared,
   const auto part = [&](std::int64_t first, std::int64_t count) {
     return all.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(count));
   };
+  if (const auto* gpu = std::get_if<drivers::cuda_table>(&p.run)) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      const cpu::rphast_targets<T> sel = cpu::rphast_select(prepared.ch, std::span(targets));
+      // One tile for a table in memory: each tile uploads the closure to the device again.
+      fill_tiles(rows, cols, to.sink != nullptr ? p.block : std::max<std::int64_t>(rows, 1), to,
+                 progress, [&](std::int64_t first, std::int64_t count, T* dst) {
+                   detail::rphast_rows_on_gpu(prepared.ch, sel, prepared.h, part(first, count),
+                                              std::span(targets), *gpu, dst);
+                 });
+      return;
+    } else {
+      throw invalid_argument_error("RPHAST's tables on the GPU take int32 only; use the cpu "
+                                   "back end");
+    }
+  }
   if (const auto* r = std::get_if<drivers::rphast_table>(&p.run)) {
     const cpu::rphast_targets<T> sel = cpu::rphast_select(prepared.ch, std::span(targets));
     const int lanes = r->lanes > 0 ? r->lanes : cpu::rphast_default_lanes<T>();
@@ -308,7 +326,8 @@ namespace {
 /// Whether a driver makes the table from a contraction hierarchy.
 bool hierarchy_driver(const driver& d) {
   return std::holds_alternative<drivers::ch_table>(d) ||
-         std::holds_alternative<drivers::rphast_table>(d);
+         std::holds_alternative<drivers::rphast_table>(d) ||
+         std::holds_alternative<drivers::cuda_table>(d);
 }
 
 /// Dijkstra's rows from the sources, tile by tile into `to` (batches of run.batch searches

@@ -3,6 +3,7 @@
 #include "core/backend.hpp"
 #include "cuda/phast_table.hpp"
 #include "cuda/rank_executor.hpp"
+#include "cuda/rphast_gpu.hpp"
 
 namespace apsp::detail {
 namespace {
@@ -40,6 +41,13 @@ std::unique_ptr<backend> make_cuda_phast_backend() {
   return std::make_unique<cuda_unavailable>();
 }
 
+void rphast_rows_on_gpu(const cpu::contraction_hierarchy<std::int32_t>&,
+                        const cpu::rphast_targets<std::int32_t>&, const std::vector<std::int32_t>&,
+                        std::span<const std::int32_t>, std::span<const std::int32_t>,
+                        const drivers::cuda_table&, std::int32_t*) {
+  throw backend_unavailable_error("this build of apsp has no CUDA support");
+}
+
 void release_cuda_devices() noexcept {}
 
 } // namespace apsp::detail
@@ -55,6 +63,13 @@ rank_device pick_rank_device(int) {
 void sweep_table_on_gpu(const sweep_structure&, const seed_source&, std::int64_t,
                         const std::int32_t*, const std::int32_t*, std::int64_t,
                         const std::int32_t*, const gpu_sweep_config&, std::int32_t*) {
+  throw backend_unavailable_error("this build of apsp has no CUDA support");
+}
+
+void rphast_table_on_gpu(const cpu::contraction_hierarchy<std::int32_t>&,
+                         const cpu::rphast_targets<std::int32_t>&, const std::vector<std::int32_t>&,
+                         std::span<const std::int32_t>, std::span<const std::int32_t>,
+                         const gpu_sweep_config&, std::int32_t*) {
   throw backend_unavailable_error("this build of apsp has no CUDA support");
 }
 

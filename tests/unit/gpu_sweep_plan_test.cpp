@@ -7,17 +7,22 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <variant>
 
 #include "apsp/apsp.hpp"
 #include "common/sparse_graphs.hpp"
+#include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/gpu_sweep_plan.hpp"
 #include "core/tuning.hpp"
 
 namespace {
+
+/// How often the planner asked the stand-in GPU whether it is there.
+int status_calls = 0;
 
 /// A stand-in GPU: available, but no matrix fits on it (so that auto's matrix plans stay on
 /// the cpu); it runs nothing.
@@ -25,6 +30,7 @@ class stand_in_gpu final : public apsp::detail::backend {
 public:
   apsp::backend_kind kind() const noexcept override { return apsp::backend_kind::cuda; }
   apsp::backend_status status() const override {
+    ++status_calls;
     return {apsp::backend_kind::cuda, true, "a stand-in GPU"};
   }
   apsp::plan make_plan(std::int64_t n, const apsp::solve_options& o) const override {
@@ -149,6 +155,117 @@ TEST(GpuSweepPlan, CostModelFavoursTheGpuAsTheGraphGrows) {
   EXPECT_LT(cpu_over_gpu(5000, 64), 1.0);
   EXPECT_GT(cpu_over_gpu(100000, 16), 1.0);
   EXPECT_GT(cpu_over_gpu(500000, 16), cpu_over_gpu(100000, 16));
+}
+
+// RPHAST's tables on the GPU (drivers::cuda_table), planned beside the cpu's hierarchy tables.
+
+apsp::plan table_plan(const apsp::graph& g, apsp::backend_kind b, apsp::dtype t, int threads,
+                      std::int64_t rows, std::int64_t cols) {
+  apsp::solve_options o;
+  o.backend = b;
+  o.type = t;
+  o.threads = threads;
+  return apsp::make_plan(g, o, apsp::plan_request::block(rows, cols));
+}
+
+bool on_gpu_table(const apsp::plan& p) {
+  return std::holds_alternative<apsp::drivers::cuda_table>(p.run);
+}
+
+TEST(GpuTablePlan, AskedForWithCudaOnARoadGraph) {
+  const with_stand_in_gpu gpu;
+  const apsp::plan p =
+      table_plan(road_like(80), apsp::backend_kind::cuda, apsp::dtype::int32, 2, 500, 300);
+  ASSERT_TRUE(on_gpu_table(p)) << apsp::to_string(p.run) << ": " << p.algorithm_reason;
+  EXPECT_EQ(p.backend, apsp::backend_kind::cuda);
+  EXPECT_EQ(p.algorithm, apsp::algorithm_kind::johnson);
+  EXPECT_EQ(p.device, "a stand-in GPU, RPHAST sweeps");
+  EXPECT_NE(p.algorithm_reason.find("requested (cuda)"), std::string::npos);
+  const auto& how = std::get<apsp::drivers::cuda_table>(p.run);
+  EXPECT_EQ(how.lanes, apsp::detail::gpu_sweep_default_lanes);
+  EXPECT_EQ(how.threads, 2);
+  EXPECT_EQ(how.device, 0);
+  EXPECT_GT(p.device_bytes, std::uint64_t{300} * 256 * 4); // a batch's rows at least
+  EXPECT_GT(p.host_bytes, std::uint64_t{500} * 300 * 4);   // the table at least
+  EXPECT_TRUE(p.fits);
+  EXPECT_FALSE(p.tiled);
+  EXPECT_NE(apsp::to_string(p.run).find("cuda rphast table"), std::string::npos);
+}
+
+TEST(GpuTablePlan, AutoOnlyWhenTheCostModelSaysSo) {
+  const with_stand_in_gpu gpu;
+  const apsp::graph g = road_like(160); // 25,600 vertices
+  // A table the cpu's hierarchy makes sooner than the GPU with its start: the device is not asked
+  // whether it is there (as many questions as with the GPU ruled out by APSP_TABLE_ENGINE).
+  status_calls = 0;
+  const apsp::plan small =
+      table_plan(g, apsp::backend_kind::automatic, apsp::dtype::int32, 2, 4000, 4000);
+  const int asked_unforced = status_calls;
+  EXPECT_FALSE(on_gpu_table(small)) << apsp::to_string(small.run);
+  EXPECT_TRUE(std::holds_alternative<apsp::drivers::rphast_table>(small.run) ||
+              std::holds_alternative<apsp::drivers::ch_table>(small.run))
+      << apsp::to_string(small.run) << ": " << small.algorithm_reason;
+  {
+    const apsp::detail::scoped_tuning forced([](apsp::detail::tuning& t) {
+      t.table_engine = "rphast";
+    });
+    status_calls = 0;
+    (void)table_plan(g, apsp::backend_kind::automatic, apsp::dtype::int32, 2, 4000, 4000);
+    EXPECT_EQ(asked_unforced, status_calls);
+  }
+  // Every vertex to every vertex on one thread: the model says the GPU (its own estimates).
+  const std::int64_t n = g.num_vertices();
+  apsp::detail::problem_shape shape;
+  shape.n = n;
+  shape.m = g.num_edges();
+  shape.type = apsp::dtype::int32;
+  shape.threads = 1;
+  const double cpu = std::min(apsp::detail::rphast_cpu_seconds(shape, n, n),
+                              apsp::detail::ch_buckets_cpu_seconds(shape, n, n));
+  const double on_gpu = apsp::detail::rphast_gpu_seconds(
+      apsp::detail::rphast_closure_size(n, n), n, n, 1, true);
+  ASSERT_LT(on_gpu, cpu);
+  const apsp::plan large =
+      table_plan(g, apsp::backend_kind::automatic, apsp::dtype::int32, 1, n, n);
+  EXPECT_TRUE(on_gpu_table(large)) << apsp::to_string(large.run) << ": "
+                                   << large.algorithm_reason;
+  EXPECT_NE(large.algorithm_reason.find("auto:"), std::string::npos);
+}
+
+TEST(GpuTablePlan, NeverForOtherTypesOrTheCpu) {
+  const with_stand_in_gpu gpu;
+  const apsp::graph g = road_like(160);
+  const std::int64_t n = g.num_vertices();
+  for (const auto b : {apsp::backend_kind::automatic, apsp::backend_kind::cuda}) {
+    for (const auto t : {apsp::dtype::float32, apsp::dtype::int64, apsp::dtype::float64}) {
+      EXPECT_FALSE(on_gpu_table(table_plan(g, b, t, 1, n, n)))
+          << apsp::to_string(b) << " " << apsp::to_string(t);
+    }
+  }
+  EXPECT_FALSE(on_gpu_table(table_plan(g, apsp::backend_kind::cpu, apsp::dtype::int32, 1, n, n)));
+  // Not road-like (too small for a hierarchy): PHAST's test says no, asked or not.
+  EXPECT_FALSE(on_gpu_table(
+      table_plan(road_like(40), apsp::backend_kind::cuda, apsp::dtype::int32, 2, 100, 100)));
+}
+
+TEST(GpuTablePlan, NeverWithoutADevice) {
+  apsp::detail::set_cuda_backend_for_tests([] { return apsp::detail::make_cuda_backend(); });
+  const bool device = apsp::detail::current_cuda_backend()->status().available;
+  if (device) {
+    apsp::detail::set_cuda_backend_for_tests({});
+    GTEST_SKIP() << "this machine has a CUDA device";
+  }
+  const apsp::graph g = road_like(160);
+  const std::int64_t n = g.num_vertices();
+  EXPECT_FALSE(
+      on_gpu_table(table_plan(g, apsp::backend_kind::automatic, apsp::dtype::int32, 1, n, n)));
+  // Asked for: refused as unavailable (no plan), never the GPU's table.
+  try {
+    EXPECT_FALSE(
+        on_gpu_table(table_plan(g, apsp::backend_kind::cuda, apsp::dtype::int32, 1, 500, 300)));
+  } catch (const apsp::backend_unavailable_error&) {
+  }
+  apsp::detail::set_cuda_backend_for_tests({});
 }
 
 } // namespace
