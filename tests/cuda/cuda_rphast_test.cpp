@@ -172,16 +172,17 @@ TEST(CudaRphast, OtherTypesKeepTheirEngines) {
   const auto g = apsp::testing::street_grid(80, 75, 40, false, 11);
   const auto targets = pick(g.num_vertices(), 30, 12);
   const auto sources = pick(g.num_vertices(), 20, 13);
-  for (const auto t : {apsp::dtype::float32, apsp::dtype::int64}) {
-    apsp::solve_options o;
-    o.backend = apsp::backend_kind::cuda;
-    o.type = t;
-    const apsp::plan p = apsp::make_plan(
-        g, o, apsp::plan_request::block(static_cast<std::int64_t>(sources.size()),
-                                        static_cast<std::int64_t>(targets.size())));
-    EXPECT_FALSE(std::holds_alternative<apsp::drivers::cuda_table>(p.run))
-        << apsp::to_string(t) << ": " << apsp::to_string(p.run);
-  }
+  const auto block = apsp::plan_request::block(static_cast<std::int64_t>(sources.size()),
+                                               static_cast<std::int64_t>(targets.size()));
+  apsp::solve_options o;
+  o.backend = apsp::backend_kind::cuda;
+  // float32: the GPU's whole matrix, the block cut from it.
+  o.type = apsp::dtype::float32;
+  const apsp::plan p = apsp::make_plan(g, o, block);
+  EXPECT_FALSE(std::holds_alternative<apsp::drivers::cuda_table>(p.run)) << apsp::to_string(p.run);
+  // int64: no engine of the cuda back end takes it; refused as the whole matrix is.
+  o.type = apsp::dtype::int64;
+  EXPECT_THROW((void)apsp::make_plan(g, o, block), apsp::invalid_argument_error);
 }
 
 } // namespace

@@ -38,7 +38,9 @@ suite_phast() {
     bench_program apsp_bench_phast "phast bench" phast "$g" "${PHAST_TIMEOUT:-300}" "$file" \
       --sources "${shape%x*}" --targets "${shape#*x}" --rows "${PHAST_ROWS:-1000}" \
       --threads "$threads" --lanes "${PHAST_LANES:-256}"
-    [[ " ${PHAST_CLI_GRAPHS:-road500k} " == *" $g "* ]] && phast_cli_table "$A" "$g" "$file" "$n" "$shape" "$threads"
+    if [[ " ${PHAST_CLI_GRAPHS:-road500k} " == *" $g "* ]]; then
+      phast_cli_table "$A" "$g" "$file" "$n" "$shape" "$threads"
+    fi
   done
 }
 
