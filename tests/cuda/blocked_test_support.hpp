@@ -14,20 +14,9 @@
 #include "apsp/apsp.hpp"
 #include "common/test_graphs.hpp"
 #include "core/tuning.hpp"
+#include "gpu_skip.hpp"
 
 namespace apsp::cuda_test {
-
-inline bool have_gpu() {
-  for (const auto& s : apsp::list_backends()) {
-    if (s.kind == apsp::backend_kind::cuda)
-      return s.available;
-  }
-  return false;
-}
-
-#define APSP_SKIP_WITHOUT_GPU()                                                                    \
-  if (!::apsp::cuda_test::have_gpu())                                                              \
-  GTEST_SKIP() << "no usable CUDA device: the cuda back end is unavailable"
 
 /// Integer weights (negative ones without negative cycles when `negative`); `fractional`
 /// divides every weight by 7 so float32 rounding shows.

@@ -32,25 +32,13 @@
 #include "cpu/potentials.hpp"
 #include "cuda/phast_sweep.hpp"
 #include "cuda/phast_table.hpp"
+#include "gpu_skip.hpp"
 
 namespace {
 
 using apsp::testing::dijkstra_table;
 using apsp::testing::expect_same_table;
 using apsp::testing::pick;
-
-bool have_gpu() {
-  for (const auto& s : apsp::list_backends())
-    if (s.kind == apsp::backend_kind::cuda)
-      return s.available;
-  return false;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-  do {                                                                                             \
-    if (!have_gpu())                                                                               \
-      GTEST_SKIP() << "no CUDA device";                                                            \
-  } while (0)
 
 /// A graph's hierarchy as the GPU sweeps take it: potentials first where a weight is negative.
 struct prepared {
@@ -103,7 +91,7 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
 }
 
 TEST(CudaPhast, TablesAndRowsAreDijkstras) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (const std::uint64_t seed : {1u, 2u}) {
     for (const bool negative : {false, true}) {
       const auto g = apsp::testing::street_grid(23, 17, 30, negative, seed);
@@ -122,7 +110,7 @@ TEST(CudaPhast, TablesAndRowsAreDijkstras) {
 }
 
 TEST(CudaPhast, SmallAndEmptySets) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto g = apsp::testing::street_grid(6, 5, 9, false, 7);
   expect_dijkstra_table(g, {}, {3, 4}, "no sources");
   expect_dijkstra_table(g, {0}, {0}, "a closed vertex to itself");
@@ -131,7 +119,7 @@ TEST(CudaPhast, SmallAndEmptySets) {
 }
 
 TEST(CudaPhast, Rome99RowsAndTableAreDijkstras) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const std::filesystem::path path = std::filesystem::path(APSP_REPO_DATA) / "rome99.gr";
   if (!std::filesystem::exists(path))
     GTEST_SKIP() << path << " is missing";
@@ -146,7 +134,7 @@ TEST(CudaPhast, Rome99RowsAndTableAreDijkstras) {
 }
 
 TEST(CudaPhast, AnyStructureSweptAsTheHostSweepsIt) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   // A random structure (as a restricted one, RPHAST's, would come): 500 slots, up to 3 arcs
   // into each from earlier slots, some slots with none; 70 sources seeded at 1 to 4 slots
   // each; columns with repeats; potentials on both sides. Against the sweep done on the host.
@@ -198,8 +186,9 @@ TEST(CudaPhast, AnyStructureSweptAsTheHostSweepsIt) {
     for (std::int64_t j = 0; j < cols; ++j) {
       const std::int32_t raw = d[static_cast<std::size_t>(col_slot[static_cast<std::size_t>(j)])];
       want[static_cast<std::size_t>(i * cols + j)] =
-          raw >= cap ? cap
-                     : raw + col_h[static_cast<std::size_t>(j)] - source_h[static_cast<std::size_t>(i)];
+          raw >= cap
+              ? cap
+              : raw + col_h[static_cast<std::size_t>(j)] - source_h[static_cast<std::size_t>(i)];
     }
   }
   const apsp::cuda::sweep_structure structure{n, offsets.data(), arcs.data()};
@@ -245,7 +234,7 @@ void expect_cpu_metrics(const apsp::graph& g, const std::string& what) {
 }
 
 TEST(CudaPhast, MetricsAreTheCpusPhastMetrics) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   // Road-like (PHAST's test: at least 5,000 vertices, at most 4 arcs a vertex).
   apsp::testing::lattice_spec s;
   s.x = 97;
@@ -278,7 +267,7 @@ apsp::graph_metrics gpu_metrics_by(const apsp::graph& g, apsp::drivers::cuda_pha
 }
 
 TEST(CudaPhast, MetricsInManyReductionsAreTheCpusPhastMetrics) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   // 32 lanes and one or three batches a reduction: many blocks of rows, the last part-filled
   // (n = 6,231 is no multiple of 32 or 96), with and without the CUDA graph.
   apsp::testing::lattice_spec s;
@@ -302,7 +291,7 @@ TEST(CudaPhast, MetricsInManyReductionsAreTheCpusPhastMetrics) {
 }
 
 TEST(CudaPhast, PlannedForCudaMetricsOnRoadGraphs) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   apsp::testing::lattice_spec s;
   s.x = 80;
   s.y = 80;

@@ -21,25 +21,13 @@
 #include "cpu/prepared_hierarchy.hpp"
 #include "cpu/rphast.hpp"
 #include "cuda/rphast_gpu.hpp"
+#include "gpu_skip.hpp"
 
 namespace {
 
 using apsp::testing::dijkstra_table;
 using apsp::testing::expect_same_table;
 using apsp::testing::pick;
-
-bool have_gpu() {
-  for (const auto& s : apsp::list_backends())
-    if (s.kind == apsp::backend_kind::cuda)
-      return s.available;
-  return false;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-  do {                                                                                             \
-    if (!have_gpu())                                                                               \
-      GTEST_SKIP() << "no CUDA device";                                                            \
-  } while (0)
 
 std::vector<std::int32_t> narrow(const std::vector<std::int64_t>& ids) {
   return {ids.begin(), ids.end()};
@@ -76,7 +64,8 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
                                       std::span<const std::int32_t>(s),
                                       std::span<const std::int32_t>(t), cfg, got.data());
       const std::string how = std::to_string(l) + " lanes, " + std::to_string(threads) +
-                              " threads" + (cfg.launch_graph ? ", a CUDA graph" : ", a launch a level");
+                              " threads" +
+                              (cfg.launch_graph ? ", a CUDA graph" : ", a launch a level");
       expect_same_table(got, want, targets.size(), how);
       EXPECT_EQ(got, cpu) << how << ": not the cpu's RPHAST bit for bit";
     }
@@ -84,7 +73,7 @@ void expect_dijkstra_table(const apsp::graph& g, const std::vector<std::int64_t>
 }
 
 TEST(CudaRphast, TablesAreDijkstras) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (const std::uint64_t seed : {1u, 2u}) {
     for (const bool negative : {false, true}) {
       const auto g = apsp::testing::street_grid(23, 17, 30, negative, seed);
@@ -102,7 +91,7 @@ TEST(CudaRphast, TablesAreDijkstras) {
 }
 
 TEST(CudaRphast, SmallEmptyAndRepeatedSets) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto g = apsp::testing::street_grid(6, 5, 9, false, 7);
   expect_dijkstra_table(g, {}, {3, 4}, "no sources");
   expect_dijkstra_table(g, {3, 4}, {}, "no targets");
@@ -119,7 +108,7 @@ TEST(CudaRphast, SmallEmptyAndRepeatedSets) {
 }
 
 TEST(CudaRphast, Rome99TableIsDijkstras) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const std::filesystem::path path = std::filesystem::path(APSP_REPO_DATA) / "rome99.gr";
   if (!std::filesystem::exists(path))
     GTEST_SKIP() << path << " is missing";
@@ -144,7 +133,7 @@ apsp::table_result table_on(const apsp::graph& g, const std::vector<std::int64_t
 }
 
 TEST(CudaRphast, SolveTableRunsItUnderBackendCuda) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (const bool negative : {false, true}) {
     SCOPED_TRACE(negative ? "negative weights" : "non-negative weights");
     // 6,000 vertices: road-like for the planner (PHAST's test).
@@ -168,7 +157,7 @@ TEST(CudaRphast, SolveTableRunsItUnderBackendCuda) {
 }
 
 TEST(CudaRphast, OtherTypesKeepTheirEngines) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto g = apsp::testing::street_grid(80, 75, 40, false, 11);
   const auto targets = pick(g.num_vertices(), 30, 12);
   const auto sources = pick(g.num_vertices(), 20, 13);

@@ -21,24 +21,12 @@
 #include "cpu/elimination.hpp"
 #include "cuda/supernodal_rows.hpp"
 #include "cuda/supernodal_schedule.hpp"
+#include "gpu_skip.hpp"
 
 namespace {
 
 using apsp::testing::lattice_spec;
 using apsp::testing::make_lattice;
-
-bool have_gpu() {
-  for (const auto& s : apsp::list_backends())
-    if (s.kind == apsp::backend_kind::cuda)
-      return s.available;
-  return false;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                         \
-  do {                                                                                             \
-    if (!have_gpu())                                                                               \
-      GTEST_SKIP() << "no CUDA device";                                                            \
-  } while (0)
 
 apsp::solve_options on_gpu(apsp::dtype t, bool paths) {
   apsp::solve_options o;
@@ -97,7 +85,7 @@ const lattice_case cases[] = {
 };
 
 TEST(CudaSupernodal, Int32BitIdenticalToCpuFloydWarshall) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     const auto g = make_lattice(c.spec, 42);
@@ -118,7 +106,7 @@ TEST(CudaSupernodal, Int32BitIdenticalToCpuFloydWarshall) {
 TEST(CudaSupernodal, FusedSlicesBitIdenticalToCpuFloydWarshall) {
   // int32 without paths fuses a step's slices into outer products of up to sn_fused_pivots:
   // a top separator of about 23 x 23 pivots (five slices: two groups), and negative weights.
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (const auto& spec :
        {lattice_spec{23, 23, 23, 1, 100, true, 0}, lattice_spec{13, 13, 13, -4, 30, false, 0}}) {
     const auto g = make_lattice(spec, 11);
@@ -130,7 +118,7 @@ TEST(CudaSupernodal, FusedSlicesBitIdenticalToCpuFloydWarshall) {
 }
 
 TEST(CudaSupernodal, Float32WithinRoundingOfCpu) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   lattice_spec s{17, 16, 15, 1, 100, true, 10};
   auto g = make_lattice(s, 7);
   const auto want = on_cpu(g, apsp::dtype::float32);
@@ -140,14 +128,14 @@ TEST(CudaSupernodal, Float32WithinRoundingOfCpu) {
 }
 
 TEST(CudaSupernodal, NegativeCycleIsReported) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   auto g = make_lattice({12, 12, 1, 1, 9, true, 0}, 3);
   g.add_edge(70, 71, -50); // with 71 -> 70 (weight <= 9): a cycle of weight < 0
   EXPECT_THROW((void)apsp::solve(g, on_gpu(apsp::dtype::int32, false)), apsp::negative_cycle_error);
 }
 
 TEST(CudaSupernodal, PlannerTakesItUnderBackendCuda) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   const auto g = make_lattice({30, 30, 30, 1, 100, true, 0}, 5);
   apsp::solve_options o;
   o.backend = apsp::backend_kind::cuda;
@@ -176,7 +164,7 @@ apsp::result by_rows(const apsp::graph& g, apsp::solve_options o, std::uint64_t 
 }
 
 TEST(CudaSupernodalByRows, Int32BitIdenticalToCpuFloydWarshall) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     const auto g = make_lattice(c.spec, 42);
@@ -204,7 +192,7 @@ TEST(CudaSupernodalByRows, Int32BitIdenticalToCpuFloydWarshall) {
 }
 
 TEST(CudaSupernodalByRows, Float32WithinRoundingOfCpu) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   auto g = make_lattice({17, 16, 15, 1, 100, true, 10}, 7);
   const auto n = static_cast<std::uint64_t>(g.num_vertices());
   const auto want = on_cpu(g, apsp::dtype::float32);
@@ -214,7 +202,7 @@ TEST(CudaSupernodalByRows, Float32WithinRoundingOfCpu) {
 }
 
 TEST(CudaSupernodalByRows, NegativeCycleIsReported) {
-  SKIP_WITHOUT_GPU();
+  APSP_SKIP_WITHOUT_GPU();
   auto g = make_lattice({12, 12, 1, 1, 9, true, 0}, 3);
   g.add_edge(70, 71, -50);
   EXPECT_THROW((void)by_rows(g, on_gpu(apsp::dtype::int32, false), 0, true),
