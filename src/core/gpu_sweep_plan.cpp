@@ -9,6 +9,7 @@
 #include <string>
 
 #include "apsp/solve.hpp"
+#include "core/algorithm_choice.hpp"
 #include "core/backend.hpp"
 #include "core/driver_fields.hpp"
 #include "core/host_memory.hpp"
@@ -30,7 +31,9 @@ constexpr double gpu_pair_seconds = 1e-10;
 constexpr double gpu_level_seconds = 5e-6;
 constexpr double gpu_levels_guess = 200; // levels of a road graph's hierarchy, before it is built
 constexpr double upward_search_seconds = 30e-6;
-constexpr double gpu_start_seconds = 0.5;
+/// The sweeps' set-up beyond starting the device (cuda_start_seconds): the hierarchy's levels
+/// grouped and uploaded, the batches' CUDA graph captured.
+constexpr double sweep_setup_seconds = 0.35;
 
 /// Bytes of the rows reduced together: whole batches, at most this much.
 constexpr std::uint64_t held_rows_bytes = std::uint64_t{1} << 30;
@@ -62,24 +65,23 @@ double phast_cpu_seconds(std::int64_t n, int threads) noexcept {
 double phast_gpu_seconds(std::int64_t n, int threads) noexcept {
   const auto dn = static_cast<double>(n);
   const double batches = std::ceil(dn / gpu_sweep_default_lanes);
-  return gpu_start_seconds + gpu_pair_seconds * dn * dn +
+  return cuda_start_seconds() + sweep_setup_seconds + gpu_pair_seconds * dn * dn +
          batches * gpu_levels_guess * gpu_level_seconds +
          upward_search_seconds * dn / static_cast<double>(std::max(1, threads));
 }
 
-double rphast_gpu_seconds(std::int64_t closure, std::int64_t rows, std::int64_t cols,
-                          int threads, bool start) noexcept {
+double rphast_gpu_seconds(std::int64_t closure, std::int64_t rows, std::int64_t cols, int threads,
+                          bool start) noexcept {
   const auto dr = static_cast<double>(std::max<std::int64_t>(rows, 0));
   const double batches = std::ceil(dr / gpu_sweep_default_lanes);
-  return (start ? gpu_start_seconds : 0.0) +
+  return (start ? cuda_start_seconds() + sweep_setup_seconds : 0.0) +
          gpu_pair_seconds * static_cast<double>(closure) * dr +
          batches * closure_levels_guess * gpu_level_seconds +
          upward_search_seconds * dr / static_cast<double>(std::max(1, threads)) +
          dr * static_cast<double>(cols) * 4 / table_back_bytes_per_second;
 }
 
-std::uint64_t rphast_gpu_device_bytes(std::int64_t closure, std::int64_t cols,
-                                      int lanes) noexcept {
+std::uint64_t rphast_gpu_device_bytes(std::int64_t closure, std::int64_t cols, int lanes) noexcept {
   const auto uc = static_cast<std::uint64_t>(std::max<std::int64_t>(closure, 0));
   const auto ucols = static_cast<std::uint64_t>(std::max<std::int64_t>(cols, 0));
   const auto lanes64 = static_cast<std::uint64_t>(lanes);
@@ -89,8 +91,7 @@ std::uint64_t rphast_gpu_device_bytes(std::int64_t closure, std::int64_t cols,
          lanes64 * ucols * 4;
 }
 
-std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
-                                    row_engine engine) {
+std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o, row_engine engine) {
   if (engine != row_engine::phast || o.type != dtype::int32)
     return std::nullopt;
   const bool asked = o.backend == backend_kind::cuda && (o.algorithm == algorithm_kind::automatic ||
@@ -143,9 +144,8 @@ std::optional<plan> gpu_sweeps_plan(const graph& edges, const solve_options& o,
   // The hierarchy while it is built (as PHAST's cpu plan counts it), each thread's upward
   // search and seeds, and the sources' list.
   const auto um = static_cast<std::uint64_t>(m);
-  p.working_host_bytes =
-      add_bytes(dijkstra_rows_shared(un, um) + 32 * (4 * um + un) + 96 * un,
-                un * 24 * static_cast<std::uint64_t>(threads) + 8 * un);
+  p.working_host_bytes = add_bytes(dijkstra_rows_shared(un, um) + 32 * (4 * um + un) + 96 * un,
+                                   un * 24 * static_cast<std::uint64_t>(threads) + 8 * un);
   p.host_bytes = p.working_host_bytes;
   p.driver_fits = true;
   const std::uint64_t ram = host_memory_bytes();

@@ -94,6 +94,17 @@ plan_devices find_plan_devices(plan& p, const solve_options& o) {
   return found;
 }
 
+backend_status cuda_backend_status(const std::string& engine) {
+  std::string why;
+  if (device_count(&why) == 0)
+    return {backend_kind::cuda, false, why};
+  try {
+    return {backend_kind::cuda, true, describe_device(0) + engine};
+  } catch (const error& e) {
+    return {backend_kind::cuda, false, e.what()};
+  }
+}
+
 std::uint64_t usable_device_bytes(int device, const solve_options& o) {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
@@ -268,16 +279,7 @@ class cuda_backend final : public backend {
 public:
   backend_kind kind() const noexcept override { return backend_kind::cuda; }
 
-  backend_status status() const override {
-    std::string why;
-    if (device_count(&why) == 0)
-      return {backend_kind::cuda, false, why};
-    try {
-      return {backend_kind::cuda, true, describe_device(0)};
-    } catch (const error& e) {
-      return {backend_kind::cuda, false, e.what()};
-    }
-  }
+  backend_status status() const override { return cuda_backend_status(""); }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     APSP_EXPECTS(o.type == dtype::int32 || o.type == dtype::float32, invalid_argument_error,

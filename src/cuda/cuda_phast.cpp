@@ -37,8 +37,7 @@ using hierarchy = cpu::contraction_hierarchy<std::int32_t>;
 sweep_structure structure_of(const hierarchy& ch) {
   static_assert(sizeof(cpu::ch_arc<std::int32_t>) == 2 * sizeof(std::int32_t),
                 "a hierarchy's arc is the sweep's (tail, weight) pair");
-  return {ch.n, ch.down_offsets.data(),
-          reinterpret_cast<const std::int32_t*>(ch.down_arcs.data())};
+  return {ch.n, ch.down_offsets.data(), reinterpret_cast<const std::int32_t*>(ch.down_arcs.data())};
 }
 
 /// The upward searches of a batch's sources on cpu threads, each with its own search scratch
@@ -60,8 +59,7 @@ public:
     for (int k = 0; k < count; ++k) {
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
       auto& up = searches_[t];
-      up.run(ch_.up_offsets, ch_.up_arcs,
-             ch_.position[static_cast<std::size_t>(vertices[k])]);
+      up.run(ch_.up_offsets, ch_.up_arcs, ch_.position[static_cast<std::size_t>(vertices[k])]);
       for (const std::int32_t p : up.reached())
         found_[t].push_back({p, k, up.dist(p)});
     }
@@ -154,8 +152,8 @@ void sweep_table_on_gpu(const sweep_structure& s, const seed_source& seeds, std:
         // link brings the rows, and the threads are idle until the next batch's searches.
         const auto row_bytes = static_cast<std::size_t>(cols) * sizeof(std::int32_t);
         const std::int32_t* from = h_rows[b].data();
-#pragma omp parallel for schedule(static) num_threads(std::max(1, cfg.threads)) \
-    if (static_cast<std::size_t>(count) * row_bytes > (std::size_t{1} << 20))
+#pragma omp parallel for schedule(static) num_threads(std::max(                                    \
+    1, cfg.threads)) if (static_cast <std::size_t>(count) * row_bytes > (std::size_t{1} << 20))
         for (int k = 0; k < count; ++k)
           std::memcpy(out + (first + k) * cols, from + static_cast<std::size_t>(k) * cols,
                       row_bytes);
@@ -163,9 +161,8 @@ void sweep_table_on_gpu(const sweep_structure& s, const seed_source& seeds, std:
 }
 
 void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
-                        const std::int64_t* sources, std::int64_t rows,
-                        const std::int64_t* targets, std::int64_t cols,
-                        const gpu_sweep_config& cfg, std::int32_t* out) {
+                        const std::int64_t* sources, std::int64_t rows, const std::int64_t* targets,
+                        std::int64_t cols, const gpu_sweep_config& cfg, std::int32_t* out) {
   APSP_EXPECTS(ch.complete, internal_error, "GPU sweeps of an incomplete contraction hierarchy");
   const std::int64_t n = ch.n;
   if (targets == nullptr)
@@ -194,8 +191,8 @@ void phast_table_on_gpu(const hierarchy& ch, const std::vector<std::int32_t>& h,
   };
   // Every vertex as a column: its position and potential.
   const std::int32_t* col_slot = targets != nullptr ? slots.data() : ch.position.data();
-  const std::int32_t* col_h = targets != nullptr ? (th.empty() ? nullptr : th.data())
-                                                 : (h.empty() ? nullptr : h.data());
+  const std::int32_t* col_h =
+      targets != nullptr ? (th.empty() ? nullptr : th.data()) : (h.empty() ? nullptr : h.data());
   sweep_table_on_gpu(structure_of(ch), seeds, rows, col_slot, col_h, cols,
                      sh.empty() ? nullptr : sh.data(), cfg, out);
 }
@@ -212,12 +209,7 @@ class cuda_phast_backend final : public backend {
 public:
   backend_kind kind() const noexcept override { return backend_kind::cuda; }
 
-  backend_status status() const override {
-    std::string why;
-    if (device_count(&why) == 0)
-      return {backend_kind::cuda, false, why};
-    return {backend_kind::cuda, true, describe_device(0) + ", PHAST sweeps"};
-  }
+  backend_status status() const override { return cuda_backend_status(", PHAST sweeps"); }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {
     // The metrics' planner (core/gpu_sweep_plan.cpp) plans these sweeps from the graph; without
@@ -286,10 +278,10 @@ private:
     cuda::seed_maker up(ch, how.threads);
     const int lanes = ex.lanes();
     // Rows in vertex order, whole batches of them, reduced together.
-    std::int64_t held = how.rows_per_reduction > 0
-                            ? how.rows_per_reduction
-                            : static_cast<std::int64_t>(reduction_rows_bytes /
-                                                        (static_cast<std::uint64_t>(n) * 4));
+    std::int64_t held =
+        how.rows_per_reduction > 0
+            ? how.rows_per_reduction
+            : static_cast<std::int64_t>(reduction_rows_bytes / (static_cast<std::uint64_t>(n) * 4));
     held = std::max<std::int64_t>(lanes, held / lanes * lanes);
     held = std::min<std::int64_t>(held, (n + lanes - 1) / lanes * lanes);
     cuda::device_buffer<std::int32_t> d_rows(static_cast<std::size_t>(held) *
@@ -313,9 +305,9 @@ private:
           if (end - block_first < held && end < n)
             return;
           // The held rows reduced (the call waits for them) and handed on.
-          reduction.take(cuda::reduce_for_metrics<std::int32_t>(
-              d_rows.data(), n, n, column_share{}, block_first, end - block_first, request,
-              ex.stream()));
+          reduction.take(cuda::reduce_for_metrics<std::int32_t>(d_rows.data(), n, n, column_share{},
+                                                                block_first, end - block_first,
+                                                                request, ex.stream()));
           block_first = end;
         },
         [&](std::int64_t first, int) { ctx.round_done(first / lanes + 1, batches); });

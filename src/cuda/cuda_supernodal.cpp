@@ -267,10 +267,7 @@ public:
   backend_kind kind() const noexcept override { return backend_kind::cuda; }
 
   backend_status status() const override {
-    std::string why;
-    if (device_count(&why) == 0)
-      return {backend_kind::cuda, false, why};
-    return {backend_kind::cuda, true, describe_device(0) + ", supernodal Floyd-Warshall"};
+    return cuda_backend_status(", supernodal Floyd-Warshall");
   }
 
   plan make_plan(std::int64_t n, const solve_options& o) const override {

@@ -11,6 +11,7 @@
 #include "apsp/matrix.hpp"
 #include "apsp/options.hpp"
 #include "apsp/plan.hpp"
+#include "apsp/solve.hpp"
 
 namespace apsp::detail {
 
@@ -33,6 +34,10 @@ struct plan_devices {
 /// Bytes a plan may use on `device`: its free memory less the reserve, within the options'
 /// cap (--gpu-memory) and a test's forced size (APSP_CUDA_FORCE_OUT_OF_CORE_BYTES).
 [[nodiscard]] std::uint64_t usable_device_bytes(int device, const solve_options& o);
+/// A cuda back end's status: unavailable with why when there is no device (or it cannot be
+/// described), else available, described as device 0 and then `engine` (", PHAST sweeps"; empty
+/// for the dense engines).
+[[nodiscard]] backend_status cuda_backend_status(const std::string& engine);
 
 /// Calls solve(m) on the matrix `d` holds when its type is one the GPU solves (int32, float32)
 /// and it has rows (n > 0); invalid_argument_error for the other types, naming `solver` ("the
