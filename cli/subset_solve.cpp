@@ -468,9 +468,10 @@ void add_subset_options(CLI::App& cmd, subset_selection& s) {
       "--sources", s.sources,
       "only the rows of these vertices: ids as the file writes them, comma-separated "
       "(1,5,9), or @FILE (ids separated by whitespace or commas, '#' comments); solved as the "
-      "planner's cost model says: a contraction hierarchy's bucket searches (road-like graphs, "
-      "integer weights), Dijkstra from the smaller set, or the whole matrix in memory (a dense "
-      "graph, many sources, or --algorithm fw/--backend cuda)");
+      "planner's cost model says: a contraction hierarchy's table (road-like graphs, integer "
+      "weights: RPHAST's restricted sweeps or its bucket searches, RPHAST on the GPU with "
+      "--backend cuda), Dijkstra from the smaller set, or the whole matrix in memory (a dense "
+      "graph, many sources, --algorithm fw, or --backend cuda where the GPU makes no table)");
   cmd.add_option("--targets", s.targets,
                  "only the columns of these vertices (same forms); alone, or when fewer than the "
                  "sources, Dijkstra runs from them on the reversed graph");
